@@ -1,0 +1,47 @@
+#include "commands.h"
+#include "gemmlab/thread_map_analysis.h"
+
+namespace gemmlab::cli {
+
+Json cmd_threadmap(const Args& a) {
+  a.reject_unknown({"--map", "--shape", "--threads", "--warp-arrangement", "--access", "--json",
+                    "--elements"});
+  auto kind = parse_thread_map_kind(a.str("--map"));
+  if (!kind) throw CliError(kind.error());
+  const auto shape = a.int_tuple("--shape", 2);
+  ThreadMapParams p;
+  p.kind = *kind;
+  p.shape_c = static_cast<int>(shape[0]);
+  p.shape_s = static_cast<int>(shape[1]);
+  p.threads = static_cast<int>(a.integer("--threads"));
+  p.access = static_cast<int>(a.integer("--access", 1));
+  if (p.kind != ThreadMapKind::Stripmined) {
+    const auto w = a.int_tuple("--warp-arrangement", 2);
+    p.warp_c = static_cast<int>(w[0]);
+    p.warp_s = static_cast<int>(w[1]);
+  } else if (a.has("--warp-arrangement")) {
+    throw CliError("--warp-arrangement applies to warp-raked and warp-striped maps only");
+  }
+  auto r = analyze_thread_map(p);
+  if (!r) throw CliError(r.error());
+  const auto& g = r->geometry;
+  Json out;
+  out["map"] = thread_map_kind_name(p.kind);
+  out["iterations"] = {g.iterations.c, g.iterations.s};
+  out["delta"] = {g.delta.c, g.delta.s};
+  if (p.kind != ThreadMapKind::Stripmined) out["warp_arrangement"] = {g.warps.c, g.warps.s};
+  Json offsets = Json::array();
+  for (const auto& o : r->initial_offsets) offsets.push_back({o.c, o.s});
+  out["offsets"] = std::move(offsets);
+  // --elements 1 adds every (thread, s, c, v) -> element, in CUTLASS's iterator order.
+  if (a.integer("--elements", 0)) {
+    Json el = Json::array();
+    for (const auto& x : r->accesses)
+      el.push_back({x.thread, x.s, x.c, x.v, x.element.c, x.element.s, x.in_tile});
+    out["elements_columns"] = {"thread", "s", "c", "v", "contiguous", "strided", "in_tile"};
+    out["elements"] = std::move(el);
+  }
+  return out;
+}
+
+}  // namespace gemmlab::cli

@@ -1,0 +1,33 @@
+// One function per `gemmlab sim <what>` command, each in its own cmd_<what>.cpp. A command reads
+// its options from Args, writes one JSON object to `out`, and throws CliError on bad input.
+#pragma once
+#include <nlohmann/json.hpp>
+
+#include "args.h"
+
+namespace gemmlab::cli {
+
+using Json = nlohmann::ordered_json;
+
+struct Command {
+  const char* name;
+  const char* usage;  // one line, shown by `gemmlab sim --help`
+  Json (*run)(const Args& args);
+};
+
+// The commands, in the order `--help` lists them.
+const std::vector<Command>& sim_commands();
+
+// Foundation
+Json cmd_threadmap(const Args& args);
+Json cmd_layout(const Args& args);
+Json cmd_swizzle(const Args& args);
+Json cmd_banks(const Args& args);
+Json cmd_fragment(const Args& args);
+// Scheduling and L2
+Json cmd_raster(const Args& args);
+Json cmd_schedule(const Args& args);
+Json cmd_l2(const Args& args);
+Json cmd_pipeline(const Args& args);
+
+}  // namespace gemmlab::cli

@@ -1,0 +1,77 @@
+#include "sim_cli.h"
+
+#include <cstring>
+#include <iostream>
+#include <string>
+
+#include "commands.h"
+
+namespace gemmlab::cli {
+
+const std::vector<Command>& sim_commands() {
+  static const std::vector<Command> commands = {
+      {"threadmap",
+       "--map stripmined|warp-raked|warp-striped --shape C,S --threads T "
+       "[--warp-arrangement C,S] --access V",
+       cmd_threadmap},
+      {"layout",
+       "--kind rowmajor|columnmajor|pitchlinear|tensorop-multiplicand|... --element-bits B "
+       "--crosswise X --shape C,S",
+       cmd_layout},
+      {"swizzle", "--bits B --base M --shift S --count N", cmd_swizzle},
+      {"banks",
+       "--op lds.32|lds.64|lds.128|sts.*|ldsm.x1|ldsm.x2|ldsm.x4[.trans]|ldgsts.4|8|16 "
+       "--addresses a0,...,a31 [--mask 0xHEX]",
+       cmd_banks},
+      {"fragment", "--op ldsm.x1|ldsm.x2|ldsm.x4[.trans]|mma.m16n8k16.f16|mma.m8n8k32.s4 --operand a|b|c",
+       cmd_fragment},
+      {"raster",
+       "--order identity:N|serpentine|along-m:S|along-n:S|launch --problem M,N,K --tile TM,TN[,TK] "
+       "[--split-k S]",
+       cmd_raster},
+      {"schedule",
+       "--device h100|h200|a100|rtx4090 --problem M,N,K --tile TM,TN,TK --threads T --regs R "
+       "--smem B [--order ...] [--split-k S | --stream-k]",
+       cmd_schedule},
+      {"l2", "--device h100 --problem M,N,K --tile TM,TN,TK --dtype f16|f32 [--order ...]", cmd_l2},
+      {"pipeline", "--kind pipelined2|multistage:K|mma-base --k-iterations N", cmd_pipeline},
+  };
+  return commands;
+}
+
+static void print_help(std::ostream& os) {
+  os << "usage: gemmlab sim <what> [options] [--json]\n"
+        "Prints one JSON object on stdout; errors go to stderr with exit status 2.\n\n";
+  for (const auto& c : sim_commands()) os << "  " << c.name << " " << c.usage << "\n";
+}
+
+int run_sim_cli(int argc, char** argv, int first) {
+  if (first >= argc || !std::strcmp(argv[first], "--help") || !std::strcmp(argv[first], "-h")) {
+    print_help(first >= argc ? std::cerr : std::cout);
+    return first >= argc ? 2 : 0;
+  }
+  const std::string what = argv[first];
+  for (const auto& c : sim_commands()) {
+    if (what != c.name) continue;
+    try {
+      Args args(argc, argv, first + 1);
+      if (args.has("--help")) {
+        std::cout << "gemmlab sim " << c.name << " " << c.usage << "\n";
+        return 0;
+      }
+      std::cout << c.run(args).dump() << "\n";
+      return 0;
+    } catch (const CliError& e) {
+      std::cerr << "gemmlab sim " << what << ": " << e.what() << "\n";
+      return 2;
+    } catch (const std::exception& e) {
+      std::cerr << "gemmlab sim " << what << ": internal error: " << e.what() << "\n";
+      return 2;
+    }
+  }
+  std::cerr << "gemmlab sim: unknown command '" << what << "'\n";
+  print_help(std::cerr);
+  return 2;
+}
+
+}  // namespace gemmlab::cli

@@ -1,0 +1,38 @@
+// Run-time form of the thread maps for the GUI and the CLI: validate a user's settings, then list
+// every element each thread moves, in the order CUTLASS's predicated tile iterator walks them.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "gemmlab/expected.h"
+#include "gemmlab/thread_map.h"
+
+namespace gemmlab {
+
+struct ThreadMapAccess {
+  int thread = 0;
+  int s = 0, c = 0, v = 0;  // iteration indices (strided, contiguous, vector element)
+  PitchCoord element;       // (contiguous, strided) element coordinate in the tile
+  bool in_tile = true;      // false where CUTLASS's rounding-up walks past the tile (predicated off)
+};
+
+struct ThreadMapResult {
+  ThreadMapParams params;
+  ThreadMapGeometry geometry;
+  std::vector<PitchCoord> initial_offsets;  // one per thread
+  std::vector<ThreadMapAccess> accesses;    // thread-major, then s, c, v
+  int accesses_per_thread() const {
+    return geometry.iterations.c * geometry.iterations.s * params.access;
+  }
+};
+
+// The rule in words, with the numbers of this configuration.
+std::string thread_map_rule_text(ThreadMapRule rule, const ThreadMapParams& p);
+
+Expected<ThreadMapResult> analyze_thread_map(const ThreadMapParams& p);
+
+// Parse "stripmined" | "warp-raked" | "warp-striped".
+Expected<ThreadMapKind> parse_thread_map_kind(const std::string& name);
+const char* thread_map_kind_name(ThreadMapKind kind);
+
+}  // namespace gemmlab

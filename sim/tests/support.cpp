@@ -1,0 +1,54 @@
+#include "support.h"
+
+#include <sys/wait.h>
+
+#include <cstdio>
+#include <fstream>
+#include <stdexcept>
+
+namespace gemmlab::test {
+
+const nlohmann::json& cutlass_reference() {
+  static const nlohmann::json j = [] {
+    std::ifstream in(std::string(GEMMLAB_TEST_DATA) + "/cutlass_layouts.json");
+    if (!in) throw std::runtime_error("cannot open cutlass_layouts.json");
+    return nlohmann::json::parse(in);
+  }();
+  return j;
+}
+
+std::vector<nlohmann::json> cutlass_cases(const std::string& kind) {
+  std::vector<nlohmann::json> out;
+  for (const auto& c : cutlass_reference()["cases"])
+    if (c["kind"] == kind) out.push_back(c);
+  return out;
+}
+
+static std::string quote(const std::string& s) {
+  std::string q = "'";
+  for (char ch : s) q += ch == '\'' ? std::string("'\\''") : std::string(1, ch);
+  return q + "'";
+}
+
+CliResult run_gemmlab(const std::vector<std::string>& args) {
+  char err_path[] = "/tmp/gemmlab_test_stderr_XXXXXX";
+  const int fd = mkstemp(err_path);
+  if (fd < 0) throw std::runtime_error("mkstemp failed");
+  std::string cmd = quote(GEMMLAB_EXE);
+  for (const auto& a : args) cmd += " " + quote(a);
+  cmd += " 2>" + quote(err_path);
+  CliResult r;
+  FILE* p = popen(cmd.c_str(), "r");
+  if (!p) throw std::runtime_error("popen failed");
+  char buf[65536];
+  size_t n;
+  while ((n = fread(buf, 1, sizeof buf, p)) > 0) r.out.append(buf, n);
+  const int status = pclose(p);
+  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  std::ifstream e(err_path);
+  r.err.assign(std::istreambuf_iterator<char>(e), {});
+  std::remove(err_path);
+  return r;
+}
+
+}  // namespace gemmlab::test

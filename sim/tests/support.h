@@ -1,0 +1,21 @@
+// Shared helpers for the sim tests: the CUTLASS reference cases and running the CLI.
+#pragma once
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+namespace gemmlab::test {
+
+// ../shared/reference/cutlass_layouts.json, copied to sim/tests/data (CUTLASS 4.7 values).
+const nlohmann::json& cutlass_reference();
+std::vector<nlohmann::json> cutlass_cases(const std::string& kind);
+
+struct CliResult {
+  int exit_code = -1;
+  std::string out;  // stdout
+  std::string err;  // stderr
+};
+// Runs the built `gemmlab` executable with the given arguments (each shell-quoted).
+CliResult run_gemmlab(const std::vector<std::string>& args);
+
+}  // namespace gemmlab::test

@@ -1,0 +1,165 @@
+// Thread maps against CUTLASS 4.7's own values (cutlass_layouts.json), through the library and
+// through `gemmlab sim threadmap`.
+#include <gtest/gtest.h>
+
+#include "gemmlab/thread_map_analysis.h"
+#include "support.h"
+
+using namespace gemmlab;
+using nlohmann::json;
+
+namespace {
+
+ThreadMapParams params_of(const json& c) {
+  ThreadMapParams p;
+  p.kind = c["kind"] == "stripmined" ? ThreadMapKind::Stripmined : ThreadMapKind::WarpRaked;
+  p.shape_c = c["shape"][0];
+  p.shape_s = c["shape"][1];
+  p.threads = c["threads"];
+  p.access = c["elements_per_access"];
+  if (c.contains("warp_arrangement")) {
+    p.warp_c = c["warp_arrangement"][0];
+    p.warp_s = c["warp_arrangement"][1];
+  }
+  return p;
+}
+
+std::vector<json> thread_map_cases() {
+  auto v = test::cutlass_cases("stripmined");
+  auto w = test::cutlass_cases("warp_raked");
+  v.insert(v.end(), w.begin(), w.end());
+  return v;
+}
+
+}  // namespace
+
+TEST(ThreadMap, ReferenceHasCases) { EXPECT_EQ(thread_map_cases().size(), 11u); }
+
+TEST(ThreadMap, MatchesCutlassThroughLibrary) {
+  for (const auto& c : thread_map_cases()) {
+    SCOPED_TRACE(c.dump().substr(0, 160));
+    auto r = analyze_thread_map(params_of(c));
+    ASSERT_TRUE(r.ok()) << r.error();
+    EXPECT_EQ(r->geometry.iterations.c, c["iterations"][0]);
+    EXPECT_EQ(r->geometry.iterations.s, c["iterations"][1]);
+    EXPECT_EQ(r->geometry.delta.c, c["delta"][0]);
+    EXPECT_EQ(r->geometry.delta.s, c["delta"][1]);
+    ASSERT_EQ(r->initial_offsets.size(), c["offsets"].size());
+    for (size_t t = 0; t < r->initial_offsets.size(); ++t) {
+      EXPECT_EQ(r->initial_offsets[t].c, c["offsets"][t][0]) << "thread " << t;
+      EXPECT_EQ(r->initial_offsets[t].s, c["offsets"][t][1]) << "thread " << t;
+    }
+  }
+}
+
+TEST(ThreadMap, MatchesCutlassThroughCli) {
+  for (const auto& c : thread_map_cases()) {
+    SCOPED_TRACE(c.dump().substr(0, 160));
+    std::vector<std::string> args = {
+        "sim", "threadmap", "--map", c["kind"] == "stripmined" ? "stripmined" : "warp-raked",
+        "--shape", std::to_string(int(c["shape"][0])) + "," + std::to_string(int(c["shape"][1])),
+        "--threads", std::to_string(int(c["threads"])),
+        "--access", std::to_string(int(c["elements_per_access"])), "--json"};
+    if (c.contains("warp_arrangement")) {
+      args.push_back("--warp-arrangement");
+      args.push_back(std::to_string(int(c["warp_arrangement"][0])) + "," +
+                     std::to_string(int(c["warp_arrangement"][1])));
+    }
+    auto r = test::run_gemmlab(args);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const json out = json::parse(r.out);
+    EXPECT_EQ(out["iterations"], c["iterations"]);
+    EXPECT_EQ(out["delta"], c["delta"]);
+    EXPECT_EQ(out["offsets"], c["offsets"]);
+  }
+}
+
+// Every element of a tile is moved exactly once when the shape divides evenly: the property
+// that makes a thread map a correct loader.
+TEST(ThreadMap, EveryElementExactlyOnce) {
+  for (const auto& c : thread_map_cases()) {
+    SCOPED_TRACE(c.dump().substr(0, 160));
+    auto r = analyze_thread_map(params_of(c));
+    ASSERT_TRUE(r.ok());
+    const int C = c["shape"][0], S = c["shape"][1];
+    std::vector<int> hits(C * S, 0);
+    for (const auto& a : r->accesses) {
+      ASSERT_TRUE(a.in_tile);
+      hits[a.element.s * C + a.element.c]++;
+    }
+    for (int h : hits) EXPECT_EQ(h, 1);
+  }
+}
+
+TEST(ThreadMap, IteratorOrderIsStridedThenContiguousThenVector) {
+  // (64,64) tile, 128 threads, 8 halves per access: Iterations (1,4), Delta (1,16).
+  auto r = analyze_thread_map({ThreadMapKind::Stripmined, 64, 64, 128, 8});
+  ASSERT_TRUE(r.ok());
+  ASSERT_EQ(r->accesses_per_thread(), 32);
+  // Thread 9 starts at (8,1): vector element v walks contiguous first, then s jumps 16 rows.
+  const auto* t9 = &r->accesses[9 * 32];
+  EXPECT_EQ(t9[0].element, (PitchCoord{8, 1}));
+  EXPECT_EQ(t9[7].element, (PitchCoord{15, 1}));
+  EXPECT_EQ(t9[8].element, (PitchCoord{8, 17}));
+  EXPECT_EQ(t9[8].s, 1);
+  EXPECT_EQ(t9[31].element, (PitchCoord{15, 49}));
+}
+
+TEST(ThreadMap, WarpStripedInterleavesWarps) {
+  // 4 warps on a (64,32) fp16 tile, 8 halves per access, warps (8,4): each warp's passes are 16
+  // rows apart, where warp-raked would give each warp 8 consecutive rows.
+  auto striped = analyze_thread_map({ThreadMapKind::WarpStriped, 64, 32, 128, 8, 8, 4});
+  ASSERT_TRUE(striped.ok()) << striped.error();
+  EXPECT_EQ(striped->geometry.iterations, (PitchCoord{1, 2}));
+  EXPECT_EQ(striped->geometry.delta, (PitchCoord{64, 16}));
+  EXPECT_EQ(striped->initial_offsets[32], (PitchCoord{0, 4}));
+  auto raked = analyze_thread_map({ThreadMapKind::WarpRaked, 64, 32, 128, 8, 8, 4});
+  ASSERT_TRUE(raked.ok());
+  EXPECT_EQ(raked->geometry.delta, (PitchCoord{64, 4}));
+  EXPECT_EQ(raked->initial_offsets[32], (PitchCoord{0, 8}));
+}
+
+TEST(ThreadMap, InvalidConfigurationsNameTheirRule) {
+  struct Case {
+    ThreadMapParams p;
+    const char* needle;
+  };
+  const Case cases[] = {
+      {{ThreadMapKind::Stripmined, 100, 8, 256, 8}, "divisible by kElementsPerAccess"},
+      {{ThreadMapKind::Stripmined, 96, 8, 64, 1}, "divisible by number of iterations"},
+      {{ThreadMapKind::Stripmined, 0, 8, 64, 1}, "positive"},
+      {{ThreadMapKind::WarpRaked, 32, 128, 128, 8, 4, 4}, "exactly 32 threads"},
+      {{ThreadMapKind::WarpRaked, 32, 128, 100, 8, 4, 8}, "multiple of 32"},
+      {{ThreadMapKind::WarpRaked, 24, 128, 128, 8, 4, 8}, "WarpThreadArrangement::kContiguous"},
+      {{ThreadMapKind::WarpRaked, 32, 12, 128, 8, 4, 8}, "WarpThreadArrangement::kStrided"},
+      {{ThreadMapKind::WarpRaked, 32, 8, 256, 8, 4, 8}, "iterations must be non-zero"},
+      {{ThreadMapKind::Stripmined, 128, 8, 2048, 1}, "1024"},
+  };
+  for (const auto& c : cases) {
+    auto r = analyze_thread_map(c.p);
+    ASSERT_FALSE(r.ok());
+    EXPECT_NE(r.error().find(c.needle), std::string::npos) << r.error();
+  }
+}
+
+TEST(ThreadMap, CliRejectsMalformedInput) {
+  const std::vector<std::vector<std::string>> bad = {
+      {"sim", "threadmap", "--map", "diagonal", "--shape", "128,8", "--threads", "256"},
+      {"sim", "threadmap", "--map", "stripmined", "--shape", "128", "--threads", "256"},
+      {"sim", "threadmap", "--map", "stripmined", "--shape", "128,x", "--threads", "256"},
+      {"sim", "threadmap", "--map", "stripmined", "--shape", "128,8"},
+      {"sim", "threadmap", "--map", "stripmined", "--shape", "128,8", "--threads", "256",
+       "--bogus", "1"},
+      {"sim", "threadmap", "--map", "warp-raked", "--shape", "32,128", "--threads", "128"},
+      {"sim", "threadmap", "--map", "stripmined", "--shape", "99999999,99999999", "--threads",
+       "256"},
+      {"sim", "threadmap", "--map"},
+      {"sim", "nosuchcommand"},
+  };
+  for (const auto& args : bad) {
+    auto r = test::run_gemmlab(args);
+    EXPECT_EQ(r.exit_code, 2) << args[3];
+    EXPECT_FALSE(r.err.empty());
+    EXPECT_TRUE(r.out.empty());
+  }
+}
