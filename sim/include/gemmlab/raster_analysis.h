@@ -1,0 +1,98 @@
+// Run-time form of raster.h and streamk.h: validates what the learner typed and lists, for every
+// block of the launch (in launch order), which C tile(s) and which k iterations it works on.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "gemmlab/expected.h"
+#include "gemmlab/raster.h"
+#include "gemmlab/streamk.h"
+
+namespace gemmlab {
+
+enum class OrderKind { Launch, Identity, Serpentine, AlongM, AlongN, List };
+
+struct OrderSpec {
+  OrderKind kind = OrderKind::Launch;
+  int param = 1;                      // identity N, serpentine stride, SM90 max swizzle size
+  std::vector<GemmCoord> tile_list;   // OrderKind::List: (m, n) tiles in launch order
+};
+
+// "launch", "identity:N" (N = 1,2,4,8), "serpentine[:S]" (S default 16, seed 004),
+// "along-m:S" / "along-n:S" (S = 1,2,4,8), "list:m,n;m,n;..." (every tile exactly once).
+Expected<OrderSpec> parse_order(const std::string& text);
+std::string order_name(const OrderSpec& o);
+
+enum class Partition { None, SplitKSerial, SplitKParallel, StreamK };
+
+struct PlanRequest {
+  GemmCoord problem;           // M, N, K
+  GemmCoord tile;              // TM, TN, TK
+  OrderSpec order;
+  Partition partition = Partition::None;
+  int split_k = 1;             // slices for the split-k partitions
+  // Stream-k only: the machine its heuristics balance across.
+  int sms = 0;
+  int sm_occupancy = 1;
+};
+
+// What one block does on one C tile.
+enum class SegmentRole {
+  Full,          // all k iterations of the tile, then the epilogue
+  SplitSerial,   // one k slice; waits for the previous slice, reads its C, writes C
+  SplitParallel, // one k slice; writes its own partial C to the workspace
+  SkPartial,     // stream-k: part of the tile's k; stores partial accumulators for the finisher
+  SkFinish,      // stream-k: covers the tile's last iteration; waits for peers, fix-up, epilogue
+};
+const char* segment_role_name(SegmentRole r);
+
+struct WorkSegment {
+  int m_tile = 0;
+  int n_tile = 0;
+  int k_iter_begin = 0;  // in units of TK, within the tile
+  int k_iter_end = 0;
+  SegmentRole role = SegmentRole::Full;
+  int tile_index = 0;    // m_tile * tiles_n + n_tile
+  int slice = 0;         // split-k slice (blockIdx.z)
+  int peers = 0;         // SkFinish: partial tiles to wait for and add
+};
+
+enum class BlockKind { Work, NoOp };  // NoOp: swizzle padding or stream-k filler, returns at once
+
+struct BlockWork {
+  Dim3 block_idx;
+  BlockKind kind = BlockKind::Work;
+  int first_segment = 0;
+  int segment_count = 0;
+  int logical_index = -1;  // stream-k: get_block_idx(); -1 elsewhere
+};
+
+struct BlockPlan {
+  GemmCoord problem;
+  GemmCoord tile;
+  GemmCoord tiled_shape;   // (m tiles, n tiles, slices)
+  Dim3 grid;
+  int log_tile = 0;        // identity swizzle log_tile, or SM90 log swizzle size
+  int k_iterations = 0;    // ceil(K / TK) per tile
+  OrderSpec order;
+  Partition partition = Partition::None;
+  int split_k = 1;
+  bool has_streamk = false;
+  streamk::Plan streamk;
+  std::vector<BlockWork> blocks;  // launch order
+  std::vector<WorkSegment> segments;
+  long long tiles() const { return static_cast<long long>(tiled_shape.m) * tiled_shape.n; }
+};
+
+// Limits that keep a typed size from turning into a huge allocation.
+inline constexpr int kMaxProblemExtent = 1 << 20;   // M, N or K
+inline constexpr long long kMaxBlocks = 1LL << 22;  // blocks in one launch plan
+inline constexpr long long kMaxTiles = 1LL << 22;   // C tiles
+
+Expected<BlockPlan> make_block_plan(const PlanRequest& request);
+
+// Checks the plan's coverage invariants: every in-range C tile gets each of its k iterations
+// exactly once (summed over blocks), and no block works outside the problem. "" when they hold.
+std::string check_plan_coverage(const BlockPlan& plan);
+
+}  // namespace gemmlab
