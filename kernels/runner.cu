@@ -1,0 +1,560 @@
+// The runner (runner.h): buffers, inputs, poison, reference, error, timing.
+#include "runner.h"
+
+#include <cublas_v2.h>
+#include <cuda_fp16.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <random>
+#include <sstream>
+
+namespace gemmlab::kernels {
+namespace {
+
+// ---------------------------------------------------------------- error handling
+[[noreturn]] void throw_cuda(cudaError_t e, const char* call, const char* file, int line) {
+  std::ostringstream os;
+  os << "CUDA error " << cudaGetErrorName(e) << " (" << cudaGetErrorString(e) << ") in " << call
+     << " at " << file << ":" << line;
+  if (e == cudaErrorIllegalAddress || e == cudaErrorLaunchFailure ||
+      e == cudaErrorMisalignedAddress || e == cudaErrorIllegalInstruction)
+    os << ". A kernel faulted and the CUDA context is lost; run it under compute-sanitizer to "
+          "find where";
+  throw GpuError(os.str());
+}
+#define GL_CUDA(call)                                                  \
+  do {                                                                 \
+    cudaError_t gl_err_ = (call);                                      \
+    if (gl_err_ != cudaSuccess) throw_cuda(gl_err_, #call, __FILE__, __LINE__); \
+  } while (0)
+
+const char* cublas_status_name(cublasStatus_t s) {
+  switch (s) {
+    case CUBLAS_STATUS_SUCCESS: return "CUBLAS_STATUS_SUCCESS";
+    case CUBLAS_STATUS_NOT_INITIALIZED: return "CUBLAS_STATUS_NOT_INITIALIZED";
+    case CUBLAS_STATUS_ALLOC_FAILED: return "CUBLAS_STATUS_ALLOC_FAILED";
+    case CUBLAS_STATUS_INVALID_VALUE: return "CUBLAS_STATUS_INVALID_VALUE";
+    case CUBLAS_STATUS_ARCH_MISMATCH: return "CUBLAS_STATUS_ARCH_MISMATCH";
+    case CUBLAS_STATUS_MAPPING_ERROR: return "CUBLAS_STATUS_MAPPING_ERROR";
+    case CUBLAS_STATUS_EXECUTION_FAILED: return "CUBLAS_STATUS_EXECUTION_FAILED";
+    case CUBLAS_STATUS_INTERNAL_ERROR: return "CUBLAS_STATUS_INTERNAL_ERROR";
+    case CUBLAS_STATUS_NOT_SUPPORTED: return "CUBLAS_STATUS_NOT_SUPPORTED";
+    default: return "unknown cuBLAS status";
+  }
+}
+#define GL_CUBLAS(call)                                                                   \
+  do {                                                                                    \
+    cublasStatus_t gl_st_ = (call);                                                       \
+    if (gl_st_ != CUBLAS_STATUS_SUCCESS)                                                  \
+      throw GpuError(std::string("cuBLAS error ") + cublas_status_name(gl_st_) + " in " + \
+                     #call);                                                              \
+  } while (0)
+
+// ---------------------------------------------------------------- device memory
+class DeviceBuffer {
+ public:
+  DeviceBuffer() = default;
+  explicit DeviceBuffer(size_t bytes) : bytes_(bytes) {
+    if (bytes) GL_CUDA(cudaMalloc(&ptr_, bytes));
+  }
+  ~DeviceBuffer() {
+    if (ptr_) cudaFree(ptr_);
+  }
+  DeviceBuffer(DeviceBuffer&& o) noexcept : ptr_(o.ptr_), bytes_(o.bytes_) { o.ptr_ = nullptr; }
+  DeviceBuffer& operator=(DeviceBuffer&& o) noexcept {
+    std::swap(ptr_, o.ptr_);
+    std::swap(bytes_, o.bytes_);
+    return *this;
+  }
+  template <class T = void>
+  T* get() const { return static_cast<T*>(ptr_); }
+  size_t bytes() const { return bytes_; }
+
+ private:
+  void* ptr_ = nullptr;
+  size_t bytes_ = 0;
+};
+
+// ---------------------------------------------------------------- device kernels
+__device__ __forceinline__ uint64_t splitmix64(uint64_t x) {
+  x += 0x9E3779B97F4A7C15ull;
+  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+  x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+  return x ^ (x >> 31);
+}
+// Uniform in [-1, 1): 24 random bits, so every value is exact in fp32 (fp16 rounds it).
+__device__ __forceinline__ float uniform_pm1(uint64_t seed, size_t i) {
+  const uint32_t bits = uint32_t(splitmix64(seed ^ (i * 0xD1B54A32D192ED03ull)) >> 40);
+  return float(bits) * (2.0f / 16777216.0f) - 1.0f;
+}
+__global__ void fill_uniform_f32(float* p, size_t n, uint64_t seed) {
+  for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < n;
+       i += size_t(gridDim.x) * blockDim.x)
+    p[i] = uniform_pm1(seed, i);
+}
+__global__ void fill_uniform_f16(__half* p, size_t n, uint64_t seed) {
+  for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < n;
+       i += size_t(gridDim.x) * blockDim.x)
+    p[i] = __float2half_rn(uniform_pm1(seed, i));
+}
+__global__ void fill_words(uint32_t* p, size_t n, uint32_t word) {
+  for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < n;
+       i += size_t(gridDim.x) * blockDim.x)
+    p[i] = word;
+}
+
+// sums[0] += (c - ref)^2, sums[1] += ref^2 (in double); counts[0]: non-finite c, counts[1]:
+// non-finite ref; counts[2]: guard words changed.
+constexpr int kReduceThreads = 256;
+__global__ void compare_kernel(const float* c, const float* ref, size_t n, const uint32_t* guard_lo,
+                               const uint32_t* guard_hi, size_t guard_words, uint32_t guard_word,
+                               double* sums, unsigned long long* counts) {
+  double diff2 = 0, ref2 = 0;
+  unsigned long long bad_c = 0, bad_ref = 0, guard = 0;
+  const size_t stride = size_t(gridDim.x) * blockDim.x;
+  for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < n; i += stride) {
+    const float a = c[i], r = ref[i];
+    if (!isfinite(a)) ++bad_c;
+    if (!isfinite(r)) ++bad_ref;
+    if (isfinite(a) && isfinite(r)) {
+      const double d = double(a) - double(r);
+      diff2 += d * d;
+      ref2 += double(r) * double(r);
+    }
+  }
+  for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < guard_words; i += stride)
+    guard += (guard_lo[i] != guard_word) + (guard_hi[i] != guard_word);
+
+  __shared__ double s_d[kReduceThreads], s_r[kReduceThreads];
+  __shared__ unsigned long long s_c[kReduceThreads], s_f[kReduceThreads], s_g[kReduceThreads];
+  s_d[threadIdx.x] = diff2;
+  s_r[threadIdx.x] = ref2;
+  s_c[threadIdx.x] = bad_c;
+  s_f[threadIdx.x] = bad_ref;
+  s_g[threadIdx.x] = guard;
+  __syncthreads();
+  for (int h = kReduceThreads / 2; h > 0; h /= 2) {
+    if (threadIdx.x < h) {
+      s_d[threadIdx.x] += s_d[threadIdx.x + h];
+      s_r[threadIdx.x] += s_r[threadIdx.x + h];
+      s_c[threadIdx.x] += s_c[threadIdx.x + h];
+      s_f[threadIdx.x] += s_f[threadIdx.x + h];
+      s_g[threadIdx.x] += s_g[threadIdx.x + h];
+    }
+    __syncthreads();
+  }
+  if (threadIdx.x == 0) {
+    atomicAdd(&sums[0], s_d[0]);
+    atomicAdd(&sums[1], s_r[0]);
+    atomicAdd(&counts[0], s_c[0]);
+    atomicAdd(&counts[1], s_f[0]);
+    atomicAdd(&counts[2], s_g[0]);
+  }
+}
+
+// ---------------------------------------------------------------- limits
+// The kernels index with 32-bit ints: every matrix stays under 2^31 elements.
+constexpr long long kMaxElements = (1ll << 31) - 1;
+constexpr int kMaxDim = 1 << 20;
+// NaN with a recognisable payload: an element still holding it was never written.
+constexpr uint32_t kPoisonWord = 0x7FC0DEADu;
+constexpr uint32_t kGuardWord = 0x7FC0BEEFu;
+constexpr size_t kGuardWords = 1024;  // 4 KiB before and after C
+
+size_t element_bytes(Track t) { return t == Track::fp32 ? 4 : 2; }
+
+std::string gib(double bytes) {
+  std::ostringstream os;
+  os.precision(3);
+  os << bytes / double(1ull << 30) << " GiB";
+  return os.str();
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------- public helpers
+std::string Target::id() const {
+  if (stage) return stage->id;
+  return track == Track::fp32 ? "cublas-fp32" : "cublas-fp16";
+}
+
+double tolerance(Track t) { return t == Track::fp32 ? 1e-5 : 2e-3; }
+
+std::string gpu_unavailable_reason() {
+  int count = 0;
+  const cudaError_t e = cudaGetDeviceCount(&count);
+  if (e != cudaSuccess) {
+    cudaGetLastError();
+    return std::string("no CUDA GPU: cudaGetDeviceCount says ") + cudaGetErrorName(e) + " (" +
+           cudaGetErrorString(e) + "). `gemmlab bench` needs an NVIDIA GPU and its driver.";
+  }
+  if (count == 0) return "no CUDA GPU: the driver sees no device.";
+  return {};
+}
+
+// ---------------------------------------------------------------- Runner
+struct Runner::Impl {
+  int device = 0;
+  DeviceInfo info;
+  cudaStream_t stream = nullptr;
+  cublasHandle_t cublas = nullptr;
+  uint64_t seed = 0;
+  DeviceBuffer sums, counts;  // allocated once the device is known to work
+
+  uint64_t next_seed() { return seed += 0x9E3779B97F4A7C15ull; }
+
+  int fill_blocks(size_t n) const {
+    return int(std::min<size_t>((n + 255) / 256, size_t(info.sms) * 16));
+  }
+  void fill_random(void* p, size_t n, Track t) {
+    if (!n) return;
+    if (t == Track::fp32)
+      fill_uniform_f32<<<fill_blocks(n), 256, 0, stream>>>(static_cast<float*>(p), n, next_seed());
+    else
+      fill_uniform_f16<<<fill_blocks(n), 256, 0, stream>>>(static_cast<__half*>(p), n, next_seed());
+    GL_CUDA(cudaGetLastError());
+  }
+  void fill_random_f32(float* p, size_t n) { fill_random(p, n, Track::fp32); }
+  void fill(uint32_t* p, size_t n, uint32_t word) {
+    if (!n) return;
+    fill_words<<<fill_blocks(n), 256, 0, stream>>>(p, n, word);
+    GL_CUDA(cudaGetLastError());
+  }
+
+  void run_cublas(Track t, const GemmArgs& a) {
+    GL_CUBLAS(cublasSetStream(cublas, a.stream));
+    if (t == Track::fp32) {
+      GL_CUBLAS(cublasSgemm(cublas, CUBLAS_OP_N, CUBLAS_OP_N, a.m, a.n, a.k, &a.alpha,
+                            static_cast<const float*>(a.A), a.m, static_cast<const float*>(a.B),
+                            a.k, &a.beta, a.C, a.m));
+    } else {
+      // A is row-major m x k = column-major k x m (lda = k): op(A) = A^T.
+      GL_CUBLAS(cublasGemmEx(cublas, CUBLAS_OP_T, CUBLAS_OP_N, a.m, a.n, a.k, &a.alpha, a.A,
+                             CUDA_R_16F, a.k, a.B, CUDA_R_16F, a.k, &a.beta, a.C, CUDA_R_32F, a.m,
+                             CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT));
+    }
+  }
+
+  void run(const Target& t, const GemmArgs& a) {
+    if (!t.stage) {
+      run_cublas(t.track, a);
+      return;
+    }
+    const StageLaunch sl = t.stage->get();
+    const cudaError_t e = sl.launch(a);
+    if (e != cudaSuccess) throw_cuda(e, (std::string("launch of stage ") + t.stage->id).c_str(),
+                                     __FILE__, __LINE__);
+    GL_CUDA(cudaGetLastError());
+  }
+
+  // Stage check + built + limits. Empty when the target can run p.
+  std::string refuse(const Target& t, const Problem& p) const {
+    if (p.m < 1 || p.n < 1 || p.k < 1) return "M, N and K must be at least 1";
+    if (p.m > kMaxDim || p.n > kMaxDim || p.k > kMaxDim)
+      return "M, N and K must be at most " + std::to_string(kMaxDim);
+    if (1ll * p.m * p.k > kMaxElements || 1ll * p.k * p.n > kMaxElements ||
+        1ll * p.m * p.n > kMaxElements)
+      return "each matrix must have fewer than 2^31 elements (the kernels index with 32-bit ints)";
+    if (t.stage) {
+      if (!t.stage->built())
+        return std::string("stage '") + t.stage->id + "' is not in this build (its file in "
+               "kernels/stages/ does not exist yet)";
+      if (const char* why = t.stage->get().check(p.m, p.n, p.k)) return why;
+    }
+    return {};
+  }
+
+  size_t workspace_bytes(const Target& t, const Problem& p) const {
+    return t.stage ? t.stage->get().workspace(p.m, p.n, p.k) : 0;
+  }
+
+  CheckResult check(Runner& self, const Target& t, const Problem& p, float alpha, float beta,
+                    bool host_reference);
+
+  // Throws GpuError when `bytes` more would not fit in what the GPU has free.
+  std::string memory_refusal(double bytes) const {
+    size_t free_b = 0, total_b = 0;
+    GL_CUDA(cudaMemGetInfo(&free_b, &total_b));
+    if (bytes > 0.9 * double(free_b))
+      return "needs " + gib(bytes) + " of GPU memory and " + gib(double(free_b)) +
+             " is free: choose smaller sizes";
+    return {};
+  }
+};
+
+Runner::Runner() : impl_(std::make_unique<Impl>()) {
+  if (std::string why = gpu_unavailable_reason(); !why.empty()) throw GpuError(why);
+  if (const char* d = std::getenv("GEMMLAB_DEVICE")) impl_->device = std::atoi(d);
+  GL_CUDA(cudaSetDevice(impl_->device));
+  cudaDeviceProp prop{};
+  GL_CUDA(cudaGetDeviceProperties(&prop, impl_->device));
+  DeviceInfo& di = impl_->info;
+  di.name = prop.name;
+  di.sms = prop.multiProcessorCount;
+  di.l2_bytes = size_t(prop.l2CacheSize);
+  di.cc_major = prop.major;
+  di.cc_minor = prop.minor;
+  di.global_mem = prop.totalGlobalMem;
+  int clock_khz = 0;
+  GL_CUDA(cudaDeviceGetAttribute(&clock_khz, cudaDevAttrClockRate, impl_->device));
+  di.clock_mhz = clock_khz / 1000;
+  int drv = 0, rt = 0;
+  GL_CUDA(cudaDriverGetVersion(&drv));
+  GL_CUDA(cudaRuntimeGetVersion(&rt));
+  di.driver = std::to_string(drv / 1000) + "." + std::to_string(drv % 1000 / 10);
+  di.cuda = std::to_string(rt / 1000) + "." + std::to_string(rt % 1000 / 10);
+
+  GL_CUDA(cudaStreamCreateWithFlags(&impl_->stream, cudaStreamNonBlocking));
+  GL_CUBLAS(cublasCreate(&impl_->cublas));
+  // SGEMM in plain fp32: no TF32 tensor cores (the fp32 stages are compared with true fp32).
+  GL_CUBLAS(cublasSetMathMode(impl_->cublas, CUBLAS_DEFAULT_MATH));
+  impl_->sums = DeviceBuffer(2 * sizeof(double));
+  impl_->counts = DeviceBuffer(3 * sizeof(unsigned long long));
+  impl_->seed = (uint64_t(std::random_device{}()) << 32) ^ uint64_t(std::random_device{}()) ^
+                uint64_t(std::chrono::steady_clock::now().time_since_epoch().count());
+}
+
+Runner::~Runner() {
+  if (impl_->cublas) cublasDestroy(impl_->cublas);
+  if (impl_->stream) cudaStreamDestroy(impl_->stream);
+}
+
+const DeviceInfo& Runner::device() const { return impl_->info; }
+
+std::string Runner::validate(const Problem& p, const Target& t) const {
+  if (std::string why = impl_->refuse(t, p); !why.empty()) return why;
+  const double bytes = double(element_bytes(t.track)) * (1.0 * p.m * p.k + 1.0 * p.k * p.n) +
+                       4.0 * (2.0 * p.m * p.n + 2 * kGuardWords) +
+                       double(impl_->workspace_bytes(t, p));
+  return impl_->memory_refusal(bytes);
+}
+
+void Runner::launch(const Target& t, const GemmArgs& args) { impl_->run(t, args); }
+
+// Host reference in double: C = alpha * A * B + beta * C0, with the track's layouts.
+static std::vector<double> host_gemm(Track track, const Problem& p, const std::vector<unsigned char>& a,
+                              const std::vector<unsigned char>& b, const std::vector<float>& c0,
+                              float alpha, float beta) {
+  auto elem = [track](const std::vector<unsigned char>& v, size_t i) -> double {
+    if (track == Track::fp32) {
+      float f;
+      std::memcpy(&f, v.data() + 4 * i, 4);
+      return f;
+    }
+    __half h;
+    std::memcpy(&h, v.data() + 2 * i, 2);
+    return double(__half2float(h));
+  };
+  std::vector<double> c(size_t(p.m) * p.n);
+  for (int j = 0; j < p.n; ++j)
+    for (int i = 0; i < p.m; ++i) {
+      double acc = 0;
+      for (int k = 0; k < p.k; ++k) {
+        // fp32: A(i,k) at i + k*m (column-major); fp16: at i*k_dim + k (row-major).
+        const size_t ai = track == Track::fp32 ? size_t(i) + size_t(k) * p.m
+                                               : size_t(i) * p.k + k;
+        acc += elem(a, ai) * elem(b, size_t(k) + size_t(j) * p.k);
+      }
+      const size_t ci = size_t(i) + size_t(j) * p.m;
+      c[ci] = double(alpha) * acc + (beta != 0.f ? double(beta) * c0[ci] : 0.0);
+    }
+  return c;
+}
+
+CheckResult Runner::Impl::check(Runner& self, const Target& t, const Problem& p, float alpha,
+                                float beta, bool host_reference) {
+  CheckResult r;
+  if (std::string why = self.validate(p, t); !why.empty()) {
+    r.rejected = why;
+    return r;
+  }
+  const size_t mk = size_t(p.m) * p.k, kn = size_t(p.k) * p.n, mn = size_t(p.m) * p.n;
+  const size_t eb = element_bytes(t.track);
+  DeviceBuffer A(mk * eb), B(kn * eb), C((mn + 2 * kGuardWords) * 4), Cref(mn * 4);
+  DeviceBuffer ws(workspace_bytes(t, p));
+  float* c = C.get<float>() + kGuardWords;
+
+  fill_random(A.get(), mk, t.track);
+  fill_random(B.get(), kn, t.track);
+  fill(C.get<uint32_t>(), kGuardWords, kGuardWord);
+  fill(C.get<uint32_t>() + kGuardWords + mn, kGuardWords, kGuardWord);
+  if (beta != 0.f) {
+    // C is an input too: the same random C for both.
+    fill_random_f32(c, mn);
+    GL_CUDA(cudaMemcpyAsync(Cref.get(), c, mn * 4, cudaMemcpyDeviceToDevice, stream));
+  } else {
+    fill(reinterpret_cast<uint32_t*>(c), mn, kPoisonWord);
+    fill(Cref.get<uint32_t>(), mn, kPoisonWord);
+  }
+  // Poisoned workspace too: a stage must not read partials it did not write.
+  if (ws.bytes()) fill(ws.get<uint32_t>(), ws.bytes() / 4, kPoisonWord);
+
+  GemmArgs a;
+  a.m = p.m, a.n = p.n, a.k = p.k, a.alpha = alpha, a.beta = beta, a.stream = stream;
+  a.A = A.get(), a.B = B.get();
+
+  std::vector<unsigned char> host_a, host_b;
+  std::vector<float> host_c0;
+  if (host_reference) {
+    host_a.resize(A.bytes()), host_b.resize(B.bytes()), host_c0.resize(mn);
+    GL_CUDA(cudaMemcpyAsync(host_a.data(), A.get(), A.bytes(), cudaMemcpyDeviceToHost, stream));
+    GL_CUDA(cudaMemcpyAsync(host_b.data(), B.get(), B.bytes(), cudaMemcpyDeviceToHost, stream));
+    GL_CUDA(cudaMemcpyAsync(host_c0.data(), c, mn * 4, cudaMemcpyDeviceToHost, stream));
+  } else {
+    a.C = Cref.get<float>();
+    run_cublas(t.track, a);
+  }
+  a.C = c, a.workspace = ws.get(), a.workspace_bytes = ws.bytes();
+  run(t, a);
+
+  if (host_reference) {
+    std::vector<uint32_t> out(mn + 2 * kGuardWords);
+    GL_CUDA(cudaMemcpyAsync(out.data(), C.get(), C.bytes(), cudaMemcpyDeviceToHost, stream));
+    GL_CUDA(cudaStreamSynchronize(stream));
+    const std::vector<double> ref = host_gemm(t.track, p, host_a, host_b, host_c0, alpha, beta);
+    double diff2 = 0, ref2 = 0;
+    for (size_t i = 0; i < kGuardWords; ++i)
+      r.guard_hits += (out[i] != kGuardWord) + (out[kGuardWords + mn + i] != kGuardWord);
+    for (size_t i = 0; i < mn; ++i) {
+      float v;
+      std::memcpy(&v, &out[kGuardWords + i], 4);
+      if (!std::isfinite(v)) {
+        ++r.nonfinite;
+        continue;
+      }
+      diff2 += (double(v) - ref[i]) * (double(v) - ref[i]);
+      ref2 += ref[i] * ref[i];
+    }
+    r.rel_err = ref2 > 0 ? std::sqrt(diff2 / ref2) : (diff2 > 0 ? INFINITY : 0.0);
+    r.ok = r.nonfinite == 0 && r.guard_hits == 0 && r.rel_err < tolerance(t.track);
+    return r;
+  }
+
+  GL_CUDA(cudaMemsetAsync(sums.get(), 0, sums.bytes(), stream));
+  GL_CUDA(cudaMemsetAsync(counts.get(), 0, counts.bytes(), stream));
+  compare_kernel<<<fill_blocks(mn), kReduceThreads, 0, stream>>>(
+      c, Cref.get<float>(), mn, C.get<uint32_t>(), C.get<uint32_t>() + kGuardWords + mn,
+      kGuardWords, kGuardWord, sums.get<double>(), counts.get<unsigned long long>());
+  GL_CUDA(cudaGetLastError());
+  double s[2];
+  unsigned long long n[3];
+  GL_CUDA(cudaMemcpyAsync(s, sums.get(), sizeof s, cudaMemcpyDeviceToHost, stream));
+  GL_CUDA(cudaMemcpyAsync(n, counts.get(), sizeof n, cudaMemcpyDeviceToHost, stream));
+  GL_CUDA(cudaStreamSynchronize(stream));
+  if (n[1] != 0)
+    throw GpuError("the cuBLAS reference has " + std::to_string(n[1]) +
+                   " non-finite elements: the reference itself failed");
+  r.nonfinite = (long long)n[0];
+  r.guard_hits = (long long)n[2];
+  r.rel_err = s[1] > 0 ? std::sqrt(s[0] / s[1]) : (s[0] > 0 ? INFINITY : 0.0);
+  r.ok = r.nonfinite == 0 && r.guard_hits == 0 && r.rel_err < tolerance(t.track);
+  return r;
+}
+
+CheckResult Runner::check(const Target& t, const Problem& p, float alpha, float beta) {
+  return impl_->check(*this, t, p, alpha, beta, /*host_reference=*/false);
+}
+
+CheckResult Runner::check_host(const Target& t, const Problem& p, float alpha, float beta) {
+  if (double(p.m) * p.n * p.k > double(1 << 28)) {
+    CheckResult r;
+    r.rejected = "the host reference is for M*N*K up to 2^28; use check() for larger problems";
+    return r;
+  }
+  return impl_->check(*this, t, p, alpha, beta, /*host_reference=*/true);
+}
+
+TimeResult Runner::time(const Target& t, const Problem& p, const TimeOptions& opt) {
+  TimeResult r;
+  if (std::string why = impl_->refuse(t, p); !why.empty()) {
+    r.rejected = why;
+    return r;
+  }
+  Impl& I = *impl_;
+  const size_t mk = size_t(p.m) * p.k, kn = size_t(p.k) * p.n, mn = size_t(p.m) * p.n;
+  const size_t eb = element_bytes(t.track);
+  const double set_bytes = double((mk + kn) * eb + mn * 4);
+  const size_t ws_bytes = I.workspace_bytes(t, p);
+
+  // Enough sets that one run's inputs are long gone from the L2 when they come round again.
+  int sets = int(std::ceil(3.0 * double(I.info.l2_bytes) / set_bytes));
+  sets = std::clamp(sets, 2, 64);
+  size_t free_b = 0, total_b = 0;
+  GL_CUDA(cudaMemGetInfo(&free_b, &total_b));
+  const double usable = 0.8 * double(free_b) - double(ws_bytes);
+  if (usable < set_bytes) {
+    r.rejected = "needs " + gib(set_bytes + double(ws_bytes)) + " of GPU memory and " +
+                 gib(double(free_b)) + " is free: choose smaller sizes";
+    return r;
+  }
+  sets = std::max(1, std::min(sets, int(usable / set_bytes)));
+
+  struct Set {
+    DeviceBuffer A, B, C;
+  };
+  std::vector<Set> inputs;
+  inputs.reserve(sets);
+  for (int s = 0; s < sets; ++s) {
+    inputs.push_back({DeviceBuffer(mk * eb), DeviceBuffer(kn * eb), DeviceBuffer(mn * 4)});
+    I.fill_random(inputs.back().A.get(), mk, t.track);
+    I.fill_random(inputs.back().B.get(), kn, t.track);
+    I.fill(inputs.back().C.get<uint32_t>(), mn, kPoisonWord);
+  }
+  DeviceBuffer ws(ws_bytes);
+  if (ws.bytes()) I.fill(ws.get<uint32_t>(), ws.bytes() / 4, kPoisonWord);
+
+  auto args_for = [&](int i) {
+    const Set& s = inputs[size_t(i) % inputs.size()];
+    GemmArgs a;
+    a.m = p.m, a.n = p.n, a.k = p.k;
+    a.A = s.A.get(), a.B = s.B.get(), a.C = s.C.get<float>();
+    a.workspace = ws.get(), a.workspace_bytes = ws.bytes(), a.stream = I.stream;
+    return a;
+  };
+
+  cudaEvent_t ev[2];
+  GL_CUDA(cudaEventCreate(&ev[0]));
+  GL_CUDA(cudaEventCreate(&ev[1]));
+  struct EventGuard {
+    cudaEvent_t* e;
+    ~EventGuard() { cudaEventDestroy(e[0]), cudaEventDestroy(e[1]); }
+  } guard{ev};
+  auto timed_run = [&](int i) {
+    GL_CUDA(cudaEventRecord(ev[0], I.stream));
+    I.run(t, args_for(i));
+    GL_CUDA(cudaEventRecord(ev[1], I.stream));
+    GL_CUDA(cudaEventSynchronize(ev[1]));
+    float ms = 0;
+    GL_CUDA(cudaEventElapsedTime(&ms, ev[0], ev[1]));
+    return double(ms);
+  };
+
+  // Warm-up (module load, cuBLAS heuristics, clocks), also the estimate for the budget.
+  double estimate = 1e30;
+  int run = 0;
+  for (int w = 0; w < std::max(1, opt.warmup); ++w) {
+    estimate = std::min(estimate, timed_run(run++));
+    if (estimate * 1e-3 * (w + 1) > opt.budget_s / 4) break;
+  }
+  int reps = opt.reps > 0 ? opt.reps : (p.flops() >= 2.0 * 8192.0 * 8192.0 * 8192.0 ? 10 : 20);
+  const int affordable = int(opt.budget_s / std::max(1e-9, estimate * 1e-3));
+  if (opt.reps <= 0) reps = std::max(std::min(reps, affordable), opt.min_reps);
+
+  std::vector<double> ms;
+  ms.reserve(size_t(reps));
+  for (int i = 0; i < reps; ++i) ms.push_back(timed_run(run++));
+  std::sort(ms.begin(), ms.end());
+  r.reps = reps;
+  r.sets = sets;
+  r.min_ms = ms.front();
+  r.max_ms = ms.back();
+  r.median_ms = reps % 2 ? ms[size_t(reps) / 2] : 0.5 * (ms[size_t(reps) / 2 - 1] + ms[size_t(reps) / 2]);
+  r.tflops = p.flops() / (r.median_ms * 1e-3) / 1e12;
+  return r;
+}
+
+}  // namespace gemmlab::kernels

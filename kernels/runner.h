@@ -1,0 +1,120 @@
+// The runner: owns the GPU buffers, makes fresh random inputs, poisons the output, runs a stage or
+// cuBLAS, measures the relative Frobenius error against cuBLAS, and times with CUDA events over
+// input sets rotated beyond the L2 cache. Used by `gemmlab bench` and the GPU tests.
+//
+//   Runner r;                                      // throws GpuError when there is no GPU
+//   auto c = r.check(Target::of(*find_stage("simt-tile")), {1000, 1500, 700});
+//   auto t = r.time(Target::cublas(Track::fp32), {4096, 4096, 4096}, {});
+//
+// Layouts (stages.def): fp32 track A m x k and B k x n column-major, reference cublasSgemm(N,N)
+// in CUBLAS_DEFAULT_MATH (no TF32); fp16 track A row-major __half (lda = k), B column-major
+// __half, reference cublasGemmEx(T,N) with fp32 compute. C is float column-major in both.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "registry.h"
+
+namespace gemmlab::kernels {
+
+// Any CUDA or cuBLAS failure, with the call that failed and the driver's words. After a kernel
+// fault the CUDA context is lost: the caller reports and exits.
+struct GpuError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+struct Problem {
+  int m = 0, n = 0, k = 0;
+  double flops() const { return 2.0 * m * n * k; }
+};
+
+// What runs: one registered stage, or the cuBLAS reference of a track.
+struct Target {
+  const StageInfo* stage = nullptr;  // nullptr: cuBLAS
+  Track track = Track::fp32;
+  static Target of(const StageInfo& s) { return {&s, s.track}; }
+  static Target cublas(Track t) { return {nullptr, t}; }
+  std::string id() const;  // stage id, or "cublas-fp32" / "cublas-fp16"
+};
+
+struct DeviceInfo {
+  std::string name;
+  int sms = 0;
+  size_t l2_bytes = 0;
+  int clock_mhz = 0;
+  std::string driver;  // "13.0"
+  std::string cuda;    // runtime version, "13.0"
+  int cc_major = 0, cc_minor = 0;
+  size_t global_mem = 0;
+};
+
+// Relative Frobenius error ||C - C_cublas|| / ||C_cublas|| must stay under this.
+double tolerance(Track t);  // fp32 1e-5, fp16-in/fp32-acc 2e-3
+
+struct CheckResult {
+  std::string rejected;   // non-empty: the stage cannot run this problem (its own words); no check
+  double rel_err = 0;     // relative Frobenius error against cuBLAS, in double
+  long long nonfinite = 0;  // NaN/Inf elements left in C (poison not overwritten, or a real NaN)
+  long long guard_hits = 0; // words changed in the guard zones around C (out-of-bounds writes)
+  bool ok = false;
+};
+
+struct TimeOptions {
+  int warmup = 3;
+  int reps = 0;             // 0: 20, or 10 from 8192^3 up
+  double budget_s = 4.0;    // a slow stage gets fewer repetitions (never fewer than min_reps)
+  int min_reps = 3;
+};
+
+struct TimeResult {
+  std::string rejected;
+  double median_ms = 0, min_ms = 0, max_ms = 0;
+  int reps = 0;
+  int sets = 0;  // input sets rotated through (their total size is >= 3x the L2)
+  double tflops = 0;
+};
+
+class Runner {
+ public:
+  // Opens the device (0 unless GEMMLAB_DEVICE is set). Throws GpuError naming the reason when
+  // there is no usable GPU (no driver, no device, too old a driver).
+  Runner();
+  ~Runner();
+  Runner(const Runner&) = delete;
+  Runner& operator=(const Runner&) = delete;
+
+  const DeviceInfo& device() const;
+
+  // Empty when the problem fits the kernels' limits and the GPU's free memory; else why not.
+  std::string validate(const Problem& p, const Target& t) const;
+
+  // Fresh random inputs (never zeros), C poisoned with NaN (or random C when beta != 0), one run
+  // of the target and one of cuBLAS, error in double on the GPU. Throws GpuError on CUDA errors;
+  // returns rejected (no throw) for problems the stage or the limits refuse.
+  CheckResult check(const Target& t, const Problem& p, float alpha = 1.f, float beta = 0.f);
+
+  // The same check against a reference computed on the host in double precision instead of
+  // cuBLAS: for small problems (M*N*K <= 2^28), for the sanitizer runs (no cuBLAS kernels in the
+  // trace) and to check the cuBLAS reference itself (Target::cublas works here too).
+  CheckResult check_host(const Target& t, const Problem& p, float alpha = 1.f, float beta = 0.f);
+
+  // Median of CUDA-event timings over rotated input sets (alpha 1, beta 0).
+  TimeResult time(const Target& t, const Problem& p, const TimeOptions& opt);
+
+  // Runs the target once on given device buffers (for tools and tests that bring their own data).
+  void launch(const Target& t, const GemmArgs& args);
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+// "no CUDA GPU: ..." when Runner() would throw, else empty. Costs a driver call, no context.
+std::string gpu_unavailable_reason();
+
+}  // namespace gemmlab::kernels

@@ -1,0 +1,125 @@
+// GPU correctness test (ctest label `gpu`): every registered stage, both tracks, against cuBLAS at
+// the sizes and the lesson sizes; cuBLAS itself and the small sizes against a host
+// reference in double; alpha/beta. Exit 0 all pass, 1 a failure, 77 no GPU (ctest: Skipped).
+//
+//   gpu_check                       the full test
+//   gpu_check --sanitizer           small sizes, host reference only (no cuBLAS kernels in the
+//                                   sanitizer's trace): what run_sanitizer.sh runs
+//   gpu_check --stages a,b          only these stages
+//   gpu_check --probe               77 when there is no GPU, else 0
+#include <cstdio>
+#include <algorithm>
+#include <cstring>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "runner.h"
+
+using namespace gemmlab::kernels;
+
+namespace {
+
+// The sizes, then the lesson problems: 1024^3 (naive .. block-swizzle lessons),
+// 512x512x16384 (split-k / stream-k lesson), and odd shapes that leave partial tiles and k-tiles
+// everywhere (including a K split into uneven pieces).
+const Problem kSizes[] = {{1, 1, 1},       {127, 129, 65},     {1000, 1500, 700},
+                          {4096, 4096, 4096}, {1024, 1024, 1024}, {512, 512, 16384},
+                          {33, 65, 5003},  {130, 3, 1031}};
+// Small enough for the host reference and for the sanitizers (which run 10-100x slower).
+const Problem kSmallSizes[] = {{1, 1, 1}, {127, 129, 65}, {67, 35, 300}, {130, 260, 17}};
+
+struct Tally {
+  int passed = 0, failed = 0, skipped = 0;
+};
+
+std::string text(const Problem& p) {
+  return std::to_string(p.m) + "x" + std::to_string(p.n) + "x" + std::to_string(p.k);
+}
+
+void report(Tally& t, const std::string& what, const Problem& p, const CheckResult& r, Track tr) {
+  if (!r.rejected.empty()) {
+    // A stage may refuse a shape, but must say which rule (checked to be non-empty here).
+    std::printf("  SKIP  %-18s %-16s rejected: %s\n", what.c_str(), text(p).c_str(),
+                r.rejected.c_str());
+    ++t.skipped;
+    return;
+  }
+  const bool ok = r.ok;
+  std::printf("  %s  %-18s %-16s rel_err %.3e (< %.0e)  non-finite %lld  guard %lld\n",
+              ok ? "ok  " : "FAIL", what.c_str(), text(p).c_str(), r.rel_err, tolerance(tr),
+              r.nonfinite, r.guard_hits);
+  ok ? ++t.passed : ++t.failed;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  bool sanitizer = false, probe = false;
+  std::vector<std::string> only;
+  for (int i = 1; i < argc; ++i) {
+    if (!std::strcmp(argv[i], "--sanitizer")) sanitizer = true;
+    else if (!std::strcmp(argv[i], "--probe")) probe = true;
+    else if (!std::strcmp(argv[i], "--stages") && i + 1 < argc) {
+      std::stringstream ss(argv[++i]);
+      for (std::string id; std::getline(ss, id, ',');) only.push_back(id);
+    } else {
+      std::fprintf(stderr, "gpu_check: unknown argument '%s'\n", argv[i]);
+      return 2;
+    }
+  }
+  if (std::string why = gpu_unavailable_reason(); !why.empty()) {
+    std::printf("skipped: no GPU (%s)\n", why.c_str());
+    return 77;
+  }
+  if (probe) return 0;
+
+  Tally t;
+  try {
+    Runner runner;
+    std::printf("device: %s (%d SMs)\n", runner.device().name.c_str(), runner.device().sms);
+
+    // The reference itself, against double precision on the host (layouts included).
+    if (!sanitizer) {
+      std::printf("cuBLAS reference vs host double:\n");
+      for (Track tr : {Track::fp32, Track::fp16})
+        for (const Problem& p : kSmallSizes) {
+          report(t, Target::cublas(tr).id(), p, runner.check_host(Target::cublas(tr), p), tr);
+          report(t, Target::cublas(tr).id() + " a/b", p,
+                 runner.check_host(Target::cublas(tr), p, 1.5f, -0.75f), tr);
+        }
+    }
+
+    for (const StageInfo& s : stage_registry()) {
+      if (!only.empty() && std::find(only.begin(), only.end(), s.id) == only.end()) continue;
+      std::printf("%s (%s, %s):\n", s.id, s.name, track_name(s.track));
+      if (!s.built()) {
+        std::printf("  SKIP  not built yet (its file in kernels/stages/ does not exist)\n");
+        ++t.skipped;
+        continue;
+      }
+      const Target target = Target::of(s);
+      for (const Problem& p : kSmallSizes) {
+        report(t, "host", p, runner.check_host(target, p), s.track);
+        report(t, "host a/b", p, runner.check_host(target, p, 1.5f, -0.75f), s.track);
+      }
+      if (sanitizer) continue;
+      for (const Problem& p : kSizes) report(t, "cuBLAS", p, runner.check(target, p), s.track);
+      report(t, "cuBLAS a/b", {1000, 1500, 700},
+             runner.check(target, {1000, 1500, 700}, 0.5f, 2.0f), s.track);
+      // A rejection must name its rule.
+      for (const Problem& p : kSizes) {
+        const char* why = s.get().check(p.m, p.n, p.k);
+        if (why && !*why) {
+          std::printf("  FAIL  %s rejects %s with an empty message\n", s.id, text(p).c_str());
+          ++t.failed;
+        }
+      }
+    }
+  } catch (const GpuError& e) {
+    std::printf("FAIL: %s\n", e.what());
+    return 1;
+  }
+  std::printf("%d passed, %d failed, %d skipped\n", t.passed, t.failed, t.skipped);
+  return t.failed ? 1 : 0;
+}
