@@ -1,0 +1,150 @@
+// The cp.async multistage main loop of stages 11 and 12 (seed 001's kStage loop, CUTLASS's
+// MmaMultistage): kStages shared buffers, kStages - 1 k-tiles in flight while one is computed,
+// and the warp fragments double-buffered in registers so ldmatrix of step kk+1 overlaps the
+// mma of step kk.
+//
+//   prologue: cp.async k-tiles 0 .. kStages-2, one commit group each; wait until tile 0 landed.
+//   for each k-tile t, for each k16 step kk:
+//     last kk : wait_group<kStages-2> (tile t+1 landed) + barrier, read stage moves to t+1
+//     always  : ldmatrix the fragments of the next step (kk+1, or step 0 of tile t+1)
+//     first kk: cp.async tile t+kStages-1 into the stage tile t-1 used (all warps left it at the
+//               previous barrier); commit (an empty group past K keeps the count simple)
+//     always  : mma of step kk
+//
+// Tiles past K are zero-filled rather than skipped, so the one extra fragment load of the last
+// iteration reads initialised shared memory (compute-sanitizer initcheck stays clean).
+#pragma once
+#include <cuda_fp16.h>
+
+#include "fp16_problem.cuh"
+#include "fp16_tile_copy.cuh"
+#include "fp16_warp_tile.cuh"
+
+namespace gemmlab::kernels::fp16 {
+
+template <int kTileM_, int kTileN_, int kTileK_, int kStages_, int kWarpM_, int kWarpN_>
+struct MultistageShape {
+  static constexpr int kTileM = kTileM_, kTileN = kTileN_, kTileK = kTileK_;
+  static constexpr int kStages = kStages_, kWarpM = kWarpM_, kWarpN = kWarpN_;
+  static constexpr int kWarpsN = kTileN / kWarpN;
+  static constexpr int kThreads = (kTileM / kWarpM) * kWarpsN * 32;
+  static constexpr int kStepsPerTile = kTileK / 16;
+  static constexpr int kStageHalves = (kTileM + kTileN) * kTileK;  // A tile, then B tile
+  static constexpr size_t kSmemBytes = size_t(kStages) * kStageHalves * sizeof(__half);
+  static_assert(kStages >= 2 && kTileK % 16 == 0);
+  // The fragment double buffer alternates per k16 step; an even count per tile keeps step 0 of
+  // every tile in buffer 0.
+  static_assert(kStepsPerTile % 2 == 0, "kTileK must be a multiple of 32");
+};
+
+// ldmatrix row addresses without re-swizzling every time. Swizzle<3,3,3> only moves bits 6-8
+// into bits 3-5 of the half offset, so (a) adding whole 16-row blocks (16 * kTileK halves, a
+// multiple of 512) commutes with it, and (b) XORing a k16 step (kk < 64, bits 4-5, disjoint from
+// the lane's own k bit 3) commutes with it too. Each lane swizzles its row once; per use it is
+// (base ^ kk) + block * 16 * kTileK. The compile-time check below proves it for every row.
+template <int kTileK, bool kSwizzled>
+constexpr bool ldsm_offsets_separable() {
+  using L = Swizzle<3, 3, 3>;
+  for (int row = 0; row < 256; ++row)
+    for (int lane_k = 0; lane_k <= 8; lane_k += 8)
+      for (int kk = 0; kk < kTileK; kk += 16)
+        for (int block = 0; block < 4; ++block) {
+          const long long plain = (row + 16 * block) * kTileK + kk + lane_k;
+          const long long direct = kSwizzled ? L{}(plain) : plain;
+          const long long base = kSwizzled ? L{}(row * kTileK + lane_k) : row * kTileK + lane_k;
+          if (direct != (base ^ kk) + 16LL * block * kTileK) return false;
+        }
+  return true;
+}
+static_assert(ldsm_offsets_separable<32, true>() && ldsm_offsets_separable<64, true>());
+
+template <class Shape, bool kSerpentine, bool kVectorized>
+struct MultistageMainloop {
+  using S = Shape;
+  using Tile = WarpTile<S::kWarpM, S::kWarpN>;
+  using Layout = SmemOperandLayout<S::kTileK, true>;
+  using CopyA = OperandTileCopy<S::kTileM, S::kTileK, S::kThreads, true, kVectorized>;
+  using CopyB = OperandTileCopy<S::kTileN, S::kTileK, S::kThreads, true, kVectorized>;
+  static constexpr int kStageBytes = S::kStageHalves * 2;
+  static constexpr int kBOffsetBytes = S::kTileM * S::kTileK * 2;
+  static_assert(ldsm_offsets_separable<S::kTileK, true>());
+
+  // acc += A[m0 .. m0+TM) x B[n0 .. n0+TN) over all of K, for this thread's warp tile.
+  __device__ __forceinline__ static void run(float (&acc)[S::kWarpM / 16][S::kWarpN / 8][4],
+                                             const __half* A, const __half* B, int M, int N,
+                                             int K, int m0, int n0, __half* smem) {
+    const int thread = threadIdx.x, warp = thread / 32, lane = thread % 32;
+    const int warp_m = (warp / S::kWarpsN) * S::kWarpM, warp_n = (warp % S::kWarpsN) * S::kWarpN;
+    const CopyA copy_a(A, m0, M, K, thread);
+    const CopyB copy_b(B, n0, N, K, thread);
+    const uint32_t smem_base = shared_address(smem);
+
+    // Byte offsets (inside one stage) of this lane's ldmatrix rows, swizzled once.
+    const FragCoord a_row = ldsm_x4_a_row_start(lane);  // (m, k)
+    const FragCoord b_row = ldsm_x4_b_row_start(lane);  // (k, n)
+    const uint32_t a_base = 2u * Layout::offset(warp_m + a_row.row, a_row.col);
+    const uint32_t b_base = kBOffsetBytes + 2u * Layout::offset(warp_n + b_row.col, b_row.row);
+
+    auto issue_tile = [&](int tile, int stage) {
+      const uint32_t stage_address = smem_base + stage * kStageBytes;
+      __half* stage_ptr = smem + stage * S::kStageHalves;
+      copy_a.copy_async(tile * S::kTileK, stage_address, stage_ptr);
+      copy_b.copy_async(tile * S::kTileK, stage_address + kBOffsetBytes,
+                        stage_ptr + S::kTileM * S::kTileK);
+    };
+    auto load_step = [&](Tile& f, int stage, int kk) {
+      const uint32_t stage_address = smem_base + stage * kStageBytes;
+      // kk * 2 bytes XOR: the halves' XOR by kk (see ldsm_offsets_separable) scaled to bytes.
+#pragma unroll
+      for (int mi = 0; mi < Tile::kMmaM; ++mi)
+        ldmatrix_x4(f.a[mi], stage_address + ((a_base ^ (2u * kk)) + mi * 16 * S::kTileK * 2));
+#pragma unroll
+      for (int nj = 0; nj < Tile::kMmaN / 2; ++nj) {
+        uint32_t r[4];
+        ldmatrix_x4(r, stage_address + ((b_base ^ (2u * kk)) + nj * 16 * S::kTileK * 2));
+        f.b[2 * nj][0] = r[0];
+        f.b[2 * nj][1] = r[1];
+        f.b[2 * nj + 1][0] = r[2];
+        f.b[2 * nj + 1][1] = r[3];
+      }
+    };
+
+    const int k_tiles = tiles_of(K, S::kTileK);
+#pragma unroll
+    for (int s = 0; s < S::kStages - 1; ++s) {
+      issue_tile(s, s);
+      cp_async_commit();
+    }
+    cp_async_wait<S::kStages - 2>();
+    __syncthreads();
+
+    Tile frag[2];
+    int read_stage = 0, write_stage = S::kStages - 1, next_tile = S::kStages - 1;
+    load_step(frag[0], read_stage, 0);
+
+#pragma unroll 1
+    for (int t = 0; t < k_tiles; ++t) {
+#pragma unroll
+      for (int step = 0; step < S::kStepsPerTile; ++step) {
+        if (step == S::kStepsPerTile - 1) {
+          cp_async_wait<S::kStages - 2>();
+          __syncthreads();
+          read_stage = read_stage == S::kStages - 1 ? 0 : read_stage + 1;
+        }
+        const int next_step = (step + 1) % S::kStepsPerTile;
+        load_step(frag[(step + 1) & 1], read_stage, next_step * 16);
+        if (step == 0) {
+          issue_tile(next_tile, write_stage);
+          cp_async_commit();
+          ++next_tile;
+          write_stage = write_stage == S::kStages - 1 ? 0 : write_stage + 1;
+        }
+        warp_mma<kSerpentine>(acc, frag[step & 1]);
+      }
+    }
+    // Nothing may still be writing shared memory when the caller reuses it.
+    cp_async_wait<0>();
+  }
+};
+
+}  // namespace gemmlab::kernels::fp16

@@ -1,0 +1,89 @@
+// The kernel of stages 8, 9 and 10: one 128x128x32 block tile, 8 warps of 64x32, one shared
+// buffer filled through registers. The three stages differ only in the template arguments:
+//   8 mma-sync     FragmentLoad::Lds32,    unswizzled
+//   9 ldmatrix     FragmentLoad::Ldmatrix, unswizzled
+//  10 smem-swizzle FragmentLoad::Ldmatrix, Swizzle<3,3,3>
+#pragma once
+#include <cuda_fp16.h>
+
+#include "fp16_problem.cuh"
+#include "fp16_tile_copy.cuh"
+#include "fp16_warp_tile.cuh"
+#include "stage_api.h"
+
+namespace gemmlab::kernels::fp16 {
+
+enum class FragmentLoad { Lds32, Ldmatrix };
+
+struct SyncTileShape {
+  static constexpr int kTileM = 128, kTileN = 128, kTileK = 32, kThreads = 256;
+  static constexpr int kWarpM = 64, kWarpN = 32;  // warps 2 (m) x 4 (n)
+  static constexpr int kWarpsN = kTileN / kWarpN;
+  static_assert((kTileM / kWarpM) * kWarpsN * 32 == kThreads);
+};
+
+// Two blocks per SM (at most 128 registers) on the fast path; the scalar fallback, which needs
+// more registers for its 2-byte loads, is left one block so that it does not spill.
+template <FragmentLoad kLoad, bool kSwizzled, bool kVectorized>
+__global__ void __launch_bounds__(SyncTileShape::kThreads, kVectorized ? 2 : 1)
+    sync_tile_kernel(const __half* A, const __half* B, float* C, int M, int N, int K, float alpha,
+                     float beta) {
+  using S = SyncTileShape;
+  using Layout = SmemOperandLayout<S::kTileK, kSwizzled>;
+  using CopyA = OperandTileCopy<S::kTileM, S::kTileK, S::kThreads, kSwizzled, kVectorized>;
+  using CopyB = OperandTileCopy<S::kTileN, S::kTileK, S::kThreads, kSwizzled, kVectorized>;
+  __shared__ __align__(128) __half sA[S::kTileM * S::kTileK];  // 8 KB
+  __shared__ __align__(128) __half sB[S::kTileN * S::kTileK];  // 8 KB
+
+  const int thread = threadIdx.x, warp = thread / 32, lane = thread % 32;
+  const int m0 = blockIdx.x * S::kTileM, n0 = blockIdx.y * S::kTileN;
+  const int warp_m = (warp / S::kWarpsN) * S::kWarpM, warp_n = (warp % S::kWarpsN) * S::kWarpN;
+
+  const CopyA copy_a(A, m0, M, K, thread);
+  const CopyB copy_b(B, n0, N, K, thread);
+  uint4 staged_a[CopyA::kAccesses], staged_b[CopyB::kAccesses];
+
+  float acc[S::kWarpM / 16][S::kWarpN / 8][4] = {};
+  WarpTile<S::kWarpM, S::kWarpN> frag;
+
+  const int k_tiles = tiles_of(K, S::kTileK);
+  for (int t = 0; t < k_tiles; ++t) {
+    const int k0 = t * S::kTileK;
+    copy_a.fetch(staged_a, k0);  // global loads in flight while the barrier waits
+    copy_b.fetch(staged_b, k0);
+    __syncthreads();  // every warp is done reading the previous tile
+    copy_a.store(staged_a, sA);
+    copy_b.store(staged_b, sB);
+    __syncthreads();  // the tile is complete
+#pragma unroll
+    for (int kk = 0; kk < S::kTileK; kk += 16) {
+      if constexpr (kLoad == FragmentLoad::Lds32)
+        load_fragments_lds32<Layout>(frag, sA, sB, warp_m, warp_n, kk, lane);
+      else
+        load_fragments_ldsm<Layout>(frag, sA, sB, warp_m, warp_n, kk, lane);
+      warp_mma<false>(acc, frag);
+    }
+  }
+  store_accumulators_direct<S::kWarpM, S::kWarpN>(acc, C, M, N, m0 + warp_m, n0 + warp_n, lane,
+                                                  alpha, beta);
+}
+
+// Host side shared by the three stages: grid (m tiles, n tiles), 16-byte loads when the rows
+// allow them, the scalar form otherwise.
+template <FragmentLoad kLoad, bool kSwizzled>
+cudaError_t launch_sync_tile(const GemmArgs& args) {
+  using S = SyncTileShape;
+  if (check_grid_m_by_n_128(args.m, args.n, args.k) != nullptr) return cudaErrorInvalidValue;
+  const dim3 grid((args.m + S::kTileM - 1) / S::kTileM, (args.n + S::kTileN - 1) / S::kTileN);
+  const auto* A = static_cast<const __half*>(args.A);
+  const auto* B = static_cast<const __half*>(args.B);
+  if (rows_16_byte_aligned(A, B, args.k))
+    sync_tile_kernel<kLoad, kSwizzled, true><<<grid, S::kThreads, 0, args.stream>>>(
+        A, B, args.C, args.m, args.n, args.k, args.alpha, args.beta);
+  else
+    sync_tile_kernel<kLoad, kSwizzled, false><<<grid, S::kThreads, 0, args.stream>>>(
+        A, B, args.C, args.m, args.n, args.k, args.alpha, args.beta);
+  return cudaGetLastError();
+}
+
+}  // namespace gemmlab::kernels::fp16

@@ -1,0 +1,149 @@
+// Global -> shared copies of the FP16 operand tiles, and the shared-memory layouts they land in.
+//
+// Both operands are K-contiguous ("TN"): A is row-major m x k (lda = k) and B is column-major
+// k x n (ldb = k), so a block's A tile (kRows = TM rows of m) and B tile (kRows = TN rows of n)
+// are the same shape of problem: kRows rows of kTileK halves, row r starting at base + r * k.
+// Which thread moves which 16-byte vector is CUTLASS's PitchLinearWarpRakedThreadMap from
+// gemmlab/thread_map.h (contiguous = k, strided = rows), the same function the simulator lists:
+//   (32 halves, 128 rows), 256 threads, warp 4x8, 8 halves/access -> Iterations (1,2), Delta (32,8)
+//   (32 halves, 256 rows), 256 threads, warp 4x8, 8 halves/access -> Iterations (1,4), Delta (32,8)
+//
+// Predication (seed 000's predicated loads): a vector whose row is past the matrix, or whose k is
+// past K, is zero in shared memory, so partial tiles need no special case in the math.
+// The fast form reads 16 bytes at once; that needs every row start 16-byte aligned, i.e. K % 8 == 0
+// and 16-byte aligned A and B. Other problems take the scalar form (8 predicated 2-byte loads per
+// vector), which is correct for any K and slow.
+#pragma once
+#include <cuda_fp16.h>
+
+#include <cstdint>
+
+#include "fp16_ptx.cuh"
+#include "gemmlab/swizzle.h"
+#include "gemmlab/thread_map.h"
+
+namespace gemmlab::kernels::fp16 {
+
+// Shared layout of one operand tile: kRows x kTileK halves, row-major. Swizzled, the offset is
+// CuTe's Swizzle<3,3,3> applied to the row-major half offset (the 16-byte chunk index, bits 3-5,
+// XORed with bits 6-8): any 8 consecutive rows that ldmatrix reads at one k land in 8 different
+// 16-byte bank groups. Unswizzled, rows are 2*kTileK bytes apart and 64-byte rows (kTileK 32)
+// put rows r and r+2 in the same banks: a 4-way conflict in every ldmatrix phase.
+template <int kTileK, bool kSwizzled>
+struct SmemOperandLayout {
+  static_assert(kTileK % 8 == 0, "rows are made of whole 16-byte vectors");
+  __device__ __forceinline__ static int offset(int row, int k) {
+    const int linear = row * kTileK + k;
+    return kSwizzled ? static_cast<int>(Swizzle<3, 3, 3>{}(linear)) : linear;
+  }
+};
+
+// Which vectors of a kRows x kTileK tile one thread copies.
+template <int kRows, int kTileK, int kThreads>
+struct OperandThreadMap {
+  static constexpr int kVectorsPerRow = kTileK / 8;
+  using Map = PitchLinearWarpRakedThreadMap<kTileK, kRows, kThreads, kVectorsPerRow,
+                                            32 / kVectorsPerRow, 8>;
+  static_assert(Map::kIterationsC == 1, "one vector per row per access pass");
+  static constexpr int kAccesses = Map::kIterationsS;
+  static constexpr int kRowStep = Map::kDeltaS;
+};
+
+__device__ __forceinline__ uint32_t pack_half2(__half lo, __half hi) {
+  return static_cast<uint32_t>(__half_as_ushort(lo)) |
+         (static_cast<uint32_t>(__half_as_ushort(hi)) << 16);
+}
+
+// 8 halves at row_start[k .. k+7]; each past K (or the whole vector when !row_ok) is zero.
+template <bool kVectorized>
+__device__ __forceinline__ uint4 load_vector(const __half* row_start, int k, int K, bool row_ok) {
+  if constexpr (kVectorized) {
+    // K % 8 == 0: the vector is wholly inside or wholly past K.
+    if (row_ok && k < K) return __ldg(reinterpret_cast<const uint4*>(row_start + k));
+    return make_uint4(0, 0, 0, 0);
+  } else {
+    __half h[8];
+#pragma unroll
+    for (int j = 0; j < 8; ++j)
+      h[j] = (row_ok && k + j < K) ? row_start[k + j] : __float2half(0.f);
+    return make_uint4(pack_half2(h[0], h[1]), pack_half2(h[2], h[3]), pack_half2(h[4], h[5]),
+                      pack_half2(h[6], h[7]));
+  }
+}
+
+// One thread's share of an operand tile: where its vectors come from and where they go.
+template <int kRows, int kTileK, int kThreads, bool kSwizzled, bool kVectorized>
+struct OperandTileCopy {
+  using ThreadMap = OperandThreadMap<kRows, kTileK, kThreads>;
+  using Layout = SmemOperandLayout<kTileK, kSwizzled>;
+  static constexpr int kAccesses = ThreadMap::kAccesses;
+
+  const __half* operand;
+  size_t first_element;  // operand index of (this thread's first row, its k within the tile)
+  int rows_left;         // rows from this thread's first row to the end of the matrix
+  int row_in_tile;       // this thread's first row inside the tile
+  int k_in_tile;
+  int K;
+
+  // operand: A or B; first_row: the block's first m (A) or n (B); rows: M or N.
+  __device__ __forceinline__ OperandTileCopy(const __half* operand_, int first_row, int rows, int k,
+                                             int thread) {
+    // Local copies: ThreadMapT's static members are host variables to nvcc, and
+    // ThreadMapT::initial_offset takes them by reference, which device code cannot.
+    constexpr ThreadMapParams params = ThreadMap::Map::kParams;
+    constexpr ThreadMapGeometry geometry = ThreadMap::Map::kGeometry;
+    const PitchCoord start = thread_map_initial_offset(params, geometry, thread);
+    operand = operand_;
+    row_in_tile = start.s;
+    k_in_tile = start.c;
+    K = k;
+    rows_left = rows - (first_row + start.s);
+    first_element = static_cast<size_t>(first_row + start.s) * static_cast<size_t>(k) + start.c;
+  }
+
+  __device__ __forceinline__ bool row_ok(int i) const { return i * ThreadMap::kRowStep < rows_left; }
+  // Start of access i's row (at the thread's k within the tile); the matrix start when the row
+  // is past the end, so no out-of-range pointer is ever formed.
+  __device__ __forceinline__ const __half* source(int i) const {
+    return operand + (row_ok(i) ? first_element + static_cast<size_t>(i) * ThreadMap::kRowStep *
+                                                      static_cast<size_t>(K)
+                                : 0);
+  }
+  __device__ __forceinline__ int smem_offset(int i) const {
+    return Layout::offset(row_in_tile + i * ThreadMap::kRowStep, k_in_tile);
+  }
+
+  // Register-staged copy (stages 8-10): fetch the tile at k0 into registers, later store them.
+  __device__ __forceinline__ void fetch(uint4 (&staged)[kAccesses], int k0) const {
+#pragma unroll
+    for (int i = 0; i < kAccesses; ++i)
+      staged[i] = load_vector<kVectorized>(source(i) + k0, k0 + k_in_tile, K, row_ok(i));
+  }
+  __device__ __forceinline__ void store(const uint4 (&staged)[kAccesses], __half* tile) const {
+#pragma unroll
+    for (int i = 0; i < kAccesses; ++i)
+      *reinterpret_cast<uint4*>(tile + smem_offset(i)) = staged[i];
+  }
+
+  // Asynchronous copy (stages 11-12): cp.async 16 bytes per vector, zero-filled when predicated
+  // off. Without 16-byte alignment (kVectorized false) the copy falls back to a synchronous load
+  // and a shared store, which the barrier before the tile's use orders just the same; one vector
+  // at a time, as this path is about correctness, not speed.
+  __device__ __forceinline__ void copy_async(int k0, uint32_t tile_address, __half* tile) const {
+    const int k = k0 + k_in_tile;
+    if constexpr (kVectorized) {
+#pragma unroll
+      for (int i = 0; i < kAccesses; ++i) {
+        const bool ok = row_ok(i) && k < K;
+        cp_async_16(tile_address + 2u * smem_offset(i), ok ? source(i) + k0 : operand, ok);
+      }
+    } else {
+#pragma unroll 1
+      for (int i = 0; i < kAccesses; ++i)
+        *reinterpret_cast<uint4*>(tile + smem_offset(i)) =
+            load_vector<false>(source(i) + k0, k, K, row_ok(i));
+    }
+  }
+};
+
+}  // namespace gemmlab::kernels::fp16
