@@ -15,15 +15,20 @@ const std::vector<Command>& sim_commands() {
        "[--warp-arrangement C,S] --access V",
        cmd_threadmap},
       {"layout",
-       "--kind rowmajor|columnmajor|pitchlinear|tensorop-multiplicand|... --element-bits B "
-       "--crosswise X --shape C,S",
+       "--kind rowmajor|columnmajor|pitchlinear|padded|tensorop-multiplicand|tensorop-congruous|"
+       "tensorop-crosswise|tensorop-{congruous,crosswise}-{rowmajor,columnmajor} "
+       "--shape C,S (ROWS,COLS for *rowmajor/*columnmajor) [--ld L] [--pad P (padded)] "
+       "[--element-bits 4|8|16|32 --crosswise X (tensorop-*)]",
        cmd_layout},
       {"swizzle", "--bits B --base M --shift S --count N", cmd_swizzle},
       {"banks",
        "--op lds.32|lds.64|lds.128|sts.*|ldsm.x1|ldsm.x2|ldsm.x4[.trans]|ldgsts.4|8|16 "
        "--addresses a0,...,a31 [--mask 0xHEX]",
        cmd_banks},
-      {"fragment", "--op ldsm.x1|ldsm.x2|ldsm.x4[.trans]|mma.m16n8k16.f16|mma.m8n8k32.s4 --operand a|b|c",
+      {"fragment",
+       "--op ldsm.x1|ldsm.x2|ldsm.x4[.trans]|mma.m16n8k16.f16|mma.m16n8k16.bf16|mma.m8n8k32.s4 "
+       "--operand a|b|c (optional for ldsm: a|b maps onto the m16n8k16 operand tile) "
+       "[--accumulator f32|f16] [--element R,C]",
        cmd_fragment},
       {"raster",
        "--order identity:N|serpentine|along-m:S|along-n:S|launch --problem M,N,K --tile TM,TN[,TK] "
