@@ -137,8 +137,8 @@ Expected<BankScenario> build_bank_scenario(const BankScenarioParams& p) {
   auto tile_bytes = validate_layout(p);
   if (!tile_bytes) return Error{tile_bytes.error()};
   const SmemOp& op = p.op;
+  if (!smem_op_valid(op)) return Error{"invalid op: build it with parse_smem_op"};
   const std::string op_name = smem_op_name(op);
-  if (op_name == "invalid op") return Error{"invalid op: build it with parse_smem_op"};
   if (p.pattern == BankPattern::Ldmatrix && op.kind != SmemOpKind::Ldmatrix)
     return Error{"pattern 'ldmatrix' needs an ldsm.x1/x2/x4 op, got " + op_name +
                  "; use pattern 'rows' or 'linear' for " + op_name};

@@ -26,6 +26,7 @@
 #include "gemmlab/banks.h"
 
 #include <algorithm>
+#include <bit>
 
 namespace gemmlab {
 
@@ -100,7 +101,7 @@ Expected<int> check_request(const WarpRequest& r) {
     if (a < 0)
       return Error{lane_text(t) + ": address " + std::to_string(a) +
                    " is negative; shared-memory addresses start at 0"};
-    if (a % op.bytes != 0)
+    if ((a & (op.bytes - 1)) != 0)  // widths are powers of two; avoids a 64-bit divide per lane
       return Error{lane_text(t) + ": address " + std::to_string(a) + " is not a multiple of " +
                    std::to_string(op.bytes) + " bytes, which " + smem_op_name(op) +
                    (op.kind == SmemOpKind::Ldmatrix ? " needs for every 16-byte row address"
@@ -113,41 +114,54 @@ Expected<int> check_request(const WarpRequest& r) {
   return used;
 }
 
-// Fills a phase's distinct words from its lanes: up to 16 lanes x 4 words.
+// Without -mpopcnt, std::popcount is a library call; this inline form keeps the model < 1 us.
+int bit_count(std::uint32_t v) {
+  v = v - ((v >> 1) & 0x55555555u);
+  v = (v & 0x33333333u) + ((v >> 2) & 0x33333333u);
+  return static_cast<int>((((v + (v >> 4)) & 0x0f0f0f0fu) * 0x01010101u) >> 24);
+}
+
+// Fills a phase's distinct words. Words of one bank differ by multiples of 32, i.e. they lie in
+// different 128-byte lines; an aligned access of 4, 8 or 16 bytes never crosses a line. So each
+// lane touches one line, a phase at most 32 lines, and a bank's distinct words are a 32-bit set
+// of line slots: wavefronts = the largest popcount over banks.
 void count_phase(BankPhase& phase, const WarpRequest& r, int words_per_lane) {
-  std::array<std::int32_t, 64> raw{};
-  int n = 0;
+  constexpr int kLineBytes = kSmemBanks * kBankWordBytes;
+  std::int32_t line_of_slot[kWarpLanes];
+  std::uint8_t lanes_of_word[kWarpLanes][kSmemBanks];  // [slot][bank], rows zeroed as used
+  std::uint32_t slots_in_bank[kSmemBanks] = {};
+  int slots = 0, last = -1;
   for (int t = 0; t < kWarpLanes; ++t) {
     if (!(phase.lanes >> t & 1u)) continue;
-    const auto first = static_cast<std::int32_t>(r.addresses[t] / kBankWordBytes);
-    for (int k = 0; k < words_per_lane && n < 64; ++k) raw[n++] = first + k;
-  }
-  // Sort by (bank, word): word % 32 is the bank, so the key bank * 2^16 + word orders both
-  // (words are below 232448 / 4 = 58112 < 2^16).
-  auto key = [](std::int32_t w) { return (w % kSmemBanks) * 65536 + w; };
-  for (int i = 1; i < n; ++i) {  // insertion sort: n <= 64 and usually nearly sorted
-    const std::int32_t w = raw[i];
-    int j = i - 1;
-    while (j >= 0 && key(raw[j]) > key(w)) {
-      raw[j + 1] = raw[j];
-      --j;
+    const auto line = static_cast<std::int32_t>(r.addresses[t] / kLineBytes);
+    int slot = last >= 0 && line_of_slot[last] == line ? last : -1;
+    for (int i = 0; slot < 0 && i < slots; ++i)
+      if (line_of_slot[i] == line) slot = i;
+    if (slot < 0) {
+      slot = slots++;
+      line_of_slot[slot] = line;
+      std::fill_n(lanes_of_word[slot], kSmemBanks, std::uint8_t{0});
     }
-    raw[j + 1] = w;
+    last = slot;
+    const int bank = static_cast<int>(r.addresses[t] / kBankWordBytes % kSmemBanks);
+    for (int k = 0; k < words_per_lane; ++k) {
+      slots_in_bank[bank + k] |= 1u << slot;
+      ++lanes_of_word[slot][bank + k];
+    }
   }
   phase.word_count = 0;
-  phase.words_in_bank.fill(0);
-  for (int i = 0; i < n; ++i) {
-    if (phase.word_count > 0 && phase.words[phase.word_count - 1].word == raw[i]) {
-      ++phase.words[phase.word_count - 1].lanes;
-      continue;
+  phase.wavefronts = 0;
+  for (int b = 0; b < kSmemBanks; ++b) {
+    const int n = bit_count(slots_in_bank[b]);
+    phase.words_in_bank[b] = n;
+    phase.wavefronts = std::max(phase.wavefronts, n);
+    for (std::uint32_t set = slots_in_bank[b]; set && phase.word_count < 32; set &= set - 1) {
+      const int slot = std::countr_zero(set);
+      phase.words[phase.word_count++] = {line_of_slot[slot] * kSmemBanks + b,
+                                         static_cast<std::int16_t>(b),
+                                         static_cast<std::int16_t>(lanes_of_word[slot][b])};
     }
-    BankWord& bw = phase.words[phase.word_count++];
-    bw.word = raw[i];
-    bw.bank = static_cast<std::int16_t>(raw[i] % kSmemBanks);
-    bw.lanes = 1;
-    ++phase.words_in_bank[bw.bank];
   }
-  phase.wavefronts = *std::max_element(phase.words_in_bank.begin(), phase.words_in_bank.end());
 }
 
 std::uint32_t lane_range(int first, int count) {
@@ -171,6 +185,12 @@ std::string smem_op_name(const SmemOp& op) {
   return "invalid op";
 }
 
+bool smem_op_valid(const SmemOp& op) {
+  for (const auto& o : kOps)
+    if (same_op(op, o.op)) return true;
+  return false;
+}
+
 int smem_op_address_lanes(const SmemOp& op) {
   return op.kind == SmemOpKind::Ldmatrix ? 8 * op.matrices : kWarpLanes;
 }
@@ -180,8 +200,7 @@ bool smem_op_is_load(const SmemOp& op) {
 }
 
 Expected<BankAnalysis> analyze_banks(const WarpRequest& request) {
-  if (smem_op_name(request.op) == "invalid op")
-    return Error{"invalid op: use parse_smem_op to build one"};
+  if (!smem_op_valid(request.op)) return Error{"invalid op: use parse_smem_op to build one"};
   auto used = check_request(request);
   if (!used) return Error{used.error()};
 

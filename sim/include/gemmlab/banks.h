@@ -38,6 +38,7 @@ struct SmemOp {
 // "lds.32" ... "sts.128", "ldsm.x1" ... "ldsm.x4.trans", "ldgsts.4|8|16".
 Expected<SmemOp> parse_smem_op(std::string_view name);
 std::string smem_op_name(const SmemOp& op);
+bool smem_op_valid(const SmemOp& op);  // one of the ops parse_smem_op returns
 // The lanes whose addresses the instruction reads: 8 for ldsm.x1, 16 for ldsm.x2, else 32
 // (PTX ISA, ldmatrix: threads 0-7 / 0-15 / 0-31 supply the row addresses of .x1 / .x2 / .x4).
 int smem_op_address_lanes(const SmemOp& op);
@@ -70,8 +71,10 @@ struct BankWord {
 
 struct BankPhase {
   std::uint32_t lanes = 0;  // bit i set: lane i is served in this phase (active lanes only)
-  int word_count = 0;       // entries of `words` in use, sorted by (bank, word)
-  std::array<BankWord, 64> words{};
+  // Entries of `words` in use: by bank, then in the order lanes first ask. At most 32: a phase
+  // has 32 lanes x 1 word, 16 x 2, 8 x 4, or (paired LDS.128) 8 distinct addresses x 4.
+  int word_count = 0;
+  std::array<BankWord, 32> words{};
   std::array<int, kSmemBanks> words_in_bank{};  // distinct words asked of each bank
   int wavefronts = 0;       // max of words_in_bank; 0 if no lane of the phase is active
   int conflicts() const { return wavefronts > 0 ? wavefronts - 1 : 0; }
