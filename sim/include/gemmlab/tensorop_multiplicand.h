@@ -85,7 +85,9 @@ GL_HD constexpr TensorOpMultiplicandGeometry tensor_op_multiplicand_geometry(
 
 // TensorOpMultiplicand::operator()(PitchLinearCoord): the element offset of (c, s) for a layout
 // whose stride (ldm, in elements) is `stride`. g must be valid.
-GL_HD constexpr long long tensor_op_multiplicand_offset(const TensorOpMultiplicandGeometry& g,
+// Geometry by value: binding a reference to a static constexpr member would odr-use it, which
+// nvcc refuses in device code.
+GL_HD constexpr long long tensor_op_multiplicand_offset(TensorOpMultiplicandGeometry g,
                                                         long long stride, PitchCoord coord) {
   const int vectors_per_tile_row = g.tile_contiguous / g.factor;  // TileShape::kContiguous / kFactor
   const int vec_contiguous_idx = coord.c / g.elements_per_access;
@@ -139,8 +141,8 @@ GL_HD constexpr bool tensor_op_uses_congruous32(TensorOpVariant v, int element_b
   return v == TensorOpVariant::Congruous && element_bits == 32;
 }
 
-GL_HD constexpr long long tensor_op_offset(TensorOpVariant v, const TensorOpMultiplicandParams& p,
-                                           const TensorOpMultiplicandGeometry& g, long long stride,
+GL_HD constexpr long long tensor_op_offset(TensorOpVariant v, TensorOpMultiplicandParams p,
+                                           TensorOpMultiplicandGeometry g, long long stride,
                                            PitchCoord coord) {
   return tensor_op_uses_congruous32(v, p.element_bits)
              ? tensor_op_congruous32_offset(stride, coord)
