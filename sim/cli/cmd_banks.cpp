@@ -3,7 +3,7 @@
 //   --op ldsm.x1 --addresses a0,...,a7                       .x1 reads lanes 0-7 (8, 16 or 32
 //                                                            given), .x2 lanes 0-15 (16 or 32)
 //   --op ldsm.x4 --layout swizzle --swizzle 3,3,3 --tile 16,64 --element-bits 16
-//       [--pattern ldmatrix|rows|linear] [--origin R,C] [--pad-bytes P] [--cells 1]
+//       [--pattern ldmatrix|rows|linear] [--origin R,C] [--pad-bytes P] [--crosswise X] [--cells 1]
 //                                                            addresses from a tile (bank_scenario.h)
 #include "commands.h"
 #include "gemmlab/bank_scenario.h"
@@ -91,7 +91,7 @@ int small_int(long long v, const std::string& what) {
 
 Json from_scenario(const Args& a) {
   a.reject_unknown({"--op", "--layout", "--tile", "--element-bits", "--pad-bytes", "--swizzle",
-                    "--pattern", "--origin", "--cells", "--json"});
+                    "--crosswise", "--pattern", "--origin", "--cells", "--json"});
   BankScenarioParams p;
   p.op = op_from(a);
   auto layout = parse_smem_layout(a.str("--layout"));
@@ -110,6 +110,8 @@ Json from_scenario(const Args& a) {
   } else if (a.has("--swizzle")) {
     throw CliError("--swizzle applies to --layout swizzle only");
   }
+  if (p.layout == SmemLayoutKind::TensorOp) p.crosswise = small_int(a.integer("--crosswise", 0), "--crosswise");
+  else if (a.has("--crosswise")) throw CliError("--crosswise applies to --layout tensorop only");
   const std::string default_pattern = p.op.kind == SmemOpKind::Ldmatrix ? "ldmatrix" : "rows";
   auto pattern = parse_bank_pattern(a.str("--pattern", default_pattern));
   if (!pattern) throw CliError(pattern.error());
@@ -124,6 +126,7 @@ Json from_scenario(const Args& a) {
   out["layout"] = smem_layout_name(p.layout);
   out["pattern"] = bank_pattern_name(p.pattern);
   out["tile_bytes"] = s->tile_bytes;
+  if (p.layout == SmemLayoutKind::TensorOp) out["crosswise"] = s->crosswise;
   Json addresses = Json::array();
   for (int t = 0; t < smem_op_address_lanes(p.op); ++t) addresses.push_back(s->request.addresses[t]);
   out["addresses"] = std::move(addresses);

@@ -1,5 +1,8 @@
 #include "gemmlab/bank_scenario.h"
 
+#include "gemmlab/layout_analysis.h"
+#include "gemmlab/tensorop_multiplicand.h"
+
 namespace gemmlab {
 
 namespace {
@@ -20,9 +23,25 @@ long long row_pitch_bytes(const BankScenarioParams& p) {
          (p.layout == SmemLayoutKind::Padded ? p.pad_bytes : 0);
 }
 
+int tensorop_crosswise(const BankScenarioParams& p) {
+  if (p.crosswise != 0) return p.crosswise;
+  const int line_elements = 1024 / p.element_bits;
+  return p.cols < line_elements ? p.cols : line_elements;
+}
+
+TensorOpMultiplicandParams tensorop_params(const BankScenarioParams& p) {
+  return {p.element_bits, tensorop_crosswise(p)};
+}
+
 // Address of (row, col) once validate_layout has accepted p.
 long long address_unchecked(const BankScenarioParams& p, int row, int col) {
   switch (p.layout) {
+    case SmemLayoutKind::TensorOp: {
+      // RowMajorTensorOpMultiplicandCrosswise: (row, col) is pitch-linear (c = col, s = row),
+      // packed with ld = cols.
+      const auto g = tensor_op_multiplicand_geometry(tensorop_params(p));
+      return tensor_op_multiplicand_offset(g, p.cols, PitchCoord{col, row}) * element_bytes(p);
+    }
     case SmemLayoutKind::Padded:
       return row * row_pitch_bytes(p) + static_cast<long long>(col) * element_bytes(p);
     case SmemLayoutKind::Swizzle: {
@@ -30,7 +49,6 @@ long long address_unchecked(const BankScenarioParams& p, int row, int col) {
       return swizzle_apply(p.swizzle, offset) * element_bytes(p);
     }
     case SmemLayoutKind::RowMajor:
-    case SmemLayoutKind::TensorOp:
       break;
   }
   return (static_cast<long long>(row) * p.cols + col) * element_bytes(p);
@@ -42,9 +60,6 @@ Expected<long long> validate_layout(const BankScenarioParams& p) {
     return Error{"element_bits must be 8, 16 or 32, got " + std::to_string(p.element_bits)};
   if (p.rows < 1 || p.cols < 1)
     return Error{"tile " + shape_text(p) + ": rows and cols must be at least 1"};
-  if (p.layout == SmemLayoutKind::TensorOp)
-    return Error{"layout 'tensorop' is not available yet (TensorOpMultiplicand is being added); "
-                 "use rowmajor, padded or swizzle"};
   if (p.layout == SmemLayoutKind::Padded) {
     if (p.pad_bytes < 0)
       return Error{"pad_bytes must be 0 or more, got " + std::to_string(p.pad_bytes)};
@@ -66,6 +81,23 @@ Expected<long long> validate_layout(const BankScenarioParams& p) {
                  " does not fit in shared memory (" + std::to_string(kSmemBytesMax) +
                  " bytes = 228 KB on sm_90); use a smaller tile"};
   const long long bytes = static_cast<long long>(p.rows) * row_pitch_bytes(p);
+  if (p.layout == SmemLayoutKind::TensorOp) {
+    const TensorOpMultiplicandParams tp = tensorop_params(p);
+    const auto g = tensor_op_multiplicand_geometry(tp);
+    const PitchCoord extent{p.cols, p.rows};
+    const TensorOpRule rule = tensor_op_tile_rule(tp, g, extent, p.cols);
+    if (rule != TensorOpRule::Ok)
+      return Error{"tensorop layout, tile " + shape_text(p) + ": " +
+                   tensor_op_rule_text(rule, tp, g, extent, p.cols)};
+    // The rules above make it a permutation of the tile; checked, since a wrong address would
+    // be drawn outside the tile.
+    for (int r = 0; r < p.rows; ++r)
+      for (int c = 0; c < p.cols; ++c)
+        if (address_unchecked(p, r, c) >= bytes)
+          return Error{"tensorop layout: element (" + std::to_string(r) + ", " + std::to_string(c) +
+                       ") lands outside the " + shape_text(p) + " tile; this tile shape is not "
+                       "supported"};
+  }
   if (p.layout == SmemLayoutKind::Swizzle) {
     const SwizzleParams s = p.swizzle;
     if (!swizzle_valid(s))
@@ -149,6 +181,7 @@ Expected<BankScenario> build_bank_scenario(const BankScenarioParams& p) {
   BankScenario s;
   s.params = p;
   s.tile_bytes = *tile_bytes;
+  s.crosswise = p.layout == SmemLayoutKind::TensorOp ? tensorop_crosswise(p) : 0;
   const int vec = op.bytes * 8 / p.element_bits;  // elements per access (ldmatrix: per row)
   const int lanes = smem_op_address_lanes(op);
 

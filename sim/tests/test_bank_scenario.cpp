@@ -82,6 +82,39 @@ TEST(BankScenario, EightBytePaddingMisalignsLdmatrixRows) {
   EXPECT_NE(s.error().find("multiple of 16"), std::string::npos) << s.error();
 }
 
+// CUTLASS's RowMajorTensorOpMultiplicandCrosswise<16, 64> puts 16-byte vector v of row r at
+// v ^ (r % 8): the same addresses as hardware_rules.md's "ldmatrix .x4 | rows 128 B apart, 16-byte
+// chunk index XOR (row % 8) | 4/0".
+TEST(BankScenario, TensorOpCrosswiseIsConflictFree) {
+  auto s = build_bank_scenario(halves_16x64(SmemLayoutKind::TensorOp));
+  ASSERT_TRUE(s.ok()) << s.error();
+  EXPECT_EQ(s->crosswise, 64);
+  EXPECT_EQ(s->analysis.wavefronts, 4);
+  EXPECT_EQ(s->analysis.conflicts, 0);
+  for (int t = 0; t < 32; ++t) {
+    const int row = (t / 8 % 2) * 8 + t % 8, chunk = t / 16;
+    EXPECT_EQ(s->request.addresses[t], row * 128 + 16 * (chunk ^ (row % 8))) << "lane " << t;
+  }
+}
+
+// CUTLASS 4.7 (cutlass_layouts.json): TensorOpMultiplicand<16, 32> packed (32, 8): (c=0, s=2) -> 72.
+// Crosswise 32 halves = 64 B, so kFactor = 2 rows share each 128-byte line.
+TEST(BankScenario, TensorOpMatchesCutlassWhenRowsShareALine) {
+  BankScenarioParams p = halves_16x64(SmemLayoutKind::TensorOp);
+  p.rows = 8;
+  p.cols = 32;
+  p.op = *parse_smem_op("ldsm.x1");
+  auto a = scenario_element_address(p, 2, 0);
+  ASSERT_TRUE(a.ok()) << a.error();
+  EXPECT_EQ(*a, 72 * 2);
+  auto s = build_bank_scenario(p);
+  ASSERT_TRUE(s.ok()) << s.error();
+  EXPECT_EQ(s->crosswise, 32);
+  std::vector<int> seen(8 * 32, 0);  // a permutation of the tile
+  for (const auto& cell : s->cells) ++seen.at(cell.byte / 2);
+  for (int n : seen) EXPECT_EQ(n, 1);
+}
+
 TEST(BankScenario, CompareGivesRowMajorBesideTheChosenLayout) {
   auto p = halves_16x64(SmemLayoutKind::Swizzle);
   auto c = compare_with_rowmajor(p);
@@ -193,8 +226,12 @@ TEST(BankScenario, BadParametersGetMessages) {
          p.origin_row = 15;
        },
        "past the end"},
-      {"tensorop not yet", [](BankScenarioParams& p) { p.layout = SmemLayoutKind::TensorOp; },
-       "tensorop"},
+      {"tensorop crosswise not a line divisor",
+       [](BankScenarioParams& p) {
+         p.layout = SmemLayoutKind::TensorOp;
+         p.cols = 48;
+       },
+       "must divide the 128-byte line"},
   };
   for (const auto& c : cases) {
     SCOPED_TRACE(c.what);
@@ -222,12 +259,19 @@ TEST(BankScenarioCli, TileModeMatchesTheLibrary) {
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(json::parse(r.out)["wavefronts"], 32);
 
+  r = test::run_gemmlab({"sim", "banks", "--op", "ldsm.x4", "--layout", "tensorop", "--tile", "16,64"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(json::parse(r.out)["wavefronts"], 4);
+  EXPECT_EQ(json::parse(r.out)["crosswise"], 64);
+
   for (const std::vector<std::string>& bad :
        {std::vector<std::string>{"--op", "ldsm.x4", "--layout", "diagonal", "--tile", "16,64"},
         std::vector<std::string>{"--op", "ldsm.x4", "--layout", "rowmajor", "--tile", "16"},
         std::vector<std::string>{"--op", "ldsm.x4", "--layout", "rowmajor", "--tile", "16,64",
                                  "--swizzle", "3,3,3"},
         std::vector<std::string>{"--op", "ldsm.x4", "--layout", "padded", "--tile", "16,64"},
+        std::vector<std::string>{"--op", "ldsm.x4", "--layout", "rowmajor", "--tile", "16,64",
+                                 "--crosswise", "64"},
         std::vector<std::string>{"--op", "ldsm.x4", "--layout", "rowmajor", "--tile", "16,64",
                                  "--addresses", "0"}}) {
     std::vector<std::string> args = {"sim", "banks"};

@@ -21,7 +21,8 @@ enum class SmemLayoutKind {
   RowMajor,  // element (r, c) at (r * cols + c) * element bytes
   Padded,    // each row followed by pad_bytes unused bytes
   Swizzle,   // row-major element offset passed through CuTe Swizzle<B,M,S>
-  TensorOp,  // CUTLASS TensorOpMultiplicand (added when tensorop_multiplicand.h lands)
+  TensorOp,  // CUTLASS RowMajorTensorOpMultiplicandCrosswise<element_bits, crosswise>: the
+             // A-operand smem layout (K = cols contiguous), row-major tile packed with ld = cols
 };
 
 enum class BankPattern {
@@ -42,6 +43,9 @@ struct BankScenarioParams {
   int element_bits = 16;  // 8, 16 or 32
   int pad_bytes = 0;      // Padded only
   SwizzleParams swizzle{3, 3, 3};  // Swizzle only: on element offsets
+  // TensorOp only: Crosswise in elements; 0 = the tile's columns (the tile's K, which CUTLASS's
+  // DefaultMmaCore passes as Shape::kK), capped at one 128-byte line.
+  int crosswise = 0;
   SmemOp op{SmemOpKind::Ldmatrix, 16, 4, false};
   BankPattern pattern = BankPattern::Ldmatrix;
   int origin_row = 0;
@@ -67,6 +71,7 @@ struct BankScenario {
   BankAnalysis analysis;
   std::vector<TileCell> cells;  // rows * cols, row by row
   long long tile_bytes = 0;     // bytes the layout spans, padding included
+  int crosswise = 0;            // TensorOp: the Crosswise actually used
   const TileCell& cell(int row, int col) const { return cells[size_t(row) * params.cols + col]; }
 };
 
