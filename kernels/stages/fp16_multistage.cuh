@@ -19,6 +19,7 @@
 #include "fp16_problem.cuh"
 #include "fp16_tile_copy.cuh"
 #include "fp16_warp_tile.cuh"
+#include "stage_api.h"
 
 namespace gemmlab::kernels::fp16 {
 
@@ -146,5 +147,44 @@ struct MultistageMainloop {
     cp_async_wait<0>();
   }
 };
+
+// Stage 11: the main loop, then the accumulators straight to C. Grid (m tiles, n tiles).
+template <class Shape, int kMinBlocks, bool kVectorized>
+__global__ void __launch_bounds__(Shape::kThreads, kMinBlocks)
+    multistage_kernel(const __half* A, const __half* B, float* C, int M, int N, int K,
+                      float alpha, float beta) {
+  extern __shared__ __align__(128) __half smem[];
+  const int m0 = blockIdx.x * Shape::kTileM, n0 = blockIdx.y * Shape::kTileN;
+  float acc[Shape::kWarpM / 16][Shape::kWarpN / 8][4] = {};
+  MultistageMainloop<Shape, false, kVectorized>::run(acc, A, B, M, N, K, m0, n0, smem);
+  const int warp = threadIdx.x / 32;
+  const int warp_m = (warp / Shape::kWarpsN) * Shape::kWarpM;
+  const int warp_n = (warp % Shape::kWarpsN) * Shape::kWarpN;
+  store_accumulators_direct<Shape::kWarpM, Shape::kWarpN>(acc, C, M, N, m0 + warp_m, n0 + warp_n,
+                                                          threadIdx.x % 32, alpha, beta);
+}
+
+// Dynamic shared memory above 48 KB must be allowed per kernel before the launch.
+template <class Kernel>
+cudaError_t allow_shared_memory(Kernel* kernel, size_t bytes) {
+  return cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                              static_cast<int>(bytes));
+}
+
+template <class Shape, int kMinBlocks>
+cudaError_t launch_multistage_direct(const GemmArgs& args) {
+  if (check_grid_m_by_n_128(args.m, args.n, args.k) != nullptr) return cudaErrorInvalidValue;
+  static_assert(Shape::kTileN == 128, "check_grid_m_by_n_128 counts 128-column tiles");
+  const dim3 grid(tiles_of(args.m, Shape::kTileM), tiles_of(args.n, Shape::kTileN));
+  const bool vectorized = rows_16_byte_aligned(args.A, args.B, args.k);
+  auto* kernel = vectorized ? multistage_kernel<Shape, kMinBlocks, true>
+                            : multistage_kernel<Shape, kMinBlocks, false>;
+  if (const cudaError_t e = allow_shared_memory(kernel, Shape::kSmemBytes); e != cudaSuccess)
+    return e;
+  kernel<<<grid, Shape::kThreads, Shape::kSmemBytes, args.stream>>>(
+      static_cast<const __half*>(args.A), static_cast<const __half*>(args.B), args.C, args.m,
+      args.n, args.k, args.alpha, args.beta);
+  return cudaGetLastError();
+}
 
 }  // namespace gemmlab::kernels::fp16

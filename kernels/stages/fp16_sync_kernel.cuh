@@ -1,4 +1,4 @@
-// The kernel of stages 8, 9 and 10: one 128x128x32 block tile, 8 warps of 64x32, one shared
+// The kernel of stages 8, 9 and 10: one 128x128xkTileK block tile, 8 warps of 64x32, one shared
 // buffer filled through registers. The three stages differ only in the template arguments:
 //   8 mma-sync     FragmentLoad::Lds32,    unswizzled
 //   9 ldmatrix     FragmentLoad::Ldmatrix, unswizzled
@@ -15,8 +15,9 @@ namespace gemmlab::kernels::fp16 {
 
 enum class FragmentLoad { Lds32, Ldmatrix };
 
+template <int kTileK_>
 struct SyncTileShape {
-  static constexpr int kTileM = 128, kTileN = 128, kTileK = 32, kThreads = 256;
+  static constexpr int kTileM = 128, kTileN = 128, kTileK = kTileK_, kThreads = 256;
   static constexpr int kWarpM = 64, kWarpN = 32;  // warps 2 (m) x 4 (n)
   static constexpr int kWarpsN = kTileN / kWarpN;
   static_assert((kTileM / kWarpM) * kWarpsN * 32 == kThreads);
@@ -24,16 +25,15 @@ struct SyncTileShape {
 
 // Two blocks per SM (at most 128 registers) on the fast path; the scalar fallback, which needs
 // more registers for its 2-byte loads, is left one block so that it does not spill.
-template <FragmentLoad kLoad, bool kSwizzled, bool kVectorized>
-__global__ void __launch_bounds__(SyncTileShape::kThreads, kVectorized ? 2 : 1)
+template <class S, FragmentLoad kLoad, bool kSwizzled, bool kVectorized>
+__global__ void __launch_bounds__(S::kThreads, kVectorized ? 2 : 1)
     sync_tile_kernel(const __half* A, const __half* B, float* C, int M, int N, int K, float alpha,
                      float beta) {
-  using S = SyncTileShape;
   using Layout = SmemOperandLayout<S::kTileK, kSwizzled>;
   using CopyA = OperandTileCopy<S::kTileM, S::kTileK, S::kThreads, kSwizzled, kVectorized>;
   using CopyB = OperandTileCopy<S::kTileN, S::kTileK, S::kThreads, kSwizzled, kVectorized>;
-  __shared__ __align__(128) __half sA[S::kTileM * S::kTileK];  // 8 KB
-  __shared__ __align__(128) __half sB[S::kTileN * S::kTileK];  // 8 KB
+  __shared__ __align__(128) __half sA[S::kTileM * S::kTileK];  // 8 KB for kTileK 32
+  __shared__ __align__(128) __half sB[S::kTileN * S::kTileK];
 
   const int thread = threadIdx.x, warp = thread / 32, lane = thread % 32;
   const int m0 = blockIdx.x * S::kTileM, n0 = blockIdx.y * S::kTileN;
@@ -70,18 +70,17 @@ __global__ void __launch_bounds__(SyncTileShape::kThreads, kVectorized ? 2 : 1)
 
 // Host side shared by the three stages: grid (m tiles, n tiles), 16-byte loads when the rows
 // allow them, the scalar form otherwise.
-template <FragmentLoad kLoad, bool kSwizzled>
+template <class S, FragmentLoad kLoad, bool kSwizzled>
 cudaError_t launch_sync_tile(const GemmArgs& args) {
-  using S = SyncTileShape;
   if (check_grid_m_by_n_128(args.m, args.n, args.k) != nullptr) return cudaErrorInvalidValue;
   const dim3 grid((args.m + S::kTileM - 1) / S::kTileM, (args.n + S::kTileN - 1) / S::kTileN);
   const auto* A = static_cast<const __half*>(args.A);
   const auto* B = static_cast<const __half*>(args.B);
   if (rows_16_byte_aligned(A, B, args.k))
-    sync_tile_kernel<kLoad, kSwizzled, true><<<grid, S::kThreads, 0, args.stream>>>(
+    sync_tile_kernel<S, kLoad, kSwizzled, true><<<grid, S::kThreads, 0, args.stream>>>(
         A, B, args.C, args.m, args.n, args.k, args.alpha, args.beta);
   else
-    sync_tile_kernel<kLoad, kSwizzled, false><<<grid, S::kThreads, 0, args.stream>>>(
+    sync_tile_kernel<S, kLoad, kSwizzled, false><<<grid, S::kThreads, 0, args.stream>>>(
         A, B, args.C, args.m, args.n, args.k, args.alpha, args.beta);
   return cudaGetLastError();
 }

@@ -54,18 +54,18 @@ __device__ __forceinline__ uint32_t pack_half2(__half lo, __half hi) {
          (static_cast<uint32_t>(__half_as_ushort(hi)) << 16);
 }
 
-// 8 halves at row_start[k .. k+7]; each past K (or the whole vector when !row_ok) is zero.
+// The 8 halves at first[0 .. 7], the vector that starts at column k of its row; each element
+// past K (or the whole vector when !row_ok) is zero and is not read.
 template <bool kVectorized>
-__device__ __forceinline__ uint4 load_vector(const __half* row_start, int k, int K, bool row_ok) {
+__device__ __forceinline__ uint4 load_vector(const __half* first, int k, int K, bool row_ok) {
   if constexpr (kVectorized) {
     // K % 8 == 0: the vector is wholly inside or wholly past K.
-    if (row_ok && k < K) return __ldg(reinterpret_cast<const uint4*>(row_start + k));
+    if (row_ok && k < K) return __ldg(reinterpret_cast<const uint4*>(first));
     return make_uint4(0, 0, 0, 0);
   } else {
     __half h[8];
 #pragma unroll
-    for (int j = 0; j < 8; ++j)
-      h[j] = (row_ok && k + j < K) ? row_start[k + j] : __float2half(0.f);
+    for (int j = 0; j < 8; ++j) h[j] = (row_ok && k + j < K) ? first[j] : __float2half(0.f);
     return make_uint4(pack_half2(h[0], h[1]), pack_half2(h[2], h[3]), pack_half2(h[4], h[5]),
                       pack_half2(h[6], h[7]));
   }

@@ -1,0 +1,133 @@
+#!/usr/bin/env bash
+# One GPU session for the FP16 stages (8-12): build, correctness, timings and variants, ncu
+# shared-memory counters, compute-sanitizer. Run from the repo root on the GPU machine:
+#   bash kernels/tools/fp16_session.sh [steps]     steps: any of build,sass,check,time,ncu,sanitize
+#                                                  (default: all, in that order)
+# Needs the carried .deps (nlohmann-json, gtest). Logs and tables are written to a work folder
+# and packed into $OUT/fp16_logs.tgz at exit (the device tool returns at most 8 files).
+# Each step has its own time limit so that a slow one cannot eat the whole call.
+set -u
+FINAL=${OUT:-/tmp/fp16}
+OUT=/tmp/fp16_work
+rm -rf "$OUT"
+mkdir -p "$OUT" "$FINAL"
+trap 'tar czf "$FINAL/fp16_logs.tgz" -C "$OUT" . 2>/dev/null' EXIT
+STEPS=${1:-build,sass,check,time,ncu,sanitize}
+STAGES=mma-sync,ldmatrix,smem-swizzle,multistage,epilogue
+NVCC=/usr/local/cuda/bin/nvcc
+SIZES_TIME=${SIZES_TIME:-"4096 8192"}
+has() { [[ ",$STEPS," == *",$1,"* ]]; }
+say() { echo "[$(date +%T)] $*"; }
+
+nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,temperature.gpu,power.draw \
+  --format=csv | tee "$OUT/gpu.txt"
+
+if has build; then
+  say build
+  P=$(bash .deps/unpack.sh)
+  cmake --preset gpu -DCMAKE_PREFIX_PATH="$P" -DCMAKE_CUDA_ARCHITECTURES=90a-real \
+    >"$OUT/build.log" 2>&1 || { tail -30 "$OUT/build.log"; exit 1; }
+  cmake --build build-gpu --target gpu_check -j16 >>"$OUT/build.log" 2>&1 ||
+    { grep -E "error|Error" -A3 "$OUT/build.log" | head -60; exit 1; }
+  # `gemmlab bench` also needs the sim CLI; not needed by the steps below.
+  cmake --build build-gpu --target gemmlab -j16 >>"$OUT/build.log" 2>&1 || echo "gemmlab did not build"
+
+  grep -E "spill|warning" "$OUT/build.log" | grep -v "^--" | head -20
+  # The tuning tool: variants of the stages, checked and timed through the runner.
+  for f in variants_sync variants_multistage variants_epilogue main; do
+    $NVCC -std=c++20 --expt-relaxed-constexpr -O3 -gencode=arch=compute_90a,code=sm_90a \
+      -I kernels -I kernels/tools -I sim/include -c kernels/tools/fp16_tune/$f.cu \
+      -o build-gpu/fp16_tune_$f.o >>"$OUT/build.log" 2>&1 &
+  done
+  wait
+  $NVCC -o build-gpu/fp16_tune build-gpu/fp16_tune_*.o build-gpu/kernels/libgemmlab_runner.a \
+    -Xlinker --whole-archive build-gpu/kernels/libgemmlab_kernels.a -Xlinker --no-whole-archive \
+    -lcublas >>"$OUT/build.log" 2>&1 || { tail -30 "$OUT/build.log"; exit 1; }
+  say built
+fi
+GPU_CHECK=$(find build-gpu -name gpu_check -type f -perm -u+x | head -1)
+
+if has sass; then
+  # Registers / shared memory per kernel, and the instructions each stage is meant to have.
+  for s in ${STAGES//,/ }; do
+    o=$(find build-gpu -name "$s.cu.o" | head -1)
+    /usr/local/cuda/bin/cuobjdump -res-usage "$o" 2>/dev/null | grep -E "Function|REG" |
+      sed -E 's/Function (_Z[^:]*kernel[^:]*):/\1/' >>"$OUT/resources.txt"
+    /usr/local/cuda/bin/cuobjdump -sass "$o" >"$OUT/sass_$s.txt" 2>&1
+    printf "%-13s " "$s"
+    for op in HMMA.16816.F32 LDSM.16.M88.4 'LDS ' LDS.128 'STS ' STS.128 LDGSTS.E.BYPASS.128 \
+              LDG.E.128 STG.E.128 'STG.E '; do
+      printf "%s=%s " "$(echo $op | tr -d ' ')" "$(grep -c -- "$op" "$OUT/sass_$s.txt")"
+    done
+    echo
+  done | tee "$OUT/sass_summary.txt"
+fi
+
+if has check; then
+  say "check (gpu_check, fp16 stages)"
+  timeout 240 "$GPU_CHECK" --stages $STAGES >"$OUT/check.txt" 2>&1
+  echo "gpu_check exit $?"
+  grep -E "FAIL|SKIP|passed" "$OUT/check.txt" | head -30
+fi
+
+if has time; then
+  say "time (cuBLAS, stages, variants)"
+  timeout 300 build-gpu/fp16_tune time $SIZES_TIME 2>&1 | tee "$OUT/time.txt"
+fi
+
+if has ncu; then
+  say "ncu (one launch of each stage at 4096^3, --clock-control none --cache-control all)"
+  M=l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum
+  M=$M,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum
+  M=$M,smsp__sass_inst_executed_op_shared_ld.sum,smsp__sass_inst_executed_op_shared_st.sum
+  M=$M,smsp__sass_inst_executed_op_ldsm.sum,gpu__time_duration.sum,launch__registers_per_thread
+  M=$M,launch__shared_mem_per_block_dynamic,launch__shared_mem_per_block_static,launch__occupancy_limit_registers
+  M2=sm__pipe_tensor_op_hmma_cycles_active.avg.pct_of_peak_sustained_active,smsp__inst_executed_pipe_tensor_op_hmma.sum
+  M2=$M2,lts__t_sector_hit_rate.pct,dram__bytes_read.sum,sm__warps_active.avg.pct_of_peak_sustained_active
+  for s in ${STAGES//,/ }; do
+    for set in M M2; do
+      timeout 90 ncu --clock-control none --cache-control all --csv \
+        -k regex:"sync_tile_kernel|multistage_kernel|staged_epilogue_kernel" -c 1 \
+        --metrics "${!set}" build-gpu/fp16_tune run "$s" 4096 \
+        >"$OUT/ncu_${s}_$set.csv" 2>"$OUT/ncu_${s}_$set.err" || tail -3 "$OUT/ncu_${s}_$set.err"
+    done
+  done
+  python3 - "$OUT" "$STAGES" <<'EOF' | tee "$OUT/ncu_table.txt"
+import csv, io, sys, os
+out, stages = sys.argv[1], sys.argv[2].split(",")
+def metrics(path):
+    if not os.path.exists(path): return {}
+    text = open(path).read()
+    start = text.find('"ID"')
+    if start < 0: return {}
+    return {r["Metric Name"]: r["Metric Value"] for r in csv.DictReader(io.StringIO(text[start:]))}
+def num(v):
+    try: return float(str(v).replace(",", ""))
+    except ValueError: return float("nan")
+print(f"{'stage':13} {'regs':>4} {'smem':>6} {'us':>8} {'ld_W/inst':>9} {'ldsm':>9} {'lds':>9} {'st_W/inst':>9} {'sts':>9} {'ld_conf':>10} {'st_conf':>10} {'hmma%':>6} {'L2hit':>6} {'dramMB':>7}")
+for s in stages:
+    m = metrics(f"{out}/ncu_{s}_M.csv"); m.update(metrics(f"{out}/ncu_{s}_M2.csv"))
+    if not m: print(s, "no ncu data"); continue
+    ld_w = num(m.get("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum"))
+    st_w = num(m.get("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum"))
+    ld_i = num(m.get("smsp__sass_inst_executed_op_shared_ld.sum"))
+    st_i = num(m.get("smsp__sass_inst_executed_op_shared_st.sum"))
+    ldsm = num(m.get("smsp__sass_inst_executed_op_ldsm.sum"))
+    smem = num(m.get("launch__shared_mem_per_block_dynamic", 0)) + num(m.get("launch__shared_mem_per_block_static", 0))
+    print(f"{s:13} {m.get('launch__registers_per_thread','?'):>4} {smem:6.0f} {num(m.get('gpu__time_duration.sum'))/1e3:8.1f} "
+          f"{ld_w/max(ld_i,1):9.3f} {ldsm:9.0f} {ld_i:9.0f} {st_w/max(st_i,1):9.3f} {st_i:9.0f} "
+          f"{num(m.get('l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum')):10.0f} {num(m.get('l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum')):10.0f} "
+          f"{num(m.get('sm__pipe_tensor_op_hmma_cycles_active.avg.pct_of_peak_sustained_active')):6.1f} {num(m.get('lts__t_sector_hit_rate.pct')):6.1f} {num(m.get('dram__bytes_read.sum'))/1e6:7.0f}")
+EOF
+fi
+
+if has sanitize; then
+  say "compute-sanitizer (fp16_tune sanitize: small sizes, host reference, both load paths)"
+  for tool in memcheck racecheck synccheck initcheck; do
+    timeout 150 compute-sanitizer --tool $tool --error-exitcode 1 --print-limit 10 \
+      build-gpu/fp16_tune sanitize >"$OUT/sanitize_$tool.txt" 2>&1
+    rc=$?
+    echo "$tool exit $rc: $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$OUT/sanitize_$tool.txt" | head -2 | tr '\n' ' ') $(grep -c FAIL "$OUT/sanitize_$tool.txt") FAIL lines"
+  done
+fi
+say done

@@ -1,0 +1,114 @@
+// fp16_tune time [SIZES...]   check + time cuBLAS, the registered FP16 stages and the variants
+// fp16_tune run ID MxNxK       one cuBLAS check of a stage or variant (for ncu)
+// fp16_tune sanitize          host-reference checks of the FP16 stages on small problems, for
+//                             compute-sanitizer (both load paths: K % 8 == 0 and not)
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "fp16_tune/variants.h"
+#include "runner.h"
+
+using namespace gemmlab::kernels;
+
+namespace {
+
+const char* kStages[] = {"mma-sync", "ldmatrix", "smem-swizzle", "multistage", "epilogue"};
+
+int sanitize(Runner& r) {
+  // Partial tiles everywhere; K % 8 == 0 sizes take cp.async, the others the fallback.
+  const Problem sizes[] = {{1, 1, 1}, {127, 129, 72}, {130, 260, 136}, {67, 35, 300}, {257, 520, 64}};
+  int failed = 0;
+  for (const char* id : kStages) {
+    const StageInfo* s = find_stage(id);
+    if (!s || !s->built()) { std::printf("%s not built\n", id); ++failed; continue; }
+    for (const Problem& p : sizes)
+      for (float beta : {0.f, -0.75f}) {
+        const CheckResult c = r.check_host(Target::of(*s), p, 1.5f, beta);
+        std::printf("%-14s %5dx%5dx%5d beta %5.2f  %s rel_err %.2e nonfinite %lld guard %lld %s\n",
+                    id, p.m, p.n, p.k, beta, c.ok ? "ok  " : "FAIL", c.rel_err, c.nonfinite,
+                    c.guard_hits, c.rejected.c_str());
+        failed += !c.ok;
+      }
+  }
+  return failed ? 1 : 0;
+}
+
+std::vector<StageInfo> stages_and_variants() {
+  std::vector<StageInfo> all;
+  for (const char* id : kStages)
+    if (const StageInfo* s = find_stage(id); s && s->built()) all.push_back(*s);
+  for (auto* list : {fp16_tune::sync_variants, fp16_tune::multistage_variants,
+                     fp16_tune::epilogue_variants})
+    for (const StageInfo& s : list()) all.push_back(s);
+  return all;
+}
+
+Problem parse_problem(const char* text) {
+  int m = 0, n = 0, k = 0;
+  if (std::sscanf(text, "%dx%dx%d", &m, &n, &k) != 3) m = n = k = std::atoi(text);
+  return {m, n, k};
+}
+
+int run_one(Runner& r, const char* id, const Problem& p) {
+  for (const StageInfo& s : stages_and_variants())
+    if (!std::strcmp(s.id, id)) {
+      const CheckResult c = r.check(Target::of(s), p);
+      std::printf("%s %dx%dx%d: %s rel_err %.2e %s\n", id, p.m, p.n, p.k, c.ok ? "ok" : "FAIL",
+                  c.rel_err, c.rejected.c_str());
+      return c.ok ? 0 : 1;
+    }
+  std::fprintf(stderr, "fp16_tune: no stage or variant '%s'\n", id);
+  return 2;
+}
+
+int time_all(Runner& r, const std::vector<Problem>& sizes) {
+  const std::vector<StageInfo> all = stages_and_variants();
+  int failed = 0;
+  std::printf("%-18s %-16s %9s %9s %8s %10s\n", "stage", "size", "ms", "TFLOP/s", "cuBLAS%",
+              "rel_err");
+  for (const Problem& p : sizes) {
+    const TimeResult ref = r.time(Target::cublas(Track::fp16), p, {});
+    std::printf("%-18s %5dx%5dx%5d %9.3f %9.1f %8s %10s\n", "cublas-fp16", p.m, p.n, p.k,
+                ref.median_ms, ref.tflops, "100", "-");
+    std::fflush(stdout);
+    for (const StageInfo& s : all) {
+      const Target t = Target::of(s);
+      CheckResult c = r.check(t, p);
+      const CheckResult odd = r.check(t, {127, 129, 72});
+      if (!odd.ok) c = odd;
+      const TimeResult tr = r.time(t, p, {});
+      std::printf("%-18s %5dx%5dx%5d %9.3f %9.1f %8.1f %10.2e %s\n", s.id, p.m, p.n, p.k,
+                  tr.median_ms, tr.tflops, 100.0 * tr.tflops / ref.tflops, c.rel_err,
+                  c.ok ? "" : "CHECK FAILED");
+      std::fflush(stdout);
+      failed += !c.ok;
+    }
+  }
+  return failed ? 1 : 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 2) {
+    std::fprintf(stderr, "usage: fp16_tune time [N|MxNxK ...] | run ID MxNxK | sanitize\n");
+    return 2;
+  }
+  try {
+    Runner r;
+    std::printf("device: %s, %d SMs, %d MHz\n", r.device().name.c_str(), r.device().sms,
+                r.device().clock_mhz);
+    if (!std::strcmp(argv[1], "sanitize")) return sanitize(r);
+    if (!std::strcmp(argv[1], "run") && argc == 4) return run_one(r, argv[2], parse_problem(argv[3]));
+    std::vector<Problem> sizes;
+    for (int i = 2; i < argc; ++i) sizes.push_back(parse_problem(argv[i]));
+    if (sizes.empty()) sizes = {{4096, 4096, 4096}, {8192, 8192, 8192}};
+    return time_all(r, sizes);
+  } catch (const GpuError& e) {
+    std::fprintf(stderr, "fp16_tune: %s\n", e.what());
+    return 2;
+  }
+}
