@@ -168,7 +168,11 @@ struct ThreadMapT {
   static constexpr int kDeltaC = kGeometry.delta.c;
   static constexpr int kDeltaS = kGeometry.delta.s;
   GL_HD static constexpr PitchCoord initial_offset(int thread) {
-    return thread_map_initial_offset(kParams, kGeometry, thread);
+    // Local copies: device code may not odr-use a host static member (nvcc "undefined in device
+    // code"); copying a constexpr object is not an odr-use.
+    constexpr ThreadMapParams params = kParams;
+    constexpr ThreadMapGeometry geometry = kGeometry;
+    return thread_map_initial_offset(params, geometry, thread);
   }
 };
 
