@@ -1,0 +1,150 @@
+// The L2 model, and the replay of a whole GEMM through it.
+//
+// Cache (what was chosen and why):
+//   - 32-byte sectors in 128-byte lines: a lookup is per sector; a line is allocated whole, and
+//     only the sectors asked for are fetched (ncu counts L2 traffic in sectors).
+//   - Set-associative, 16 ways by default, true LRU per set. NVIDIA publishes neither the
+//     associativity nor the replacement policy; LRU is the textbook choice, it is deterministic,
+//     and for the streaming tiles of a GEMM any reasonable policy keeps the recently shared A/B
+//     tiles, which is the effect the lessons show. Set index = a multiplicative hash of the line
+//     address (the hardware hashes too; power-of-two strides would otherwise alias).
+//   - Write-back, write-allocate without fetch (C stores write whole sectors). DRAM write bytes
+//     are dirty sectors evicted during the replay; what is still dirty at the end is reported
+//     separately (it would be written after the kernel).
+//   - Two partitions (H100/H200, A100; hardware_rules.md): each address has a home partition
+//     (assumption: parity of the 4 KiB-granule address bits, so every large buffer is split
+//     evenly); each SM sits next to one partition (assumption: SM i on partition i % 2). An SM's
+//     read looks up its near partition first; a miss on a far-homed address is looked up again in
+//     the far partition over the fabric, and the data, from there or from DRAM, is kept in both.
+//     Writes go to the home partition and drop any stale copy in the other one.
+//
+// Replay semantics: blocks issue their k-step loads at the time the timeline gives that step. All
+// loads of one instant are issued together; co-resident blocks that need the same A or B tile
+// step (on the same partition side) send one request: the first looks it up, the others merge
+// with it and count as hits on the same sectors (an L2 hit-under-miss). Within an instant the
+// lookups go A tiles then B tiles, in tile order; stores and partial reads go first.
+//
+// Comparable with ncu (hardware_rules.md): hit_rate = near-lookup hits / near lookups of reads
+// (lts__t_sectors_srcunit_tex_op_read_lookup_hit.sum / lts__t_sectors_srcunit_tex_op_read.sum),
+// the far-partition second lookup excluded; dram_bytes_read ~ dram__bytes_read.sum.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "gemmlab/device_presets.h"
+#include "gemmlab/expected.h"
+#include "gemmlab/raster_analysis.h"
+#include "gemmlab/schedule.h"
+
+namespace gemmlab {
+
+struct L2Counters {
+  std::uint64_t read_lookups = 0;      // sectors looked up in the near partition by SM reads
+  std::uint64_t read_hits = 0;
+  std::uint64_t far_lookups = 0;       // second lookups of far-homed sectors
+  std::uint64_t far_hits = 0;
+  std::uint64_t dram_read_sectors = 0;
+  std::uint64_t write_sectors = 0;
+  std::uint64_t dram_write_sectors = 0;  // dirty sectors evicted
+};
+
+class L2Cache {
+ public:
+  explicit L2Cache(const DeviceDesc& d);  // d must pass validate_device()
+
+  // Sector mask bit i = bytes [32 i, 32 i + 32) of the 128-byte line. `sm` picks the near side.
+  // Returns the sectors that came from DRAM.
+  unsigned read(std::uint64_t line, unsigned mask, int sm);
+  void write(std::uint64_t line, unsigned mask, int sm);
+  // Reads a batch of lines for one SM, in order; the same result as read() on each, but the
+  // host fetches the sets a few look-ups ahead. Returns the sectors that came from DRAM.
+  struct LineRef {
+    std::uint64_t line;
+    unsigned mask;
+  };
+  std::uint64_t read_batch(const LineRef* refs, std::size_t n, int sm);
+  // Sectors of a request that merged with an identical one issued in the same instant: they
+  // count as near look-ups that hit.
+  void count_merged_hits(std::uint64_t sectors) {
+    c_.read_lookups += sectors;
+    c_.read_hits += sectors;
+  }
+
+  int home_partition(std::uint64_t line) const;
+  int partitions() const { return static_cast<int>(parts_.size()); }
+  std::uint64_t sets_per_partition() const { return sets_; }
+  std::uint64_t dirty_sectors() const;
+  const L2Counters& counters() const { return c_; }
+
+  // Lines are tagged with 32 bits: addresses must stay below 2^32 lines (512 GiB).
+  static constexpr std::uint64_t kMaxLine = 0xFFFFFFFEull;
+
+ private:
+  struct alignas(64) Set {
+    std::uint32_t tag[16];
+    std::uint64_t order;  // way ids by recency, 4 bits each; nibble 0 = most recent
+    std::uint64_t valid;  // 4 sector bits per way
+    std::uint64_t dirty;
+  };
+  Set& set_of(int part, std::uint64_t line) {
+    const std::uint64_t idx = (static_cast<std::uint64_t>(static_cast<std::uint32_t>(
+                                   (line * 0x9E3779B97F4A7C15ull) >> 32)) * sets_) >> 32;
+    return parts_[static_cast<size_t>(part)][idx];
+  }
+  unsigned lookup_fill_set(Set& s, std::uint64_t line, unsigned mask);
+  unsigned read_near(Set& s, int near, std::uint64_t line, unsigned mask);
+  unsigned lookup_fill(int part, std::uint64_t line, unsigned mask);  // returns missing sectors
+  void write_part(int part, std::uint64_t line, unsigned mask);
+  void drop(int part, std::uint64_t line, unsigned mask);
+
+  std::vector<std::vector<Set>> parts_;
+  std::uint64_t sets_ = 0;
+  int ways_ = 16;
+  L2Counters c_;
+};
+
+enum class MatrixOrder { RowMajor, ColumnMajor };
+
+struct L2ReplayOptions {
+  int element_bytes = 2;          // A, B and C (f16: 2, f32: 4)
+  int accumulator_bytes = 4;      // stream-k / parallel split-k partials (f32)
+  MatrixOrder a_order = MatrixOrder::RowMajor;     // A is M x K
+  MatrixOrder b_order = MatrixOrder::ColumnMajor;  // B is K x N ("TN", seed 004)
+  int buckets = 50;               // hit_rate_over_time samples
+};
+
+// A per-tile count grid for the app's heat maps, row-major [rows][cols].
+struct TileHeat {
+  int rows = 0;
+  int cols = 0;
+  std::vector<std::uint32_t> loads;         // block-steps that loaded the tile
+  std::vector<std::uint32_t> dram_sectors;  // sectors those loads fetched from DRAM
+};
+
+struct L2Report {
+  L2Counters counters;
+  double hit_rate = 0;                 // near read hits / near read lookups
+  double hit_rate_with_far = 0;        // (near + far hits) / (near + far lookups), like lts__t_sector_hit_rate
+  std::uint64_t dram_bytes_read = 0;
+  std::uint64_t dram_bytes_written = 0;
+  std::uint64_t dirty_bytes_at_end = 0;
+  std::uint64_t compulsory_read_bytes = 0;  // distinct A and B bytes: a perfect cache reads these once
+  std::vector<double> hit_rate_over_time;   // per time bucket; -1 where nothing was read
+  std::vector<double> bucket_end_time;
+  TileHeat a_tiles;  // [m tile][k iteration]
+  TileHeat b_tiles;  // [k iteration][n tile]
+  std::vector<std::uint32_t> c_tile_dram_sectors;  // [m tile][n tile]: DRAM sectors its main loop fetched
+  bool heat_maps_omitted = false;      // too many tiles to keep
+};
+
+// Replays the A and B tile loads of every block k-step by k-step in time order (co-resident
+// blocks interleaved; ties in slot order), the C stores, and the split-k / stream-k partials.
+Expected<L2Report> replay_l2(const BlockPlan& plan, const Timeline& timeline, const DeviceDesc& device,
+                             const L2ReplayOptions& options);
+
+// Line look-ups the replay will make (to refuse a request that would take minutes).
+std::uint64_t estimate_l2_lookups(const BlockPlan& plan, const L2ReplayOptions& options);
+inline constexpr std::uint64_t kMaxL2Lookups = 3'000'000'000ull;
+
+}  // namespace gemmlab

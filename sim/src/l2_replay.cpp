@@ -1,0 +1,371 @@
+// Replays a schedule's memory traffic through the L2 model in time order.
+#include <algorithm>
+#include <bit>
+#include <queue>
+
+#include "gemmlab/l2_model.h"
+
+namespace gemmlab {
+
+namespace {
+
+constexpr std::uint64_t kAlign = 1ull << 20;  // buffers start on 1 MiB boundaries
+std::uint64_t align_up(std::uint64_t v) { return (v + kAlign - 1) / kAlign * kAlign; }
+
+// A strided 2-D byte region: rows [s0, s1) of `pitch` bytes, bytes [c0, c1) of each row.
+struct Region {
+  std::uint64_t base = 0;
+  std::uint64_t pitch = 0;
+  long long s0 = 0, s1 = 0;
+  std::uint64_t c0 = 0, c1 = 0;
+};
+
+// One buffer: a matrix with its contiguous and strided extents.
+struct Buffer {
+  std::uint64_t base = 0;
+  std::uint64_t pitch = 0;  // bytes between strided indices
+  int elem = 2;
+  // Region for rows [r0,r1) x cols [k0,k1) of a logical (row, col) matrix, given which is contiguous.
+  Region region(long long r0, long long r1, long long q0, long long q1, bool row_contiguous) const {
+    // row_contiguous: the logical row index is the contiguous one.
+    Region g;
+    g.base = base;
+    g.pitch = pitch;
+    if (row_contiguous) {
+      g.s0 = q0, g.s1 = q1;
+      g.c0 = static_cast<std::uint64_t>(r0) * elem, g.c1 = static_cast<std::uint64_t>(r1) * elem;
+    } else {
+      g.s0 = r0, g.s1 = r1;
+      g.c0 = static_cast<std::uint64_t>(q0) * elem, g.c1 = static_cast<std::uint64_t>(q1) * elem;
+    }
+    return g;
+  }
+};
+
+inline unsigned sector_mask(std::uint64_t lo, std::uint64_t hi) {  // [lo, hi) within one line
+  const unsigned first = static_cast<unsigned>(lo & 127) >> 5;
+  const unsigned last = static_cast<unsigned>((hi - 1) & 127) >> 5;
+  return ((2u << last) - 1) & ~((1u << first) - 1);
+}
+
+template <class F>
+inline void for_each_line(const Region& g, F&& f) {
+  if (g.c1 <= g.c0) return;
+  for (long long s = g.s0; s < g.s1; ++s) {
+    const std::uint64_t start = g.base + static_cast<std::uint64_t>(s) * g.pitch + g.c0;
+    const std::uint64_t end = g.base + static_cast<std::uint64_t>(s) * g.pitch + g.c1;
+    std::uint64_t line = start >> 7;
+    const std::uint64_t last = (end - 1) >> 7;
+    if (line == last) {
+      f(line, sector_mask(start, end));
+      continue;
+    }
+    f(line, sector_mask(start, (line + 1) << 7));
+    for (++line; line < last; ++line) f(line, 0xFu);
+    f(last, sector_mask(last << 7, end));
+  }
+}
+
+std::uint64_t region_lines(const Region& g) {
+  if (g.c1 <= g.c0 || g.s1 <= g.s0) return 0;
+  const std::uint64_t per_row = (g.c1 - g.c0 + 127) / 128 + 1;
+  return per_row * static_cast<std::uint64_t>(g.s1 - g.s0);
+}
+
+struct Layout {
+  Buffer a, b, c, partials;
+  bool a_row_contig = false;  // A (M x K) contiguous along its row index m? (column-major)
+  bool b_row_contig = false;  // B (K x N) contiguous along k? (column-major)
+  std::uint64_t end = 0;
+  std::uint64_t partial_tile_bytes = 0;
+};
+
+Layout make_layout(const BlockPlan& plan, const L2ReplayOptions& o) {
+  const std::uint64_t M = plan.problem.m, N = plan.problem.n, K = plan.problem.k;
+  const std::uint64_t e = static_cast<std::uint64_t>(o.element_bytes);
+  Layout L;
+  L.a.elem = L.b.elem = L.c.elem = o.element_bytes;
+  L.a.base = 0;
+  L.a_row_contig = o.a_order == MatrixOrder::ColumnMajor;  // A column-major: m contiguous
+  L.a.pitch = (L.a_row_contig ? M : K) * e;
+  L.b.base = align_up(M * K * e);
+  L.b_row_contig = o.b_order == MatrixOrder::ColumnMajor;  // B column-major: k contiguous
+  L.b.pitch = (L.b_row_contig ? K : N) * e;
+  L.c.base = align_up(L.b.base + K * N * e);
+  L.c.pitch = N * e;
+  L.partials.base = align_up(L.c.base + M * N * e);
+  L.partials.elem = o.accumulator_bytes;
+  L.partial_tile_bytes = static_cast<std::uint64_t>(plan.tile.m) * plan.tile.n * o.accumulator_bytes;
+  L.partials.pitch = static_cast<std::uint64_t>(plan.tile.n) * o.accumulator_bytes;
+  std::uint64_t partial_tiles = 0;
+  if (plan.partition == Partition::SplitKParallel)
+    partial_tiles = static_cast<std::uint64_t>(plan.tiles()) * plan.split_k;
+  if (plan.partition == Partition::StreamK) partial_tiles = plan.blocks.size();
+  L.end = align_up(L.partials.base + partial_tiles * L.partial_tile_bytes);
+  return L;
+}
+
+struct TileBox {
+  long long m0, m1, n0, n1;
+};
+TileBox box_of(const BlockPlan& p, int m_tile, int n_tile) {
+  const long long m0 = static_cast<long long>(m_tile) * p.tile.m, n0 = static_cast<long long>(n_tile) * p.tile.n;
+  return {m0, std::min<long long>(m0 + p.tile.m, p.problem.m), n0, std::min<long long>(n0 + p.tile.n, p.problem.n)};
+}
+
+Region a_region(const BlockPlan& p, const Layout& L, int m_tile, int kk) {
+  const TileBox t = box_of(p, m_tile, 0);
+  const long long k0 = static_cast<long long>(kk) * p.tile.k, k1 = std::min<long long>(k0 + p.tile.k, p.problem.k);
+  return L.a.region(t.m0, t.m1, k0, k1, L.a_row_contig);
+}
+Region b_region(const BlockPlan& p, const Layout& L, int n_tile, int kk) {
+  const TileBox t = box_of(p, 0, n_tile);
+  const long long k0 = static_cast<long long>(kk) * p.tile.k, k1 = std::min<long long>(k0 + p.tile.k, p.problem.k);
+  // B is K x N: logical row = k, column = n; column-major means k is contiguous.
+  return L.b.region(k0, k1, t.n0, t.n1, L.b_row_contig);
+}
+Region c_region(const BlockPlan& p, const Layout& L, int m_tile, int n_tile) {
+  const TileBox t = box_of(p, m_tile, n_tile);
+  return L.c.region(t.m0, t.m1, t.n0, t.n1, false);
+}
+Region partial_region(const BlockPlan& p, const Layout& L, std::uint64_t slot) {
+  Region g;
+  g.base = L.partials.base + slot * L.partial_tile_bytes;
+  g.pitch = L.partials.pitch;
+  g.s0 = 0;
+  g.s1 = p.tile.m;
+  g.c0 = 0;
+  g.c1 = L.partials.pitch;
+  return g;
+}
+
+// The memory events of one block, walked in time order.
+struct Cursor {
+  double time;
+  int slot;
+  int block;
+  int phase;  // within the block
+  int step;   // main-loop iteration within the phase
+  bool operator>(const Cursor& o) const {
+    if (time != o.time) return time > o.time;
+    if (slot != o.slot) return slot > o.slot;
+    return block > o.block;
+  }
+};
+
+bool has_memory(PhaseKind k) { return k != PhaseKind::Wait; }
+
+}  // namespace
+
+std::uint64_t estimate_l2_lookups(const BlockPlan& plan, const L2ReplayOptions& o) {
+  const Layout L = make_layout(plan, o);
+  std::uint64_t per_iter_a = region_lines(a_region(plan, L, 0, 0));
+  std::uint64_t per_iter_b = region_lines(b_region(plan, L, 0, 0));
+  std::uint64_t iters = 0;
+  for (const auto& s : plan.segments) iters += static_cast<std::uint64_t>(s.k_iter_end - s.k_iter_begin);
+  return iters * (per_iter_a + per_iter_b);
+}
+
+Expected<L2Report> replay_l2(const BlockPlan& plan, const Timeline& tl, const DeviceDesc& device,
+                             const L2ReplayOptions& o) {
+  if (auto e = validate_device(device); !e.empty()) return Error{e};
+  if (o.element_bytes != 2 && o.element_bytes != 4) return Error{"element size must be 2 (f16) or 4 (f32) bytes"};
+  if (o.accumulator_bytes != 2 && o.accumulator_bytes != 4) return Error{"accumulator size must be 2 or 4 bytes"};
+  if (o.buckets < 1 || o.buckets > 10000) return Error{"time buckets must be 1..10000"};
+  if (tl.blocks.size() != plan.blocks.size()) return Error{"the timeline is not of this plan"};
+  const Layout L = make_layout(plan, o);
+  if ((L.end >> 7) > L2Cache::kMaxLine)
+    return Error{"A, B, C and the workspace need " + std::to_string(L.end >> 30) +
+                 " GiB; the L2 model addresses at most 512 GiB"};
+  const std::uint64_t lookups = estimate_l2_lookups(plan, o);
+  if (lookups > kMaxL2Lookups)
+    return Error{"the replay would make " + std::to_string(lookups) +
+                 " line look-ups (limit " + std::to_string(kMaxL2Lookups) + "): use a smaller problem or larger tiles"};
+
+  L2Cache cache(device);
+  L2Report r;
+  const int tiles_m = plan.tiled_shape.m, tiles_n = plan.tiled_shape.n, kit = plan.k_iterations;
+  const std::uint64_t heat_cells = static_cast<std::uint64_t>(kit) * (static_cast<std::uint64_t>(tiles_m) + tiles_n);
+  r.heat_maps_omitted = heat_cells > (1ull << 24);
+  if (!r.heat_maps_omitted) {
+    r.a_tiles = {tiles_m, kit, std::vector<std::uint32_t>(static_cast<size_t>(tiles_m) * kit, 0),
+                 std::vector<std::uint32_t>(static_cast<size_t>(tiles_m) * kit, 0)};
+    r.b_tiles = {kit, tiles_n, std::vector<std::uint32_t>(static_cast<size_t>(kit) * tiles_n, 0),
+                 std::vector<std::uint32_t>(static_cast<size_t>(kit) * tiles_n, 0)};
+  }
+  r.c_tile_dram_sectors.assign(static_cast<size_t>(plan.tiles()), 0);
+
+  // Stream-k: which workspace slot holds each tile's partials (one slot per SK segment).
+  std::vector<std::vector<std::uint64_t>> partial_slots;
+  if (plan.partition == Partition::StreamK) {
+    partial_slots.resize(static_cast<size_t>(plan.tiles()));
+    for (size_t b = 0; b < plan.blocks.size(); ++b) {
+      const BlockWork& bw = plan.blocks[b];
+      for (int i = 0; i < bw.segment_count; ++i)
+        if (plan.segments[static_cast<size_t>(bw.first_segment + i)].role == SegmentRole::SkPartial)
+          partial_slots[static_cast<size_t>(plan.segments[static_cast<size_t>(bw.first_segment + i)].tile_index)]
+              .push_back(b);
+    }
+  }
+
+  const int B = o.buckets;
+  std::vector<std::uint64_t> bucket_lookups(static_cast<size_t>(B), 0), bucket_hits(static_cast<size_t>(B), 0);
+  const double span = tl.makespan > 0 ? tl.makespan : 1.0;
+
+  std::priority_queue<Cursor, std::vector<Cursor>, std::greater<Cursor>> q;
+  std::vector<L2Cache::LineRef> batch;
+  batch.reserve(4096);
+  // Gather a region's lines first so the cache can fetch their sets a few look-ups ahead.
+  struct ReadResult {
+    std::uint64_t sectors = 0;
+    std::uint64_t dram_sectors = 0;
+  };
+  auto read_region = [&](const Region& g, int sm) {
+    batch.clear();
+    ReadResult rr;
+    for_each_line(g, [&](std::uint64_t line, unsigned mask) {
+      batch.push_back({line, mask});
+      rr.sectors += (0x4332322132212110ull >> (4 * (mask & 0xF))) & 0xF;
+    });
+    rr.dram_sectors = cache.read_batch(batch.data(), batch.size(), sm);
+    return rr;
+  };
+  auto write_region = [&](const Region& g, int sm) {
+    for_each_line(g, [&](std::uint64_t line, unsigned mask) { cache.write(line, mask, sm); });
+  };
+  auto push_next = [&](int b, int phase, int step) {
+    const BlockRun& run = tl.blocks[static_cast<size_t>(b)];
+    for (; phase < run.phase_count; ++phase, step = 0) {
+      const Phase& ph = tl.phases[static_cast<size_t>(run.first_phase + phase)];
+      if (!has_memory(ph.kind)) continue;
+      if (ph.kind == PhaseKind::Mainloop) {
+        const WorkSegment& s = plan.segments[static_cast<size_t>(ph.segment)];
+        if (step >= s.k_iter_end - s.k_iter_begin) continue;
+        q.push({ph.start + step * tl.iter_cost, run.slot, b, phase, step});
+        return;
+      }
+      if (step > 0) continue;
+      q.push({ph.start, run.slot, b, phase, 0});
+      return;
+    }
+  };
+  for (size_t b = 0; b < plan.blocks.size(); ++b) push_next(static_cast<int>(b), 0, 0);
+
+  // One instant at a time: every block whose next memory event falls at this time, in slot order.
+  // Main-loop loads of one instant are issued together and grouped by tile (see l2_model.h):
+  // the first requester of an (operand, tile, k step, partition side) looks it up, the others
+  // merge with that request and count as hits on the same sectors.
+  struct TileRequest {
+    int operand;  // 0: A, 1: B
+    int tile;     // m tile for A, n tile for B
+    int kk;
+    int side;
+    int index;    // into `instant`
+  };
+  std::vector<Cursor> instant;
+  std::vector<TileRequest> requests;
+  while (!q.empty()) {
+    const double t = q.top().time;
+    instant.clear();
+    while (!q.empty() && q.top().time == t) {
+      instant.push_back(q.top());
+      q.pop();
+    }
+    const std::uint64_t lookups_before = cache.counters().read_lookups, hits_before = cache.counters().read_hits;
+    requests.clear();
+    for (size_t i = 0; i < instant.size(); ++i) {
+      const Cursor& cur = instant[i];
+      const BlockRun& run = tl.blocks[static_cast<size_t>(cur.block)];
+      const Phase& ph = tl.phases[static_cast<size_t>(run.first_phase + cur.phase)];
+      const WorkSegment& s = plan.segments[static_cast<size_t>(ph.segment)];
+      const int sm = run.sm;
+      switch (ph.kind) {
+        case PhaseKind::Mainloop: {
+          const int kk = s.k_iter_begin + cur.step;
+          const int side = cache.partitions() == 2 ? (sm & 1) : 0;
+          requests.push_back({0, s.m_tile, kk, side, static_cast<int>(i)});
+          requests.push_back({1, s.n_tile, kk, side, static_cast<int>(i)});
+          break;
+        }
+        case PhaseKind::ReadPartials:
+          if (s.role == SegmentRole::SplitSerial) {
+            read_region(c_region(plan, L, s.m_tile, s.n_tile), sm);
+          } else {
+            for (std::uint64_t slot : partial_slots[static_cast<size_t>(s.tile_index)])
+              read_region(partial_region(plan, L, slot), sm);
+          }
+          break;
+        case PhaseKind::StorePartial:
+          write_region(partial_region(plan, L, static_cast<std::uint64_t>(cur.block)), sm);
+          break;
+        case PhaseKind::Epilogue:
+          if (s.role == SegmentRole::SplitParallel)
+            write_region(partial_region(plan, L, static_cast<std::uint64_t>(s.slice) * plan.tiles() + s.tile_index), sm);
+          else
+            write_region(c_region(plan, L, s.m_tile, s.n_tile), sm);
+          break;
+        case PhaseKind::Wait:
+          break;
+      }
+    }
+    std::sort(requests.begin(), requests.end(), [](const TileRequest& a, const TileRequest& b) {
+      if (a.operand != b.operand) return a.operand < b.operand;
+      if (a.tile != b.tile) return a.tile < b.tile;
+      if (a.kk != b.kk) return a.kk < b.kk;
+      if (a.side != b.side) return a.side < b.side;
+      return a.index < b.index;
+    });
+    ReadResult first{};
+    for (size_t j = 0; j < requests.size(); ++j) {
+      const TileRequest& rq = requests[j];
+      const Cursor& cur = instant[static_cast<size_t>(rq.index)];
+      const BlockRun& run = tl.blocks[static_cast<size_t>(cur.block)];
+      const WorkSegment& s =
+          plan.segments[static_cast<size_t>(tl.phases[static_cast<size_t>(run.first_phase + cur.phase)].segment)];
+      const bool merged = j > 0 && requests[j - 1].operand == rq.operand && requests[j - 1].tile == rq.tile &&
+                          requests[j - 1].kk == rq.kk && requests[j - 1].side == rq.side;
+      std::uint64_t dram = 0;
+      if (merged) {
+        cache.count_merged_hits(first.sectors);
+      } else {
+        first = read_region(rq.operand == 0 ? a_region(plan, L, rq.tile, rq.kk) : b_region(plan, L, rq.tile, rq.kk), run.sm);
+        dram = first.dram_sectors;
+      }
+      if (!r.heat_maps_omitted) {
+        TileHeat& h = rq.operand == 0 ? r.a_tiles : r.b_tiles;
+        const size_t hi = rq.operand == 0 ? static_cast<size_t>(rq.tile) * kit + rq.kk
+                                          : static_cast<size_t>(rq.kk) * tiles_n + rq.tile;
+        ++h.loads[hi];
+        h.dram_sectors[hi] += static_cast<std::uint32_t>(dram);
+      }
+      r.c_tile_dram_sectors[static_cast<size_t>(s.tile_index)] += static_cast<std::uint32_t>(dram);
+    }
+    const int bucket = std::min(B - 1, static_cast<int>(t / span * B));
+    bucket_lookups[static_cast<size_t>(bucket)] += cache.counters().read_lookups - lookups_before;
+    bucket_hits[static_cast<size_t>(bucket)] += cache.counters().read_hits - hits_before;
+    for (const Cursor& cur : instant) push_next(cur.block, cur.phase, cur.step + 1);
+  }
+
+  r.counters = cache.counters();
+  const auto& c = r.counters;
+  r.hit_rate = c.read_lookups ? double(c.read_hits) / double(c.read_lookups) : 0.0;
+  const std::uint64_t all = c.read_lookups + c.far_lookups;
+  r.hit_rate_with_far = all ? double(c.read_hits + c.far_hits) / double(all) : 0.0;
+  r.dram_bytes_read = c.dram_read_sectors * 32;
+  r.dram_bytes_written = c.dram_write_sectors * 32;
+  r.dirty_bytes_at_end = cache.dirty_sectors() * 32;
+  for (int i = 0; i < B; ++i) {
+    r.hit_rate_over_time.push_back(bucket_lookups[static_cast<size_t>(i)]
+                                       ? double(bucket_hits[static_cast<size_t>(i)]) / double(bucket_lookups[static_cast<size_t>(i)])
+                                       : -1.0);
+    r.bucket_end_time.push_back(span * (i + 1) / B);
+  }
+  // Distinct sectors of A and B (each buffer starts on a 1 MiB boundary and is dense).
+  auto sectors_of = [](std::uint64_t bytes) { return (bytes + 31) / 32; };
+  const std::uint64_t e = static_cast<std::uint64_t>(o.element_bytes);
+  r.compulsory_read_bytes = 32 * (sectors_of(std::uint64_t(plan.problem.m) * plan.problem.k * e) +
+                                  sectors_of(std::uint64_t(plan.problem.k) * plan.problem.n * e));
+  return r;
+}
+
+}  // namespace gemmlab
