@@ -4,25 +4,27 @@
 //   hardware never regroups; a phase costs max over banks of its distinct words; ncu's
 //   conflicts = sum over phases of (wavefronts - 1).
 //
-// Then the one rule that is not bank arithmetic: LDS.128 with paired lanes.
-//   Measured (hardware_rules.md): LDS.128 where lane T shares its address with T^1 costs 2/0, and
-//   LDS.128 with all lanes on one address costs 2/0; quarter-warp arithmetic says 4/0 for both.
+// Then the one rule that is not bank arithmetic: paired lanes on LDS.64 and LDS.128.
+//   hardware_rules.md: LDS.128 where lane T shares its address with T^1 costs 2/0, and LDS.128
+//   with all lanes on one address costs 2/0; quarter-warp arithmetic says 4/0 for both.
 //   Explanation: shared memory returns 128 bytes of registers per cycle, so an LDS.128 normally
-//   needs one cycle per quarter warp (8 lanes x 16 B). When every lane's address equals that of
-//   lane T^1 (or of T^2), a half warp asks for only 8 distinct 16-byte values and the hardware
-//   packs the returns, serving a half warp per cycle: 4 -> 2. NVIDIA describes exactly this for
-//   Volta/Turing ("Unexpected shared memory bank conflict", NVIDIA developer forum, 2019:
-//   uniform-address loads with T==T^1 or T==T^2 for all active threads take 2 requests instead
-//   of 4 for LDS.128); the H100/H200 rows above show it still holds on sm_90.
-//   Model: when the condition holds, an LDS.128 has two half-warp phases (lanes 0-15, 16-31)
-//   instead of four quarter-warp phases, with the usual bank arithmetic inside each half.
-//   Both measured rows follow (each half touches <= 8 distinct 16-byte rows, at most one word per
-//   bank: 1 wavefront each), and no other row changes: none of them has paired lanes.
-//   Beyond the measurements (stated, not hidden): T^2 pairing on sm_90 comes from the forum rule;
-//   a paired half warp whose 8 rows still conflict is given the usual max over banks; an active
-//   lane whose partner is inactive breaks the pairing. Stores and 64-bit loads keep their plain
-//   phases (the rule is stated for LDS.128 loads); when their lanes pair, a note says the
-//   hardware was not measured for that case.
+//   needs one cycle per quarter warp (8 lanes x 16 B). When lanes T and T^1 (or T and T^2) ask
+//   for the same address, the hardware packs the returns and serves twice the lanes per phase.
+//   NVIDIA states this for Volta/Turing ("Unexpected shared memory bank conflict", NVIDIA
+//   developer forum, 2019: T==T^1 or T==T^2 "for all active threads" takes LDS.128 from 4
+//   requests to 2).
+//   Model: a load whose lanes pair up, with pairs at distance 1 or at distance 2 throughout the
+//   warp, gets phases twice as wide: LDS.128 two half warps (lanes 0-15, 16-31), LDS.64 one phase
+//   of 32 lanes; bank arithmetic as usual inside each phase. Lanes pair up when every pair
+//   (T, T^d) whose lanes are both active asks for the same address; an inactive partner does not
+//   break it. Stores, LDS.32 and ldmatrix never pack.
+//   Evidence beyond the two rows: sim/bench/bank_probe.cu measured 33 cases on an H200 with ncu
+//   2025.3.1 (sim/tests/data/bank_probe_h200.txt, every one checked by test_banks.cpp), e.g.
+//   LDS.128 T^2 pairs 2/0; T^4, T^8 or T^16 pairs 4/0; T^1 pairs only in lanes 0-15 4/0 (the
+//   choice is per warp); T^1 pairs 128 B apart 16/14 (two half-warp phases of 8 each); only lanes
+//   0 and 8 active, same bank 2/1 (one merged phase); LDS.64 T^1 or T^2 pairs 1/0, T^4 2/0,
+//   T^1 pairs 128 B apart 16/15; STS.128 and STS.64 with T^1 pairs 4/0 and 2/0 (no packing);
+//   ldmatrix .x4 with one address or T^1 pairs 4/0.
 #include "gemmlab/banks.h"
 
 #include <algorithm>
@@ -59,17 +61,16 @@ bool same_op(const SmemOp& a, const SmemOp& b) {
   return a.kind == b.kind && a.bytes == b.bytes && a.matrices == b.matrices && a.trans == b.trans;
 }
 
-// Lanes T and T^distance ask for the same address, for every active lane (and the partner of
-// every active lane is active). Checked for distance 1 and 2: the pairs NVIDIA names.
+// Every pair of active lanes (T, T^distance) asks for the same address; a pair with an inactive
+// lane does not count against it (measured: see the top of this file).
 bool lanes_pair_up(const WarpRequest& r, int distance) {
-  bool any = false;
+  if (r.mask == 0) return false;
   for (int t = 0; t < kWarpLanes; ++t) {
-    if (!(r.mask >> t & 1u)) continue;
     const int partner = t ^ distance;
-    if (!(r.mask >> partner & 1u) || r.addresses[t] != r.addresses[partner]) return false;
-    any = true;
+    if ((r.mask >> t & 1u) && (r.mask >> partner & 1u) && r.addresses[t] != r.addresses[partner])
+      return false;
   }
-  return any;
+  return true;
 }
 
 std::string lane_text(int lane) { return "lane " + std::to_string(lane); }
@@ -222,12 +223,19 @@ Expected<BankAnalysis> analyze_banks(const WarpRequest& request) {
     out.phase_count = 1;
     out.phase_rule = "one phase of 32 lanes";
   } else if (op.bytes == 8) {
-    phase_lanes = 16;
-    out.phase_count = 2;
-    out.phase_rule = "two half-warp phases: lanes 0-15, 16-31";
+    if (op.kind == SmemOpKind::Load && (lanes_pair_up(r, 1) || lanes_pair_up(r, 2))) {
+      out.phase_count = 1;
+      out.paired_lanes = true;
+      out.phase_rule =
+          "one phase of 32 lanes: lanes pair up on equal addresses (T and T^1, or T and T^2), "
+          "so LDS.64 packs both half warps into one phase";
+    } else {
+      phase_lanes = 16;
+      out.phase_count = 2;
+      out.phase_rule = "two half-warp phases: lanes 0-15, 16-31";
+    }
   } else {
-    const bool paired = lanes_pair_up(r, 1) || lanes_pair_up(r, 2);
-    if (op.kind == SmemOpKind::Load && paired) {
+    if (op.kind == SmemOpKind::Load && (lanes_pair_up(r, 1) || lanes_pair_up(r, 2))) {
       phase_lanes = 16;
       out.phase_count = 2;
       out.paired_lanes = true;
@@ -267,12 +275,6 @@ Expected<BankAnalysis> analyze_banks(const WarpRequest& request) {
                      "conflicts even on conflict-free layouts"
                    : "modelled as STS.32; ncu cannot verify: cp.async.ca of 4 bytes reports "
                      "conflicts even on conflict-free layouts";
-  } else if (op.kind != SmemOpKind::Ldmatrix && op.bytes > 4 && !out.paired_lanes &&
-             (lanes_pair_up(r, 1) || lanes_pair_up(r, 2))) {
-    out.note =
-        "lanes pair up on equal addresses (T and T^1, or T and T^2): LDS.128 then packs two "
-        "quarter warps per phase (measured), but this instruction was not measured that way; "
-        "shown with its plain phases";
   }
   return out;
 }

@@ -3,7 +3,9 @@
 // addresses are built here from the row's description, never taken from the model.
 #include <gtest/gtest.h>
 
+#include <fstream>
 #include <functional>
+#include <sstream>
 
 #include "gemmlab/banks.h"
 #include "gemmlab/swizzle.h"
@@ -241,19 +243,57 @@ TEST(Banks, StoreOneLaneWins) {
   EXPECT_FALSE(smem_op_is_load(r->op));
 }
 
-// The LDS.128 pairing (rows 11 and 12) is a load rule: it says so when it applies, and a store
-// with the same addresses carries a note that the hardware was not measured for it.
-TEST(Banks, PairedLanesAreReportedAndStoresCarryANote) {
+// The pairing of rows 11 and 12 is reported, with the half-warp phases it implies; stores with
+// the same addresses keep four phases (bank_probe_h200.txt: "STS.128 T shares with T^1" 4/0).
+TEST(Banks, PairedLanesAreReportedForLoadsOnly) {
   auto lds = analyze_banks(request("lds.128", [](int t) { return 16 * (t / 2); }));
   ASSERT_TRUE(lds.ok());
   EXPECT_TRUE(lds->paired_lanes);
-  EXPECT_EQ(lds->phase_count, 2);
+  ASSERT_EQ(lds->phase_count, 2);
+  EXPECT_EQ(lds->phases[1].lanes, 0xffff0000u);
   EXPECT_EQ(lds->note, nullptr);
   auto sts = analyze_banks(request("sts.128", [](int t) { return 16 * (t / 2); }));
   ASSERT_TRUE(sts.ok());
   EXPECT_FALSE(sts->paired_lanes);
-  ASSERT_NE(sts->note, nullptr);
-  EXPECT_NE(std::string(sts->note).find("not measured"), std::string::npos);
+  EXPECT_EQ(sts->phase_count, 4);
+}
+
+// Every probe measured with ncu on an H200 (sim/bench/bank_probe.cu), as recorded in
+// sim/tests/data/bank_probe_h200.txt: op, mask, 32 addresses -> W/C.
+TEST(BanksHardwareProbes, EveryMeasuredProbeMatches) {
+  std::ifstream in(std::string(GEMMLAB_TEST_DATA) + "/bank_probe_h200.txt");
+  ASSERT_TRUE(in) << "cannot open bank_probe_h200.txt";
+  std::string line;
+  int checked = 0;
+  while (std::getline(in, line)) {
+    if (line.empty() || line[0] == '#') continue;
+    std::vector<std::string> f;
+    for (size_t start = 0;;) {
+      const size_t bar = line.find('|', start);
+      f.push_back(line.substr(start, bar - start));
+      if (bar == std::string::npos) break;
+      start = bar + 1;
+    }
+    ASSERT_EQ(f.size(), 7u) << line;
+    SCOPED_TRACE(f[0]);
+    ASSERT_EQ(f[5], "1") << "the probe must have run exactly one instruction";
+    WarpRequest req;
+    auto op = parse_smem_op(f[1]);
+    ASSERT_TRUE(op.ok()) << op.error();
+    req.op = *op;
+    req.mask = static_cast<std::uint32_t>(std::stoul(f[2], nullptr, 16));
+    std::stringstream addresses(f[6]);
+    std::string a;
+    int lane = 0;
+    while (std::getline(addresses, a, ',') && lane < kWarpLanes) req.addresses[lane++] = std::stoll(a);
+    ASSERT_EQ(lane, kWarpLanes);
+    auto r = analyze_banks(req);
+    ASSERT_TRUE(r.ok()) << r.error();
+    EXPECT_EQ(r->wavefronts, std::stoi(f[3]));
+    EXPECT_EQ(r->conflicts, std::stoi(f[4]));
+    ++checked;
+  }
+  EXPECT_EQ(checked, 33);
 }
 
 TEST(Banks, CpAsyncIsModelledAsStsAndSaysNcuCannotVerify) {

@@ -1,8 +1,8 @@
 // Shared-memory bank model for one warp instruction (sm_80 / sm_90): which lanes the hardware
 // serves together (phases), which 4-byte words each phase asks of each bank, and the wavefronts
 // and bank conflicts Nsight Compute counts for it. The rules, and the measurements this must
-// reproduce, are in sim/tests/data/hardware_rules.md; banks.cpp explains the one rule that is
-// not plain bank arithmetic (LDS.128 with paired lanes).
+// reproduce, are in sim/tests/data/hardware_rules.md (plus the probes in bank_probe_h200.txt);
+// banks.cpp explains the one rule that is not plain bank arithmetic (loads with paired lanes).
 //
 // This is plain host C++ (the GUI and CLI call it); no kernel needs it.
 #pragma once
@@ -72,7 +72,8 @@ struct BankWord {
 struct BankPhase {
   std::uint32_t lanes = 0;  // bit i set: lane i is served in this phase (active lanes only)
   // Entries of `words` in use: by bank, then in the order lanes first ask. At most 32: a phase
-  // has 32 lanes x 1 word, 16 x 2, 8 x 4, or (paired LDS.128) 8 distinct addresses x 4.
+  // has 32 lanes x 1 word, 16 x 2, 8 x 4, or, paired, 16 distinct addresses x 2 (LDS.64) or
+  // 8 x 4 (LDS.128).
   int word_count = 0;
   std::array<BankWord, 32> words{};
   std::array<int, kSmemBanks> words_in_bank{};  // distinct words asked of each bank
@@ -89,7 +90,9 @@ struct BankAnalysis {
   int conflicts = 0;   // sum of (wavefronts - 1): ncu's l1tex__data_bank_conflicts_pipe_lsu_*
   int words_per_lane = 1;     // 4-byte words each address covers (1, 2 or 4)
   const char* phase_rule = "";  // how the lanes were split, in words, e.g. "four quarter-warps"
-  bool paired_lanes = false;  // LDS.128 whose lanes pair up (T, T^1 or T^2): half-warp phases
+  // A load whose lanes pair up (T and T^1, or T and T^2): LDS.64 then has one phase of 32 lanes,
+  // LDS.128 two half-warp phases.
+  bool paired_lanes = false;
   const char* note = nullptr;   // what ncu cannot confirm (cp.async), or nullptr
 };
 
