@@ -1,0 +1,38 @@
+# The desktop app, included by app/CMakeLists.txt when the GUI packages are found.
+#   gemmlab_app_model  lesson format, Markdown, results/ncu files, config: no ImGui, no OpenGL
+#   gemmlab_gui        the window, the views, `gemmlab shot` and `gemmlab lessons`
+# Dear ImGui's GLFW and OpenGL 3 backends are compiled from the Debian package's examples
+# (libimgui-dev ships them as sources only), with libepoxy as the OpenGL loader.
+set(GEMMLAB_IMGUI_BACKENDS /usr/share/doc/libimgui-dev/examples/backends)
+
+file(GLOB GEMMLAB_APP_MODEL_SOURCES CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/src/model/*.cpp)
+add_library(gemmlab_app_model STATIC ${GEMMLAB_APP_MODEL_SOURCES})
+target_include_directories(gemmlab_app_model PUBLIC ${CMAKE_CURRENT_SOURCE_DIR}/src
+                                                    ${PROJECT_SOURCE_DIR}/kernels)
+target_link_libraries(gemmlab_app_model PUBLIC gemmlab_sim nlohmann_json::nlohmann_json
+                                               PkgConfig::GUI)
+
+file(GLOB GEMMLAB_GUI_SOURCES CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/src/*.cpp)
+set(GEMMLAB_IMGUI_BACKEND_SOURCES ${GEMMLAB_IMGUI_BACKENDS}/imgui_impl_glfw.cpp
+                                  ${GEMMLAB_IMGUI_BACKENDS}/imgui_impl_opengl3.cpp)
+# The OpenGL 3 backend brings its own gl3w loader; use libepoxy's headers instead.
+set_source_files_properties(${GEMMLAB_IMGUI_BACKENDS}/imgui_impl_opengl3.cpp PROPERTIES
+  COMPILE_DEFINITIONS IMGUI_IMPL_OPENGL_LOADER_CUSTOM
+  COMPILE_OPTIONS "-include;epoxy/gl.h;-w")
+set_source_files_properties(${GEMMLAB_IMGUI_BACKENDS}/imgui_impl_glfw.cpp PROPERTIES
+  COMPILE_OPTIONS "-w")
+add_library(gemmlab_gui STATIC ${GEMMLAB_GUI_SOURCES} ${GEMMLAB_IMGUI_BACKEND_SOURCES})
+target_include_directories(gemmlab_gui PUBLIC ${CMAKE_CURRENT_SOURCE_DIR}
+                                       PRIVATE /usr/include/imgui/backends)
+target_link_libraries(gemmlab_gui PUBLIC gemmlab_app_model)
+target_compile_definitions(gemmlab_gui PRIVATE
+  GEMMLAB_VERSION="${PROJECT_VERSION}"
+  GEMMLAB_DEFAULT_ROOT="${PROJECT_SOURCE_DIR}")
+if(TARGET gemmlab_runner)
+  target_link_libraries(gemmlab_gui PUBLIC gemmlab_runner)
+  target_compile_definitions(gemmlab_gui PRIVATE GEMMLAB_WITH_RUNNER=1)
+endif()
+
+if(GEMMLAB_TESTS)
+  include(${CMAKE_CURRENT_SOURCE_DIR}/tests/tests.cmake)
+endif()

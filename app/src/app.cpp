@@ -1,0 +1,316 @@
+#include "app.h"
+
+#include <algorithm>
+#include <filesystem>
+
+#include "app_log.h"
+#include "file_dialog.h"
+#include "model/files.h"
+#include "fonts.h"
+#include "model/settings_schema.h"
+#include "view_lesson.h"
+
+namespace gemmlab::app {
+namespace fs = std::filesystem;
+namespace {
+// Dear ImGui 1.86 indexes io.KeysDown by the platform's key codes; GLFW's letter keys are their
+// ASCII capitals (GLFW_KEY_S == 'S').
+constexpr int kKeyS = 'S', kKeyO = 'O';
+}  // namespace
+
+App::App(AppPaths paths, Config config, bool headless)
+    : paths_(std::move(paths)), config_(std::move(config)), headless_(headless) {
+  views_ = make_views();
+  course_ = load_course(paths_.course, paths_.assets);
+  for (const auto& d : course_.all_errors()) app_log("warning", "lesson problem: " + d.text());
+  int lesson = std::max(0, course_.index_of(config_.last_lesson));
+  open(lesson, config_.last_lesson.empty() ? 0 : config_.last_step);
+}
+
+void App::reload_course() {
+  const std::string id = lesson() ? lesson()->id : "";
+  course_ = load_course(paths_.course, paths_.assets);
+  for (const auto& d : course_.all_errors()) app_log("warning", "lesson problem: " + d.text());
+  open(std::max(0, course_.index_of(id)), step_);
+  status("course reloaded from " + paths_.course);
+}
+
+const Lesson* App::lesson() const {
+  if (lesson_ < 0 || lesson_ >= static_cast<int>(course_.lessons.size())) return nullptr;
+  return &course_.lessons[lesson_];
+}
+
+int App::step_count() const {
+  const Lesson* l = lesson();
+  return l ? static_cast<int>(l->steps.size()) : 0;
+}
+
+View* App::view(const std::string& id) const {
+  for (const auto& v : views_)
+    if (id == v->id()) return v.get();
+  return nullptr;
+}
+
+View* App::active_view() const { return view(active_view_); }
+
+void App::select_view(const std::string& id) {
+  if (!view(id)) return;
+  active_view_ = id;
+  select_pending_ = true;
+}
+
+void App::apply_step_settings(int lesson_index, int step, bool replay_earlier) {
+  const Lesson& l = course_.lessons[lesson_index];
+  if (step < 0 || step >= static_cast<int>(l.steps.size())) return;
+  const LessonStep& s = l.steps[step];
+  if (replay_earlier) {
+    // For each view the step leaves out, the latest earlier step that set it.
+    for (const auto& v : views_) {
+      if (s.settings.contains(v->id())) continue;
+      for (int k = step - 1; k >= 0; --k)
+        if (l.steps[k].settings.contains(v->id())) {
+          v->apply(l.steps[k].settings[v->id()]);
+          break;
+        }
+    }
+  }
+  for (const auto& [id, settings] : s.settings.items())
+    if (View* v = view(id)) v->apply(settings);
+  std::string front = s.view;
+  if (front.empty() && replay_earlier)
+    for (int k = step - 1; k >= 0 && front.empty(); --k) front = l.steps[k].view;
+  if (!front.empty()) select_view(front);
+}
+
+void App::open(int lesson_index, int step) {
+  if (course_.lessons.empty()) {
+    lesson_ = step_ = 0;
+    rebuild_text();
+    return;
+  }
+  lesson_index = std::clamp(lesson_index, 0, static_cast<int>(course_.lessons.size()) - 1);
+  const Lesson& l = course_.lessons[lesson_index];
+  const int n = static_cast<int>(l.steps.size());
+  step = n ? std::clamp(step, 0, n - 1) : 0;
+  const bool walking = lesson_index == lesson_ && step == step_ + 1;
+  lesson_ = lesson_index;
+  step_ = step;
+  for (const auto& v : views_) v->set_playing(false);
+  if (n && l.ok()) apply_step_settings(lesson_, step_, !walking);
+  predict_ = PredictState{};
+  config_.last_lesson = l.id;
+  config_.last_step = step_;
+  int& seen = config_.progress[l.id];
+  seen = std::max(seen, std::min(step_ + 1, n));
+  rebuild_text();
+}
+
+void App::rebuild_text() {
+  step_blocks_.clear();
+  intro_blocks_.clear();
+  const Lesson* l = lesson();
+  if (!l) return;
+  if (const StepText* t = l->step_text(config_.lang, step_)) step_blocks_ = parse_markdown(t->markdown);
+  if (step_ == 0)
+    if (const LessonText* t = l->text_in(config_.lang); t && !t->intro.empty())
+      intro_blocks_ = parse_markdown(t->intro);
+}
+
+void App::next() {
+  if (step_ + 1 < step_count())
+    open(lesson_, step_ + 1);
+  else if (lesson_ + 1 < static_cast<int>(course_.lessons.size()))
+    open(lesson_ + 1, 0);
+}
+
+void App::prev() {
+  if (step_ > 0)
+    open(lesson_, step_ - 1);
+  else if (lesson_ > 0)
+    open(lesson_ - 1, static_cast<int>(course_.lessons[lesson_ - 1].steps.size()) - 1);
+}
+
+void App::reset_step() {
+  if (const Lesson* l = lesson(); l && l->ok()) apply_step_settings(lesson_, step_, true);
+  predict_ = PredictState{};
+  status("step settings restored");
+}
+
+void App::set_lang(const std::string& lang) {
+  config_.lang = lang;
+  rebuild_text();
+}
+
+Expected<double> App::predict_answer(const PredictSpec& spec) const {
+  const std::string view_id = spec.quantity.substr(0, spec.quantity.find('.'));
+  const View* v = view(view_id);
+  if (!v) return Error{"no view " + view_id + " in this build"};
+  return v->predict(spec);
+}
+
+std::string App::window_title() const {
+  std::string t = "GEMM Lab";
+  if (const Lesson* l = lesson())
+    t += " - " + l->id + " - step " + std::to_string(step_ + 1) + "/" +
+         std::to_string(std::max(1, step_count()));
+  if (const View* v = active_view(); v && v->playing()) t += " [playing]";
+  return t;
+}
+
+std::string App::export_path(const std::string& what, const std::string& ext) const {
+  std::string name = "gemmlab";
+  if (const Lesson* l = lesson()) name += "-" + l->id + "-step" + std::to_string(step_ + 1);
+  name += "-" + what + "." + ext;
+  const fs::path dir = config_.export_dir.empty() ? fs::current_path() : fs::path(config_.export_dir);
+  return (dir / name).string();
+}
+
+void App::status(const std::string& message) {
+  status_ = message;
+  status_age_ = 0;
+  app_log("info", message);
+}
+
+void App::handle_keys() {
+  ImGuiIO& io = ImGui::GetIO();
+  if (io.WantTextInput) return;  // typing a number must not turn the page
+  if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_RightArrow))) next();
+  if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_LeftArrow))) prev();
+  if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Space), false))
+    if (View* v = active_view(); v && v->has_animation()) v->set_playing(!v->playing());
+  if (io.KeyCtrl && ImGui::IsKeyPressed(kKeyS, false))
+    request_capture({export_path("window", "png"), false});
+  if (io.KeyCtrl && ImGui::IsKeyPressed(kKeyO, false)) {
+    select_view("kernels");
+    open_results_dialog();
+  }
+}
+
+void App::draw_menu() {
+  if (!ImGui::BeginMenuBar()) return;
+  if (ImGui::BeginMenu("File")) {
+    if (ImGui::MenuItem("Open results JSON...", "Ctrl+O")) {
+      select_view("kernels");
+      open_results_dialog();
+    }
+    if (ImGui::MenuItem("Screenshot window", "Ctrl+S"))
+      request_capture({export_path("window", "png"), false});
+    if (ImGui::MenuItem("Export view as PNG"))
+      request_capture({export_path(active_view_, "png"), true});
+    if (ImGui::MenuItem("Export view data as JSON")) export_view_json();
+    ImGui::Separator();
+    if (ImGui::MenuItem("Reload lessons")) reload_course();
+    ImGui::Separator();
+    if (ImGui::MenuItem("Quit", "Ctrl+Q")) quit_ = true;
+    ImGui::EndMenu();
+  }
+  if (ImGui::BeginMenu("View")) {
+    for (const auto& v : views_)
+      if (ImGui::MenuItem(v->title(), nullptr, active_view_ == v->id())) select_view(v->id());
+    ImGui::Separator();
+    const float size = fonts().size;
+    if (ImGui::MenuItem("Larger text")) request_font_size(std::min(size + 2, 40.f));
+    if (ImGui::MenuItem("Smaller text")) request_font_size(std::max(size - 2, 10.f));
+    ImGui::EndMenu();
+  }
+  if (ImGui::BeginMenu("Language")) {
+    if (ImGui::MenuItem("English", nullptr, config_.lang == "en")) set_lang("en");
+    if (ImGui::MenuItem("中文", nullptr, config_.lang == "zh")) set_lang("zh");
+    ImGui::EndMenu();
+  }
+  if (ImGui::BeginMenu("Help")) {
+    ImGui::TextUnformatted("Left / Right: previous / next step\nSpace: play / pause the view\n"
+                           "Ctrl+S: screenshot   Ctrl+O: open results\n"
+                           "Mouse wheel: zoom a grid, drag: pan, double-click: fit");
+    ImGui::EndMenu();
+  }
+  ImGui::EndMenuBar();
+}
+
+void App::export_view_json() {
+  View* v = active_view();
+  if (!v) return;
+  const std::string path = export_path(v->id(), "json");
+  const std::string problem = write_text_file(path, v->export_data().dump(2) + "\n");
+  if (problem.empty())
+    status("saved " + path);
+  else
+    app_log("error", problem);
+}
+
+void App::draw_views(float dt) {
+  ViewContext ctx{paths_, dt, headless_, config_.lang, &app_log};
+  if (ImGui::BeginTabBar("##views")) {
+    for (const auto& v : views_) {
+      ImGuiTabItemFlags flags = 0;
+      if (select_pending_ && active_view_ == v->id()) flags |= ImGuiTabItemFlags_SetSelected;
+      if (ImGui::BeginTabItem(v->title(), nullptr, flags)) {
+        if (!select_pending_) active_view_ = v->id();
+        const ImVec2 p = ImGui::GetCursorScreenPos();
+        const ImVec2 avail = ImGui::GetContentRegionAvail();
+        view_rect_ = {p.x, p.y, avail.x, avail.y};
+        ImGui::BeginChild(v->id(), {0, 0}, false, ImGuiWindowFlags_NoScrollWithMouse);
+        ImGui::PushID(v->id());
+        v->draw(ctx);
+        ImGui::PopID();
+        ImGui::EndChild();
+        ImGui::EndTabItem();
+      }
+    }
+    select_pending_ = false;
+    ImGui::EndTabBar();
+  }
+}
+
+void App::draw_status_bar() {
+  status_age_ += ImGui::GetIO().DeltaTime;
+  if (!status_.empty() && status_age_ < 8) ImGui::TextUnformatted(status_.c_str());
+  else ImGui::TextDisabled("Left/Right: steps   Space: play   Ctrl+S: screenshot   wheel: zoom");
+}
+
+void App::frame(float dt) {
+  handle_keys();
+  const ImGuiViewport* vp = ImGui::GetMainViewport();
+  ImGui::SetNextWindowPos(vp->Pos);
+  ImGui::SetNextWindowSize(vp->Size);
+  ImGui::PushStyleVar(ImGuiStyleVar_WindowRounding, 0);
+  ImGui::Begin("GEMM Lab", nullptr,
+               ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove |
+                   ImGuiWindowFlags_MenuBar | ImGuiWindowFlags_NoBringToFrontOnFocus |
+                   ImGuiWindowFlags_NoSavedSettings);
+  ImGui::PopStyleVar();
+  draw_menu();
+
+  const float status_h = ImGui::GetFrameHeightWithSpacing();
+  const float total_w = ImGui::GetContentRegionAvail().x;
+  float& panel_w = config_.lesson_panel_width;
+  if (panel_w <= 0) panel_w = std::round(total_w * 0.36f);
+  panel_w = std::clamp(panel_w, 220.f, std::max(220.f, total_w - 320.f));
+  const float h = ImGui::GetContentRegionAvail().y - status_h;
+
+  ImGui::BeginChild("##lesson", {panel_w, h}, true);
+  draw_lesson_panel(*this);
+  ImGui::EndChild();
+  ImGui::SameLine(0, 0);
+  // The splitter between the panel and the views.
+  ImGui::InvisibleButton("##splitter", {6, h});
+  if (ImGui::IsItemHovered() || ImGui::IsItemActive())
+    ImGui::SetMouseCursor(ImGuiMouseCursor_ResizeEW);
+  if (ImGui::IsItemActive()) panel_w += ImGui::GetIO().MouseDelta.x;
+  ImGui::SameLine(0, 0);
+  ImGui::BeginChild("##views_area", {0, h}, false);
+  draw_views(dt);
+  ImGui::EndChild();
+  draw_status_bar();
+  ImGui::End();
+  file_dialog_draw();
+}
+
+void App::open_results_dialog() {
+  View* k = view("kernels");
+  if (!k) return;
+  file_dialog_open("Open results JSON", paths_.assets + "/results", ".json",
+                   [k](const std::string& path) { k->load_file(path); });
+}
+
+}  // namespace gemmlab::app

@@ -1,0 +1,119 @@
+// The app's state and one frame of its UI: the course, where the learner is, the views, and the
+// layout (lesson panel beside the view tabs). The window (window.cpp) and `gemmlab shot`
+// (shot.cpp) both drive it, so a screenshot is exactly what the window shows.
+#pragma once
+#include <imgui.h>
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "model/config.h"
+#include "model/lesson_format.h"
+#include "model/markdown_doc.h"
+#include "view.h"
+
+namespace gemmlab::app {
+
+// A PNG (and the JSON of a view's data) the frame asked for; written after rendering.
+struct CaptureRequest {
+  std::string path;
+  bool view_only = false;  // the active view's area, else the whole window
+};
+
+// The learner's answer to a step's predict question.
+struct PredictState {
+  double guess = 0;
+  bool revealed = false;
+  std::optional<Expected<double>> answer;
+};
+
+class App {
+ public:
+  App(AppPaths paths, Config config, bool headless);
+
+  const AppPaths& paths() const { return paths_; }
+  const Course& course() const { return course_; }
+  Config& config() { return config_; }
+  const Config& config() const { return config_; }
+  bool headless() const { return headless_; }
+
+  // Navigation. Opening a step applies its settings to the views it names and brings its view
+  // to the front; jumping (not walking forwards) also replays earlier steps of the lesson for
+  // views this step does not name, so a step looks the same however the learner got there.
+  void open(int lesson, int step);
+  void next();
+  void prev();
+  void reset_step();
+  int lesson_index() const { return lesson_; }
+  int step_index() const { return step_; }
+  const Lesson* lesson() const;
+  int step_count() const;
+  std::string lang() const { return config_.lang; }
+  void set_lang(const std::string& lang);
+
+  View* view(const std::string& id) const;
+  View* active_view() const;
+  void select_view(const std::string& id);
+  const std::vector<std::unique_ptr<View>>& views() const { return views_; }
+
+  // One frame: the whole UI at io.DisplaySize.
+  void frame(float dt);
+  // The active view's area in the last frame (pixels, top-left origin).
+  ImVec4 view_rect() const { return view_rect_; }
+  std::string window_title() const;
+
+  std::optional<CaptureRequest> take_capture() {
+    auto c = capture_;
+    capture_.reset();
+    return c;
+  }
+  void request_capture(CaptureRequest r) { capture_ = std::move(r); }
+  bool quit_requested() const { return quit_; }
+  bool font_rebuild_requested() const { return font_rebuild_; }
+  void font_rebuilt() { font_rebuild_ = false; }
+  void request_font_size(float px) {
+    config_.font_size = px;
+    font_rebuild_ = true;
+  }
+
+  // Reload the course from disk (after editing a lesson).
+  void reload_course();
+  std::string export_path(const std::string& what, const std::string& ext) const;
+  void status(const std::string& message);
+
+  // The predict question of the open step.
+  PredictState& predict_state() { return predict_; }
+  Expected<double> predict_answer(const PredictSpec& spec) const;
+  const std::vector<MdBlock>& step_blocks() const { return step_blocks_; }
+  const std::vector<MdBlock>& intro_blocks() const { return intro_blocks_; }
+
+ private:
+  void apply_step_settings(int lesson, int step, bool replay_earlier);
+  void handle_keys();
+  void draw_menu();
+  void draw_views(float dt);
+  void draw_status_bar();
+  void rebuild_text();
+  void open_results_dialog();
+  void export_view_json();
+
+  AppPaths paths_;
+  Config config_;
+  bool headless_;
+  Course course_;
+  std::vector<std::unique_ptr<View>> views_;
+  int lesson_ = 0, step_ = 0;
+  std::string active_view_ = "threadmap";
+  bool select_pending_ = true;  // make the tab bar switch to active_view_ next frame
+  ImVec4 view_rect_{0, 0, 0, 0};
+  std::optional<CaptureRequest> capture_;
+  bool quit_ = false, font_rebuild_ = false;
+  PredictState predict_;
+  std::vector<MdBlock> step_blocks_, intro_blocks_;
+  std::string status_;
+  float status_age_ = 0;
+};
+
+}  // namespace gemmlab::app

@@ -1,0 +1,56 @@
+// A zoomable, pannable drawing area for the grid views. Content is laid out in "units" (one
+// cell = one unit, or whatever the view chooses); the canvas fits it to the area, then the wheel
+// zooms around the mouse, dragging pans, double-click fits again.
+#pragma once
+#include <imgui.h>
+
+#include <optional>
+
+#include "gl_util.h"
+
+namespace gemmlab::app {
+
+struct CanvasState {
+  float zoom = 1.f;   // over the fitted scale
+  ImVec2 pan{0, 0};   // pixels, added after centring
+  void reset() { zoom = 1.f, pan = {0, 0}; }
+};
+
+class Canvas {
+ public:
+  // size.x/y <= 0 take the remaining space of the window (minus -size).
+  Canvas(const char* id, CanvasState& state, float content_w, float content_h,
+         ImVec2 size = {0, 0}, float margin = 8.f);
+  ~Canvas();
+  Canvas(const Canvas&) = delete;
+  Canvas& operator=(const Canvas&) = delete;
+
+  ImVec2 to_screen(float x, float y) const { return {origin_.x + x * scale_, origin_.y + y * scale_}; }
+  ImVec2 to_content(ImVec2 screen) const {
+    return {(screen.x - origin_.x) / scale_, (screen.y - origin_.y) / scale_};
+  }
+  float scale() const { return scale_; }  // pixels per unit
+  ImDrawList* draw_list() const { return dl_; }
+  ImVec2 min() const { return min_; }
+  ImVec2 max() const { return max_; }
+  bool hovered() const { return hovered_; }
+  // The mouse in content units, while it is over the canvas.
+  std::optional<ImVec2> mouse() const;
+  // A click (press and release without dragging) over the canvas, this frame.
+  bool clicked() const { return clicked_; }
+
+  // One texel per cell: the texture drawn over cols x rows units at (x, y).
+  void draw_cells(const CellTexture& tex, float x, float y, float cols, float rows) const;
+  // Lines between cells, only where they are at least min_px apart (else they would be noise).
+  void draw_grid_lines(float x, float y, int cols, int rows, float min_px = 6.f) const;
+  // Text centred in the box, only if it fits.
+  void label(float x0, float y0, float x1, float y1, const char* text, ImU32 color) const;
+
+ private:
+  ImDrawList* dl_ = nullptr;
+  ImVec2 min_, max_, origin_;
+  float scale_ = 1.f;
+  bool hovered_ = false, clicked_ = false;
+};
+
+}  // namespace gemmlab::app

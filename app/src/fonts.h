@@ -1,0 +1,30 @@
+// Fonts: DejaVu (fonts-dejavu-core) for Latin text and code, with WenQuanYi Micro Hei
+// (fonts-wqy-microhei) merged in for the Chinese lessons. Only the CJK characters the course
+// actually uses are rasterised: the full CJK range would make a texture too large for llvmpipe.
+#pragma once
+#include <imgui.h>
+
+#include <string>
+#include <vector>
+
+namespace gemmlab::app {
+
+struct FontSet {
+  ImFont* regular = nullptr;
+  ImFont* bold = nullptr;
+  ImFont* italic = nullptr;
+  ImFont* mono = nullptr;
+  ImFont* h1 = nullptr;
+  ImFont* h2 = nullptr;
+  float size = 16;
+  bool cjk = false;                 // a CJK font was found and merged
+  std::vector<std::string> notes;   // fonts not found (the app says so once)
+};
+
+FontSet& fonts();
+
+// Builds the atlas (call before the renderer creates its font texture, or rebuild between
+// frames). extra_code_points: every non-ASCII character the text will show.
+void load_fonts(float size_px, const std::vector<unsigned>& extra_code_points);
+
+}  // namespace gemmlab::app

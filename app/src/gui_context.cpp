@@ -1,0 +1,98 @@
+#include "gui_context.h"
+
+#include <epoxy/gl.h>
+#include <GLFW/glfw3.h>
+#include <imgui.h>
+#include <imgui_impl_glfw.h>
+#include <imgui_impl_opengl3.h>
+
+#include "app.h"
+#include "app_log.h"
+#include "fonts.h"
+#include "gl_util.h"
+
+namespace gemmlab::app {
+namespace {
+std::string last_glfw_error;
+void on_glfw_error(int code, const char* text) {
+  last_glfw_error = "GLFW error " + std::to_string(code) + ": " + text;
+}
+}  // namespace
+
+GuiContext create_gui_context(int width, int height, bool visible, const char* title,
+                              bool install_input_callbacks) {
+  GuiContext ctx;
+  glfwSetErrorCallback(on_glfw_error);
+  if (!glfwInit()) {
+    ctx.error = "cannot start GLFW (" + last_glfw_error +
+                "). The app needs a display: on a machine without one, run it under Xvfb, "
+                "e.g. xvfb-run -a gemmlab shot ...";
+    return ctx;
+  }
+  glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
+  glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
+  glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
+  glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
+  glfwWindowHint(GLFW_VISIBLE, visible ? GLFW_TRUE : GLFW_FALSE);
+  glfwWindowHint(GLFW_SCALE_TO_MONITOR, GLFW_TRUE);
+  ctx.window = glfwCreateWindow(width, height, title, nullptr, nullptr);
+  if (!ctx.window) {
+    ctx.error = "cannot open an OpenGL 3.3 core window (" + last_glfw_error +
+                "). Update the graphics driver, or use Mesa's software renderer: "
+                "LIBGL_ALWAYS_SOFTWARE=1 gemmlab";
+    glfwTerminate();
+    return ctx;
+  }
+  glfwMakeContextCurrent(ctx.window);
+  glfwSwapInterval(1);
+  IMGUI_CHECKVERSION();
+  ImGui::CreateContext();
+  ImGuiIO& io = ImGui::GetIO();
+  io.IniFilename = nullptr;  // the layout lives in GEMM Lab's own config file
+  io.ConfigFlags |= ImGuiConfigFlags_NavEnableKeyboard;
+  ImGui_ImplGlfw_InitForOpenGL(ctx.window, install_input_callbacks);
+  ImGui_ImplOpenGL3_Init("#version 330 core");
+  return ctx;
+}
+
+void destroy_gui_context(GuiContext& ctx) {
+  if (!ctx.window) return;
+  release_image_textures();
+  ImGui_ImplOpenGL3_Shutdown();
+  ImGui_ImplGlfw_Shutdown();
+  ImGui::DestroyContext();
+  glfwDestroyWindow(ctx.window);
+  glfwTerminate();
+  ctx.window = nullptr;
+}
+
+void build_fonts(const App& app, float size) {
+  std::vector<unsigned> points = course_code_points(app.course());
+  for (const char* ui : {"中文上一步下一步重置本步预测第步共"}) {
+    // UI strings of the lesson panel in Chinese.
+    const std::string s(ui);
+    for (size_t i = 0; i + 2 < s.size(); i += 3)
+      points.push_back(((s[i] & 0x0F) << 12) | ((s[i + 1] & 0x3F) << 6) | (s[i + 2] & 0x3F));
+  }
+  load_fonts(size, points);
+  ImGui_ImplOpenGL3_DestroyFontsTexture();
+  ImGui_ImplOpenGL3_CreateFontsTexture();
+  static bool noted = false;
+  if (!noted)
+    for (const auto& n : fonts().notes) app_log("warning", n);
+  noted = true;
+}
+
+void apply_style(float scale) {
+  ImGui::StyleColorsDark();
+  ImGuiStyle& style = ImGui::GetStyle();
+  style.FrameRounding = 3;
+  style.TabRounding = 3;
+  style.ScrollbarRounding = 4;
+  style.ChildRounding = 3;
+  style.WindowPadding = {8, 8};
+  style.ItemSpacing = {8, 5};
+  style.ScaleAllSizes(scale);
+}
+
+}  // namespace gemmlab::app

@@ -1,0 +1,25 @@
+// The OpenGL 3.3 core window and the Dear ImGui context, shared by the interactive window and
+// the headless `gemmlab shot` (which renders into an offscreen framebuffer of a hidden window).
+#pragma once
+#include <string>
+
+struct GLFWwindow;
+
+namespace gemmlab::app {
+
+class App;
+
+struct GuiContext {
+  GLFWwindow* window = nullptr;
+  std::string error;  // set when no window could be made (no display, no OpenGL 3.3)
+  bool ok() const { return window != nullptr; }
+};
+
+GuiContext create_gui_context(int width, int height, bool visible, const char* title,
+                              bool install_input_callbacks);
+void destroy_gui_context(GuiContext& ctx);
+// Fonts for the course's characters at `size` px; (re)creates the font texture.
+void build_fonts(const App& app, float size);
+void apply_style(float scale);
+
+}  // namespace gemmlab::app

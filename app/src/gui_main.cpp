@@ -1,0 +1,240 @@
+// `gemmlab` with no sub-command (the window), `gemmlab shot` and `gemmlab lessons`.
+#include "gui_main.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "model/lesson_format.h"
+#include "shot.h"
+#include "window.h"
+
+namespace gemmlab::app {
+namespace fs = std::filesystem;
+namespace {
+
+struct UsageError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+const char* kWindowHelp =
+    "usage: gemmlab [--course DIR] [--lesson ID] [--step N] [--lang en|zh] [--size WxH]\n"
+    "  Opens the desktop app on the last lesson (or lesson 1). N counts from 1.\n"
+    "  --course DIR   a course folder (default: lessons/ of this GEMM Lab)\n"
+    "  Settings are kept in $XDG_CONFIG_HOME/gemmlab/config.json (~/.config/gemmlab/...).\n";
+
+const char* kShotHelp =
+    "usage: gemmlab shot --lesson ID --step N --out FILE.png [--size WxH] [--lang en|zh]\n"
+    "                    [--course DIR] [--view VIEW] [--view-only] [--meta]\n"
+    "       gemmlab shot --all --out-dir DIR [--size WxH] [--lang en|zh] [--course DIR]\n"
+    "       gemmlab shot --frametime [--frames N] [--size WxH] [--out REPORT.json] [--course DIR]\n"
+    "  Renders lesson steps offscreen exactly as the window shows them. Needs an X display;\n"
+    "  without one: xvfb-run -a -s \"-screen 0 1920x1200x24\" gemmlab shot ...\n"
+    "  --step N      counts from 1       --size WxH  default 1600x1000\n"
+    "  --view-only   crop to the view    --meta      also write FILE.png.json (view area)\n"
+    "  --all         every step of every lesson, plus manifest.json\n"
+    "  --frametime   p50/p99 frame time of every step as JSON (target: p99 < 16.7 ms)\n";
+
+const char* kLessonsHelp =
+    "usage: gemmlab lessons --json [--course DIR]\n"
+    "       gemmlab lessons --check [DIR]\n"
+    "  --json    the course as {\"lessons\":[{\"id\",\"title\",\"steps\",\"languages\"}]}\n"
+    "  --check   validate a course (default: lessons/); prints file:line: problem and exits 1\n"
+    "            on any problem. The format is lessons/FORMAT.md.\n";
+
+AppPaths default_paths() {
+  AppPaths p;
+  const char* env = std::getenv("GEMMLAB_ROOT");
+  if (env && *env)
+    p.root = env;
+  else if (fs::exists(fs::path(GEMMLAB_DEFAULT_ROOT) / "lessons"))
+    p.root = GEMMLAB_DEFAULT_ROOT;
+  else
+    p.root = fs::current_path().string();
+  p.course = (fs::path(p.root) / "lessons").string();
+  p.assets = (fs::path(p.root) / "assets").string();
+  return p;
+}
+
+// --key value pairs; flags listed in `flags` take no value.
+struct Options {
+  std::vector<std::pair<std::string, std::string>> items;
+  bool has(const std::string& k) const {
+    for (const auto& [key, v] : items)
+      if (key == k) return true;
+    return false;
+  }
+  std::string get(const std::string& k, const std::string& fallback = "") const {
+    for (const auto& [key, v] : items)
+      if (key == k) return v;
+    return fallback;
+  }
+};
+
+Options parse_options(int argc, char** argv, int first, const std::vector<std::string>& flags,
+                      const std::vector<std::string>& valued, const std::string& optional_value = "") {
+  Options o;
+  for (int i = first; i < argc; ++i) {
+    const std::string a = argv[i];
+    if (std::find(flags.begin(), flags.end(), a) != flags.end()) {
+      std::string value;
+      if (a == optional_value && i + 1 < argc && argv[i + 1][0] != '-') value = argv[++i];
+      o.items.emplace_back(a, value);
+    } else if (std::find(valued.begin(), valued.end(), a) != valued.end()) {
+      if (i + 1 >= argc) throw UsageError(a + " needs a value");
+      o.items.emplace_back(a, argv[++i]);
+    } else {
+      throw UsageError("unknown option '" + a + "'");
+    }
+  }
+  return o;
+}
+
+int parse_int(const std::string& text, const std::string& what, int lo, int hi) {
+  try {
+    size_t used = 0;
+    const long v = std::stol(text, &used);
+    if (used != text.size() || v < lo || v > hi) throw std::out_of_range(what);
+    return static_cast<int>(v);
+  } catch (const std::exception&) {
+    throw UsageError(what + " must be a whole number from " + std::to_string(lo) + " to " +
+                     std::to_string(hi) + ", got '" + text + "'");
+  }
+}
+
+void parse_size(const std::string& text, int* w, int* h) {
+  const auto x = text.find('x');
+  if (x == std::string::npos) throw UsageError("--size must look like 1600x1000, got '" + text + "'");
+  *w = parse_int(text.substr(0, x), "--size width", 320, 8192);
+  *h = parse_int(text.substr(x + 1), "--size height", 240, 8192);
+}
+
+std::string parse_lang(const std::string& text) {
+  if (text != "en" && text != "zh") throw UsageError("--lang must be en or zh, got '" + text + "'");
+  return text;
+}
+
+int lessons_command(int argc, char** argv) {
+  const Options o = parse_options(argc, argv, 2, {"--json", "--check", "--help"}, {"--course"},
+                                  "--check");
+  if (o.has("--help")) {
+    std::cout << kLessonsHelp;
+    return 0;
+  }
+  AppPaths paths = default_paths();
+  if (o.has("--course")) paths.course = o.get("--course");
+  if (o.has("--check")) {
+    if (!o.get("--check").empty()) paths.course = o.get("--check");
+    const Course course = load_course(paths.course, paths.assets);
+    const auto errors = course.all_errors();
+    for (const auto& d : errors) std::cerr << d.text() << "\n";
+    int steps = 0;
+    for (const auto& l : course.lessons) steps += static_cast<int>(l.steps.size());
+    if (!errors.empty()) {
+      std::cerr << errors.size() << " problem(s) in " << paths.course << "\n";
+      return 1;
+    }
+    std::cout << "ok: " << course.lessons.size() << " lessons, " << steps << " steps in "
+              << paths.course << "\n";
+    return 0;
+  }
+  if (o.has("--json")) {
+    const Course course = load_course(paths.course, paths.assets);
+    nlohmann::ordered_json out;
+    out["lessons"] = nlohmann::ordered_json::array();
+    for (const auto& l : course.lessons) {
+      nlohmann::ordered_json j;
+      j["id"] = l.id;
+      j["title"] = l.title_in("en");
+      j["steps"] = l.steps.size();
+      j["languages"] = l.languages();
+      j["ok"] = l.ok();
+      out["lessons"].push_back(j);
+    }
+    std::cout << out.dump(2) << "\n";
+    for (const auto& d : course.all_errors()) std::cerr << d.text() << "\n";
+    return course.all_errors().empty() ? 0 : 1;
+  }
+  throw UsageError("say --json or --check");
+}
+
+int shot_command(int argc, char** argv) {
+  const Options o = parse_options(
+      argc, argv, 2, {"--all", "--frametime", "--view-only", "--meta", "--help"},
+      {"--lesson", "--step", "--out", "--out-dir", "--size", "--lang", "--course", "--view",
+       "--frames", "--font-size"});
+  if (o.has("--help")) {
+    std::cout << kShotHelp;
+    return 0;
+  }
+  AppPaths paths = default_paths();
+  if (o.has("--course")) paths.course = o.get("--course");
+  ShotOptions s;
+  if (o.has("--size")) parse_size(o.get("--size"), &s.width, &s.height);
+  if (o.has("--lang")) s.lang = parse_lang(o.get("--lang"));
+  if (o.has("--font-size")) s.font_size = static_cast<float>(parse_int(o.get("--font-size"), "--font-size", 8, 48));
+  s.view = o.get("--view");
+  s.view_only = o.has("--view-only");
+  s.meta = o.has("--meta");
+  if (o.has("--frametime")) {
+    s.frametime = true;
+    s.out = o.get("--out");
+    if (o.has("--frames")) s.frames = parse_int(o.get("--frames"), "--frames", 1, 100000);
+  } else if (o.has("--all")) {
+    s.all = true;
+    s.out_dir = o.get("--out-dir");
+    if (s.out_dir.empty()) throw UsageError("--all needs --out-dir DIR");
+  } else {
+    s.lesson = o.get("--lesson");
+    s.out = o.get("--out");
+    if (s.lesson.empty() || !o.has("--step") || s.out.empty())
+      throw UsageError("needs --lesson ID --step N --out FILE.png (or --all, or --frametime)");
+    s.step = parse_int(o.get("--step"), "--step", 1, 100000);
+  }
+  return run_shot(paths, s);
+}
+
+int window_command(int argc, char** argv) {
+  const Options o = parse_options(argc, argv, 1, {"--help"},
+                                  {"--course", "--lesson", "--step", "--lang", "--size"});
+  if (o.has("--help")) {
+    std::cout << kWindowHelp;
+    return 0;
+  }
+  AppPaths paths = default_paths();
+  if (o.has("--course")) paths.course = o.get("--course");
+  WindowOptions w;
+  w.lesson = o.get("--lesson");
+  if (o.has("--step")) w.step = parse_int(o.get("--step"), "--step", 1, 100000) - 1;
+  if (o.has("--lang")) w.lang = parse_lang(o.get("--lang"));
+  if (o.has("--size")) parse_size(o.get("--size"), &w.width, &w.height);
+  return run_window(paths, w);
+}
+
+}  // namespace
+
+int gui_main(int argc, char** argv) {
+  const std::string cmd = argc > 1 ? argv[1] : "";
+  try {
+    if (cmd == "shot") return shot_command(argc, argv);
+    if (cmd == "lessons") return lessons_command(argc, argv);
+    if (!cmd.empty() && cmd[0] != '-') {
+      std::cerr << "gemmlab: unknown command '" << cmd << "'; try gemmlab --help\n";
+      return 2;
+    }
+    return window_command(argc, argv);
+  } catch (const UsageError& e) {
+    const char* help = cmd == "shot" ? kShotHelp : cmd == "lessons" ? kLessonsHelp : kWindowHelp;
+    std::cerr << "gemmlab" << (cmd == "shot" || cmd == "lessons" ? " " + cmd : "") << ": "
+              << e.what() << "\n\n" << help;
+    return 2;
+  }
+}
+
+}  // namespace gemmlab::app

@@ -1,0 +1,261 @@
+#include "markdown_render.h"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <cfloat>
+
+#include "fonts.h"
+#include "gl_util.h"
+
+namespace gemmlab::app {
+namespace {
+
+unsigned decode_utf8(const char* s, const char* end, int* len) {
+  const unsigned char c = static_cast<unsigned char>(*s);
+  int n = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : c >= 0xC0 ? 2 : 1;
+  if (s + n > end) n = 1;
+  unsigned cp = n == 1 ? c : n == 2 ? c & 0x1F : n == 3 ? c & 0x0F : c & 0x07;
+  for (int i = 1; i < n; ++i) cp = (cp << 6) | (static_cast<unsigned char>(s[i]) & 0x3F);
+  *len = n;
+  return cp;
+}
+
+bool is_cjk(unsigned cp) {
+  return (cp >= 0x2E80 && cp <= 0x9FFF) || (cp >= 0xF900 && cp <= 0xFAFF) ||
+         (cp >= 0xFF00 && cp <= 0xFFEF);
+}
+
+struct Style {
+  ImFont* font;
+  float size;
+  ImU32 color;
+  bool code_bg, underline, strike;
+};
+
+Style style_for(unsigned st, ImFont* base, float base_size) {
+  const FontSet& f = fonts();
+  Style s{base, base_size, ImGui::GetColorU32(ImGuiCol_Text), false, false, false};
+  if (st & kMdCode) {
+    s.font = f.mono;
+    s.size = base_size * 0.95f;
+    s.color = IM_COL32(230, 200, 140, 255);
+    s.code_bg = true;
+  } else if (st & kMdStrong) {
+    if (base == f.regular) s.font = f.bold;
+  } else if (st & kMdEmphasis) {
+    if (base == f.regular) s.font = f.italic;
+  }
+  if (st & kMdLink) {
+    s.color = IM_COL32(110, 170, 255, 255);
+    s.underline = true;
+  }
+  if (st & kMdStrike) s.strike = true;
+  return s;
+}
+
+// Lays out (and draws) spans from `origin` within `width`; returns the height used.
+float flow_spans(const std::vector<MdSpan>& spans, ImVec2 origin, float width, ImFont* base_font,
+                 float base_size, const std::string& assets_dir) {
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const float line_h = base_size * 1.4f;
+  float x = origin.x, y = origin.y;
+  const float right = origin.x + std::max(width, base_size * 4);
+  float pending_space = 0;
+  bool line_empty = true;
+  auto new_line = [&] {
+    x = origin.x;
+    y += line_h;
+    pending_space = 0;
+    line_empty = true;
+  };
+  for (const auto& span : spans) {
+    if (span.line_break) {
+      new_line();
+      continue;
+    }
+    if (span.image) {
+      const ImageTexture& tex = image_texture(assets_dir + "/" + span.href);
+      if (!line_empty) new_line();
+      if (!tex.name) {
+        const std::string msg = "[image " + span.href + " missing]";
+        dl->AddText(base_font, base_size, {x, y}, IM_COL32(255, 120, 120, 255), msg.c_str());
+        new_line();
+        continue;
+      }
+      const float w = std::min<float>(static_cast<float>(tex.width), right - origin.x);
+      const float h = tex.height * (w / tex.width);
+      dl->AddImage(reinterpret_cast<void*>(static_cast<intptr_t>(tex.name)), {x, y + 4},
+                   {x + w, y + 4 + h});
+      if (ImGui::IsMouseHoveringRect({x, y}, {x + w, y + h}) && !span.text.empty())
+        ImGui::SetTooltip("%s", span.text.c_str());
+      y += h + 8 - line_h;
+      new_line();
+      continue;
+    }
+    const Style st = style_for(span.style, base_font, base_size);
+    const float space_w = st.font->CalcTextSizeA(st.size, FLT_MAX, 0, " ").x;
+    const char* p = span.text.data();
+    const char* end = p + span.text.size();
+    bool code_run = false;  // inside one code span, spaces keep the grey background
+    while (p < end) {
+      // One unit: a run of spaces, one CJK character, or a word of anything else.
+      int len = 0;
+      unsigned cp = decode_utf8(p, end, &len);
+      if (cp == ' ' || cp == '\t' || cp == '\n') {
+        while (p < end && (*p == ' ' || *p == '\t' || *p == '\n')) ++p;
+        if (!line_empty) pending_space = space_w;
+        continue;
+      }
+      const char* unit_end = p + len;
+      if (!is_cjk(cp)) {
+        while (unit_end < end) {
+          int l = 0;
+          unsigned c2 = decode_utf8(unit_end, end, &l);
+          if (c2 == ' ' || c2 == '\t' || c2 == '\n' || is_cjk(c2)) break;
+          unit_end += l;
+        }
+      }
+      float w = st.font->CalcTextSizeA(st.size, FLT_MAX, 0, p, unit_end).x;
+      if (!line_empty && x + pending_space + w > right) new_line();
+      const float space_before = line_empty ? 0 : pending_space;
+      x += pending_space;
+      pending_space = 0;
+      // A word longer than the whole line: cut it where the line ends.
+      while (w > right - x && unit_end - p > 1) {
+        const char* cut = p;
+        float cut_w = 0;
+        while (cut < unit_end) {
+          int l = 0;
+          decode_utf8(cut, unit_end, &l);
+          const float cw = st.font->CalcTextSizeA(st.size, FLT_MAX, 0, cut, cut + l).x;
+          if (x + cut_w + cw > right && cut > p) break;
+          cut_w += cw;
+          cut += l;
+        }
+        dl->AddText(st.font, st.size, {x, y + (line_h - st.size) / 2}, st.color, p, cut);
+        p = cut;
+        new_line();
+        code_run = false;
+        w = st.font->CalcTextSizeA(st.size, FLT_MAX, 0, p, unit_end).x;
+      }
+      const float ty = y + (line_h - st.size) / 2;
+      if (st.code_bg) {
+        const float from = code_run ? x - space_before : x - 2;
+        dl->AddRectFilled({from, ty - 1}, {x + w + 2, ty + st.size + 1}, IM_COL32(60, 60, 70, 255), 3);
+      }
+      code_run = st.code_bg;
+      dl->AddText(st.font, st.size, {x, ty}, st.color, p, unit_end);
+      if (st.underline) dl->AddLine({x, ty + st.size}, {x + w, ty + st.size}, st.color);
+      if (st.strike) dl->AddLine({x, ty + st.size / 2}, {x + w, ty + st.size / 2}, st.color);
+      if (!span.href.empty() && ImGui::IsMouseHoveringRect({x, y}, {x + w, y + line_h}))
+        ImGui::SetTooltip("%s", span.href.c_str());
+      x += w;
+      line_empty = false;
+      p = unit_end;
+    }
+  }
+  return line_empty ? y - origin.y : y - origin.y + line_h;
+}
+
+void code_block(const MdBlock& b, float width) {
+  const FontSet& f = fonts();
+  const float size = f.size * 0.95f;
+  const float line_h = size * 1.3f;
+  int lines = 1;
+  for (char c : b.code) lines += c == '\n';
+  const ImVec2 pad{8, 6};
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const ImVec2 p0 = ImGui::GetCursorScreenPos();
+  const float h = lines * line_h + 2 * pad.y;
+  dl->AddRectFilled(p0, {p0.x + width, p0.y + h}, IM_COL32(35, 37, 45, 255), 4);
+  dl->PushClipRect(p0, {p0.x + width, p0.y + h}, true);
+  float y = p0.y + pad.y;
+  size_t start = 0;
+  while (start <= b.code.size()) {
+    size_t nl = b.code.find('\n', start);
+    if (nl == std::string::npos) nl = b.code.size();
+    dl->AddText(f.mono, size, {p0.x + pad.x, y}, IM_COL32(215, 220, 230, 255),
+                b.code.data() + start, b.code.data() + nl);
+    y += line_h;
+    start = nl + 1;
+  }
+  dl->PopClipRect();
+  ImGui::Dummy({width, h});
+}
+
+}  // namespace
+
+void render_markdown(const std::vector<MdBlock>& blocks, const std::string& assets_dir) {
+  const FontSet& f = fonts();
+  const float indent_step = f.size * 1.4f;
+  for (size_t bi = 0; bi < blocks.size(); ++bi) {
+    const MdBlock& b = blocks[bi];
+    ImGui::PushID(static_cast<int>(bi));
+    const float indent = indent_step * (b.list_depth + b.quote_depth);
+    const ImVec2 start = ImGui::GetCursorScreenPos();
+    const float avail = ImGui::GetContentRegionAvail().x;
+    const float width = std::max(avail - indent, f.size * 4);
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    switch (b.kind) {
+      case MdBlock::Kind::Rule:
+        ImGui::Separator();
+        break;
+      case MdBlock::Kind::Code:
+        ImGui::SetCursorScreenPos({start.x + indent, start.y});
+        code_block(b, width);
+        break;
+      case MdBlock::Kind::Table: {
+        if (b.rows.empty()) break;
+        size_t cols = 0;
+        for (const auto& r : b.rows) cols = std::max(cols, r.size());
+        ImGui::SetCursorScreenPos({start.x + indent, start.y});
+        if (ImGui::BeginTable("##mdtable", static_cast<int>(cols),
+                              ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg |
+                                  ImGuiTableFlags_SizingStretchProp,
+                              {width, 0})) {
+          for (size_t r = 0; r < b.rows.size(); ++r) {
+            ImGui::TableNextRow(r == 0 ? ImGuiTableRowFlags_Headers : 0);
+            for (size_t c = 0; c < cols; ++c) {
+              ImGui::TableSetColumnIndex(static_cast<int>(c));
+              if (c >= b.rows[r].size()) continue;
+              const ImVec2 o = ImGui::GetCursorScreenPos();
+              const float h = flow_spans(b.rows[r][c], o, ImGui::GetContentRegionAvail().x,
+                                         r == 0 ? f.bold : f.regular, f.size, assets_dir);
+              ImGui::Dummy({1, h});
+            }
+          }
+          ImGui::EndTable();
+        }
+        break;
+      }
+      case MdBlock::Kind::Heading:
+      case MdBlock::Kind::Paragraph: {
+        ImFont* font = f.regular;
+        float size = f.size;
+        if (b.kind == MdBlock::Kind::Heading) {
+          font = b.heading_level <= 1 ? f.h1 : b.heading_level == 2 ? f.h2 : f.bold;
+          size = font->FontSize;
+        }
+        if (!b.bullet.empty()) {
+          const float bw = f.regular->CalcTextSizeA(f.size, FLT_MAX, 0, b.bullet.c_str()).x;
+          dl->AddText(f.regular, f.size,
+                      {start.x + indent - bw - f.size * 0.4f, start.y + (f.size * 1.4f - f.size) / 2},
+                      ImGui::GetColorU32(ImGuiCol_Text), b.bullet.c_str());
+        }
+        const float h = flow_spans(b.spans, {start.x + indent, start.y}, width, font, size, assets_dir);
+        if (b.quote_depth > 0)
+          dl->AddRectFilled({start.x + indent - indent_step * 0.6f, start.y},
+                            {start.x + indent - indent_step * 0.6f + 3, start.y + h},
+                            IM_COL32(120, 120, 140, 255));
+        ImGui::Dummy({avail, h});
+        break;
+      }
+    }
+    // Paragraph spacing; list items of a tight list stay closer together.
+    ImGui::Dummy({1, b.list_depth > 0 ? f.size * 0.1f : f.size * 0.45f});
+    ImGui::PopID();
+  }
+}
+
+}  // namespace gemmlab::app

@@ -1,0 +1,512 @@
+#include "model/lesson_format.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include <toml++/toml.h>
+
+#include "model/settings_schema.h"
+
+namespace gemmlab::app {
+namespace fs = std::filesystem;
+
+std::string Diagnostic::text() const {
+  std::string out = file;
+  if (line > 0) out += ":" + std::to_string(line);
+  return out + ": " + message;
+}
+
+std::vector<std::string> Lesson::languages() const {
+  std::vector<std::string> langs;
+  for (const char* l : {"en", "zh"})
+    if (text.count(l)) langs.push_back(l);
+  return langs;
+}
+
+const LessonText* Lesson::text_in(const std::string& lang) const {
+  auto it = text.find(lang);
+  if (it == text.end()) it = text.find("en");
+  return it == text.end() ? nullptr : &it->second;
+}
+
+std::string Lesson::title_in(const std::string& lang) const {
+  for (const std::string& l : {lang, std::string("en")}) {
+    if (auto it = title.find(l); it != title.end() && !it->second.empty()) return it->second;
+    if (auto it = text.find(l); it != text.end() && !it->second.title.empty())
+      return it->second.title;
+  }
+  return id;
+}
+
+const StepText* Lesson::step_text(const std::string& lang, int step) const {
+  const LessonText* t = text_in(lang);
+  if (!t || step < 0 || step >= static_cast<int>(t->steps.size())) return nullptr;
+  return &t->steps[step];
+}
+
+std::vector<Diagnostic> Course::all_errors() const {
+  std::vector<Diagnostic> all = errors;
+  for (const auto& l : lessons) all.insert(all.end(), l.errors.begin(), l.errors.end());
+  return all;
+}
+
+int Course::index_of(const std::string& id) const {
+  for (size_t i = 0; i < lessons.size(); ++i)
+    if (lessons[i].id == id) return static_cast<int>(i);
+  return -1;
+}
+
+namespace {
+
+constexpr std::uintmax_t kMaxTextFile = 4u << 20;  // a lesson file larger than this is a mistake
+
+std::optional<std::string> read_text_file(const fs::path& path, std::string* problem) {
+  std::error_code ec;
+  const auto size = fs::file_size(path, ec);
+  if (ec) {
+    *problem = "cannot read the file (" + ec.message() + ")";
+    return std::nullopt;
+  }
+  if (size > kMaxTextFile) {
+    *problem = "file is " + std::to_string(size) + " bytes; lesson files must be under 4 MiB";
+    return std::nullopt;
+  }
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    *problem = "cannot open the file";
+    return std::nullopt;
+  }
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+int line_of(const toml::node& node) { return static_cast<int>(node.source().begin.line); }
+
+Json to_json(const toml::node& node) {
+  if (auto* t = node.as_table()) {
+    Json out = Json::object();
+    for (const auto& [k, v] : *t) out[std::string(k.str())] = to_json(v);
+    return out;
+  }
+  if (auto* a = node.as_array()) {
+    Json out = Json::array();
+    for (const auto& v : *a) out.push_back(to_json(v));
+    return out;
+  }
+  if (auto* v = node.as_integer()) return v->get();
+  if (auto* v = node.as_floating_point()) return v->get();
+  if (auto* v = node.as_boolean()) return v->get();
+  if (auto* v = node.as_string()) return v->get();
+  // Dates and times have no meaning in a lesson; the checker then names the key as the wrong type.
+  return "(a date or time)";
+}
+
+struct LessonParser {
+  Lesson& lesson;
+  std::string file;  // lesson.toml path as shown in messages
+
+  void error(int line, std::string message) {
+    lesson.errors.push_back({file, line, std::move(message)});
+  }
+
+  void parse_title(const toml::node& node) {
+    if (auto* s = node.as_string()) {
+      lesson.title["en"] = s->get();
+      return;
+    }
+    auto* t = node.as_table();
+    if (!t) return error(line_of(node), "title must be a string or a table like title.en = \"...\"");
+    for (const auto& [lang, v] : *t) {
+      const std::string l(lang.str());
+      if (l != "en" && l != "zh") {
+        error(line_of(v), "title." + l + ": languages are \"en\" and \"zh\"");
+        continue;
+      }
+      if (auto* s = v.as_string())
+        lesson.title[l] = s->get();
+      else
+        error(line_of(v), "title." + l + " must be a string");
+    }
+  }
+
+  void parse_predict(const toml::table& t, LessonStep& step) {
+    PredictSpec p;
+    p.line = line_of(t);
+    bool has_quantity = false, quantity_seen = false;
+    for (const auto& [key, v] : t) {
+      const std::string k(key.str());
+      if (k == "quantity") {
+        quantity_seen = true;
+        auto* s = v.as_string();
+        const auto& known = known_predict_quantities();
+        if (!s || std::find(known.begin(), known.end(), s->get()) == known.end()) {
+          std::string list;
+          for (const auto& q : known) list += (list.empty() ? "" : ", ") + q;
+          error(line_of(v), "predict.quantity must be one of: " + list);
+          continue;
+        }
+        p.quantity = s->get();
+        has_quantity = true;
+      } else if (k == "tolerance") {
+        auto tol = v.value<double>();
+        if (!tol || *tol < 0)
+          error(line_of(v), "predict.tolerance must be a number >= 0 (absolute)");
+        else
+          p.tolerance = *tol;
+      } else if (k == "element") {
+        Json e = to_json(v);
+        if (!e.is_array() || e.size() != 2 || !e[0].is_number_integer() ||
+            !e[1].is_number_integer() || e[0].get<long long>() < 0 || e[1].get<long long>() < 0)
+          error(line_of(v), "predict.element must be [row, col], two integers >= 0");
+        else
+          p.extra["element"] = e;
+      } else {
+        error(line_of(v), "unknown key \"" + k +
+                              "\" in [step.predict]; its keys are quantity, tolerance, element");
+      }
+    }
+    if (!has_quantity) {
+      if (!quantity_seen) error(p.line, "[step.predict] needs quantity = \"...\"");
+      return;
+    }
+    if (p.quantity == "fragments.lane_of_element" && !p.extra.contains("element"))
+      error(p.line, "predict quantity fragments.lane_of_element needs element = [row, col]");
+    step.predict = p;
+  }
+
+  void parse_step(const toml::table& t) {
+    LessonStep step;
+    step.line = line_of(t);
+    const auto& views = known_view_ids();
+    for (const auto& [key, v] : t) {
+      const std::string k(key.str());
+      if (k == "view") {
+        auto* s = v.as_string();
+        if (!s || std::find(views.begin(), views.end(), s->get()) == views.end()) {
+          std::string list;
+          for (const auto& id : views) list += (list.empty() ? "\"" : ", \"") + id + "\"";
+          error(line_of(v), "view must be one of " + list);
+        } else {
+          step.view = s->get();
+        }
+      } else if (k == "predict") {
+        if (auto* pt = v.as_table())
+          parse_predict(*pt, step);
+        else
+          error(line_of(v), "predict must be a table: [step.predict]");
+      } else if (std::find(views.begin(), views.end(), k) != views.end()) {
+        auto* vt = v.as_table();
+        if (!vt) {
+          error(line_of(v), "settings of view " + k + " must be a table: [step." + k + "]");
+          continue;
+        }
+        Json settings = Json::object();
+        for (const auto& [sk, sv] : *vt) {
+          const std::string skey(sk.str());
+          Json value = to_json(sv);
+          if (auto problem = check_view_setting(k, skey, value)) {
+            error(line_of(sv), *problem);
+            continue;
+          }
+          settings[skey] = std::move(value);
+        }
+        step.settings[k] = std::move(settings);
+      } else {
+        std::string list = "view, predict";
+        for (const auto& id : views) list += ", " + id;
+        error(line_of(v), "unknown key \"" + k + "\" in [[step]]; a step's keys are " + list);
+      }
+    }
+    lesson.steps.push_back(std::move(step));
+  }
+
+  void parse(const toml::table& root) {
+    bool has_id = false;
+    for (const auto& [key, v] : root) {
+      const std::string k(key.str());
+      if (k == "id") {
+        auto* s = v.as_string();
+        if (!s) {
+          error(line_of(v), "id must be a string");
+        } else if (s->get() != lesson.id) {
+          error(line_of(v), "id = \"" + s->get() + "\" must equal the folder name \"" +
+                                lesson.id + "\"");
+        }
+        has_id = true;
+      } else if (k == "stage") {
+        auto* s = v.as_string();
+        if (!s || !find_stage(s->get())) {
+          std::string list;
+          for (const auto& st : stage_registry()) list += (list.empty() ? "" : ", ") + st.id;
+          error(line_of(v), "stage must be a kernel stage id from kernels/stages.def: " + list);
+        } else {
+          lesson.stage = s->get();
+        }
+      } else if (k == "title") {
+        parse_title(v);
+      } else if (k == "step") {
+        auto* arr = v.as_array();
+        if (!arr) {
+          error(line_of(v), "steps are written as [[step]] tables");
+          continue;
+        }
+        for (const auto& item : *arr) {
+          if (auto* t = item.as_table())
+            parse_step(*t);
+          else
+            error(line_of(item), "each step must be a [[step]] table");
+        }
+      } else {
+        error(line_of(v), "unknown key \"" + k + "\"; lesson.toml's keys are id, stage, title, "
+                                                 "[[step]]");
+      }
+    }
+    if (!has_id) error(1, "missing id = \"" + lesson.id + "\" (must equal the folder name)");
+    if (lesson.steps.empty()) error(0, "the lesson has no [[step]]; add at least one");
+  }
+};
+
+std::string display_path(const fs::path& p) { return p.lexically_normal().string(); }
+
+void load_lesson_text(Lesson& lesson, const std::string& lang, const std::string& assets_dir) {
+  const fs::path path = fs::path(lesson.dir) / (lang + ".md");
+  const std::string shown = display_path(path);
+  if (!fs::exists(path)) {
+    if (lang == "en") lesson.errors.push_back({shown, 0, "missing: every lesson needs en.md"});
+    return;
+  }
+  std::string problem;
+  auto md = read_text_file(path, &problem);
+  if (!md) {
+    lesson.errors.push_back({shown, 0, problem});
+    return;
+  }
+  LessonText text = split_lesson_markdown(*md, shown);
+  if (text.steps.size() != lesson.steps.size() && !lesson.steps.empty()) {
+    lesson.errors.push_back(
+        {shown, text.steps.empty() ? 0 : text.steps.back().line,
+         "has " + std::to_string(text.steps.size()) + " \"## \" sections but lesson.toml has " +
+             std::to_string(lesson.steps.size()) +
+             " [[step]] tables; each step needs one \"## \" section, in the same order"});
+  }
+  for (const auto& [img, line] : markdown_images(*md)) {
+    if (img.rfind("http://", 0) == 0 || img.rfind("https://", 0) == 0) continue;
+    const fs::path img_path = fs::path(assets_dir) / img;
+    if (!fs::is_regular_file(img_path))
+      lesson.errors.push_back({shown, line,
+                               "image \"" + img + "\" not found: image paths are relative to "
+                               "assets/ (looked for " + display_path(img_path) + ")"});
+  }
+  lesson.text[lang] = std::move(text);
+}
+
+Lesson load_lesson(const fs::path& course_dir, const std::string& id, const std::string& assets_dir) {
+  Lesson lesson;
+  lesson.id = id;
+  lesson.dir = display_path(course_dir / id);
+  const fs::path toml_path = course_dir / id / "lesson.toml";
+  LessonParser parser{lesson, display_path(toml_path)};
+  if (!fs::exists(toml_path)) {
+    lesson.errors.push_back({parser.file, 0, "missing: every lesson folder needs lesson.toml"});
+  } else {
+    std::string problem;
+    if (auto text = read_text_file(toml_path, &problem)) {
+      try {
+        toml::table root = toml::parse(*text, parser.file);
+        parser.parse(root);
+      } catch (const toml::parse_error& e) {
+        lesson.errors.push_back({parser.file, static_cast<int>(e.source().begin.line),
+                                 "TOML syntax: " + std::string(e.description())});
+      }
+    } else {
+      lesson.errors.push_back({parser.file, 0, problem});
+    }
+  }
+  load_lesson_text(lesson, "en", assets_dir);
+  load_lesson_text(lesson, "zh", assets_dir);
+  return lesson;
+}
+
+bool is_fence(const std::string& line) {
+  size_t i = 0;
+  while (i < line.size() && i < 3 && line[i] == ' ') ++i;
+  return line.compare(i, 3, "```") == 0 || line.compare(i, 3, "~~~") == 0;
+}
+
+}  // namespace
+
+LessonText split_lesson_markdown(const std::string& markdown, const std::string& file) {
+  LessonText out;
+  out.file = file;
+  std::istringstream in(markdown);
+  std::string line;
+  int number = 0;
+  bool in_fence = false;
+  std::string* body = &out.intro;
+  while (std::getline(in, line)) {
+    ++number;
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    if (is_fence(line)) in_fence = !in_fence;
+    if (!in_fence && line.rfind("## ", 0) == 0) {
+      StepText step;
+      step.title = line.substr(3);
+      while (!step.title.empty() && (step.title.back() == ' ' || step.title.back() == '#'))
+        step.title.pop_back();
+      step.line = number;
+      out.steps.push_back(std::move(step));
+      body = &out.steps.back().markdown;
+      continue;
+    }
+    if (!in_fence && out.steps.empty() && out.title.empty() && line.rfind("# ", 0) == 0) {
+      out.title = line.substr(2);
+      continue;
+    }
+    *body += line;
+    *body += '\n';
+  }
+  auto trim = [](std::string& s) {
+    const auto b = s.find_first_not_of(" \t\n");
+    const auto e = s.find_last_not_of(" \t\n");
+    s = b == std::string::npos ? std::string() : s.substr(b, e - b + 1);
+  };
+  trim(out.intro);
+  for (auto& s : out.steps) trim(s.markdown);
+  return out;
+}
+
+std::vector<std::pair<std::string, int>> markdown_images(const std::string& markdown) {
+  std::vector<std::pair<std::string, int>> out;
+  std::istringstream in(markdown);
+  std::string line;
+  int number = 0;
+  bool in_fence = false;
+  while (std::getline(in, line)) {
+    ++number;
+    if (is_fence(line)) in_fence = !in_fence;
+    if (in_fence) continue;
+    bool in_code = false;
+    for (size_t i = 0; i + 1 < line.size(); ++i) {
+      if (line[i] == '`') in_code = !in_code;
+      if (in_code || line[i] != '!' || line[i + 1] != '[') continue;
+      const auto close = line.find("](", i + 2);
+      if (close == std::string::npos) continue;
+      auto end = line.find_first_of(" )", close + 2);
+      if (end == std::string::npos) continue;
+      out.emplace_back(line.substr(close + 2, end - close - 2), number);
+      i = end;
+    }
+  }
+  return out;
+}
+
+std::vector<unsigned> course_code_points(const Course& course) {
+  std::set<unsigned> points;
+  auto add = [&](const std::string& s) {
+    for (size_t i = 0; i < s.size();) {
+      const unsigned char c = static_cast<unsigned char>(s[i]);
+      unsigned cp = c;
+      int extra = 0;
+      if (c >= 0xF0) cp = c & 0x07, extra = 3;
+      else if (c >= 0xE0) cp = c & 0x0F, extra = 2;
+      else if (c >= 0xC0) cp = c & 0x1F, extra = 1;
+      ++i;
+      for (int k = 0; k < extra && i < s.size(); ++k, ++i)
+        cp = (cp << 6) | (static_cast<unsigned char>(s[i]) & 0x3F);
+      if (cp >= 0x80) points.insert(cp);
+    }
+  };
+  for (const auto& l : course.lessons) {
+    for (const auto& [lang, t] : l.title) add(t);
+    for (const auto& [lang, t] : l.text) {
+      add(t.title);
+      add(t.intro);
+      for (const auto& s : t.steps) {
+        add(s.title);
+        add(s.markdown);
+      }
+    }
+  }
+  return {points.begin(), points.end()};
+}
+
+Course load_course(const std::string& dir, const std::string& assets_dir) {
+  Course course;
+  course.dir = dir;
+  const fs::path course_toml = fs::path(dir) / "course.toml";
+  const std::string shown = display_path(course_toml);
+  if (!fs::is_directory(dir)) {
+    course.errors.push_back({display_path(dir), 0, "not a folder: a course is a folder with "
+                                                   "course.toml and one folder per lesson"});
+    return course;
+  }
+  if (!fs::exists(course_toml)) {
+    course.errors.push_back({shown, 0, "missing: a course needs course.toml with "
+                                       "lessons = [\"01-...\", ...]"});
+    return course;
+  }
+  std::string problem;
+  auto text = read_text_file(course_toml, &problem);
+  if (!text) {
+    course.errors.push_back({shown, 0, problem});
+    return course;
+  }
+  toml::table root;
+  try {
+    root = toml::parse(*text, shown);
+  } catch (const toml::parse_error& e) {
+    course.errors.push_back({shown, static_cast<int>(e.source().begin.line),
+                             "TOML syntax: " + std::string(e.description())});
+    return course;
+  }
+  std::set<std::string> seen;
+  for (const auto& [key, v] : root) {
+    const std::string k(key.str());
+    if (k == "title") continue;  // optional course title, shown in the lesson list
+    if (k != "lessons") {
+      course.errors.push_back({shown, line_of(v), "unknown key \"" + k +
+                                                      "\"; course.toml has lessons = [...]"});
+      continue;
+    }
+    auto* arr = v.as_array();
+    if (!arr) {
+      course.errors.push_back({shown, line_of(v), "lessons must be a list of lesson folder names"});
+      continue;
+    }
+    for (const auto& item : *arr) {
+      auto* s = item.as_string();
+      if (!s || s->get().empty()) {
+        course.errors.push_back({shown, line_of(item), "each lesson must be a folder name string"});
+        continue;
+      }
+      const std::string id = s->get();
+      if (!seen.insert(id).second) {
+        course.errors.push_back({shown, line_of(item), "lesson \"" + id + "\" is listed twice"});
+        continue;
+      }
+      if (id.find('/') != std::string::npos || id == "." || id == "..") {
+        course.errors.push_back({shown, line_of(item), "lesson \"" + id +
+                                                           "\" must be a folder name, not a path"});
+        continue;
+      }
+      if (!fs::is_directory(fs::path(dir) / id)) {
+        Lesson missing;
+        missing.id = id;
+        missing.dir = display_path(fs::path(dir) / id);
+        missing.errors.push_back({shown, line_of(item), "lesson folder \"" + missing.dir +
+                                                            "\" does not exist"});
+        course.lessons.push_back(std::move(missing));
+        continue;
+      }
+      course.lessons.push_back(load_lesson(dir, id, assets_dir));
+    }
+  }
+  if (!root.contains("lessons"))
+    course.errors.push_back({shown, 0, "missing lessons = [\"01-...\", ...]"});
+  return course;
+}
+
+}  // namespace gemmlab::app

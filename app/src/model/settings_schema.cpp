@@ -1,0 +1,224 @@
+#include "model/settings_schema.h"
+
+#include <algorithm>
+#include <functional>
+#include <map>
+
+namespace gemmlab::app {
+namespace {
+
+using Check = std::function<std::optional<std::string>(const Json&)>;
+
+std::string quoted_list(const std::vector<std::string>& items) {
+  std::string out;
+  for (size_t i = 0; i < items.size(); ++i) out += (i ? ", \"" : "\"") + items[i] + "\"";
+  return out;
+}
+
+Check one_of(std::vector<std::string> values) {
+  return [values](const Json& v) -> std::optional<std::string> {
+    if (v.is_string() && std::find(values.begin(), values.end(), v.get<std::string>()) != values.end())
+      return std::nullopt;
+    return "must be one of " + quoted_list(values);
+  };
+}
+
+// "name" or "name:<positive int>" where the name is listed with a parameter.
+Check one_of_with_param(std::vector<std::string> plain, std::vector<std::string> with_param,
+                        std::string shown) {
+  return [=](const Json& v) -> std::optional<std::string> {
+    const std::string msg = "must be one of " + shown;
+    if (!v.is_string()) return msg;
+    const std::string s = v.get<std::string>();
+    if (std::find(plain.begin(), plain.end(), s) != plain.end()) return std::nullopt;
+    const auto colon = s.find(':');
+    if (colon == std::string::npos) return msg;
+    const std::string name = s.substr(0, colon), param = s.substr(colon + 1);
+    if (std::find(with_param.begin(), with_param.end(), name) == with_param.end()) return msg;
+    if (param.empty() || param.size() > 6 ||
+        !std::all_of(param.begin(), param.end(), [](char c) { return c >= '0' && c <= '9'; }) ||
+        std::stoi(param) < 1)
+      return "\"" + name + ":N\" needs a positive integer N after the colon, e.g. \"" + name + ":2\"";
+    return std::nullopt;
+  };
+}
+
+Check integer(long long lo, long long hi) {
+  return [=](const Json& v) -> std::optional<std::string> {
+    if (!v.is_number_integer()) return "must be an integer";
+    const long long x = v.get<long long>();
+    if (x < lo || x > hi)
+      return "must be between " + std::to_string(lo) + " and " + std::to_string(hi);
+    return std::nullopt;
+  };
+}
+
+Check number(double lo, double hi) {
+  return [=](const Json& v) -> std::optional<std::string> {
+    if (!v.is_number()) return "must be a number";
+    const double x = v.get<double>();
+    if (x < lo || x > hi) return "must be between " + std::to_string(lo) + " and " + std::to_string(hi);
+    return std::nullopt;
+  };
+}
+
+Check int_tuple(size_t n, long long lo, long long hi, std::string shape) {
+  return [=](const Json& v) -> std::optional<std::string> {
+    const std::string msg = "must be " + shape + ": " + std::to_string(n) +
+                            " integers between " + std::to_string(lo) + " and " + std::to_string(hi);
+    if (!v.is_array() || v.size() != n) return msg;
+    for (const auto& x : v)
+      if (!x.is_number_integer() || x.get<long long>() < lo || x.get<long long>() > hi) return msg;
+    return std::nullopt;
+  };
+}
+
+Check boolean() {
+  return [](const Json& v) -> std::optional<std::string> {
+    if (!v.is_boolean()) return "must be true or false";
+    return std::nullopt;
+  };
+}
+
+Check string_value(std::string what) {
+  return [=](const Json& v) -> std::optional<std::string> {
+    if (!v.is_string() || v.get<std::string>().empty()) return "must be " + what;
+    return std::nullopt;
+  };
+}
+
+Check stage_list() {
+  return [](const Json& v) -> std::optional<std::string> {
+    std::vector<std::string> ids;
+    for (const auto& s : stage_registry()) ids.push_back(s.id);
+    ids.push_back("cublas-fp32");
+    ids.push_back("cublas-fp16");
+    if (!v.is_array()) return "must be a list of stage ids: " + quoted_list(ids);
+    for (const auto& x : v)
+      if (!x.is_string() || std::find(ids.begin(), ids.end(), x.get<std::string>()) == ids.end())
+        return "has " + x.dump() + ", which is not a stage; stages are " + quoted_list(ids);
+    return std::nullopt;
+  };
+}
+
+const std::vector<std::string> kFragmentOps = {
+    "ldsm.x1",       "ldsm.x2",       "ldsm.x4",          "ldsm.x1.trans",
+    "ldsm.x2.trans", "ldsm.x4.trans", "mma.m16n8k16.f16", "mma.m8n8k32.s4"};
+
+struct KeySpec {
+  std::string key;
+  Check check;
+};
+
+const std::map<std::string, std::vector<KeySpec>>& schema() {
+  static const std::map<std::string, std::vector<KeySpec>> s = {
+      {"threadmap",
+       {{"map", one_of({"stripmined", "warp-raked", "warp-striped"})},
+        {"shape", int_tuple(2, 1, 4096, "[C, S]")},
+        {"threads", integer(1, 4096)},
+        {"access", integer(1, 64)},
+        {"warp_arrangement", int_tuple(2, 1, 32, "[c, s]")},
+        {"highlight_thread", integer(-1, 4095)},
+        {"highlight_warp", integer(-1, 127)},
+        {"iteration", integer(-1, 1 << 20)},
+        {"color_by", one_of({"thread", "warp"})}}},
+      {"fragments",
+       {{"op", one_of(kFragmentOps)},
+        {"operand", one_of({"a", "b", "c"})},
+        {"highlight_lane", integer(-1, 31)}}},
+      {"banks",
+       {{"op", string_value("an instruction as `gemmlab sim banks --op` takes, e.g. \"ldsm.x4\"")},
+        {"layout", one_of({"rowmajor", "padded", "swizzle", "tensorop"})},
+        {"tile", int_tuple(2, 1, 4096, "[rows, cols]")},
+        {"element_bits", [](const Json& v) -> std::optional<std::string> {
+           if (v.is_number_integer() && (v == 8 || v == 16 || v == 32)) return std::nullopt;
+           return "must be 8, 16 or 32";
+         }},
+        {"pad_bytes", integer(0, 1024)},
+        {"swizzle", int_tuple(3, -16, 16, "[B, M, S]")},
+        {"pattern", one_of({"ldmatrix", "rows", "linear"})},
+        {"origin", int_tuple(2, 0, 4095, "[row, col]")},
+        {"compare", boolean()}}},
+      {"grid",
+       {{"problem", int_tuple(3, 1, kMaxProblemExtent, "[M, N, K]")},
+        {"tile", int_tuple(3, 1, 4096, "[TM, TN, TK]")},
+        {"order", one_of_with_param({"launch", "serpentine"}, {"identity", "along-m", "along-n"},
+                                    "\"launch\", \"identity:N\", \"serpentine\", \"along-m:S\", "
+                                    "\"along-n:S\"")},
+        {"split_k", integer(1, 1024)},
+        {"stream_k", boolean()},
+        {"device", one_of({"h100", "h200", "a100", "rtx4090"})},
+        {"threads", integer(1, 1024)},
+        {"regs", integer(1, 255)},
+        {"smem", integer(0, 1 << 20)},
+        {"dtype", one_of({"f16", "f32"})},
+        {"color_by", one_of({"order", "wave", "sm", "reuse"})},
+        {"time", number(0.0, 1.0)}}},
+      {"pipeline",
+       {{"kind", one_of_with_param({"pipelined2", "mma-base"}, {"multistage"},
+                                   "\"pipelined2\", \"multistage:K\", \"mma-base\"")},
+        {"k_iterations", integer(1, 4096)},
+        {"cursor", integer(0, 1 << 20)}}},
+      {"kernels", {{"stages", stage_list()}, {"size", int_tuple(3, 1, kMaxProblemExtent, "[M, N, K]")}}},
+      {"measured", {{"csv", string_value("a path of an ncu CSV file under assets/")}}},
+  };
+  return s;
+}
+
+}  // namespace
+
+const std::vector<std::string>& known_view_ids() {
+  static const std::vector<std::string> ids = {"threadmap", "fragments", "banks",   "grid",
+                                               "pipeline",  "kernels",   "measured"};
+  return ids;
+}
+
+std::vector<std::string> known_setting_keys(const std::string& view) {
+  std::vector<std::string> keys;
+  auto it = schema().find(view);
+  if (it != schema().end())
+    for (const auto& k : it->second) keys.push_back(k.key);
+  return keys;
+}
+
+std::optional<std::string> check_view_setting(const std::string& view, const std::string& key,
+                                              const Json& value) {
+  auto it = schema().find(view);
+  if (it == schema().end())
+    return "unknown view \"" + view + "\"; views are " + quoted_list(known_view_ids());
+  for (const auto& spec : it->second) {
+    if (spec.key != key) continue;
+    if (auto problem = spec.check(value)) return view + "." + key + " " + *problem;
+    return std::nullopt;
+  }
+  return "unknown key \"" + key + "\" for view " + view + "; its keys are " +
+         quoted_list(known_setting_keys(view));
+}
+
+const std::vector<std::string>& known_predict_quantities() {
+  static const std::vector<std::string> q = {
+      "banks.wavefronts",       "banks.conflicts",        "threadmap.iterations_c",
+      "threadmap.iterations_s", "threadmap.delta_c",      "threadmap.delta_s",
+      "fragments.lane_of_element", "grid.blocks",         "grid.waves",
+      "grid.last_wave_blocks",  "grid.blocks_per_sm",     "grid.l2_hit_rate",
+      "pipeline.stages_in_flight"};
+  return q;
+}
+
+const std::vector<StageInfo>& stage_registry() {
+  static const std::vector<StageInfo> stages = {
+#define GEMMLAB_STAGE(id, name, track, lesson, tm, tn, tk, threads, launch) \
+  StageInfo{id, name, #track, lesson, tm, tn, tk, threads},
+#include "stages.def"
+#undef GEMMLAB_STAGE
+  };
+  return stages;
+}
+
+const StageInfo* find_stage(const std::string& id) {
+  for (const auto& s : stage_registry())
+    if (s.id == id) return &s;
+  return nullptr;
+}
+
+}  // namespace gemmlab::app

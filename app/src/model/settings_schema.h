@@ -1,0 +1,43 @@
+// What a lesson step may set in each view: the table "Views and their settings" of
+// lessons/FORMAT.md as data. The lesson checker validates against it; the views read the same keys.
+#pragma once
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace gemmlab::app {
+
+using Json = nlohmann::json;
+
+// The view ids a step's `view = "..."` and `[step.<view>]` may name, in tab order.
+const std::vector<std::string>& known_view_ids();
+
+// Keys the view accepts, in FORMAT.md's order (for "known keys: ..." messages).
+std::vector<std::string> known_setting_keys(const std::string& view);
+
+// nullopt when `value` is a valid setting `key` of `view`, else a message naming the rule
+// (e.g. "threadmap.map must be one of \"stripmined\", \"warp-raked\", \"warp-striped\"").
+// stage_ids: the kernel registry's ids, for kernels.stages.
+std::optional<std::string> check_view_setting(const std::string& view, const std::string& key,
+                                              const Json& value);
+
+// Predict quantities of FORMAT.md's "predict" table.
+const std::vector<std::string>& known_predict_quantities();
+
+// The stage ids of kernels/stages.def, in ladder order (metadata only, no CUDA needed).
+struct StageInfo {
+  std::string id, name, track, lesson;
+  int tile_m = 0, tile_n = 0, tile_k = 0, threads = 0;
+};
+const std::vector<StageInfo>& stage_registry();
+const StageInfo* find_stage(const std::string& id);
+
+// Largest sizes the views accept from a lesson or the user: a grid of more cells would not be
+// readable and could exhaust memory. The views clamp with a message; the checker reports.
+inline constexpr long long kMaxTileElements = 1 << 18;     // thread map / banks tiles
+inline constexpr long long kMaxProblemExtent = 1 << 17;    // grid M, N, K each
+inline constexpr long long kMaxGridTiles = 1 << 20;        // C tiles in the grid view
+
+}  // namespace gemmlab::app

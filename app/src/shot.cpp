@@ -1,0 +1,191 @@
+// `gemmlab shot`: render lesson steps offscreen (hidden window + framebuffer object) to PNG, for
+// the README, the GUI tests and the frame-time benchmark. The frame is App::frame(), the same
+// code the window runs.
+#include "shot.h"
+
+#include <epoxy/gl.h>
+#include <GLFW/glfw3.h>
+#include <imgui.h>
+#include <imgui_impl_opengl3.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+
+#include <nlohmann/json.hpp>
+
+#include "app.h"
+#include "app_log.h"
+#include "gl_util.h"
+#include "gui_context.h"
+
+namespace gemmlab::app {
+namespace fs = std::filesystem;
+namespace {
+
+// One frame at the offscreen size; returns its wall time in ms (CPU + GL, glFinish included).
+double render_frame(App& app, const OffscreenTarget& target, float dt) {
+  const auto t0 = std::chrono::steady_clock::now();
+  ImGuiIO& io = ImGui::GetIO();
+  io.DisplaySize = ImVec2(float(target.width()), float(target.height()));
+  io.DisplayFramebufferScale = ImVec2(1, 1);
+  io.DeltaTime = dt > 0 ? dt : 1.f / 60;
+  ImGui_ImplOpenGL3_NewFrame();
+  ImGui::NewFrame();
+  app.frame(dt);
+  ImGui::Render();
+  target.bind();
+  glClearColor(0.09f, 0.09f, 0.11f, 1);
+  glClear(GL_COLOR_BUFFER_BIT);
+  ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+  glFinish();
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+}
+
+// Enough frames for ImGui to settle: tab switches and auto-sized children take a frame each.
+void settle(App& app, const OffscreenTarget& target) {
+  for (int i = 0; i < 4; ++i) render_frame(app, target, 0);
+}
+
+std::string save(App& app, const OffscreenTarget& target, const std::string& path, bool view_only) {
+  int x = 0, y = 0, w = target.width(), h = target.height();
+  if (view_only) {
+    const ImVec4 r = app.view_rect();
+    x = int(r.x), y = int(r.y), w = std::min(int(r.z), w - x), h = std::min(int(r.w), h - y);
+  }
+  target.bind();
+  return write_png(path, w, h, read_pixels(x, y, w, h, target.height()));
+}
+
+nlohmann::json step_meta(const App& app) {
+  const ImVec4 r = app.view_rect();
+  nlohmann::json m;
+  m["lesson"] = app.lesson() ? app.lesson()->id : "";
+  m["step"] = app.step_index() + 1;
+  m["view"] = app.active_view() ? app.active_view()->id() : "";
+  m["view_rect"] = {int(r.x), int(r.y), int(r.z), int(r.w)};
+  m["lesson_ok"] = app.lesson() ? app.lesson()->ok() : false;
+  return m;
+}
+
+double percentile(std::vector<double> v, double p) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  const size_t i = std::min(v.size() - 1, static_cast<size_t>(p * (v.size() - 1) + 0.5));
+  return v[i];
+}
+
+}  // namespace
+
+int run_shot(const AppPaths& paths, const ShotOptions& o) {
+  GuiContext ctx = create_gui_context(o.width, o.height, false, "GEMM Lab (offscreen)", false);
+  if (!ctx.ok()) {
+    std::cerr << "gemmlab shot: " << ctx.error << "\n";
+    return 1;
+  }
+  int rc = 0;
+  {
+    Config config;  // a shot never reads or writes the user's settings
+    config.lang = o.lang;
+    App app(paths, config, !o.frametime);
+    apply_style(1.f);
+    build_fonts(app, o.font_size);
+    OffscreenTarget target;
+    if (!target.create(o.width, o.height)) {
+      std::cerr << "gemmlab shot: the OpenGL driver refused a " << o.width << "x" << o.height
+                << " framebuffer; try a smaller --size\n";
+      destroy_gui_context(ctx);
+      return 1;
+    }
+    const Course& course = app.course();
+
+    if (o.frametime) {
+      nlohmann::json report;
+      report["size"] = {o.width, o.height};
+      report["frames_per_step"] = o.frames;
+      report["renderer"] = reinterpret_cast<const char*>(glGetString(GL_RENDERER));
+      nlohmann::json steps = nlohmann::json::array();
+      double worst = 0;
+      for (int li = 0; li < static_cast<int>(course.lessons.size()); ++li) {
+        const int n = std::max<int>(1, static_cast<int>(course.lessons[li].steps.size()));
+        for (int si = 0; si < n; ++si) {
+          app.open(li, si);
+          settle(app, target);
+          // Animate what can animate: that is the frame the learner waits on.
+          if (View* v = app.active_view(); v && v->has_animation()) v->set_playing(true);
+          std::vector<double> ms;
+          for (int f = 0; f < o.frames; ++f) ms.push_back(render_frame(app, target, 1.f / 60));
+          const double p50 = percentile(ms, 0.5), p99 = percentile(ms, 0.99);
+          worst = std::max(worst, p99);
+          steps.push_back({{"lesson", course.lessons[li].id}, {"step", si + 1},
+                           {"view", app.active_view() ? app.active_view()->id() : ""},
+                           {"p50_ms", p50}, {"p99_ms", p99},
+                           {"max_ms", *std::max_element(ms.begin(), ms.end())}});
+          std::fprintf(stderr, "%-28s step %2d  %-10s p50 %6.2f ms  p99 %6.2f ms\n",
+                       course.lessons[li].id.c_str(), si + 1,
+                       app.active_view() ? app.active_view()->id() : "", p50, p99);
+        }
+      }
+      report["steps"] = steps;
+      report["worst_p99_ms"] = worst;
+      report["target_ms"] = 16.7;
+      std::cout << report.dump(2) << "\n";
+      if (!o.out.empty()) std::ofstream(o.out) << report.dump(2) << "\n";
+    } else if (o.all) {
+      std::error_code ec;
+      fs::create_directories(o.out_dir, ec);
+      nlohmann::json manifest = nlohmann::json::array();
+      for (int li = 0; li < static_cast<int>(course.lessons.size()); ++li) {
+        const int n = std::max<int>(1, static_cast<int>(course.lessons[li].steps.size()));
+        for (int si = 0; si < n; ++si) {
+          app.open(li, si);
+          settle(app, target);
+          const std::string file = course.lessons[li].id + "-step" + std::to_string(si + 1) + ".png";
+          const std::string problem = save(app, target, (fs::path(o.out_dir) / file).string(), false);
+          if (!problem.empty()) {
+            std::cerr << "gemmlab shot: " << problem << "\n";
+            rc = 1;
+          }
+          auto m = step_meta(app);
+          m["file"] = file;
+          manifest.push_back(m);
+        }
+      }
+      std::ofstream(fs::path(o.out_dir) / "manifest.json") << manifest.dump(2) << "\n";
+      std::cerr << "gemmlab shot: wrote " << manifest.size() << " screenshots to " << o.out_dir
+                << "\n";
+    } else {
+      const int li = course.index_of(o.lesson);
+      if (li < 0) {
+        std::cerr << "gemmlab shot: no lesson \"" << o.lesson << "\" in " << paths.course
+                  << "; `gemmlab lessons --json` lists them\n";
+        rc = 2;
+      } else {
+        const int n = static_cast<int>(course.lessons[li].steps.size());
+        if (o.step < 1 || (n > 0 && o.step > n)) {
+          std::cerr << "gemmlab shot: lesson " << o.lesson << " has steps 1.." << n
+                    << "; --step " << o.step << " is not one of them\n";
+          rc = 2;
+        } else {
+          app.open(li, o.step - 1);
+          if (!o.view.empty()) app.select_view(o.view);
+          settle(app, target);
+          const std::string problem = save(app, target, o.out, o.view_only);
+          if (!problem.empty()) {
+            std::cerr << "gemmlab shot: " << problem << "\n";
+            rc = 1;
+          } else if (o.meta) {
+            std::ofstream(o.out + ".json") << step_meta(app).dump(2) << "\n";
+          }
+        }
+      }
+    }
+  }
+  destroy_gui_context(ctx);
+  return rc;
+}
+
+}  // namespace gemmlab::app

@@ -1,0 +1,96 @@
+#include "ui_util.h"
+
+#include <algorithm>
+
+namespace gemmlab::app {
+
+float field_width(float chars) { return ImGui::GetFontSize() * 0.6f * chars + 16.f; }
+
+bool input_int(const char* label, int* v, int lo, int hi, float width_chars) {
+  ImGui::SetNextItemWidth(field_width(width_chars));
+  const bool changed = ImGui::InputInt(label, v, 0, 0);
+  *v = std::clamp(*v, lo, hi);
+  return changed;
+}
+
+bool input_int2(const char* label, int v[2], int lo, int hi, float width_chars) {
+  ImGui::SetNextItemWidth(field_width(width_chars) * 2);
+  const bool changed = ImGui::InputInt2(label, v);
+  for (int i = 0; i < 2; ++i) v[i] = std::clamp(v[i], lo, hi);
+  return changed;
+}
+
+bool input_int3(const char* label, int v[3], int lo, int hi, float width_chars) {
+  ImGui::SetNextItemWidth(field_width(width_chars) * 3);
+  const bool changed = ImGui::InputInt3(label, v);
+  for (int i = 0; i < 3; ++i) v[i] = std::clamp(v[i], lo, hi);
+  return changed;
+}
+
+bool combo_string(const char* label, std::string* value, const std::vector<std::string>& items,
+                  float width_chars) {
+  bool changed = false;
+  ImGui::SetNextItemWidth(field_width(width_chars));
+  if (ImGui::BeginCombo(label, value->c_str())) {
+    for (const auto& item : items) {
+      const bool selected = item == *value;
+      if (ImGui::Selectable(item.c_str(), selected) && !selected) {
+        *value = item;
+        changed = true;
+      }
+      if (selected) ImGui::SetItemDefaultFocus();
+    }
+    ImGui::EndCombo();
+  }
+  return changed;
+}
+
+void error_box(const std::string& message) {
+  ImGui::PushStyleColor(ImGuiCol_ChildBg, IM_COL32(90, 30, 30, 255));
+  ImGui::PushStyleColor(ImGuiCol_Text, IM_COL32(255, 210, 210, 255));
+  const float wrap = ImGui::GetContentRegionAvail().x - 16;
+  const ImVec2 text = ImGui::CalcTextSize(message.c_str(), nullptr, false, wrap);
+  ImGui::BeginChild("##error", ImVec2(0, text.y + ImGui::GetStyle().WindowPadding.y * 2 + 2), true);
+  ImGui::PushTextWrapPos(0);
+  ImGui::TextUnformatted(message.c_str());
+  ImGui::PopTextWrapPos();
+  ImGui::EndChild();
+  ImGui::PopStyleColor(2);
+}
+
+void note_text(const std::string& message) {
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+  ImGui::PushTextWrapPos(0);
+  ImGui::TextUnformatted(message.c_str());
+  ImGui::PopTextWrapPos();
+  ImGui::PopStyleColor();
+}
+
+void help_marker(const char* text) {
+  ImGui::SameLine();
+  ImGui::TextDisabled("(?)");
+  if (ImGui::IsItemHovered()) {
+    ImGui::BeginTooltip();
+    ImGui::PushTextWrapPos(ImGui::GetFontSize() * 30);
+    ImGui::TextUnformatted(text);
+    ImGui::PopTextWrapPos();
+    ImGui::EndTooltip();
+  }
+}
+
+void tooltip_row(const char* key, const std::string& value) {
+  ImGui::TextDisabled("%s", key);
+  ImGui::SameLine(ImGui::GetFontSize() * 7);
+  ImGui::TextUnformatted(value.c_str());
+}
+
+std::string fmt_int(long long v) {
+  std::string digits = std::to_string(v < 0 ? -v : v), out;
+  for (size_t i = 0; i < digits.size(); ++i) {
+    if (i && (digits.size() - i) % 3 == 0) out += ',';
+    out += digits[i];
+  }
+  return v < 0 ? "-" + out : out;
+}
+
+}  // namespace gemmlab::app

@@ -1,0 +1,30 @@
+// Widgets the views share: labelled integer pairs, string combos, the error box that names a
+// broken rule, a tooltip helper.
+#pragma once
+#include <imgui.h>
+
+#include <string>
+#include <vector>
+
+namespace gemmlab::app {
+
+// Width of one compact input field, scaled with the font.
+float field_width(float chars = 6);
+
+bool input_int(const char* label, int* v, int lo, int hi, float width_chars = 5);
+bool input_int2(const char* label, int v[2], int lo, int hi, float width_chars = 5);
+bool input_int3(const char* label, int v[3], int lo, int hi, float width_chars = 6);
+// A combo over string values; returns true when `value` changed.
+bool combo_string(const char* label, std::string* value, const std::vector<std::string>& items,
+                  float width_chars = 12);
+// A red box with the rule a setting breaks; the view draws nothing else for the broken part.
+void error_box(const std::string& message);
+void note_text(const std::string& message);  // dim, wrapped
+// "(?)" with a tooltip.
+void help_marker(const char* text);
+// Tooltip lines "key: value", aligned.
+void tooltip_row(const char* key, const std::string& value);
+
+std::string fmt_int(long long v);  // thousands separated: 16,384
+
+}  // namespace gemmlab::app

@@ -1,0 +1,72 @@
+// What every view provides to the window, the lesson panel and `gemmlab shot`. A view keeps its
+// UI state in its own struct, asks the simulator for results and draws them; it never computes
+// the model itself.
+#pragma once
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "gemmlab/expected.h"
+#include "model/lesson_format.h"
+
+namespace gemmlab::app {
+
+using Json = nlohmann::json;
+
+struct AppPaths {
+  std::string root;    // the project folder (lessons/, assets/)
+  std::string course;  // the course folder shown
+  std::string assets;  // run-time assets (images, reference results)
+};
+
+// What a view may use while drawing.
+struct ViewContext {
+  const AppPaths& paths;
+  float dt = 0;          // seconds since the last frame (animations)
+  bool headless = false; // `gemmlab shot`: no animation, deterministic frame
+  std::string lang = "en";
+  void (*log)(const std::string& level, const std::string& message) = nullptr;
+};
+
+class View {
+ public:
+  virtual ~View() = default;
+  virtual const char* id() const = 0;     // as in lesson files: "threadmap", "banks", ...
+  virtual const char* title() const = 0;  // tab label
+
+  // A lesson step: reset to the defaults, then apply the (already validated) keys.
+  virtual void apply(const Json& settings) = 0;
+  virtual void draw(ViewContext& ctx) = 0;
+  // The data the view shows, for "Export JSON".
+  virtual Json export_data() const = 0;
+
+  // The simulator's answer to a predict quantity of this view ("banks.wavefronts"), or why not.
+  virtual Expected<double> predict(const PredictSpec& spec) const {
+    return Error{"the " + std::string(id()) + " view has no quantity " + spec.quantity};
+  }
+
+  // A file the user opened for this view (results JSON, ncu CSV); problems go to the view.
+  virtual void load_file(const std::string& path) { (void)path; }
+
+  // Space plays / pauses the view's animation, if it has one.
+  virtual bool has_animation() const { return false; }
+  virtual bool playing() const { return false; }
+  virtual void set_playing(bool) {}
+};
+
+// All views, in tab order (the order of known_view_ids()).
+std::vector<std::unique_ptr<View>> make_views();
+
+// Factories, one per view file.
+std::unique_ptr<View> make_thread_map_view();
+std::unique_ptr<View> make_fragments_view();
+std::unique_ptr<View> make_smem_banks_view();
+std::unique_ptr<View> make_grid_l2_view();
+std::unique_ptr<View> make_pipeline_view();
+std::unique_ptr<View> make_kernels_view();
+std::unique_ptr<View> make_measured_view();
+
+}  // namespace gemmlab::app

@@ -1,0 +1,165 @@
+#include "view_lesson.h"
+
+#include <imgui.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <fstream>
+#include <map>
+
+#include "app.h"
+#include "fonts.h"
+#include "markdown_render.h"
+#include "ui_util.h"
+
+namespace gemmlab::app {
+
+void ui_trace(const char* name) {
+  static const char* path = std::getenv("GEMMLAB_UI_TRACE");
+  if (!path || !*path) return;
+  static std::map<std::string, ImVec4> last;
+  const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
+  const ImVec4 r{a.x, a.y, b.x, b.y};
+  auto it = last.find(name);
+  if (it != last.end() && it->second.x == r.x && it->second.y == r.y && it->second.z == r.z &&
+      it->second.w == r.w)
+    return;
+  last[name] = r;
+  std::ofstream out(path, std::ios::app);
+  out << "{\"widget\":\"" << name << "\",\"x0\":" << a.x << ",\"y0\":" << a.y << ",\"x1\":" << b.x
+      << ",\"y1\":" << b.y << "}\n";
+}
+
+namespace {
+
+void heading(ImFont* font, const std::string& text) {
+  ImGui::PushFont(font);
+  ImGui::PushTextWrapPos(0);
+  ImGui::TextUnformatted(text.c_str());
+  ImGui::PopTextWrapPos();
+  ImGui::PopFont();
+}
+
+std::string lesson_label(const App& app, int i) {
+  const Lesson& l = app.course().lessons[i];
+  std::string label = l.title_in(app.lang());
+  if (!l.ok()) return label + "  (has problems)";
+  const auto it = app.config().progress.find(l.id);
+  const int seen = it == app.config().progress.end() ? 0 : it->second;
+  const int n = static_cast<int>(l.steps.size());
+  if (seen >= n && n > 0) label += "  \xE2\x9C\x93";  // check mark
+  else if (seen > 0) label += "  " + std::to_string(seen) + "/" + std::to_string(n);
+  return label;
+}
+
+void draw_problems(const std::vector<Diagnostic>& problems, const char* what) {
+  std::string text = std::string(what) + "\n";
+  for (const auto& d : problems) text += "\n" + d.text();
+  text += "\n\nFix the file(s) and choose File > Reload lessons; `gemmlab lessons --check` "
+          "lists the same problems.";
+  error_box(text);
+}
+
+void draw_predict(App& app, const PredictSpec& spec) {
+  PredictState& ps = app.predict_state();
+  ImGui::Separator();
+  ImGui::PushFont(fonts().bold);
+  ImGui::TextUnformatted(app.lang() == "zh" ? "预测" : "Predict");
+  ImGui::PopFont();
+  ImGui::SameLine();
+  ImGui::TextDisabled("%s", spec.quantity.c_str());
+  ImGui::SetNextItemWidth(field_width(10));
+  ImGui::InputDouble("your answer", &ps.guess, 0, 0, "%.6g");
+  ImGui::SameLine();
+  if (ImGui::Button(ps.revealed ? "Hide" : "Reveal")) {
+    ps.revealed = !ps.revealed;
+    if (ps.revealed) ps.answer = app.predict_answer(spec);
+  }
+  if (ps.revealed && ps.answer) {
+    if (!*ps.answer) {
+      error_box("The simulator cannot answer: " + ps.answer->error());
+    } else {
+      const double a = ps.answer->value();
+      const bool right = std::abs(ps.guess - a) <= spec.tolerance + 1e-9;
+      ImGui::TextColored(right ? ImVec4(0.5f, 1, 0.5f, 1) : ImVec4(1, 0.7f, 0.4f, 1),
+                         "%s  The simulator says %.6g%s", right ? "Right." : "Not quite.", a,
+                         spec.tolerance > 0 ? (" (within " + std::to_string(spec.tolerance) + ")").c_str() : "");
+    }
+  }
+}
+
+}  // namespace
+
+void draw_lesson_panel(App& app) {
+  const Course& course = app.course();
+  const FontSet& f = fonts();
+  if (!course.errors.empty()) draw_problems(course.errors, "The course file has problems:");
+  if (course.lessons.empty()) {
+    note_text("No lessons to show. The course folder is " + app.paths().course);
+    return;
+  }
+  // Lesson list and language.
+  ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x - f.size * 6);
+  const std::string current = lesson_label(app, app.lesson_index());
+  if (ImGui::BeginCombo("##lesson", current.c_str())) {
+    for (int i = 0; i < static_cast<int>(course.lessons.size()); ++i) {
+      const std::string label = lesson_label(app, i);
+      if (ImGui::Selectable(label.c_str(), i == app.lesson_index())) app.open(i, 0);
+    }
+    ImGui::EndCombo();
+  }
+  ui_trace("lesson_list");
+  ImGui::SameLine();
+  if (ImGui::SmallButton(app.lang() == "en" ? "EN" : "en")) app.set_lang("en");
+  ImGui::SameLine();
+  if (ImGui::SmallButton(app.lang() == "zh" ? "中文" : "中")) app.set_lang("zh");
+
+  const Lesson* lesson = app.lesson();
+  if (!lesson) return;
+  heading(f.h1, lesson->title_in(app.lang()));
+  if (app.lang() == "zh" && !lesson->text.count("zh"))
+    note_text("This lesson has no Chinese text yet; showing English.");
+
+  const float bottom_h = ImGui::GetFrameHeightWithSpacing() * 1.6f;
+  if (!lesson->ok()) {
+    ImGui::BeginChild("##problems", {0, -bottom_h});
+    draw_problems(lesson->errors, ("Lesson \"" + lesson->id + "\" cannot be shown:").c_str());
+    ImGui::EndChild();
+  } else {
+    const int n = app.step_count();
+    const float progress = n ? float(app.step_index() + 1) / n : 0;
+    const std::string label = (app.lang() == "zh" ? "第 " : "Step ") +
+                              std::to_string(app.step_index() + 1) +
+                              (app.lang() == "zh" ? " 步，共 " : " of ") + std::to_string(n) +
+                              (app.lang() == "zh" ? " 步" : "");
+    ImGui::ProgressBar(progress, {-1, 0}, label.c_str());
+    ImGui::BeginChild("##text", {0, -bottom_h});
+    if (const StepText* t = lesson->step_text(app.lang(), app.step_index()))
+      heading(f.h2, t->title);
+    ImGui::Spacing();
+    if (!app.intro_blocks().empty()) render_markdown(app.intro_blocks(), app.paths().assets);
+    render_markdown(app.step_blocks(), app.paths().assets);
+    const LessonStep& step = lesson->steps[app.step_index()];
+    if (step.predict) draw_predict(app, *step.predict);
+    ImGui::EndChild();
+  }
+  // Navigation.
+  ImGui::Separator();
+  const bool first = app.lesson_index() == 0 && app.step_index() == 0;
+  const bool last = app.lesson_index() + 1 == static_cast<int>(course.lessons.size()) &&
+                    app.step_index() + 1 >= app.step_count();
+  ImGui::BeginDisabled(first);
+  if (ImGui::Button(app.lang() == "zh" ? "< 上一步" : "< Prev")) app.prev();
+  ImGui::EndDisabled();
+  ui_trace("prev");
+  ImGui::SameLine();
+  ImGui::BeginDisabled(last);
+  if (ImGui::Button(app.lang() == "zh" ? "下一步 >" : "Next >")) app.next();
+  ImGui::EndDisabled();
+  ui_trace("next");
+  ImGui::SameLine();
+  if (ImGui::Button(app.lang() == "zh" ? "重置本步" : "Reset step")) app.reset_step();
+  ui_trace("reset");
+}
+
+}  // namespace gemmlab::app

@@ -1,0 +1,14 @@
+// The lesson panel: lesson list, title, step k of n, the step's Markdown, the predict question,
+// Prev / Next / Reset step. A broken lesson shows its problems (file:line) instead of its text.
+#pragma once
+
+namespace gemmlab::app {
+
+class App;
+void draw_lesson_panel(App& app);
+
+// Where a named widget was drawn last (for the xdotool test, which clicks real buttons):
+// written as JSON lines to the file named by $GEMMLAB_UI_TRACE, only when it moves.
+void ui_trace(const char* name);
+
+}  // namespace gemmlab::app

@@ -1,0 +1,337 @@
+// View 1, "Tile & thread map": which thread of a CUTLASS pitch-linear thread map moves each
+// element of a tile, iteration by iteration (s, c, v: the order of PredicatedTileIterator::load).
+// Results come from gemmlab::analyze_thread_map; this file only draws them.
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "canvas.h"
+#include "gemmlab/thread_map_analysis.h"
+#include "model/settings_schema.h"
+#include "palette.h"
+#include "ui_util.h"
+#include "view.h"
+
+namespace gemmlab::app {
+namespace {
+
+struct ThreadMapUiState {
+  std::string map = "stripmined";
+  int shape[2] = {128, 8};   // (contiguous, strided): the SIMT example's A tile
+  int threads = 256;
+  int access = 1;
+  int warp_arrangement[2] = {8, 4};
+  int highlight_thread = -1;
+  int highlight_warp = -1;
+  int iteration = -1;        // accesses per thread shown; -1 = all
+  std::string color_by = "thread";
+  bool playing = false;
+  float play_clock = 0;
+  CanvasState canvas;
+};
+
+class ThreadMapView final : public View {
+ public:
+  const char* id() const override { return "threadmap"; }
+  const char* title() const override { return "Tile & thread map"; }
+
+  void apply(const Json& s) override {
+    ui_ = ThreadMapUiState{};
+    if (s.contains("map")) ui_.map = s["map"];
+    if (s.contains("shape")) ui_.shape[0] = s["shape"][0], ui_.shape[1] = s["shape"][1];
+    if (s.contains("threads")) ui_.threads = s["threads"];
+    if (s.contains("access")) ui_.access = s["access"];
+    if (s.contains("warp_arrangement"))
+      ui_.warp_arrangement[0] = s["warp_arrangement"][0],
+      ui_.warp_arrangement[1] = s["warp_arrangement"][1];
+    if (s.contains("highlight_thread")) ui_.highlight_thread = s["highlight_thread"];
+    if (s.contains("highlight_warp")) ui_.highlight_warp = s["highlight_warp"];
+    if (s.contains("iteration")) ui_.iteration = s["iteration"];
+    if (s.contains("color_by")) ui_.color_by = s["color_by"];
+    dirty_ = true;
+  }
+
+  bool has_animation() const override { return true; }
+  bool playing() const override { return ui_.playing; }
+  void set_playing(bool on) override {
+    ui_.playing = on;
+    if (on && result_ && ui_.iteration < 0) ui_.iteration = 0;
+  }
+
+  Expected<double> predict(const PredictSpec& spec) const override {
+    const_cast<ThreadMapView*>(this)->recompute();
+    if (!result_) return Error{"the thread map settings are invalid: " + result_.error()};
+    const auto& g = result_->geometry;
+    if (spec.quantity == "threadmap.iterations_c") return double(g.iterations.c);
+    if (spec.quantity == "threadmap.iterations_s") return double(g.iterations.s);
+    if (spec.quantity == "threadmap.delta_c") return double(g.delta.c);
+    if (spec.quantity == "threadmap.delta_s") return double(g.delta.s);
+    return View::predict(spec);
+  }
+
+  Json export_data() const override {
+    const_cast<ThreadMapView*>(this)->recompute();
+    Json out;
+    out["view"] = id();
+    out["map"] = ui_.map;
+    out["shape"] = {ui_.shape[0], ui_.shape[1]};
+    out["threads"] = ui_.threads;
+    out["access"] = ui_.access;
+    if (ui_.map != "stripmined")
+      out["warp_arrangement"] = {ui_.warp_arrangement[0], ui_.warp_arrangement[1]};
+    if (!result_) {
+      out["error"] = result_.error();
+      return out;
+    }
+    const auto& g = result_->geometry;
+    out["iterations"] = {g.iterations.c, g.iterations.s};
+    out["delta"] = {g.delta.c, g.delta.s};
+    Json el = Json::array();
+    for (const auto& x : result_->accesses)
+      el.push_back({x.thread, x.s, x.c, x.v, x.element.c, x.element.s, x.in_tile});
+    out["elements_columns"] = {"thread", "s", "c", "v", "contiguous", "strided", "in_tile"};
+    out["elements"] = std::move(el);
+    return out;
+  }
+
+  void draw(ViewContext& ctx) override {
+    draw_controls();
+    recompute();
+    if (!result_) {
+      error_box(result_.error());
+      return;
+    }
+    const auto& r = *result_;
+    const int per_thread = r.accesses_per_thread();
+    if (ui_.playing && !ctx.headless) {
+      ui_.play_clock += ctx.dt;
+      if (ui_.play_clock > 0.35f) {
+        ui_.play_clock = 0;
+        ui_.iteration = ui_.iteration >= per_thread ? 0 : ui_.iteration + 1;
+      }
+    }
+    draw_summary(r);
+    draw_iteration_bar(per_thread);
+    draw_tile(r);
+  }
+
+ private:
+  ThreadMapParams params() const {
+    ThreadMapParams p;
+    p.kind = *parse_thread_map_kind(ui_.map);
+    p.shape_c = ui_.shape[0];
+    p.shape_s = ui_.shape[1];
+    p.threads = ui_.threads;
+    p.access = ui_.access;
+    if (p.kind != ThreadMapKind::Stripmined) {
+      p.warp_c = ui_.warp_arrangement[0];
+      p.warp_s = ui_.warp_arrangement[1];
+    }
+    return p;
+  }
+
+  void recompute() {
+    const ThreadMapParams p = params();
+    if (!dirty_ && computed_for_ == std::vector<int>{int(p.kind), p.shape_c, p.shape_s, p.threads,
+                                                     p.access, p.warp_c, p.warp_s})
+      return;
+    dirty_ = false;
+    computed_for_ = {int(p.kind), p.shape_c, p.shape_s, p.threads, p.access, p.warp_c, p.warp_s};
+    colors_key_.clear();
+    if (static_cast<long long>(p.shape_c) * p.shape_s > kMaxTileElements) {
+      result_ = Error{"the tile has " + fmt_int(static_cast<long long>(p.shape_c) * p.shape_s) +
+                      " elements; this view draws at most " + fmt_int(kMaxTileElements) +
+                      " (a threadblock tile is a few thousand): make the shape smaller"};
+      return;
+    }
+    result_ = analyze_thread_map(p);
+    owner_.assign(result_ ? static_cast<size_t>(p.shape_c) * p.shape_s : 0, -1);
+    outside_ = 0;
+    if (!result_) return;
+    const auto& acc = result_->accesses;
+    for (size_t i = 0; i < acc.size(); ++i) {
+      if (!acc[i].in_tile) {
+        ++outside_;
+        continue;
+      }
+      owner_[static_cast<size_t>(acc[i].element.s) * p.shape_c + acc[i].element.c] =
+          static_cast<int>(i);
+    }
+  }
+
+  void draw_controls() {
+    static const std::vector<std::string> maps = {"stripmined", "warp-raked", "warp-striped"};
+    bool changed = combo_string("map", &ui_.map, maps, 10);
+    ImGui::SameLine();
+    changed |= input_int2("shape (C,S)", ui_.shape, 1, 4096);
+    ImGui::SameLine();
+    changed |= input_int("threads", &ui_.threads, 1, 4096);
+    ImGui::SameLine();
+    changed |= input_int("access", &ui_.access, 1, 64, 3);
+    help_marker("kElementsPerAccess: elements one thread moves per access (a vector).");
+    if (ui_.map != "stripmined") {
+      ImGui::SameLine();
+      changed |= input_int2("warp arrangement (c,s)", ui_.warp_arrangement, 1, 32, 3);
+    }
+    static const std::vector<std::string> colorings = {"thread", "warp"};
+    combo_string("colour by", &ui_.color_by, colorings, 6);
+    ImGui::SameLine();
+    input_int("highlight thread", &ui_.highlight_thread, -1, 4095);
+    ImGui::SameLine();
+    input_int("highlight warp", &ui_.highlight_warp, -1, 127, 3);
+    if (changed) dirty_ = true;
+  }
+
+  void draw_summary(const ThreadMapResult& r) {
+    const auto& g = r.geometry;
+    ImGui::Text("Iterations (c,s) = (%d,%d)   Delta (c,s) = (%d,%d)   tile in vectors (%d,%d)",
+                g.iterations.c, g.iterations.s, g.delta.c, g.delta.s, g.shape_vec.c,
+                g.shape_vec.s);
+    if (ui_.map != "stripmined") {
+      ImGui::SameLine();
+      ImGui::Text("  warps (c,s) = (%d,%d)", g.warps.c, g.warps.s);
+    }
+    if (outside_ > 0) {
+      ImGui::SameLine();
+      ImGui::TextColored(ImVec4(1, 0.8f, 0.4f, 1), "  %s accesses fall outside the tile "
+                         "(predicated off)", fmt_int(outside_).c_str());
+    }
+  }
+
+  void draw_iteration_bar(int per_thread) {
+    if (ImGui::Button(ui_.playing ? "Pause" : "Play")) set_playing(!ui_.playing);
+    ImGui::SameLine();
+    if (ImGui::Button("<")) ui_.iteration = std::max(0, (ui_.iteration < 0 ? per_thread : ui_.iteration) - 1);
+    ImGui::SameLine();
+    if (ImGui::Button(">")) ui_.iteration = ui_.iteration < 0 ? per_thread : std::min(per_thread, ui_.iteration + 1);
+    ImGui::SameLine();
+    if (ImGui::Button("All")) ui_.iteration = -1, ui_.playing = false;
+    ImGui::SameLine();
+    int shown = ui_.iteration < 0 ? per_thread : std::min(ui_.iteration, per_thread);
+    ImGui::SetNextItemWidth(field_width(20));
+    if (ImGui::SliderInt("##iteration", &shown, 0, per_thread, "%d accesses per thread shown"))
+      ui_.iteration = shown;
+    ImGui::SameLine();
+    if (shown > 0 && shown <= per_thread) {
+      // Which (s, c, v) the last shown access is, in the iterator's loop order.
+      const int k = shown - 1;
+      const int v = k % ui_.access, c = (k / ui_.access) % result_->geometry.iterations.c,
+                s = k / (ui_.access * result_->geometry.iterations.c);
+      ImGui::Text("last: s=%d c=%d v=%d", s, c, v);
+    } else {
+      ImGui::TextUnformatted("nothing loaded yet");
+    }
+  }
+
+  Rgba cell_color(const ThreadMapAccess& a) const {
+    const int warp = a.thread / 32, lane = a.thread % 32;
+    Rgba c = ui_.color_by == "warp" ? id_color(warp) : lane_color(warp, lane);
+    const bool highlighting = ui_.highlight_thread >= 0 || ui_.highlight_warp >= 0;
+    const bool hit = a.thread == ui_.highlight_thread || warp == ui_.highlight_warp;
+    if (highlighting && !hit) c = dim(c, 0.25f);
+    return c;
+  }
+
+  void update_texture(const ThreadMapResult& r) {
+    const int per_thread = r.accesses_per_thread();
+    const int shown = ui_.iteration < 0 ? per_thread : std::min(ui_.iteration, per_thread);
+    const std::vector<int> key = {shown, ui_.highlight_thread, ui_.highlight_warp,
+                                  ui_.color_by == "warp"};
+    if (key == colors_key_ && texture_.valid()) return;
+    colors_key_ = key;
+    const int w = r.params.shape_c, h = r.params.shape_s;
+    pixels_.assign(static_cast<size_t>(w) * h, kEmptyCell);
+    for (size_t i = 0; i < owner_.size(); ++i) {
+      const int a = owner_[i];
+      if (a < 0) continue;
+      const int index_in_thread = a % per_thread;
+      if (index_in_thread >= shown) continue;
+      pixels_[i] = cell_color(r.accesses[a]);
+    }
+    texture_.upload(w, h, pixels_);
+  }
+
+  void draw_tile(const ThreadMapResult& r) {
+    update_texture(r);
+    const int w = r.params.shape_c, h = r.params.shape_s;
+    const float font = ImGui::GetFontSize();
+    Canvas cv("##tile", ui_.canvas, float(w), float(h), {0, 0}, font * 2);
+    cv.draw_cells(texture_, 0, 0, float(w), float(h));
+    cv.draw_grid_lines(0, 0, w, h);
+    ImDrawList* dl = cv.draw_list();
+    // Axes outside the tile: contiguous (c) runs right, strided (s) runs down.
+    const ImU32 axis_color = IM_COL32(200, 200, 210, 255);
+    const ImVec2 o = cv.to_screen(0, 0);
+    dl->AddText({o.x, o.y - font * 1.3f}, axis_color, "c (contiguous) \xE2\x86\x92");
+    dl->AddText({o.x - font * 1.2f, o.y}, axis_color, "s");
+    dl->AddText({o.x - font * 1.2f, o.y + font}, axis_color, "\xE2\x86\x93");
+    const int per_thread = r.accesses_per_thread();
+    const int shown = ui_.iteration < 0 ? per_thread : std::min(ui_.iteration, per_thread);
+    // Thread ids in cells large enough to read them; the last access of each thread outlined.
+    const float cell_px = cv.scale();
+    if (cell_px >= 6) {
+      const ImVec2 a = cv.to_content(cv.min()), b = cv.to_content(cv.max());
+      const int c0 = std::max(0, int(a.x)), c1 = std::min(w, int(b.x) + 1);
+      const int s0 = std::max(0, int(a.y)), s1 = std::min(h, int(b.y) + 1);
+      char buf[16];
+      for (int s = s0; s < s1; ++s)
+        for (int c = c0; c < c1; ++c) {
+          const int ai = owner_[static_cast<size_t>(s) * w + c];
+          if (ai < 0 || ai % per_thread >= shown) continue;
+          const auto& acc = r.accesses[ai];
+          if (cell_px >= 22) {
+            std::snprintf(buf, sizeof buf, "%d", acc.thread);
+            cv.label(c, s, c + 1, s + 1, buf, IM_COL32(0, 0, 0, 255));
+          }
+          if (ui_.iteration >= 0 && ai % per_thread == shown - 1)
+            dl->AddRect(cv.to_screen(c, s), cv.to_screen(c + 1, s + 1),
+                        IM_COL32(255, 255, 255, 255), 0, 0, 2);
+        }
+    }
+    if (auto m = cv.mouse()) {
+      const int c = int(std::floor(m->x)), s = int(std::floor(m->y));
+      if (c >= 0 && c < w && s >= 0 && s < h) {
+        const int ai = owner_[static_cast<size_t>(s) * w + c];
+        dl->AddRect(cv.to_screen(c, s), cv.to_screen(c + 1, s + 1), kHighlight, 0, 0, 2);
+        ImGui::BeginTooltip();
+        tooltip_row("element", "(c=" + std::to_string(c) + ", s=" + std::to_string(s) + ")");
+        tooltip_row("offset", fmt_int(static_cast<long long>(s) * w + c) +
+                                  " elements (s * " + std::to_string(w) + " + c)");
+        if (ai >= 0) {
+          const auto& acc = r.accesses[ai];
+          tooltip_row("thread", std::to_string(acc.thread));
+          tooltip_row("warp", std::to_string(acc.thread / 32));
+          tooltip_row("lane", std::to_string(acc.thread % 32));
+          tooltip_row("iteration", "s=" + std::to_string(acc.s) + " c=" + std::to_string(acc.c) +
+                                       " v=" + std::to_string(acc.v) + "  (access " +
+                                       std::to_string(ai % per_thread + 1) + " of " +
+                                       std::to_string(per_thread) + ")");
+          const auto& o = r.initial_offsets[acc.thread];
+          tooltip_row("initial", "thread starts at (c=" + std::to_string(o.c) +
+                                     ", s=" + std::to_string(o.s) + ")");
+          if (cv.clicked()) ui_.highlight_thread = ui_.highlight_thread == acc.thread ? -1 : acc.thread;
+        } else {
+          tooltip_row("thread", "none: no thread loads this element");
+        }
+        ImGui::EndTooltip();
+      }
+    }
+  }
+
+  ThreadMapUiState ui_;
+  bool dirty_ = true;
+  std::vector<int> computed_for_;
+  Expected<ThreadMapResult> result_ = Error{"not computed"};
+  std::vector<int> owner_;  // per element: index into result_->accesses, or -1
+  long long outside_ = 0;
+  std::vector<int> colors_key_;
+  std::vector<Rgba> pixels_;
+  CellTexture texture_;
+};
+
+}  // namespace
+
+std::unique_ptr<View> make_thread_map_view() { return std::make_unique<ThreadMapView>(); }
+
+}  // namespace gemmlab::app
