@@ -23,7 +23,9 @@ const std::vector<Command>& sim_commands() {
       {"swizzle", "--bits B --base M --shift S --count N", cmd_swizzle},
       {"banks",
        "--op lds.32|lds.64|lds.128|sts.*|ldsm.x1|ldsm.x2|ldsm.x4[.trans]|ldgsts.4|8|16 "
-       "--addresses a0,...,a31 [--mask 0xHEX]",
+       "--addresses a0,...,a31 [--mask 0xHEX]  |  --op ... --layout rowmajor|padded|swizzle|tensorop "
+       "--tile R,C [--element-bits 16] [--pad-bytes P] [--swizzle B,M,S] [--crosswise X] "
+       "[--pattern ldmatrix|rows|linear] [--origin R,C] [--cells 1]",
        cmd_banks},
       {"fragment",
        "--op ldsm.x1|ldsm.x2|ldsm.x4[.trans]|mma.m16n8k16.f16|mma.m16n8k16.bf16|mma.m8n8k32.s4 "
