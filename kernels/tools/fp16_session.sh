@@ -84,17 +84,22 @@ if has ncu; then
   M=$M,launch__shared_mem_per_block_dynamic,launch__shared_mem_per_block_static,launch__occupancy_limit_registers
   M2=sm__pipe_tensor_op_hmma_cycles_active.avg.pct_of_peak_sustained_active,smsp__inst_executed_pipe_tensor_op_hmma.sum
   M2=$M2,lts__t_sector_hit_rate.pct,dram__bytes_read.sum,sm__warps_active.avg.pct_of_peak_sustained_active
-  for s in ${STAGES//,/ }; do
-    for set in M M2; do
-      timeout 90 ncu --clock-control none --cache-control all --csv \
-        -k regex:"sync_tile_kernel|multistage_kernel|staged_epilogue_kernel" -c 1 \
-        --metrics "${!set}" build-gpu/fp16_tune run "$s" 4096 \
-        >"$OUT/ncu_${s}_$set.csv" 2>"$OUT/ncu_${s}_$set.err" || tail -3 "$OUT/ncu_${s}_$set.err"
-    done
+  M3=lts__throughput.avg.pct_of_peak_sustained_elapsed,lts__t_bytes.sum.per_second,sm__cycles_elapsed.avg.per_second
+  M3=$M3,l1tex__data_pipe_lsu_wavefronts_mem_shared.avg.pct_of_peak_sustained_elapsed,smsp__inst_executed.sum
+  for s in ${STAGES//,/ } $NCU_EXTRA; do
+    f="$OUT/ncu_${s//\//_}"
+    # All metrics in one run; if a name is refused, the task's own counters alone.
+    timeout 90 ncu --clock-control none --cache-control all --csv \
+      -k regex:"sync_tile_kernel|multistage_kernel|staged_epilogue_kernel" -c 1 \
+      --metrics "$M,$M2,$M3" build-gpu/fp16_tune run "$s" 4096 >"$f.csv" 2>"$f.err" ||
+      { tail -3 "$f.err"; timeout 90 ncu --clock-control none --cache-control all --csv \
+          -k regex:"sync_tile_kernel|multistage_kernel|staged_epilogue_kernel" -c 1 \
+          --metrics "$M" build-gpu/fp16_tune run "$s" 4096 >"$f.csv" 2>"$f.err" || tail -3 "$f.err"; }
   done
-  python3 - "$OUT" "$STAGES" <<'EOF' | tee "$OUT/ncu_table.txt"
+  NCU_EXTRA="${NCU_EXTRA:-}" python3 - "$OUT" "$STAGES" <<'EOF' | tee "$OUT/ncu_table.txt"
 import csv, io, sys, os
 out, stages = sys.argv[1], sys.argv[2].split(",")
+import os
 def metrics(path):
     if not os.path.exists(path): return {}
     text = open(path).read()
@@ -104,9 +109,10 @@ def metrics(path):
 def num(v):
     try: return float(str(v).replace(",", ""))
     except ValueError: return float("nan")
+stages += os.environ.get("NCU_EXTRA", "").split()
 print(f"{'stage':13} {'regs':>4} {'smem':>6} {'us':>8} {'ld_W/inst':>9} {'ldsm':>9} {'lds':>9} {'st_W/inst':>9} {'sts':>9} {'ld_conf':>10} {'st_conf':>10} {'hmma%':>6} {'L2hit':>6} {'dramMB':>7}")
 for s in stages:
-    m = metrics(f"{out}/ncu_{s}_M.csv"); m.update(metrics(f"{out}/ncu_{s}_M2.csv"))
+    m = metrics(f"{out}/ncu_{s.replace('/', '_')}.csv")
     if not m: print(s, "no ncu data"); continue
     ld_w = num(m.get("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum"))
     st_w = num(m.get("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum"))
@@ -118,13 +124,16 @@ for s in stages:
           f"{ld_w/max(ld_i,1):9.3f} {ldsm:9.0f} {ld_i:9.0f} {st_w/max(st_i,1):9.3f} {st_i:9.0f} "
           f"{num(m.get('l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum')):10.0f} {num(m.get('l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum')):10.0f} "
           f"{num(m.get('sm__pipe_tensor_op_hmma_cycles_active.avg.pct_of_peak_sustained_active')):6.1f} {num(m.get('lts__t_sector_hit_rate.pct')):6.1f} {num(m.get('dram__bytes_read.sum'))/1e6:7.0f}")
+    print(f"   L2 busy {num(m.get('lts__throughput.avg.pct_of_peak_sustained_elapsed')):.1f}%  L2 {num(m.get('lts__t_bytes.sum.per_second'))/1e12:.2f} TB/s  "
+          f"smem busy {num(m.get('l1tex__data_pipe_lsu_wavefronts_mem_shared.avg.pct_of_peak_sustained_elapsed')):.1f}%  "
+          f"SM clock {num(m.get('sm__cycles_elapsed.avg.per_second'))/1e6:.0f} MHz  warp inst {num(m.get('smsp__inst_executed.sum')):.3g}")
 EOF
 fi
 
 if has sanitize; then
   say "compute-sanitizer (fp16_tune sanitize: small sizes, host reference, both load paths)"
   for tool in memcheck racecheck synccheck initcheck; do
-    timeout 150 compute-sanitizer --tool $tool --error-exitcode 1 --print-limit 10 \
+    timeout 100 compute-sanitizer --tool $tool --error-exitcode 1 --print-limit 10 \
       build-gpu/fp16_tune sanitize >"$OUT/sanitize_$tool.txt" 2>&1
     rc=$?
     echo "$tool exit $rc: $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$OUT/sanitize_$tool.txt" | head -2 | tr '\n' ' ') $(grep -c FAIL "$OUT/sanitize_$tool.txt") FAIL lines"
