@@ -203,6 +203,9 @@ Expected<LayoutResult> analyze_layout(const LayoutRequest& r) {
   out.ld = r.ld == 0 ? out.pitch_extent.c : r.ld;
   if (out.congruous32) {
     // CUTLASS's specialisation ignores Crosswise; its blocks are 32 elements x 4 rows.
+    if (r.crosswise <= 0)
+      return Error{tensor_op_rule_text(TensorOpRule::CrosswiseNonPositive, p, out.tensorop,
+                                       out.pitch_extent, out.ld)};
     if (out.pitch_extent.c % 32 != 0)
       return Error{"TensorOpMultiplicandCongruous<32, X> works on blocks of 32 elements: the "
                    "contiguous extent (" + num(out.pitch_extent.c) +

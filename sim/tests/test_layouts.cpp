@@ -201,6 +201,9 @@ TEST(TensorOpMultiplicand, InvalidConfigurationsNameTheirRule) {
   auto r32 = analyze_layout(tensorop_request(LayoutKind::TensorOpCongruous, 48, 8, 32, 32));
   ASSERT_FALSE(r32.ok());
   EXPECT_NE(r32.error().find("multiple of 32"), std::string::npos) << r32.error();
+  auto r32cw = analyze_layout(tensorop_request(LayoutKind::TensorOpCongruous, 64, 8, 32, -5));
+  ASSERT_FALSE(r32cw.ok());
+  EXPECT_NE(r32cw.error().find("positive number"), std::string::npos) << r32cw.error();
 }
 
 // ---- Plain layouts, worked by hand ----------------------------------------------------------
