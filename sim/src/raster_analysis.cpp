@@ -136,9 +136,11 @@ std::string check_grid(Dim3 g) {
   return "";
 }
 
-void add_block(BlockPlan& plan, Dim3 idx, const std::vector<WorkSegment>& segs, int logical = -1) {
+void add_block(BlockPlan& plan, Dim3 idx, GemmCoord tile, const std::vector<WorkSegment>& segs,
+               int logical = -1) {
   BlockWork b;
   b.block_idx = idx;
+  b.tile = tile;
   b.logical_index = logical;
   b.first_segment = static_cast<int>(plan.segments.size());
   b.segment_count = static_cast<int>(segs.size());
@@ -233,7 +235,9 @@ std::string build_streamk(BlockPlan& plan, const PlanRequest& rq) {
         }
       }
     }
-    add_block(plan, Dim3{x, 0, 0}, segs, b);
+    const GemmCoord first_tile =
+        segs.empty() ? GemmCoord{-1, -1, 0} : GemmCoord{segs.front().m_tile, segs.front().n_tile, 0};
+    add_block(plan, Dim3{x, 0, 0}, first_tile, segs, b);
   }
   for (auto& s : plan.segments)
     if (s.role == SegmentRole::SkFinish) s.peers = segments_per_tile[static_cast<size_t>(s.tile_index)] - 1;
@@ -299,7 +303,7 @@ Expected<BlockPlan> make_block_plan(const PlanRequest& rq) {
         for (int y = 0; y < plan.grid.y; ++y)
           for (int x = 0; x < plan.grid.x; ++x) {
             const GemmCoord t = identity_swizzle::get_tile_offset(plan.log_tile, Dim3{x, y, z});
-            add_block(plan, Dim3{x, y, z}, grid_block_segments(plan, t, z));
+            add_block(plan, Dim3{x, y, z}, t, grid_block_segments(plan, t, z));
           }
       break;
     }
@@ -312,7 +316,7 @@ Expected<BlockPlan> make_block_plan(const PlanRequest& rq) {
         for (int y = 0; y < plan.grid.y; ++y)
           for (int x = 0; x < plan.grid.x; ++x) {
             const GemmCoord t = serpentine_swizzle::get_tile_offset(Dim3{x, y, z}, plan.grid);
-            add_block(plan, Dim3{x, y, z}, grid_block_segments(plan, t, 0));
+            add_block(plan, Dim3{x, y, z}, t, grid_block_segments(plan, t, 0));
           }
       break;
     }
@@ -329,7 +333,7 @@ Expected<BlockPlan> make_block_plan(const PlanRequest& rq) {
       plan.grid = Dim3{static_cast<int>(params.work_tiles()), 1, 1};
       for (int x = 0; x < plan.grid.x; ++x) {
         const GemmCoord t = sm90_raster::get_work_tile(params, x);
-        add_block(plan, Dim3{x, 0, 0}, grid_block_segments(plan, t, 0));
+        add_block(plan, Dim3{x, 0, 0}, t, grid_block_segments(plan, t, 0));
       }
       break;
     }
@@ -353,7 +357,10 @@ Expected<BlockPlan> make_block_plan(const PlanRequest& rq) {
       plan.grid = Dim3{static_cast<int>(list.size()), 1, slices};
       if (auto e = check_grid(plan.grid); !e.empty()) return Error{e};
       for (int z = 0; z < slices; ++z)
-        for (int x = 0; x < plan.grid.x; ++x) add_block(plan, Dim3{x, 0, z}, grid_block_segments(plan, list[x], z));
+        for (int x = 0; x < plan.grid.x; ++x) {
+          const GemmCoord t{list[static_cast<size_t>(x)].m, list[static_cast<size_t>(x)].n, z};
+          add_block(plan, Dim3{x, 0, z}, t, grid_block_segments(plan, t, z));
+        }
       break;
     }
   }

@@ -61,6 +61,8 @@ enum class BlockKind { Work, NoOp };  // NoOp: swizzle padding or stream-k fille
 
 struct BlockWork {
   Dim3 block_idx;
+  GemmCoord tile{-1, -1, 0};  // the tile the order names for this block, even past the edge
+                              // (k = split-k slice); stream-k: its first tile, or -1 for fillers
   BlockKind kind = BlockKind::Work;
   int first_segment = 0;
   int segment_count = 0;
