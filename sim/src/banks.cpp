@@ -107,7 +107,7 @@ Expected<int> check_request(const WarpRequest& r) {
                    std::to_string(op.bytes) + " bytes, which " + smem_op_name(op) +
                    (op.kind == SmemOpKind::Ldmatrix ? " needs for every 16-byte row address"
                                                     : " needs (the access width)")};
-    if (a + op.bytes > kSmemBytesMax)
+    if (a > kSmemBytesMax - op.bytes)  // not a + bytes: a may be near LLONG_MAX
       return Error{lane_text(t) + ": address " + std::to_string(a) + " + " +
                    std::to_string(op.bytes) + " bytes is past the end of shared memory (" +
                    std::to_string(kSmemBytesMax) + " bytes = 228 KB, the sm_90 maximum per SM)"};

@@ -463,6 +463,7 @@ TEST(BanksCli, BadInputExitsTwoWithAMessageAndNoOutput) {
       {{"--op", "lds.64", "--addresses", linear32}, "multiple of 8"},
       {{"--op", "lds.32", "--addresses", join_addresses([](int t) { return 232448 + 4 * t; })},
        "228 KB"},
+      {{"--op", "lds.32", "--addresses", "9223372036854775804," + linear32.substr(2)}, "228 KB"},
       {{"--op", "lds.32"}, "missing --addresses"},
       {{"--addresses", linear32}, "missing required option --op"},
       {{"--op", "lds.32", "--addresses", linear32, "--colour", "red"}, "unknown option --colour"},
