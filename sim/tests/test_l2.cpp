@@ -1,0 +1,231 @@
+// The L2 model: LRU sets with sector bits, the two-partition far lookup (hardware_rules.md), and
+// whole-GEMM replays whose counts follow from the problem by hand (a problem that fits in L2
+// misses once per sector; look-ups = tile sectors x blocks).
+#include <gtest/gtest.h>
+
+#include <numeric>
+
+#include "gemmlab/l2_model.h"
+#include "support.h"
+
+using namespace gemmlab;
+using nlohmann::json;
+
+namespace {
+
+DeviceDesc tiny(std::int64_t bytes, int ways, int partitions) {
+  DeviceDesc d = *device_preset("h100");
+  d.l2_bytes = bytes;
+  d.l2_ways = ways;
+  d.l2_partitions = partitions;
+  EXPECT_EQ(validate_device(d), "");
+  return d;
+}
+
+struct Replay {
+  BlockPlan plan;
+  Timeline timeline;
+  L2Report report;
+};
+
+Replay replay(const DeviceDesc& dev, GemmCoord problem, GemmCoord tile, const char* order, int element_bytes,
+           Partition part = Partition::None, int split = 1, int blocks_per_sm = 1) {
+  PlanRequest rq;
+  rq.problem = problem;
+  rq.tile = tile;
+  rq.order = *parse_order(order);
+  rq.partition = part;
+  rq.split_k = split;
+  rq.sms = dev.sms;
+  rq.sm_occupancy = blocks_per_sm;
+  auto p = make_block_plan(rq);
+  EXPECT_TRUE(p.ok()) << p.error();
+  auto tl = simulate_timeline(*p, dev.sms, blocks_per_sm, CostModel{});
+  EXPECT_TRUE(tl.ok()) << tl.error();
+  L2ReplayOptions o;
+  o.element_bytes = element_bytes;
+  auto r = replay_l2(*p, *tl, dev, o);
+  EXPECT_TRUE(r.ok()) << r.error();
+  return {*p, *tl, *r};
+}
+
+}  // namespace
+
+// One set of two ways: lines 0, 1, 2 all land in it.
+TEST(L2, LeastRecentlyUsedWayIsEvicted) {
+  L2Cache c(tiny(256, 2, 1));
+  ASSERT_EQ(c.sets_per_partition(), 1u);
+  EXPECT_EQ(c.read(0, 0xF, 0), 0xFu);  // cold
+  EXPECT_EQ(c.read(1, 0xF, 0), 0xFu);
+  EXPECT_EQ(c.read(0, 0x1, 0), 0u);    // hit; 0 is now the most recent
+  EXPECT_EQ(c.read(2, 0xF, 0), 0xFu);  // evicts 1, the least recent
+  EXPECT_EQ(c.read(0, 0xF, 0), 0u);
+  EXPECT_EQ(c.read(1, 0xF, 0), 0xFu);  // 1 was evicted; now 2 goes
+  EXPECT_EQ(c.read(2, 0x2, 0), 0x2u);
+  EXPECT_EQ(c.counters().read_lookups, 4u + 4 + 1 + 4 + 4 + 4 + 1);
+  EXPECT_EQ(c.counters().read_hits, 1u + 4);
+  EXPECT_EQ(c.counters().dram_read_sectors, 4u * 4 + 1);
+}
+
+TEST(L2, SectorsAreFetchedOnlyWhenAskedFor) {
+  L2Cache c(tiny(256, 2, 1));
+  EXPECT_EQ(c.read(7, 0b0011, 0), 0b0011u);
+  EXPECT_EQ(c.read(7, 0b0110, 0), 0b0100u);  // sector 1 hits, sector 2 is fetched
+  EXPECT_EQ(c.counters().read_hits, 1u);
+  EXPECT_EQ(c.counters().dram_read_sectors, 3u);
+}
+
+TEST(L2, WritesAllocateWithoutFetchAndWriteBackWhenEvicted) {
+  L2Cache c(tiny(256, 2, 1));
+  c.write(5, 0xF, 0);
+  EXPECT_EQ(c.read(5, 0xF, 0), 0u);
+  EXPECT_EQ(c.counters().dram_read_sectors, 0u);
+  EXPECT_EQ(c.dirty_sectors(), 4u);
+  c.read(8, 0xF, 0);
+  c.read(9, 0xF, 0);  // evicts 5
+  EXPECT_EQ(c.counters().dram_write_sectors, 4u);
+  EXPECT_EQ(c.dirty_sectors(), 0u);
+}
+
+// Home partition: parity of the 4 KiB granule (line / 32). SM i sits next to partition i % 2.
+TEST(L2, FarPartitionIsLookedUpAgain) {
+  L2Cache c(tiny(512, 2, 2));
+  EXPECT_EQ(c.home_partition(0), 0);
+  EXPECT_EQ(c.home_partition(32), 1);
+  EXPECT_EQ(c.home_partition(96), 0);  // granule 3 = 0b11
+  const std::uint64_t line = 32;       // homed on partition 1
+  EXPECT_EQ(c.read(line, 0xF, 0), 0xFu);  // SM 0: near miss, far miss -> DRAM
+  EXPECT_EQ(c.counters().far_lookups, 4u);
+  EXPECT_EQ(c.counters().far_hits, 0u);
+  EXPECT_EQ(c.read(line, 0xF, 1), 0u);  // SM 1 is next to the home copy: near hit
+  EXPECT_EQ(c.read(line, 0xF, 2), 0u);  // SM 2 (side 0) kept a near copy
+  EXPECT_EQ(c.counters().read_hits, 8u);
+  c.write(line, 0x1, 1);                // the write goes home and drops side 0's stale sector
+  EXPECT_EQ(c.read(line, 0x1, 0), 0u);  // near miss, far hit: no DRAM
+  EXPECT_EQ(c.counters().far_lookups, 5u);
+  EXPECT_EQ(c.counters().far_hits, 1u);
+  EXPECT_EQ(c.counters().dram_read_sectors, 4u);
+  // A near-homed miss goes straight to DRAM without a second lookup.
+  EXPECT_EQ(c.read(0, 0xF, 0), 0xFu);
+  EXPECT_EQ(c.counters().far_lookups, 5u);
+}
+
+// 256^3 f16, 128x128x32 tiles: A and B are 128 KB each, far below 50 MB. Every sector misses
+// once: DRAM reads = 2 x 256 x 256 x 2 B = 262144. Look-ups: each A tile row is read by both n
+// tiles, each B tile column by both m tiles: 2 x (256 x 256 x 2 / 32) x 2 = 16384 sectors.
+// C (128 KB) is written and stays dirty in L2.
+TEST(L2, ProblemThatFitsMissesOncePerSector) {
+  for (const char* dev : {"h100", "h200", "a100", "rtx4090"}) {
+    SCOPED_TRACE(dev);
+    const Replay r = replay(*device_preset(dev), {256, 256, 256}, {128, 128, 32}, "launch", 2);
+    EXPECT_EQ(r.report.compulsory_read_bytes, 262144u);
+    EXPECT_EQ(r.report.dram_bytes_read, 262144u);
+    EXPECT_EQ(r.report.counters.read_lookups, 16384u);
+    EXPECT_EQ(r.report.dram_bytes_written, 0u);
+    EXPECT_EQ(r.report.dirty_bytes_at_end, 131072u);
+  }
+  // f32 doubles the bytes; 1000^3 with 128x128x32 tiles has partial edge tiles and K % 32 != 0.
+  const Replay f = replay(*device_preset("h100"), {1000, 1000, 1000}, {128, 128, 32}, "identity:8", 4);
+  EXPECT_EQ(f.report.compulsory_read_bytes, 2u * 1000 * 1000 * 4);
+  EXPECT_EQ(f.report.dram_bytes_read, 2u * 1000 * 1000 * 4);
+}
+
+// Two co-resident blocks (one L2 partition) load the same A tile in the same instant: the
+// second request merges and hits. 128 x 256 x 32 f16: A tile 128 rows x 64 B = 256 sectors,
+// each B tile 256 sectors. Look-ups 4 x 256, hits 256, DRAM = A + B = 8 KB + 16 KB.
+TEST(L2, SameTileInOneInstantMerges) {
+  const Replay r = replay(*device_preset("rtx4090"), {128, 256, 32}, {128, 128, 32}, "launch", 2);
+  EXPECT_EQ(r.report.counters.read_lookups, 1024u);
+  EXPECT_EQ(r.report.counters.read_hits, 256u);
+  EXPECT_EQ(r.report.dram_bytes_read, 24576u);
+}
+
+// When the data does not fit, the heat maps and the totals still add up.
+TEST(L2, HeatMapsAddUpToTheTotals) {
+  // 4 SMs: the 64 blocks run in 16 waves, so A and B (2 MB each) must come back into 256 KB.
+  DeviceDesc dev = tiny(256 * 1024, 16, 2);
+  dev.sms = 4;
+  const Replay r = replay(dev, {1024, 1024, 1024}, {128, 128, 32}, "identity:1", 2);
+  const L2Report& rep = r.report;
+  ASSERT_FALSE(rep.heat_maps_omitted);
+  EXPECT_EQ(rep.a_tiles.rows, 8);
+  EXPECT_EQ(rep.a_tiles.cols, 32);
+  for (auto n : rep.a_tiles.loads) EXPECT_EQ(n, 8u);  // every A tile step is loaded by the 8 n tiles
+  for (auto n : rep.b_tiles.loads) EXPECT_EQ(n, 8u);
+  const std::uint64_t a = std::accumulate(rep.a_tiles.dram_sectors.begin(), rep.a_tiles.dram_sectors.end(), 0ull);
+  const std::uint64_t b = std::accumulate(rep.b_tiles.dram_sectors.begin(), rep.b_tiles.dram_sectors.end(), 0ull);
+  const std::uint64_t c =
+      std::accumulate(rep.c_tile_dram_sectors.begin(), rep.c_tile_dram_sectors.end(), 0ull);
+  EXPECT_EQ(a + b, rep.counters.dram_read_sectors);
+  EXPECT_EQ(c, rep.counters.dram_read_sectors);
+  EXPECT_GT(rep.dram_bytes_read, rep.compulsory_read_bytes);  // 256 KB of L2 cannot hold 4 MB
+  EXPECT_LT(rep.hit_rate, 1.0);
+  EXPECT_LE(rep.hit_rate_with_far, rep.hit_rate);  // far lookups only add misses and hits after misses
+  for (double h : rep.hit_rate_over_time) EXPECT_TRUE(h == -1.0 || (h >= 0.0 && h <= 1.0));
+  // Look-ups: A read by 8 n tiles, B by 8 m tiles: 2 x 8 x (1024 x 1024 x 2 / 32).
+  EXPECT_EQ(rep.counters.read_lookups, 2u * 8 * 65536);
+}
+
+TEST(L2, SplitKAndStreamKTrafficIsReplayed) {
+  const DeviceDesc dev = *device_preset("h100");
+  // Parallel split-k: each of the 4 slices writes an f32 partial tile to the workspace.
+  const Replay par = replay(dev, {256, 256, 1024}, {128, 128, 32}, "launch", 2, Partition::SplitKParallel, 4);
+  EXPECT_EQ(par.report.counters.write_sectors, 4u * 4 * 128 * 128 * 4 / 32);
+  EXPECT_EQ(par.report.dram_bytes_read, par.report.compulsory_read_bytes);
+  // Serial split-k: slices 1..3 read the C tile the previous slice wrote (it is in L2: no DRAM).
+  const Replay ser = replay(dev, {256, 256, 1024}, {128, 128, 32}, "launch", 2, Partition::SplitKSerial, 4);
+  EXPECT_EQ(ser.report.counters.write_sectors, 4u * 4 * 128 * 128 * 2 / 32);
+  EXPECT_EQ(ser.report.dram_bytes_read, ser.report.compulsory_read_bytes);
+  EXPECT_EQ(ser.report.counters.read_lookups,
+            2u * 2 * (256 * 1024 * 2 / 32) + 4u * 3 * (128 * 128 * 2 / 32));
+  // Stream-k on the 4-SM picture: 3 partial tiles stored and read back once each.
+  DeviceDesc four = dev;
+  four.sms = 4;
+  const Replay sk = replay(four, {384, 384, 256}, {128, 128, 32}, "launch", 2, Partition::StreamK);
+  const std::uint64_t partial = 128 * 128 * 4 / 32, c_tile = 128 * 128 * 2 / 32;
+  EXPECT_EQ(sk.report.counters.write_sectors, 3 * partial + 9 * c_tile);
+  EXPECT_EQ(sk.report.dram_bytes_read, sk.report.compulsory_read_bytes);
+}
+
+TEST(L2, RefusesWhatWouldNotFinish) {
+  PlanRequest rq;
+  rq.problem = {1 << 20, 1 << 20, 1 << 20};
+  rq.tile = {1024, 1024, 1024};
+  auto p = make_block_plan(rq);
+  ASSERT_TRUE(p.ok()) << p.error();
+  Timeline tl;  // not needed: the size check comes first
+  tl.blocks.resize(p->blocks.size());
+  auto r = replay_l2(*p, tl, *device_preset("h100"), L2ReplayOptions{});
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.error().find("GiB"), std::string::npos);
+}
+
+TEST(L2, Cli) {
+  auto r = test::run_gemmlab({"sim", "l2", "--device", "h100", "--problem", "256,256,256", "--tile", "128,128,32",
+                              "--dtype", "f16", "--order", "identity:8"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const json out = json::parse(r.out);
+  EXPECT_EQ(out["dram_bytes_read"], 262144);
+  EXPECT_EQ(out["dram_bytes_written"], 0);
+  EXPECT_EQ(out["hit_rate_over_time"].size(), 50u);
+  EXPECT_EQ(out["a_tiles"]["shape"], json::array({2, 8}));
+  // Every near miss either goes to DRAM or is looked up again in the far partition.
+  EXPECT_EQ(out["read_sector_lookups"].get<std::uint64_t>() - out["read_sector_hits"].get<std::uint64_t>(),
+            out["far_sector_hits"].get<std::uint64_t>() + 262144u / 32);
+  // One partition: 16384 look-ups of which the 8192 distinct sectors miss once.
+  r = test::run_gemmlab({"sim", "l2", "--device", "rtx4090", "--problem", "256,256,256", "--tile", "128,128,32"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_DOUBLE_EQ(json::parse(r.out)["hit_rate"].get<double>(), 0.5);
+  const std::vector<std::vector<std::string>> bad = {
+      {"sim", "l2", "--problem", "64,64,64", "--tile", "64,64,32", "--dtype", "f8"},
+      {"sim", "l2", "--problem", "64,64,64", "--tile", "64,64,32", "--layout", "xx"},
+      {"sim", "l2", "--problem", "64,64,64", "--tile", "64,64,32", "--l2-ways", "32"},
+      {"sim", "l2", "--problem", "64,64,64", "--tile", "64,64,32", "--blocks-per-sm", "2", "--threads", "128"},
+      {"sim", "l2", "--problem", "1048576,1048576,1048576", "--tile", "1024,1024,1024"},
+  };
+  for (const auto& args : bad) {
+    auto e = test::run_gemmlab(args);
+    EXPECT_EQ(e.exit_code, 2) << args.back();
+    EXPECT_FALSE(e.err.empty());
+  }
+}
