@@ -38,27 +38,6 @@ struct MultistageShape {
   static_assert(kStepsPerTile % 2 == 0, "kTileK must be a multiple of 32");
 };
 
-// ldmatrix row addresses without re-swizzling every time. Swizzle<3,3,3> only moves bits 6-8
-// into bits 3-5 of the half offset, so (a) adding whole 16-row blocks (16 * kTileK halves, a
-// multiple of 512) commutes with it, and (b) XORing a k16 step (kk < 64, bits 4-5, disjoint from
-// the lane's own k bit 3) commutes with it too. Each lane swizzles its row once; per use it is
-// (base ^ kk) + block * 16 * kTileK. The compile-time check below proves it for every row.
-template <int kTileK, bool kSwizzled>
-constexpr bool ldsm_offsets_separable() {
-  using L = Swizzle<3, 3, 3>;
-  for (int row = 0; row < 256; ++row)
-    for (int lane_k = 0; lane_k <= 8; lane_k += 8)
-      for (int kk = 0; kk < kTileK; kk += 16)
-        for (int block = 0; block < 4; ++block) {
-          const long long plain = (row + 16 * block) * kTileK + kk + lane_k;
-          const long long direct = kSwizzled ? L{}(plain) : plain;
-          const long long base = kSwizzled ? L{}(row * kTileK + lane_k) : row * kTileK + lane_k;
-          if (direct != (base ^ kk) + 16LL * block * kTileK) return false;
-        }
-  return true;
-}
-static_assert(ldsm_offsets_separable<32, true>() && ldsm_offsets_separable<64, true>());
-
 template <class Shape, bool kSerpentine, bool kVectorized>
 struct MultistageMainloop {
   using S = Shape;
@@ -74,17 +53,17 @@ struct MultistageMainloop {
   __device__ __forceinline__ static void run(float (&acc)[S::kWarpM / 16][S::kWarpN / 8][4],
                                              const __half* A, const __half* B, int M, int N,
                                              int K, int m0, int n0, __half* smem) {
-    const int thread = threadIdx.x, warp = thread / 32, lane = thread % 32;
+    const int thread = threadIdx.x, warp = thread / 32;
     const int warp_m = (warp / S::kWarpsN) * S::kWarpM, warp_n = (warp % S::kWarpsN) * S::kWarpN;
     const CopyA copy_a(A, m0, M, K, thread);
     const CopyB copy_b(B, n0, N, K, thread);
     const uint32_t smem_base = shared_address(smem);
 
-    // Byte offsets (inside one stage) of this lane's ldmatrix rows, swizzled once.
-    const FragCoord a_row = ldsm_x4_a_row_start(lane);  // (m, k)
-    const FragCoord b_row = ldsm_x4_b_row_start(lane);  // (k, n)
-    const uint32_t a_base = 2u * Layout::offset(warp_m + a_row.row, a_row.col);
-    const uint32_t b_base = kBOffsetBytes + 2u * Layout::offset(warp_n + b_row.col, b_row.row);
+    // Byte offsets (inside one stage) of this lane's ldmatrix rows, swizzled once (see
+    // ldsm_offsets_separable in fp16_warp_tile.cuh for why XOR and add are enough afterwards).
+    const LdsmLaneOffsets lane = LdsmLaneOffsets::of<Layout>(warp_m, warp_n, threadIdx.x % 32);
+    const uint32_t a_base = 2u * lane.a;
+    const uint32_t b_base = kBOffsetBytes + 2u * lane.b;
 
     auto issue_tile = [&](int tile, int stage) {
       const uint32_t stage_address = smem_base + stage * kStageBytes;

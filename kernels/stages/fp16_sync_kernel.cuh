@@ -45,6 +45,7 @@ __global__ void __launch_bounds__(S::kThreads, kVectorized ? 2 : 1)
 
   float acc[S::kWarpM / 16][S::kWarpN / 8][4] = {};
   WarpTile<S::kWarpM, S::kWarpN> frag;
+  const LdsmLaneOffsets lane_offsets = LdsmLaneOffsets::of<Layout>(warp_m, warp_n, lane);
 
   const int k_tiles = tiles_of(K, S::kTileK);
   for (int t = 0; t < k_tiles; ++t) {
@@ -60,7 +61,7 @@ __global__ void __launch_bounds__(S::kThreads, kVectorized ? 2 : 1)
       if constexpr (kLoad == FragmentLoad::Lds32)
         load_fragments_lds32<Layout>(frag, sA, sB, warp_m, warp_n, kk, lane);
       else
-        load_fragments_ldsm<Layout>(frag, sA, sB, warp_m, warp_n, kk, lane);
+        load_fragments_ldsm<S::kTileK>(frag, sA, sB, lane_offsets, kk);
       warp_mma<false>(acc, frag);
     }
   }

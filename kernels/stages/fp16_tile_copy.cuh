@@ -88,11 +88,7 @@ struct OperandTileCopy {
   // operand: A or B; first_row: the block's first m (A) or n (B); rows: M or N.
   __device__ __forceinline__ OperandTileCopy(const __half* operand_, int first_row, int rows, int k,
                                              int thread) {
-    // Local copies: ThreadMapT's static members are host variables to nvcc, and
-    // ThreadMapT::initial_offset takes them by reference, which device code cannot.
-    constexpr ThreadMapParams params = ThreadMap::Map::kParams;
-    constexpr ThreadMapGeometry geometry = ThreadMap::Map::kGeometry;
-    const PitchCoord start = thread_map_initial_offset(params, geometry, thread);
+    const PitchCoord start = ThreadMap::Map::initial_offset(thread);
     operand = operand_;
     row_in_tile = start.s;
     k_in_tile = start.c;

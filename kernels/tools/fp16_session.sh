@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # One GPU session for the FP16 stages (8-12): build, correctness, timings and variants, ncu
 # shared-memory counters, compute-sanitizer. Run from the repo root on the GPU machine:
-#   bash kernels/tools/fp16_session.sh [steps]     steps: any of build,sass,check,time,ncu,sanitize
-#                                                  (default: all, in that order)
+#   bash kernels/tools/fp16_session.sh [steps]     steps: any of build,sass,check,bench,time,ncu,
+#                                                  explore,sanitize (default: all but explore)
 # Needs the carried .deps (nlohmann-json, gtest). Logs and tables are written to a work folder
 # and packed into $OUT/fp16_logs.tgz at exit (the device tool returns at most 8 files).
 # Each step has its own time limit so that a slow one cannot eat the whole call.
@@ -12,7 +12,7 @@ OUT=/tmp/fp16_work
 rm -rf "$OUT"
 mkdir -p "$OUT" "$FINAL"
 trap 'tar czf "$FINAL/fp16_logs.tgz" -C "$OUT" . 2>/dev/null' EXIT
-STEPS=${1:-build,sass,check,time,ncu,sanitize}
+STEPS=${1:-build,sass,check,bench,time,ncu,sanitize}
 STAGES=mma-sync,ldmatrix,smem-swizzle,multistage,epilogue
 NVCC=/usr/local/cuda/bin/nvcc
 SIZES_TIME=${SIZES_TIME:-"4096 8192"}
@@ -70,6 +70,13 @@ if has check; then
   grep -E "FAIL|SKIP|passed" "$OUT/check.txt" | head -30
 fi
 
+if has bench; then
+  say "bench (gemmlab bench, the registered stages, 4096 and 8192)"
+  GEMMLAB=$(find build-gpu -name gemmlab -type f -perm -u+x | head -1)
+  timeout 240 "$GEMMLAB" bench --stages $STAGES --sizes 4096,8192 --json "$OUT/bench.json" \
+    2>"$OUT/bench.err" | tee "$OUT/bench.txt"
+fi
+
 if has time; then
   say "time (cuBLAS, stages, variants)"
   timeout 300 build-gpu/fp16_tune time $SIZES_TIME 2>&1 | tee "$OUT/time.txt"
@@ -110,6 +117,8 @@ def num(v):
     try: return float(str(v).replace(",", ""))
     except ValueError: return float("nan")
 stages += os.environ.get("NCU_EXTRA", "").split()
+# ldmatrix has no wavefront counter of its own: its wavefronts are in _op_ld (hardware_rules.md),
+# so wavefronts per load instruction = op_ld wavefronts / (LDS + LDSM instructions).
 print(f"{'stage':13} {'regs':>4} {'smem':>6} {'us':>8} {'ld_W/inst':>9} {'ldsm':>9} {'lds':>9} {'st_W/inst':>9} {'sts':>9} {'ld_conf':>10} {'st_conf':>10} {'hmma%':>6} {'L2hit':>6} {'dramMB':>7}")
 for s in stages:
     m = metrics(f"{out}/ncu_{s.replace('/', '_')}.csv")
@@ -121,12 +130,38 @@ for s in stages:
     ldsm = num(m.get("smsp__sass_inst_executed_op_ldsm.sum"))
     smem = num(m.get("launch__shared_mem_per_block_dynamic", 0)) + num(m.get("launch__shared_mem_per_block_static", 0))
     print(f"{s:13} {m.get('launch__registers_per_thread','?'):>4} {smem:6.0f} {num(m.get('gpu__time_duration.sum'))/1e3:8.1f} "
-          f"{ld_w/max(ld_i,1):9.3f} {ldsm:9.0f} {ld_i:9.0f} {st_w/max(st_i,1):9.3f} {st_i:9.0f} "
+          f"{ld_w/max(ld_i+ldsm,1):9.3f} {ldsm:9.0f} {ld_i:9.0f} {st_w/max(st_i,1):9.3f} {st_i:9.0f} "
           f"{num(m.get('l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum')):10.0f} {num(m.get('l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum')):10.0f} "
           f"{num(m.get('sm__pipe_tensor_op_hmma_cycles_active.avg.pct_of_peak_sustained_active')):6.1f} {num(m.get('lts__t_sector_hit_rate.pct')):6.1f} {num(m.get('dram__bytes_read.sum'))/1e6:7.0f}")
     print(f"   L2 busy {num(m.get('lts__throughput.avg.pct_of_peak_sustained_elapsed')):.1f}%  L2 {num(m.get('lts__t_bytes.sum.per_second'))/1e12:.2f} TB/s  "
           f"smem busy {num(m.get('l1tex__data_pipe_lsu_wavefronts_mem_shared.avg.pct_of_peak_sustained_elapsed')):.1f}%  "
           f"SM clock {num(m.get('sm__cycles_elapsed.avg.per_second'))/1e6:.0f} MHz  warp inst {num(m.get('smsp__inst_executed.sum')):.3g}")
+EOF
+fi
+
+if has explore; then
+  say "explore: stall reasons of stage 12, cuBLAS clock, clocks and throttling while timing"
+  timeout 90 ncu --clock-control none --section WarpStateStats --section SchedulerStats \
+    --section ComputeWorkloadAnalysis -k regex:staged_epilogue_kernel -c 1 \
+    build-gpu/fp16_tune run epilogue 4096 >"$OUT/ncu_stalls.txt" 2>&1
+  grep -E "Stall|Warp Cycles|Issued|Eligible|Active Warps|No Eligible|Pipe" "$OUT/ncu_stalls.txt" | head -30
+  timeout 90 ncu --clock-control none -k regex:"nvjet|xmma|cutlass|sm90_|gemm" -c 1 \
+    --metrics sm__cycles_elapsed.avg.per_second,gpu__time_duration.sum,launch__grid_size,launch__block_size \
+    build-gpu/fp16_tune run epilogue 4096 >"$OUT/ncu_cublas.txt" 2>&1
+  grep -E "^\s+[a-z]+__|nvjet|xmma|sm90" "$OUT/ncu_cublas.txt" | head -12
+  nvidia-smi --query-gpu=timestamp,clocks.sm,power.draw,temperature.gpu,clocks_throttle_reasons.active \
+    --format=csv,noheader -lms 100 >"$OUT/smi.csv" 2>&1 &
+  smi=$!
+  timeout 120 build-gpu/fp16_tune time 8192 2>&1 | grep -E "cublas|^epilogue" | tee "$OUT/time_explore.txt"
+  kill $smi
+  python3 - "$OUT/smi.csv" <<'EOF'
+import sys, collections
+rows = [l.strip().split(", ") for l in open(sys.argv[1]) if l.count(",") >= 4]
+busy = [r for r in rows if float(r[2].split()[0]) > 300]
+if busy:
+    clocks = sorted(int(r[1].split()[0]) for r in busy)
+    print(f"under load: {len(busy)} samples, SM clock median {clocks[len(clocks)//2]} MHz (min {clocks[0]}, max {clocks[-1]}), "
+          f"power max {max(float(r[2].split()[0]) for r in busy):.0f} W, throttle reasons {collections.Counter(r[4] for r in busy).most_common(3)}")
 EOF
 fi
 
