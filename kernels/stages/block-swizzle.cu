@@ -20,6 +20,7 @@ namespace {
 using namespace simt;
 using Swizzle = GemmIdentitySwizzle<8>;
 
+template <int kAccess>
 __global__ void __launch_bounds__(kThreads, 2)
     block_swizzle_kernel(int M, int N, int K, float alpha, const float* __restrict__ A,
                          const float* __restrict__ B, float beta, float* __restrict__ C,
@@ -31,7 +32,7 @@ __global__ void __launch_bounds__(kThreads, 2)
   const int m0 = tile.m * kTileM, n0 = tile.n * kTileN;
   float acc[kThreadM][kThreadN];
   clear(acc);
-  mainloop_pipelined(A, B, M, N, K, m0, n0, 0, K, smem, acc);
+  mainloop_pipelined<kAccess>(A, B, M, N, K, m0, n0, 0, K, smem, acc);
   store_tile(C, M, N, m0, n0, ThreadTile(), acc, alpha, beta, vec_ok);
 }
 
@@ -42,7 +43,7 @@ cudaError_t launch(const GemmArgs& a) {
   const GemmCoord tiled = Swizzle::get_tiled_shape({a.m, a.n, a.k}, {kTileM, kTileN, kTileK}, 1);
   const int log_tile = Swizzle::get_log_tile(tiled);
   const Dim3 grid = Swizzle::get_grid_shape(tiled);
-  block_swizzle_kernel<<<dim3(grid.x, grid.y, grid.z), kThreads, 0, a.stream>>>(
+  (ab_vector_ok(a) ? block_swizzle_kernel<4> : block_swizzle_kernel<1>)<<<dim3(grid.x, grid.y, grid.z), kThreads, 0, a.stream>>>(
       a.m, a.n, a.k, a.alpha, static_cast<const float*>(a.A), static_cast<const float*>(a.B),
       a.beta, a.C, c_vector_ok(a), log_tile, tiled);
   return cudaGetLastError();

@@ -14,6 +14,7 @@ namespace gemmlab::kernels {
 namespace {
 using namespace simt;
 
+template <int kAccess>
 __global__ void __launch_bounds__(kThreads, 2)
     double_buffer_kernel(int M, int N, int K, float alpha, const float* __restrict__ A,
                          const float* __restrict__ B, float beta, float* __restrict__ C,
@@ -22,7 +23,7 @@ __global__ void __launch_bounds__(kThreads, 2)
   const int m0 = blockIdx.x * kTileM, n0 = blockIdx.y * kTileN;
   float acc[kThreadM][kThreadN];
   clear(acc);
-  mainloop_pipelined(A, B, M, N, K, m0, n0, 0, K, smem, acc);
+  mainloop_pipelined<kAccess>(A, B, M, N, K, m0, n0, 0, K, smem, acc);
   store_tile(C, M, N, m0, n0, ThreadTile(), acc, alpha, beta, vec_ok);
 }
 
@@ -35,7 +36,7 @@ size_t no_workspace(int, int, int) { return 0; }
 
 cudaError_t launch(const GemmArgs& a) {
   const dim3 grid((a.m + kTileM - 1) / kTileM, (a.n + kTileN - 1) / kTileN);
-  double_buffer_kernel<<<grid, kThreads, 0, a.stream>>>(
+  (ab_vector_ok(a) ? double_buffer_kernel<4> : double_buffer_kernel<1>)<<<grid, kThreads, 0, a.stream>>>(
       a.m, a.n, a.k, a.alpha, static_cast<const float*>(a.A), static_cast<const float*>(a.B),
       a.beta, a.C, c_vector_ok(a));
   return cudaGetLastError();

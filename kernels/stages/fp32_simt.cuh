@@ -35,86 +35,144 @@ constexpr int kBRowPad = 4;                                    // Bs row: 128 + 
 constexpr int kBRow = kTileN + kBRowPad;
 
 // A tile: 128 (m, contiguous in global) x 8 (k, strided); B tile: 8 (k, contiguous) x 128 (n).
-using AThreadMap = PitchLinearStripminedThreadMap<kTileM, kTileK, kThreads>;
-using BThreadMap = PitchLinearStripminedThreadMap<kTileK, kTileN, kThreads>;
-// (128,8), 256 threads -> Iterations (1,4), Delta (1,2): thread t loads m = t%128, k = t/128 + 2i.
-static_assert(AThreadMap::kIterationsC == 1 && AThreadMap::kIterationsS == 4 &&
-              AThreadMap::kDeltaS == 2);
-// (8,128), 256 threads -> Iterations (1,4), Delta (1,32): k = t%8, n = t/8 + 32i.
-static_assert(BThreadMap::kIterationsC == 1 && BThreadMap::kIterationsS == 4 &&
-              BThreadMap::kDeltaS == 32);
-constexpr int kLoads = AThreadMap::kIterationsS;  // 4 A and 4 B elements per thread per k-tile
+// kAccess = elements per access (CUTLASS kElementsPerAccess): 1 (any M, K) or 4 (128-bit
+// loads, when M % 4 == 0, K % 4 == 0 and A, B are 16-byte aligned).
+template <int kAccess>
+struct ThreadMaps {
+  using A = PitchLinearStripminedThreadMap<kTileM, kTileK, kThreads, kAccess>;
+  using B = PitchLinearStripminedThreadMap<kTileK, kTileN, kThreads, kAccess>;
+  static constexpr int kLoadsA = A::kIterationsC * A::kIterationsS;  // accesses per thread
+  static constexpr int kLoadsB = B::kIterationsC * B::kIterationsS;
+  static_assert(A::kIterationsC == 1 && B::kIterationsC == 1);
+};
+// (128,8), 256 threads, scalar -> Iterations (1,4), Delta (1,2): thread t loads m = t%128,
+// k = t/128 + 2i. (8,128) -> Iterations (1,4), Delta (1,32): k = t%8, n = t/8 + 32i.
+static_assert(ThreadMaps<1>::A::kIterationsS == 4 && ThreadMaps<1>::A::kDeltaS == 2);
+static_assert(ThreadMaps<1>::B::kIterationsS == 4 && ThreadMaps<1>::B::kDeltaS == 32);
+// 4-wide -> A: Iterations (1,1), thread t loads m = 4(t%32) .. +3, k = t/32; B: Iterations
+// (1,1), k = 4(t%2) .. +3, n = t/2. One LDG.128 each instead of four LDG.32.
+static_assert(ThreadMaps<4>::A::kIterationsS == 1 && ThreadMaps<4>::B::kIterationsS == 1);
+constexpr int kLoads = 4;  // elements of A (and of B) per thread per k-tile, either width
 
 struct SmemStage {
   float A[kTileK][kTileM];  // As[k][m]
   float B[kTileK][kBRow];   // Bs[k][n], padded
 };
 
-// One thread's share of the k-tile loads, walking down K one tile at a time. Kept small: the
-// 8x8 accumulators and two fragments already take 96 of the 128 registers that two blocks per
-// SM leave each thread.
+// One thread's share of the k-tile loads, walking down K one tile at a time.
+// The partial k-tile (K not a multiple of 8) comes first, as in CUTLASS: load_residue() reads it
+// element by element with a k predicate; every later tile is whole and load() needs only the
+// fixed row / column predicates. That keeps the loader small: the 8x8 accumulators and two
+// fragments already take 96 of the 128 registers that two blocks per SM leave each thread.
+template <int kAccess>
 struct TileLoader {
+  using Maps = ThreadMaps<kAccess>;
+  using AMap = typename Maps::A;
+  using BMap = typename Maps::B;
   // 32-bit element offsets from the matrix bases (the runner keeps every matrix under 2^31
-  // elements): one register each, where 64-bit pointers per access would take eight.
+  // elements): one register each instead of a 64-bit pointer per access.
   const float* A;
   const float* B;
-  int a;             // offset of A(m0 + c, k + s): this thread's first element of the k-tile
-  int b;             // offset of B(k + c, n0 + s)
-  int lda;           // M: elements between columns of A (and between k rows of the A tile)
-  int ldb;           // K: elements between columns of B
-  int a_k_left;      // k_end - (k of the thread's first A element); loads past k_end read 0
-  int b_k_left;
-  unsigned mask;     // bit i: B column n0 + s + 32i inside N; bit 4: A row m0 + c inside M
-  int a_sts, b_sts;  // where this thread's first element goes in the shared-memory stage
+  int a;         // offset of A(m0 + c, k + s): this thread's first element of the k-tile
+  int b;         // offset of B(k + c, n0 + s)
+  int lda, ldb;  // M and K
+  unsigned mask; // bit i: B access i inside N; bit 4: A access inside M
+  int a_sts, b_sts;  // the thread's first element in a shared-memory stage (floats)
+  PitchCoord ao, bo;
 
-  __device__ __forceinline__ TileLoader(const float* A, const float* B, int M, int N, int K,
-                                        int m0, int n0, int k_begin, int k_end) {
+  __device__ __forceinline__ TileLoader(const float* A_, const float* B_, int M, int N, int K,
+                                        int m0, int n0, int k_begin) {
     const int t = threadIdx.x;
-    const PitchCoord ao = AThreadMap::initial_offset(t);  // (c = m, s = k)
-    const PitchCoord bo = BThreadMap::initial_offset(t);  // (c = k, s = n)
-    lda = M, ldb = K;
-    a_k_left = k_end - (k_begin + ao.s);
-    b_k_left = k_end - (k_begin + bo.c);
+    ao = AMap::initial_offset(t);  // (c = m, s = k)
+    bo = BMap::initial_offset(t);  // (c = k, s = n)
+    A = A_, B = B_, lda = M, ldb = K;
+    // With kAccess = 4, M % 4 == 0: an access is wholly inside M or wholly outside.
     mask = m0 + ao.c < M ? 16u : 0u;
 #pragma unroll
-    for (int i = 0; i < kLoads; ++i)
-      if (n0 + bo.s + i * BThreadMap::kDeltaS < N) mask |= 1u << i;
-    this->A = A, this->B = B;
+    for (int i = 0; i < Maps::kLoadsB; ++i)
+      if (n0 + bo.s + i * BMap::kDeltaS < N) mask |= 1u << i;
     a = (m0 + ao.c) + (k_begin + ao.s) * lda;
     b = (k_begin + bo.c) + (n0 + bo.s) * ldb;
     a_sts = ao.s * kTileM + ao.c;  // As[k][m]
     b_sts = bo.c * kBRow + bo.s;   // Bs[k][n]: the transpose happens here
   }
 
-  // The s loop of CUTLASS's PredicatedTileIterator::load (one access per iteration, c = v = 0).
-  __device__ __forceinline__ void load(float (&ra)[kLoads], float (&rb)[kLoads]) const {
+  // A whole k-tile: the s loop of CUTLASS's PredicatedTileIterator::load. `valid` false clears
+  // every predicate (CUTLASS's clear_mask() after the last tile): nothing is read, all zeros.
+  __device__ __forceinline__ void load(float (&ra)[kLoads], float (&rb)[kLoads],
+                                       bool valid = true) const {
+    const unsigned m = valid ? mask : 0u;
 #pragma unroll
-    for (int i = 0; i < kLoads; ++i) {
-      const bool a_ok = (mask & 16u) && i * AThreadMap::kDeltaS < a_k_left;
-      ra[i] = a_ok ? A[a + i * AThreadMap::kDeltaS * lda] : 0.f;
-      const bool b_ok = (mask & (1u << i)) && 0 < b_k_left;
-      rb[i] = b_ok ? B[b + i * BThreadMap::kDeltaS * ldb] : 0.f;
+    for (int i = 0; i < Maps::kLoadsA; ++i) {
+      const float* p = A + a + i * AMap::kDeltaS * lda;
+      if constexpr (kAccess == 4) {
+        const float4 v = (m & 16u) ? *reinterpret_cast<const float4*>(p)
+                                   : make_float4(0.f, 0.f, 0.f, 0.f);
+        ra[0] = v.x, ra[1] = v.y, ra[2] = v.z, ra[3] = v.w;
+      } else {
+        ra[i] = (m & 16u) ? *p : 0.f;
+      }
+    }
+#pragma unroll
+    for (int i = 0; i < Maps::kLoadsB; ++i) {
+      const float* p = B + b + i * BMap::kDeltaS * ldb;
+      if constexpr (kAccess == 4) {
+        const float4 v = (m & 1u) ? *reinterpret_cast<const float4*>(p)
+                                  : make_float4(0.f, 0.f, 0.f, 0.f);
+        rb[0] = v.x, rb[1] = v.y, rb[2] = v.z, rb[3] = v.w;
+      } else {
+        rb[i] = (m & (1u << i)) ? *p : 0.f;
+      }
     }
   }
 
-  __device__ __forceinline__ void advance() {
-    a += kTileK * lda;
-    b += kTileK;
-    a_k_left -= kTileK;
-    b_k_left -= kTileK;
+  // The first, partial k-tile: only k < residue is real, element by element.
+  __device__ __forceinline__ void load_residue(float (&ra)[kLoads], float (&rb)[kLoads],
+                                               int residue) const {
+#pragma unroll
+    for (int i = 0; i < Maps::kLoadsA; ++i)
+#pragma unroll
+      for (int v = 0; v < kAccess; ++v) {
+        const bool ok = (mask & 16u) && ao.s + i * AMap::kDeltaS < residue;
+        ra[i * kAccess + v] = ok ? A[a + i * AMap::kDeltaS * lda + v] : 0.f;
+      }
+#pragma unroll
+    for (int i = 0; i < Maps::kLoadsB; ++i)
+#pragma unroll
+      for (int v = 0; v < kAccess; ++v) {
+        const bool ok = (mask & (1u << i)) && bo.c + v < residue;
+        rb[i * kAccess + v] = ok ? B[b + i * BMap::kDeltaS * ldb + v] : 0.f;
+      }
+  }
+
+  __device__ __forceinline__ void advance(int k) {
+    a += k * lda;
+    b += k;
   }
 
   __device__ __forceinline__ void store(SmemStage& s, const float (&ra)[kLoads],
                                         const float (&rb)[kLoads]) const {
     float* sa = &s.A[0][0] + a_sts;
     float* sb = &s.B[0][0] + b_sts;
+    if constexpr (kAccess == 4) {
+      *reinterpret_cast<float4*>(sa) = make_float4(ra[0], ra[1], ra[2], ra[3]);  // STS.128
 #pragma unroll
-    for (int i = 0; i < kLoads; ++i) {
-      sa[i * AThreadMap::kDeltaS * kTileM] = ra[i];
-      sb[i * BThreadMap::kDeltaS] = rb[i];
+      for (int v = 0; v < 4; ++v) sb[v * kBRow] = rb[v];  // 4 k values of one n: a column
+    } else {
+#pragma unroll
+      for (int i = 0; i < kLoads; ++i) {
+        sa[i * AMap::kDeltaS * kTileM] = ra[i];
+        sb[i * BMap::kDeltaS] = rb[i];
+      }
     }
   }
 };
+
+// k elements in the first k-tile of [k_begin, k_end): the residue, or a whole tile.
+__device__ __forceinline__ int first_tile_k(int k_begin, int k_end) {
+  const int r = (k_end - k_begin) % kTileK;
+  return r ? r : kTileK;
+}
 
 // Where this thread's 8x8 accumulators sit in the block tile. Lanes form a 4x8 grid in CUTLASS's
 // RowMajorInterleaved<2> order (lane -> row (lane/16)*2 + lane%2, column (lane%16)/2), so lanes
@@ -205,45 +263,56 @@ inline bool c_vector_ok(const GemmArgs& a) {
 // registers; they go to the other stage at the last k step, and one __syncthreads per tile
 // separates the stages. Inside a tile the fragment of step k+1 is read from shared memory
 // before the FFMAs of step k, so LDS latency hides behind 64 FFMAs.
-// Accumulates k elements [k_begin, k_end) (k_begin a multiple of 8) into acc.
+// Accumulates k elements [k_begin, k_end) into acc.
+template <int kAccess>
 __device__ __forceinline__ void mainloop_pipelined(const float* A, const float* B, int M, int N,
                                                    int K, int m0, int n0, int k_begin,
                                                    int k_end, SmemStage (&smem)[2],
                                                    float (&acc)[kThreadM][kThreadN]) {
-  const int tiles = k_end > k_begin ? (k_end - k_begin + kTileK - 1) / kTileK : 0;
-  if (tiles == 0) return;
-  TileLoader loader(A, B, M, N, K, m0, n0, k_begin, k_end);
+  if (k_end <= k_begin) return;
+  const int tiles = (k_end - k_begin + kTileK - 1) / kTileK;
+  TileLoader<kAccess> loader(A, B, M, N, K, m0, n0, k_begin);
   const ThreadTile tt;
   float ra[kLoads], rb[kLoads];
 
-  // Prologue: tile 0 into stage 0, its first fragment into registers.
-  loader.load(ra, rb);
-  loader.advance();
+  // Prologue: the first (possibly partial) tile into stage 0, its first fragment into registers.
+  const int first_k = first_tile_k(k_begin, k_end);
+  loader.load_residue(ra, rb, first_k);
+  loader.advance(first_k);
   loader.store(smem[0], ra, rb);
   __syncthreads();
   Fragment frag[2];
   load_fragment(smem[0], 0, tt, frag[0]);
   int read = 0;
 
+  // No branches inside a tile: a guarded load (if (has_next) load ...) lets the compiler sink
+  // the global loads into the guarded store at step 7, right before their use, and the warps
+  // then wait for global memory at every tile (seen in the SASS). After the last tile the
+  // loader reads nothing (all predicates off) and stores zeros that nobody reads.
   for (int tile = 0; tile < tiles; ++tile) {
     const bool has_next = tile + 1 < tiles;
 #pragma unroll
     for (int k = 0; k < kTileK; ++k) {
       if (k == kTileK - 1) {
-        // Tile t+1 (in registers since k == 0) goes to the stage nobody reads any more.
-        if (has_next) loader.store(smem[read ^ 1], ra, rb);
+        loader.store(smem[read ^ 1], ra, rb);  // tile t+1 -> the stage nobody reads any more
         __syncthreads();
         read ^= 1;
       }
-      if (k < kTileK - 1 || has_next)
-        load_fragment(smem[read], (k + 1) % kTileK, tt, frag[(k + 1) % 2]);
-      if (k == 0 && has_next) {
-        loader.load(ra, rb);
-        loader.advance();
+      load_fragment(smem[read], (k + 1) % kTileK, tt, frag[(k + 1) % 2]);
+      if (k == 0) {
+        // The next tile's global loads: their latency hides behind this tile's 8 k steps.
+        loader.load(ra, rb, has_next);
+        loader.advance(kTileK);
       }
       outer_product(acc, frag[k % 2]);
     }
   }
+}
+
+// 128-bit global loads need M and K multiples of 4 and 16-byte aligned A and B.
+inline bool ab_vector_ok(const GemmArgs& a) {
+  return a.m % 4 == 0 && a.k % 4 == 0 && reinterpret_cast<std::uintptr_t>(a.A) % 16 == 0 &&
+         reinterpret_cast<std::uintptr_t>(a.B) % 16 == 0;
 }
 
 }  // namespace gemmlab::kernels::simt

@@ -23,14 +23,16 @@ __global__ void __launch_bounds__(kThreads, 2)
                      const float* __restrict__ B, float beta, float* __restrict__ C, bool vec_ok) {
   __shared__ SmemStage smem;
   const int m0 = blockIdx.x * kTileM, n0 = blockIdx.y * kTileN;
-  TileLoader loader(A, B, M, N, K, m0, n0, 0, K);
+  TileLoader<1> loader(A, B, M, N, K, m0, n0, 0);
   const ThreadTile tt;
   float acc[kThreadM][kThreadN];
   clear(acc);
   float ra[kLoads], rb[kLoads];
-  for (int k0 = 0; k0 < K; k0 += kTileK) {
-    loader.load(ra, rb);
-    loader.advance();
+  // The partial k-tile first (element-wise k predicate), then whole tiles.
+  for (int k0 = 0, step = first_tile_k(0, K); k0 < K; k0 += step, step = kTileK) {
+    if (k0 == 0) loader.load_residue(ra, rb, step);
+    else loader.load(ra, rb);
+    loader.advance(step);
     __syncthreads();  // everyone is done reading the previous tile
     loader.store(smem, ra, rb);
     __syncthreads();  // the tile is complete

@@ -22,6 +22,7 @@ namespace {
 using namespace simt;
 
 // slices == 1: C = alpha * acc + beta * C directly. Otherwise partial[slice] = acc (ld = M).
+template <int kAccess>
 __global__ void __launch_bounds__(kThreads, 2)
     split_k_kernel(int M, int N, int K, float alpha, const float* __restrict__ A,
                    const float* __restrict__ B, float beta, float* __restrict__ C,
@@ -31,7 +32,7 @@ __global__ void __launch_bounds__(kThreads, 2)
   const KRange range = split_k_parallel_range(blockIdx.z, K, kTileK, slices);
   float acc[kThreadM][kThreadN];
   clear(acc);
-  mainloop_pipelined(A, B, M, N, K, m0, n0, range.begin, range.end, smem, acc);
+  mainloop_pipelined<kAccess>(A, B, M, N, K, m0, n0, range.begin, range.end, smem, acc);
   if (slices == 1)
     store_tile(C, M, N, m0, n0, ThreadTile(), acc, alpha, beta, vec_ok);
   else
@@ -54,7 +55,7 @@ int device_slots() {  // SMs x resident blocks of the main kernel
   int dev = 0, sms = 0, per_sm = 0;
   if (cudaGetDevice(&dev) != cudaSuccess ||
       cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess ||
-      cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, split_k_kernel, kThreads, 0) !=
+      cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, split_k_kernel<4>, kThreads, 0) !=
           cudaSuccess)
     return 0;
   return sms * per_sm;
@@ -84,7 +85,7 @@ cudaError_t launch(const GemmArgs& a) {
   if (a.workspace_bytes < need) return cudaErrorInvalidValue;
   float* partials = static_cast<float*>(a.workspace);
   const dim3 grid((a.m + kTileM - 1) / kTileM, (a.n + kTileN - 1) / kTileN, slices);
-  split_k_kernel<<<grid, kThreads, 0, a.stream>>>(
+  (ab_vector_ok(a) ? split_k_kernel<4> : split_k_kernel<1>)<<<grid, kThreads, 0, a.stream>>>(
       a.m, a.n, a.k, a.alpha, static_cast<const float*>(a.A), static_cast<const float*>(a.B),
       a.beta, a.C, partials, slices,
       c_vector_ok(a) && reinterpret_cast<std::uintptr_t>(partials) % 16 == 0);

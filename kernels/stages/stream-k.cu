@@ -60,77 +60,139 @@ __device__ void share_partial(const Workspace& ws, int block,
   }
 }
 
-__device__ void add_partial(const Workspace& ws, int peer, float (&acc)[kThreadM][kThreadN]) {
+// Thread 0 waits until every peer in [first_peer, last_peer] has raised its flag.
+__device__ void wait_for_peers(const Workspace& ws, int first_peer, int last_peer) {
   if (threadIdx.x == 0) {
     const unsigned long long start = global_ns();
-    while (load_acquire(&ws.flags[peer]) == 0) {
-      __nanosleep(256);
-      if (global_ns() - start > 20ull * 1000 * 1000 * 1000) __trap();  // a peer never arrived
-    }
+    for (int peer = last_peer; peer >= first_peer; --peer)
+      while (load_acquire(&ws.flags[peer]) == 0) {
+        __nanosleep(256);
+        if (global_ns() - start > 20ull * 1000 * 1000 * 1000) __trap();  // a peer never arrived
+      }
   }
   __syncthreads();
-  const float* slot = ws.partials + size_t(peer) * kPartialFloats;
-#pragma unroll
-  for (int i = 0; i < kThreadM; ++i)
-#pragma unroll
-    for (int j = 0; j < kThreadN; ++j)
-      acc[i][j] += __ldcg(&slot[(i * kThreadN + j) * kThreads + threadIdx.x]);
 }
 
+// acc += the partials of peers [first_peer, last_peer], one row of 8 accumulators at a time.
+// (A loop over peers that carries all 64 accumulators made ptxas spill them, ~300 bytes of
+// stack; a loop per accumulator has no loads in flight. A row: 8 independent loads per peer.)
+__device__ __forceinline__ void add_partials(const Workspace& ws, int first_peer, int last_peer,
+                                             float (&acc)[kThreadM][kThreadN]) {
+  const float* first = ws.partials + size_t(first_peer) * kPartialFloats + threadIdx.x;
+  const int peers = last_peer - first_peer + 1;
+#pragma unroll
+  for (int i = 0; i < kThreadM; ++i) {
+    const float* row = first + i * kThreadN * kThreads;
+#pragma unroll 2
+    for (int q = 0; q < peers; ++q) {
+      const float* p = row + size_t(q) * kPartialFloats;
+#pragma unroll
+      for (int j = 0; j < kThreadN; ++j) acc[i][j] += __ldcg(p + j * kThreads);
+    }
+  }
+}
+
+// A block's position in its work: the tile it is on, and for a stream-k block the end of the
+// iterations it still owns (for a data-parallel block, the tiles it still owns). Kept in shared
+// memory, not registers: the main loop needs all 128 registers a thread has, and every value
+// held across it would spill to local memory inside the loop (seen: 256 bytes of stack).
+struct Position {
+  int tile;
+  int end_or_left;
+};
+
+struct Work {
+  bool sk;
+  int tile, tile_begin, seg_begin, seg_end;  // iterations of this tile the block owns
+  int dp_left;                               // data-parallel: tiles left, this one included
+  GemmCoord coord;
+};
+
+// Everything about the current tile, recomputed from the plan, the block index and the
+// Position (cheap integer arithmetic) before and after the main loop.
+__device__ __forceinline__ Work current_work(const streamk::Plan& plan, int block,
+                                             const Position& pos) {
+  Work w;
+  w.sk = block < plan.sk_padding_start();
+  w.tile = pos.tile;
+  w.dp_left = pos.end_or_left;
+  w.tile_begin = w.tile * plan.iters_per_tile;
+  if (w.sk) {
+    const streamk::IterRange range = streamk::sk_iter_extents(plan, block);
+    w.seg_begin = std::max(range.begin, w.tile_begin);
+    w.seg_end = pos.end_or_left;
+  } else {
+    w.seg_begin = w.tile_begin;
+    w.seg_end = w.tile_begin + plan.iters_per_tile;
+  }
+  w.coord = streamk::tile_offset(plan, w.tile);
+  return w;
+}
+
+template <int kAccess>
 __global__ void __launch_bounds__(kThreads, 2)
     stream_k_kernel(int M, int N, int K, float alpha, const float* __restrict__ A,
                     const float* __restrict__ B, float beta, float* __restrict__ C,
                     Workspace ws, streamk::Plan plan, bool vec_ok) {
   __shared__ SmemStage smem[2];
+  __shared__ Position position;
   const int block = streamk::block_idx_of(plan, blockIdx.x);
-  const int ipt = plan.iters_per_tile;
-  float acc[kThreadM][kThreadN];
+  const bool sk = block < plan.sk_padding_start();
+  if (!sk && (block < plan.dp_start() || block >= plan.reduce_start())) return;  // filler
 
-  if (block < plan.sk_padding_start()) {
-    // Stream-k block: iterations [begin, end), tiles visited from the last one down.
-    const streamk::IterRange range = streamk::sk_iter_extents(plan, block);
-    int end = range.end;
-    for (int tile = (range.end - 1) / ipt; end > range.begin; --tile) {
-      const int tile_begin = tile * ipt;
-      const int seg_begin = std::max(range.begin, tile_begin), seg_end = end;
-      const GemmCoord t = streamk::tile_offset(plan, tile);
-      const int m0 = t.m * kTileM, n0 = t.n * kTileN;
-      clear(acc);
-      mainloop_pipelined(A, B, M, N, K, m0, n0, (seg_begin - tile_begin) * kTileK,
-                         std::min(K, (seg_end - tile_begin) * kTileK), smem, acc);
-      if (seg_end < tile_begin + ipt) {
-        share_partial(ws, block, acc);  // not the tile's last iteration: a peer finishes it
-      } else {
-        // Finishing block: add the partials of the peers that cover the tile's earlier
-        // iterations (lower block indices, contiguous), then the epilogue.
-        for (int peer = block - 1; seg_begin > tile_begin; --peer) {
-          add_partial(ws, peer, acc);
-          if (streamk::sk_iter_extents(plan, peer).begin <= tile_begin) break;
-        }
-        store_tile(C, M, N, m0, n0, ThreadTile(), acc, alpha, beta, vec_ok);
+  // Stream-k block: iterations [range.begin, range.end), tiles visited from the last one down.
+  // Data-parallel block: whole tiles, the first wave may take several, at a stride of the SMs.
+  if (threadIdx.x == 0) {
+    if (sk) {
+      const streamk::IterRange range = streamk::sk_iter_extents(plan, block);
+      position = {(range.end - 1) / plan.iters_per_tile, range.end};
+    } else {
+      const int dp_block = block - plan.dp_start();
+      Position p{(plan.cohort_raster ? 0 : plan.sk_tiles) + dp_block, plan.dp_first_wave_tiles};
+      if (dp_block >= plan.avail_sms) {
+        p.end_or_left = 1;
+        p.tile += (plan.dp_first_wave_tiles - 1) * plan.avail_sms;
       }
-      end = seg_begin;
-      __syncthreads();  // shared memory is reused by the next tile
+      position = p;
     }
-    return;
   }
-  if (block < plan.dp_start() || block >= plan.reduce_start()) return;  // filler blocks
+  __syncthreads();
 
-  // Data-parallel block: whole tiles; the first wave may take several, at a stride of the SMs.
-  const int dp_block = block - plan.dp_start();
-  int tile = (plan.cohort_raster ? 0 : plan.sk_tiles) + dp_block;
-  int allotment = plan.dp_first_wave_tiles;
-  if (dp_block >= plan.avail_sms) {
-    allotment = 1;
-    tile += (plan.dp_first_wave_tiles - 1) * plan.avail_sms;
-  }
-  for (; allotment > 0; --allotment, tile += plan.avail_sms) {
-    const GemmCoord t = streamk::tile_offset(plan, tile);
-    if (tile < plan.sk_tiles || !tile_in_problem(t, plan.tiled_shape)) return;
-    const int m0 = t.m * kTileM, n0 = t.n * kTileN;
-    clear(acc);
-    mainloop_pipelined(A, B, M, N, K, m0, n0, 0, K, smem, acc);
-    store_tile(C, M, N, m0, n0, ThreadTile(), acc, alpha, beta, vec_ok);
+  // One loop (and one copy of the main loop in the binary) for both kinds of block.
+  float acc[kThreadM][kThreadN];
+  while (true) {
+    {
+      const Work w = current_work(plan, block, position);
+      if (!w.sk && (w.tile < plan.sk_tiles || !tile_in_problem(w.coord, plan.tiled_shape)))
+        return;
+      clear(acc);
+      mainloop_pipelined<kAccess>(A, B, M, N, K, w.coord.m * kTileM, w.coord.n * kTileN,
+                                  (w.seg_begin - w.tile_begin) * kTileK,
+                                  std::min(K, (w.seg_end - w.tile_begin) * kTileK), smem, acc);
+    }
+    const Work w = current_work(plan, block, position);  // after the loop's barriers: reloaded
+    if (w.seg_end < w.tile_begin + plan.iters_per_tile) {
+      share_partial(ws, block, acc);  // not the tile's last iteration: a peer finishes it
+    } else {
+      // Finishing block: add the partials of the peers that cover the tile's earlier
+      // iterations (lower block indices, contiguous), then the epilogue.
+      if (w.seg_begin > w.tile_begin) {
+        int first_peer = block - 1;
+        while (streamk::sk_iter_extents(plan, first_peer).begin > w.tile_begin) --first_peer;
+        wait_for_peers(ws, first_peer, block - 1);
+        add_partials(ws, first_peer, block - 1, acc);
+      }
+      store_tile(C, M, N, w.coord.m * kTileM, w.coord.n * kTileN, ThreadTile(), acc, alpha, beta,
+                 vec_ok);
+    }
+    __syncthreads();  // shared memory (tiles and position) is reused for the next tile
+    if (w.sk) {
+      if (w.seg_begin <= streamk::sk_iter_extents(plan, block).begin) return;
+      if (threadIdx.x == 0) position = {w.tile - 1, w.seg_begin};
+    } else {
+      if (w.dp_left <= 1) return;
+      if (threadIdx.x == 0) position = {w.tile + plan.avail_sms, w.dp_left - 1};
+    }
     __syncthreads();
   }
 }
@@ -141,7 +203,7 @@ cudaError_t make_plan(int m, int n, int k, streamk::Plan& plan) {
   cudaError_t e = cudaGetDevice(&dev);
   if (e == cudaSuccess) e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
   if (e == cudaSuccess)
-    e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, stream_k_kernel, kThreads, 0);
+    e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, stream_k_kernel<4>, kThreads, 0);
   if (e != cudaSuccess) return e;
   if (per_sm < 1) return cudaErrorInvalidConfiguration;
   plan = streamk::make_plan({m, n, k}, {kTileM, kTileN, kTileK}, 1, per_sm, sms, sms);
@@ -176,7 +238,7 @@ cudaError_t launch(const GemmArgs& a) {
     if (cudaError_t e = cudaMemsetAsync(ws.flags, 0, size_t(sk) * sizeof(int), a.stream))
       return e;
   }
-  stream_k_kernel<<<plan.num_blocks(), kThreads, 0, a.stream>>>(
+  (ab_vector_ok(a) ? stream_k_kernel<4> : stream_k_kernel<1>)<<<plan.num_blocks(), kThreads, 0, a.stream>>>(
       a.m, a.n, a.k, a.alpha, static_cast<const float*>(a.A), static_cast<const float*>(a.B),
       a.beta, a.C, ws, plan, c_vector_ok(a));
   return cudaGetLastError();

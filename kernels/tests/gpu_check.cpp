@@ -20,14 +20,15 @@ using namespace gemmlab::kernels;
 
 namespace {
 
-// The sizes, then the lesson problems: 1024^3 (naive .. block-swizzle lessons),
-// 512x512x16384 (split-k / stream-k lesson), and odd shapes that leave partial tiles and k-tiles
-// everywhere (including a K split into uneven pieces).
-const Problem kSizes[] = {{1, 1, 1},       {127, 129, 65},     {1000, 1500, 700},
-                          {4096, 4096, 4096}, {1024, 1024, 1024}, {512, 512, 16384},
-                          {33, 65, 5003},  {130, 3, 1031}};
+// The sizes, then the lesson problems (lessons/*/lesson.toml: 4096^3, 32768x1024x1024
+// for block-swizzle, 512x512x32768 for split-k / stream-k) and odd shapes that leave partial
+// tiles and k-tiles everywhere (a K split into uneven pieces, M not a multiple of 4).
+const Problem kSizes[] = {{1, 1, 1},        {127, 129, 65},     {1000, 1500, 700},
+                          {4096, 4096, 4096}, {32768, 1024, 1024}, {512, 512, 32768},
+                          {512, 512, 16384}, {33, 65, 5003},      {130, 3, 1031}};
 // Small enough for the host reference and for the sanitizers (which run 10-100x slower).
-const Problem kSmallSizes[] = {{1, 1, 1}, {127, 129, 65}, {67, 35, 300}, {130, 260, 17}};
+// 132x68x300 takes the 128-bit load path of stages 4-7 (M, K multiples of 4) with a k residue.
+const Problem kSmallSizes[] = {{1, 1, 1}, {127, 129, 65}, {67, 35, 300}, {130, 260, 17}, {132, 68, 300}};
 
 struct Tally {
   int passed = 0, failed = 0, skipped = 0;

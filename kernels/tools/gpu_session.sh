@@ -1,0 +1,98 @@
+#!/usr/bin/env bash
+# One call on the lent GPU machine: build, then the steps of MODE, logs and results under $OUT.
+#   kernels/tools/gpu_session.sh dev      build, gpu_check (fp32), bench 4096 + 512x512x16384,
+#                                         SASS + resource usage, ncu shared-memory counters
+#   kernels/tools/gpu_session.sh full     build, ctest -L gpu (correctness + 4 sanitizers),
+#                                         full bench -> $OUT/results.json, ncu counters
+#   kernels/tools/gpu_session.sh bench    build, full bench only
+# Needs `carry: [".deps"]` (nlohmann-json and gtest .debs). Builds sm_90a only, in build-gpu.
+set -uo pipefail
+mode=${1:-dev}
+OUT=${OUT:-/tmp/out}
+mkdir -p "$OUT"
+cd "$(dirname "$0")/../.."
+t0=$(date +%s)
+stamp() { echo "[$(( $(date +%s) - t0 ))s] $*"; }
+
+FP32=naive-uncoalesced,naive,sliced-k,simt-tile,double-buffer,block-swizzle,split-k,stream-k
+KERNELS='regex:naive_kernel|sliced_k_kernel|simt_tile_kernel|double_buffer_kernel|block_swizzle_kernel|split_k_kernel|stream_k_kernel|mma|ldmatrix|swizzle|multistage|epilogue'
+
+stamp "device"
+nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,temperature.gpu,power.draw --format=csv | tee "$OUT/device.txt"
+
+stamp "configure + build"
+P=$(bash .deps/unpack.sh)
+cmake --preset gpu -DCMAKE_PREFIX_PATH="$P" -DCMAKE_CUDA_ARCHITECTURES=90a-real >"$OUT/build.log" 2>&1 &&
+  cmake --build build-gpu --target gemmlab gpu_check -j16 >>"$OUT/build.log" 2>&1
+build_rc=$?
+grep -E "error|spill" "$OUT/build.log" | head -20
+if [ $build_rc -ne 0 ]; then tail -40 "$OUT/build.log"; exit 1; fi
+G=build-gpu/app/gemmlab
+
+resources() {
+  stamp "SASS resource usage"
+  for o in build-gpu/kernels/CMakeFiles/gemmlab_kernels.dir/stages/*.o; do
+    cuobjdump --dump-resource-usage "$o" 2>/dev/null | grep -E "Function|REG" |
+      sed -E 's/^ *Function ([^:]*):.*/\1/' | paste - - | c++filt | sed -E 's/\(anonymous namespace\):://g'
+  done | awk '{print}' > "$OUT/resources.txt"
+  cut -c1-220 "$OUT/resources.txt"
+}
+
+ncu_counters() {  # shared-memory wavefronts and instructions, one check run per stage at 4096
+  stamp "ncu (--clock-control none --cache-control all)"
+  ncu --clock-control none --cache-control all -k "$KERNELS" \
+    --metrics l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum,smsp__sass_inst_executed_op_shared_ld.sum,smsp__sass_inst_executed_op_shared_st.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum,launch__registers_per_thread,launch__shared_mem_per_block_static,launch__occupancy_limit_registers,gpu__time_duration.sum \
+    --csv "$G" bench --check --stages "$1" --sizes 4096 >"$OUT/ncu.csv" 2>"$OUT/ncu.err"
+  echo "ncu rc=$?"; tail -3 "$OUT/ncu.err"
+  python3 - "$OUT/ncu.csv" <<'PY'
+import csv, sys, collections
+rows = [r for r in csv.reader(open(sys.argv[1])) if len(r) > 10]
+if not rows: sys.exit("no ncu rows")
+h = rows[0]; ki = h.index("Kernel Name"); mi = h.index("Metric Name"); vi = h.index("Metric Value"); ii = h.index("ID")
+d = collections.OrderedDict()
+for r in rows[1:]:
+    d.setdefault((r[ii], r[ki][:48]), {})[r[mi]] = r[vi].replace(",", "")
+def f(x):
+    try: return float(x)
+    except: return float("nan")
+print(f"{'kernel':48s} {'regs':>4s} {'smem':>6s} {'ld wf/inst':>10s} {'st wf/inst':>10s} {'ld conf':>10s} {'st conf':>10s} {'ms':>8s}")
+for (i, k), m in d.items():
+    ldw, ldi = f(m.get("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum")), f(m.get("smsp__sass_inst_executed_op_shared_ld.sum"))
+    stw, sti = f(m.get("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum")), f(m.get("smsp__sass_inst_executed_op_shared_st.sum"))
+    print(f"{k:48s} {m.get('launch__registers_per_thread','?'):>4s} {m.get('launch__shared_mem_per_block_static','?'):>6s} "
+          f"{(ldw/ldi if ldi else 0):10.3f} {(stw/sti if sti else 0):10.3f} {m.get('l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum','?'):>10s} "
+          f"{m.get('l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum','?'):>10s} {f(m.get('gpu__time_duration.sum'))/1e6:8.3f}")
+PY
+}
+
+case "$mode" in
+  dev)
+    resources
+    for st in double-buffer stream-k; do
+      cuobjdump -sass build-gpu/kernels/CMakeFiles/gemmlab_kernels.dir/stages/$st.cu.o > "$OUT/$st.sass" 2>&1
+    done
+    stamp "gpu_check fp32"
+    timeout 300 build-gpu/kernels/tests/gpu_check --stages "${STAGES:-$FP32}" > "$OUT/gpu_check.log" 2>&1
+    echo "gpu_check rc=$?"; grep -E "FAIL|passed" "$OUT/gpu_check.log" | head -20
+    stamp "bench"
+    timeout 300 "$G" bench --stages "${STAGES:-$FP32}" --sizes "${SIZES:-4096,512x512x16384}" --json "$OUT/bench.json" > "$OUT/bench.txt" 2>"$OUT/bench.err"
+    echo "bench rc=$?"; tail -3 "$OUT/bench.err"
+    ncu_counters "$FP32"
+    stamp "done"; cat "$OUT/bench.txt"
+    ;;
+  full)
+    resources
+    stamp "ctest -L gpu"
+    cmake --build build-gpu -j16 >>"$OUT/build.log" 2>&1
+    (cd build-gpu && timeout 420 ctest -L gpu --output-on-failure --timeout 400) > "$OUT/ctest.log" 2>&1
+    echo "ctest rc=$?"; grep -E "Test +#|tests passed|FAIL|ERROR SUMMARY" "$OUT/ctest.log" | head -30
+    ;;
+  bench)
+    stamp "bench"
+    "$G" bench --sizes "${SIZES:-4096,8192,1000x1500x700,512x512x16384}" --json "$OUT/results.json" > "$OUT/bench.txt" 2>"$OUT/bench.err"
+    echo "bench rc=$?"; tail -3 "$OUT/bench.err"
+    ncu_counters all
+    stamp "done"; cat "$OUT/bench.txt"
+    ;;
+  *) echo "unknown mode $mode"; exit 2 ;;
+esac
