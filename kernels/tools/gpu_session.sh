@@ -84,8 +84,12 @@ case "$mode" in
     resources
     stamp "ctest -L gpu"
     cmake --build build-gpu -j16 >>"$OUT/build.log" 2>&1
-    (cd build-gpu && timeout 420 ctest -L gpu --output-on-failure --timeout 400) > "$OUT/ctest.log" 2>&1
-    echo "ctest rc=$?"; grep -E "Test +#|tests passed|FAIL|ERROR SUMMARY" "$OUT/ctest.log" | head -30
+    (cd build-gpu && timeout 480 ctest -L gpu -j5 --output-on-failure --timeout 470) > "$OUT/ctest.log" 2>&1
+    echo "ctest rc=$?"; grep -E "Test +#|tests passed|FAIL|ERROR SUMMARY|passed, " "$OUT/ctest.log" | head -40
+    if [ -n "${STAGES:-}" ]; then
+      "$G" bench --stages "$STAGES" --sizes "${SIZES:-4096}" > "$OUT/bench.txt" 2>"$OUT/bench.err"
+      cat "$OUT/bench.txt"
+    fi
     ;;
   bench)
     stamp "bench"
