@@ -14,7 +14,8 @@
 // Any M, N: rows past the edge are zero-filled by cp.async (src-size 0). cp.async copies 16-byte
 // chunks, so K % 8 == 0 (and 16-byte aligned A, B) takes the asynchronous path; other K fall
 // back to synchronous 2-byte loads into the same pipeline: correct, and much slower.
-// Measured numbers: kernels/stages/FP16_NOTES.md.
+// Expected (H200, 4096^3): ~323 TFLOP/s, 46 % of cuBLAS; 146 registers, one block per SM.
+// Measured numbers and how they were taken: kernels/stages/FP16_NOTES.md.
 //
 // Run: gemmlab bench --stages smem-swizzle,multistage --sizes 4096 --check
 #include "fp16_multistage.cuh"

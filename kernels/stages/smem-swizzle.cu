@@ -10,7 +10,9 @@
 // The swizzle costs a few integer instructions per address.
 //
 // Any M, N, K (predicated, as stage 8). 16 KB static shared memory.
-// Measured numbers: kernels/stages/FP16_NOTES.md.
+// Expected (H200, 4096^3): ~207 TFLOP/s, 29 % of cuBLAS; ncu: 4.0 wavefronts per LDSM.x4,
+// 0 conflicts.
+// Measured numbers and how they were taken: kernels/stages/FP16_NOTES.md.
 //
 // Run: gemmlab bench --stages ldmatrix,smem-swizzle --sizes 4096 --check
 #include "fp16_sync_kernel.cuh"

@@ -93,7 +93,7 @@ if has ncu; then
   M2=$M2,lts__t_sector_hit_rate.pct,dram__bytes_read.sum,sm__warps_active.avg.pct_of_peak_sustained_active
   M3=lts__throughput.avg.pct_of_peak_sustained_elapsed,lts__t_bytes.sum.per_second,sm__cycles_elapsed.avg.per_second
   M3=$M3,l1tex__data_pipe_lsu_wavefronts_mem_shared.avg.pct_of_peak_sustained_elapsed,smsp__inst_executed.sum
-  for s in ${STAGES//,/ } $NCU_EXTRA; do
+  for s in ${STAGES//,/ } ${NCU_EXTRA:-}; do
     f="$OUT/ncu_${s//\//_}"
     # All metrics in one run; if a name is refused, the task's own counters alone.
     timeout 90 ncu --clock-control none --cache-control all --csv \
