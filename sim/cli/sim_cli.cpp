@@ -33,15 +33,24 @@ const std::vector<Command>& sim_commands() {
        "[--accumulator f32|f16] [--element R,C]",
        cmd_fragment},
       {"raster",
-       "--order identity:N|serpentine|along-m:S|along-n:S|launch --problem M,N,K --tile TM,TN[,TK] "
-       "[--split-k S]",
+       "--order launch|identity:N|serpentine[:S]|along-m:S|along-n:S|list:m,n;... --problem M,N,K "
+       "--tile TM,TN[,TK] [--split-k S [--split-k-mode serial|parallel] | --stream-k [--device D "
+       "--blocks-per-sm B]]",
        cmd_raster},
       {"schedule",
        "--device h100|h200|a100|rtx4090 --problem M,N,K --tile TM,TN,TK --threads T --regs R "
-       "--smem B [--order ...] [--split-k S | --stream-k]",
+       "--smem B [--order ...] [--split-k S [--split-k-mode serial|parallel] | --stream-k] "
+       "[--iter-cost C] [--epilogue-cost C] [--partial-cost C] [--sms N] [--detail 1]",
        cmd_schedule},
-      {"l2", "--device h100 --problem M,N,K --tile TM,TN,TK --dtype f16|f32 [--order ...]", cmd_l2},
-      {"pipeline", "--kind pipelined2|multistage:K|mma-base --k-iterations N", cmd_pipeline},
+      {"l2",
+       "--device D --problem M,N,K --tile TM,TN,TK [--dtype f16|f32] [--layout tn|nn|nt|tt] "
+       "[--order ...] [--split-k S | --stream-k] [--blocks-per-sm B | --threads T --regs R --smem B] "
+       "[--l2-bytes B] [--l2-ways W] [--l2-partitions P] [--buckets N] [--heat 0|1]",
+       cmd_l2},
+      {"pipeline",
+       "--kind pipelined2|multistage:K|mma-base --k-iterations N [--warp-k-steps W] "
+       "[--global-latency L] [--shared-latency L] [--math-cost C]",
+       cmd_pipeline},
   };
   return commands;
 }
