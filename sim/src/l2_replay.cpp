@@ -186,7 +186,7 @@ Expected<L2Report> replay_l2(const BlockPlan& plan, const Timeline& tl, const De
   L2Report r;
   const int tiles_m = plan.tiled_shape.m, tiles_n = plan.tiled_shape.n, kit = plan.k_iterations;
   const std::uint64_t heat_cells = static_cast<std::uint64_t>(kit) * (static_cast<std::uint64_t>(tiles_m) + tiles_n);
-  r.heat_maps_omitted = heat_cells > (1ull << 24);
+  r.heat_maps_omitted = heat_cells > (1ull << 22);  // 32 MB of counters at most
   if (!r.heat_maps_omitted) {
     r.a_tiles = {tiles_m, kit, std::vector<std::uint32_t>(static_cast<size_t>(tiles_m) * kit, 0),
                  std::vector<std::uint32_t>(static_cast<size_t>(tiles_m) * kit, 0)};

@@ -18,7 +18,8 @@
 //     the far partition over the fabric, and the data, from there or from DRAM, is kept in both.
 //     Writes go to the home partition and drop any stale copy in the other one.
 //
-// Replay semantics: blocks issue their k-step loads at the time the timeline gives that step. All
+// Replay semantics: blocks issue their k-step loads when the timeline starts that iteration (a
+// pipelined main loop fetches a few steps earlier; that shift is not modelled). All
 // loads of one instant are issued together; co-resident blocks that need the same A or B tile
 // step (on the same partition side) send one request: the first looks it up, the others merge
 // with it and count as hits on the same sectors (an L2 hit-under-miss). Within an instant the

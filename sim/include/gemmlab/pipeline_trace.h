@@ -75,7 +75,7 @@ struct PipelineTrace {
   double math_busy = 0;            // sum of math event durations
 };
 
-inline constexpr int kMaxTraceKIterations = 4096;
+inline constexpr int kMaxTraceKIterations = 1024;
 Expected<PipelineTrace> trace_pipeline(const PipelineSpec& spec);
 
 }  // namespace gemmlab

@@ -88,8 +88,8 @@ struct BlockPlan {
 
 // Limits that keep a typed size from turning into a huge allocation.
 inline constexpr int kMaxProblemExtent = 1 << 20;   // M, N or K
-inline constexpr long long kMaxBlocks = 1LL << 22;  // blocks in one launch plan
-inline constexpr long long kMaxTiles = 1LL << 22;   // C tiles
+inline constexpr long long kMaxBlocks = 1LL << 20;  // blocks in one launch plan (~250 MB of plan + timeline)
+inline constexpr long long kMaxTiles = 1LL << 20;   // C tiles
 
 Expected<BlockPlan> make_block_plan(const PlanRequest& request);
 
