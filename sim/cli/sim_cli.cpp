@@ -70,7 +70,7 @@ int run_sim_cli(int argc, char** argv, int first) {
   for (const auto& c : sim_commands()) {
     if (what != c.name) continue;
     try {
-      Args args(argc, argv, first + 1, {"--json", "--stream-k"});
+      Args args(argc, argv, first + 1, {"--json", "--stream-k", "--help"});
       if (args.has("--help")) {
         std::cout << "gemmlab sim " << c.name << " " << c.usage << "\n";
         return 0;
