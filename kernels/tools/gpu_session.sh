@@ -4,7 +4,8 @@
 #                                         SASS + resource usage, ncu shared-memory counters
 #   kernels/tools/gpu_session.sh full     build, ctest -L gpu (correctness + 4 sanitizers),
 #                                         full bench -> $OUT/results.json, ncu counters
-#   kernels/tools/gpu_session.sh bench    build, full bench only
+#   kernels/tools/gpu_session.sh bench    build, ctest -L gpu (verbose), full bench ->
+#                                         $OUT/results.json, ncu counters of every stage
 # Needs `carry: [".deps"]` (nlohmann-json and gtest .debs). Builds sm_90a only, in build-gpu.
 set -uo pipefail
 mode=${1:-dev}
@@ -92,9 +93,18 @@ case "$mode" in
     fi
     ;;
   bench)
+    # The committed results: correctness + sanitizers (verbose log), the full bench (all built
+    # stages, both tracks), ncu counters of every stage at 4096.
+    resources
+    cmake --build build-gpu -j16 >>"$OUT/build.log" 2>&1
+    mv "$OUT/build.log" /tmp/build.log
+    stamp "ctest -L gpu"
+    (cd build-gpu && timeout 300 ctest -L gpu -j5 -V --timeout 290) > "$OUT/ctest.log" 2>&1
+    echo "ctest rc=$?"; grep -E "Test +#|tests passed|passed, " "$OUT/ctest.log" | head -20
     stamp "bench"
-    "$G" bench --sizes "${SIZES:-4096,8192,1000x1500x700,512x512x16384}" --json "$OUT/results.json" > "$OUT/bench.txt" 2>"$OUT/bench.err"
-    echo "bench rc=$?"; tail -3 "$OUT/bench.err"
+    timeout 330 "$G" bench --sizes "${SIZES:-4096,8192,1000x1500x700,512x512x16384,32768x1024x1024,512x512x32768}" \
+      --json "$OUT/results.json" > "$OUT/bench.txt" 2>"$OUT/bench.err"
+    echo "bench rc=$?"; tail -2 "$OUT/bench.err"
     ncu_counters all
     stamp "done"; cat "$OUT/bench.txt"
     ;;
