@@ -203,9 +203,16 @@ cudaError_t make_plan(int m, int n, int k, streamk::Plan& plan) {
   int dev = 0, sms = 0, per_sm = 0;
   cudaError_t e = cudaGetDevice(&dev);
   if (e == cudaSuccess) e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
+  // Both load widths share one plan (workspace() does not see the pointers): the smaller
+  // occupancy of the two, so that the co-residency the fix-up relies on holds for either.
+  int per_sm_scalar = 0;
   if (e == cudaSuccess)
     e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, stream_k_kernel<4>, kThreads, 0);
+  if (e == cudaSuccess)
+    e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm_scalar, stream_k_kernel<1>,
+                                                      kThreads, 0);
   if (e != cudaSuccess) return e;
+  per_sm = std::min(per_sm, per_sm_scalar);
   if (per_sm < 1) return cudaErrorInvalidConfiguration;
   plan = streamk::make_plan({m, n, k}, {kTileM, kTileN, kTileK}, 1, per_sm, sms, sms);
   return cudaSuccess;
