@@ -1,5 +1,7 @@
 #include "app.h"
 
+#include <GLFW/glfw3.h>
+
 #include <algorithm>
 #include <filesystem>
 
@@ -12,11 +14,6 @@
 
 namespace gemmlab::app {
 namespace fs = std::filesystem;
-namespace {
-// Dear ImGui 1.86 indexes io.KeysDown by the platform's key codes; GLFW's letter keys are their
-// ASCII capitals (GLFW_KEY_S == 'S').
-constexpr int kKeyS = 'S', kKeyO = 'O';
-}  // namespace
 
 App::App(AppPaths paths, Config config, bool headless)
     : paths_(std::move(paths)), config_(std::move(config)), headless_(headless) {
@@ -98,6 +95,7 @@ void App::open(int lesson_index, int step) {
   for (const auto& v : views_) v->set_playing(false);
   if (n && l.ok()) apply_step_settings(lesson_, step_, !walking);
   predict_ = PredictState{};
+  mask_predicted_quantity(true);
   config_.last_lesson = l.id;
   config_.last_step = step_;
   int& seen = config_.progress[l.id];
@@ -133,12 +131,33 @@ void App::prev() {
 void App::reset_step() {
   if (const Lesson* l = lesson(); l && l->ok()) apply_step_settings(lesson_, step_, true);
   predict_ = PredictState{};
+  mask_predicted_quantity(true);
   status("step settings restored");
 }
 
 void App::set_lang(const std::string& lang) {
   config_.lang = lang;
   rebuild_text();
+}
+
+void App::mask_predicted_quantity(bool masked) {
+  const Lesson* l = lesson();
+  const PredictSpec* spec = nullptr;
+  if (masked && l && l->ok() && step_ < static_cast<int>(l->steps.size()) && l->steps[step_].predict)
+    spec = &*l->steps[step_].predict;
+  for (const auto& v : views_) {
+    const bool mine = spec && spec->quantity.rfind(std::string(v->id()) + ".", 0) == 0;
+    v->set_masked(mine ? spec : nullptr);
+  }
+}
+
+void App::reveal_predict(bool on) {
+  predict_.revealed = on;
+  if (on) {
+    if (const Lesson* l = lesson(); l && l->steps[step_].predict)
+      predict_.answer = predict_answer(*l->steps[step_].predict);
+  }
+  mask_predicted_quantity(!on);
 }
 
 Expected<double> App::predict_answer(const PredictSpec& spec) const {
@@ -171,19 +190,20 @@ void App::status(const std::string& message) {
   app_log("info", message);
 }
 
-void App::handle_keys() {
-  ImGuiIO& io = ImGui::GetIO();
-  if (io.WantTextInput) return;  // typing a number must not turn the page
-  if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_RightArrow))) next();
-  if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_LeftArrow))) prev();
-  if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Space), false))
+void App::on_key(int key, int mods) {
+  // Typing a number into a field must not turn the page.
+  if (ImGui::GetCurrentContext() && ImGui::GetIO().WantTextInput) return;
+  const bool ctrl = (mods & GLFW_MOD_CONTROL) != 0;
+  if (key == GLFW_KEY_RIGHT && !ctrl) next();
+  if (key == GLFW_KEY_LEFT && !ctrl) prev();
+  if (key == GLFW_KEY_SPACE)
     if (View* v = active_view(); v && v->has_animation()) v->set_playing(!v->playing());
-  if (io.KeyCtrl && ImGui::IsKeyPressed(kKeyS, false))
-    request_capture({export_path("window", "png"), false});
-  if (io.KeyCtrl && ImGui::IsKeyPressed(kKeyO, false)) {
+  if (ctrl && key == GLFW_KEY_S) request_capture({export_path("window", "png"), false});
+  if (ctrl && key == GLFW_KEY_O) {
     select_view("kernels");
     open_results_dialog();
   }
+  if (ctrl && key == GLFW_KEY_Q) quit_ = true;
 }
 
 void App::draw_menu() {
@@ -239,7 +259,12 @@ void App::export_view_json() {
 }
 
 void App::draw_views(float dt) {
-  ViewContext ctx{paths_, dt, headless_, config_.lang, &app_log};
+  ViewContext ctx{paths_, dt, headless_, config_.lang, &app_log, {}};
+  ctx.ask = [this](const std::string& quantity) {
+    PredictSpec spec;
+    spec.quantity = quantity;
+    return predict_answer(spec);
+  };
   if (ImGui::BeginTabBar("##views")) {
     for (const auto& v : views_) {
       ImGuiTabItemFlags flags = 0;
@@ -269,7 +294,6 @@ void App::draw_status_bar() {
 }
 
 void App::frame(float dt) {
-  handle_keys();
   const ImGuiViewport* vp = ImGui::GetMainViewport();
   ImGui::SetNextWindowPos(vp->Pos);
   ImGui::SetNextWindowSize(vp->Size);

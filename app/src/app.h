@@ -58,6 +58,10 @@ class App {
   void select_view(const std::string& id);
   const std::vector<std::unique_ptr<View>>& views() const { return views_; }
 
+  // A key pressed in the window (GLFW key code and modifiers), delivered between frames: Dear
+  // ImGui 1.86 samples key state once per frame and would miss a quick tap.
+  void on_key(int key, int mods);
+
   // One frame: the whole UI at io.DisplaySize.
   void frame(float dt);
   // The active view's area in the last frame (pixels, top-left origin).
@@ -86,12 +90,13 @@ class App {
   // The predict question of the open step.
   PredictState& predict_state() { return predict_; }
   Expected<double> predict_answer(const PredictSpec& spec) const;
+  void reveal_predict(bool on);  // shows (or hides again) the answer in the views
   const std::vector<MdBlock>& step_blocks() const { return step_blocks_; }
   const std::vector<MdBlock>& intro_blocks() const { return intro_blocks_; }
 
  private:
   void apply_step_settings(int lesson, int step, bool replay_earlier);
-  void handle_keys();
+  void mask_predicted_quantity(bool masked);
   void draw_menu();
   void draw_views(float dt);
   void draw_status_bar();

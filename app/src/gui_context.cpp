@@ -20,7 +20,8 @@ void on_glfw_error(int code, const char* text) {
 }  // namespace
 
 GuiContext create_gui_context(int width, int height, bool visible, const char* title,
-                              bool install_input_callbacks) {
+                              bool install_input_callbacks,
+                              void (*key_callback)(GLFWwindow*, int, int, int, int)) {
   GuiContext ctx;
   glfwSetErrorCallback(on_glfw_error);
   if (!glfwInit()) {
@@ -44,12 +45,14 @@ GuiContext create_gui_context(int width, int height, bool visible, const char* t
     return ctx;
   }
   glfwMakeContextCurrent(ctx.window);
+  // Installed first: the ImGui backend chains to callbacks that were there before it.
+  if (key_callback) glfwSetKeyCallback(ctx.window, key_callback);
   glfwSwapInterval(1);
   IMGUI_CHECKVERSION();
   ImGui::CreateContext();
   ImGuiIO& io = ImGui::GetIO();
   io.IniFilename = nullptr;  // the layout lives in GEMM Lab's own config file
-  io.ConfigFlags |= ImGuiConfigFlags_NavEnableKeyboard;
+  // No keyboard navigation: the arrows and Space belong to the lesson (steps, play/pause).
   ImGui_ImplGlfw_InitForOpenGL(ctx.window, install_input_callbacks);
   ImGui_ImplOpenGL3_Init("#version 330 core");
   return ctx;

@@ -15,8 +15,10 @@ struct GuiContext {
   bool ok() const { return window != nullptr; }
 };
 
+// key_callback (may be null) sees every key press before Dear ImGui does.
 GuiContext create_gui_context(int width, int height, bool visible, const char* title,
-                              bool install_input_callbacks);
+                              bool install_input_callbacks,
+                              void (*key_callback)(GLFWwindow*, int, int, int, int) = nullptr);
 void destroy_gui_context(GuiContext& ctx);
 // Fonts for the course's characters at `size` px; (re)creates the font texture.
 void build_fonts(const App& app, float size);

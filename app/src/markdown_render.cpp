@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cfloat>
+#include <vector>
 
 #include "fonts.h"
 #include "gl_util.h"
@@ -19,6 +20,17 @@ unsigned decode_utf8(const char* s, const char* end, int* len) {
   for (int i = 1; i < n; ++i) cp = (cp << 6) | (static_cast<unsigned char>(s[i]) & 0x3F);
   *len = n;
   return cp;
+}
+
+// Chinese punctuation that must not begin a line (it stays with the character before it).
+bool no_break_before(unsigned cp) {
+  switch (cp) {
+    case 0xFF0C: case 0x3002: case 0x3001: case 0xFF1B: case 0xFF1A: case 0xFF1F: case 0xFF01:
+    case 0xFF09: case 0x300D: case 0x300F: case 0x201D: case 0x2019: case 0x3009: case 0x300B:
+      return true;
+    default:
+      return false;
+  }
 }
 
 bool is_cjk(unsigned cp) {
@@ -117,7 +129,7 @@ float flow_spans(const std::vector<MdSpan>& spans, ImVec2 origin, float width, I
         }
       }
       float w = st.font->CalcTextSizeA(st.size, FLT_MAX, 0, p, unit_end).x;
-      if (!line_empty && x + pending_space + w > right) new_line();
+      if (!line_empty && x + pending_space + w > right && !no_break_before(cp)) new_line();
       const float space_before = line_empty ? 0 : pending_space;
       x += pending_space;
       pending_space = 0;
@@ -162,25 +174,40 @@ void code_block(const MdBlock& b, float width) {
   const FontSet& f = fonts();
   const float size = f.size * 0.95f;
   const float line_h = size * 1.3f;
-  int lines = 1;
-  for (char c : b.code) lines += c == '\n';
   const ImVec2 pad{8, 6};
-  ImDrawList* dl = ImGui::GetWindowDrawList();
-  const ImVec2 p0 = ImGui::GetCursorScreenPos();
-  const float h = lines * line_h + 2 * pad.y;
-  dl->AddRectFilled(p0, {p0.x + width, p0.y + h}, IM_COL32(35, 37, 45, 255), 4);
-  dl->PushClipRect(p0, {p0.x + width, p0.y + h}, true);
-  float y = p0.y + pad.y;
+  // Lines longer than the panel wrap at the character that no longer fits, indented by two
+  // characters, so no code is cut off.
+  struct Piece { const char* begin; const char* end; bool continued; };
+  std::vector<Piece> pieces;
+  const float max_w = std::max(width - 2 * pad.x, size * 4);
+  const float indent = f.mono->CalcTextSizeA(size, FLT_MAX, 0, "  ").x;
   size_t start = 0;
   while (start <= b.code.size()) {
     size_t nl = b.code.find('\n', start);
     if (nl == std::string::npos) nl = b.code.size();
-    dl->AddText(f.mono, size, {p0.x + pad.x, y}, IM_COL32(215, 220, 230, 255),
-                b.code.data() + start, b.code.data() + nl);
-    y += line_h;
+    const char* p = b.code.data() + start;
+    const char* end = b.code.data() + nl;
+    bool continued = false;
+    do {
+      const char* remaining = nullptr;
+      f.mono->CalcTextSizeA(size, continued ? max_w - indent : max_w, 0, p, end, &remaining);
+      if (remaining == p && p < end) ++remaining;  // at least one character per piece
+      pieces.push_back({p, remaining, continued});
+      p = remaining;
+      continued = true;
+    } while (p < end);
     start = nl + 1;
   }
-  dl->PopClipRect();
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const ImVec2 p0 = ImGui::GetCursorScreenPos();
+  const float h = pieces.size() * line_h + 2 * pad.y;
+  dl->AddRectFilled(p0, {p0.x + width, p0.y + h}, IM_COL32(35, 37, 45, 255), 4);
+  float y = p0.y + pad.y;
+  for (const auto& piece : pieces) {
+    dl->AddText(f.mono, size, {p0.x + pad.x + (piece.continued ? indent : 0), y},
+                IM_COL32(215, 220, 230, 255), piece.begin, piece.end);
+    y += line_h;
+  }
   ImGui::Dummy({width, h});
 }
 

@@ -2,6 +2,7 @@
 // UI state in its own struct, asks the simulator for results and draws them; it never computes
 // the model itself.
 #pragma once
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -29,6 +30,8 @@ struct ViewContext {
   bool headless = false; // `gemmlab shot`: no animation, deterministic frame
   std::string lang = "en";
   void (*log)(const std::string& level, const std::string& message) = nullptr;
+  // Another view's answer to a predict quantity ("banks.wavefronts"), for views that compare.
+  std::function<Expected<double>(const std::string& quantity)> ask;
 };
 
 class View {
@@ -51,10 +54,23 @@ class View {
   // A file the user opened for this view (results JSON, ncu CSV); problems go to the view.
   virtual void load_file(const std::string& path) { (void)path; }
 
+  // While a step's predict question is open, the view hides the number it asks for (the learner
+  // reasons from the picture, then presses Reveal). nullptr: nothing hidden.
+  void set_masked(const PredictSpec* spec) {
+    masked_ = spec ? std::optional<PredictSpec>(*spec) : std::nullopt;
+  }
+
   // Space plays / pauses the view's animation, if it has one.
   virtual bool has_animation() const { return false; }
   virtual bool playing() const { return false; }
   virtual void set_playing(bool) {}
+
+ protected:
+  bool masked(const char* quantity) const { return masked_ && masked_->quantity == quantity; }
+  const std::optional<PredictSpec>& mask() const { return masked_; }
+
+ private:
+  std::optional<PredictSpec> masked_;
 };
 
 // All views, in tab order (the order of known_view_ids()).

@@ -71,10 +71,8 @@ void draw_predict(App& app, const PredictSpec& spec) {
   ImGui::SetNextItemWidth(field_width(10));
   ImGui::InputDouble("your answer", &ps.guess, 0, 0, "%.6g");
   ImGui::SameLine();
-  if (ImGui::Button(ps.revealed ? "Hide" : "Reveal")) {
-    ps.revealed = !ps.revealed;
-    if (ps.revealed) ps.answer = app.predict_answer(spec);
-  }
+  if (ImGui::Button(ps.revealed ? "Hide" : "Reveal")) app.reveal_predict(!ps.revealed);
+  ui_trace("reveal");
   if (ps.revealed && ps.answer) {
     if (!*ps.answer) {
       error_box("The simulator cannot answer: " + ps.answer->error());

@@ -34,7 +34,7 @@ struct ThreadMapUiState {
 class ThreadMapView final : public View {
  public:
   const char* id() const override { return "threadmap"; }
-  const char* title() const override { return "Tile & thread map"; }
+  const char* title() const override { return "Thread map"; }
 
   void apply(const Json& s) override {
     ui_ = ThreadMapUiState{};
@@ -112,6 +112,7 @@ class ThreadMapView final : public View {
       }
     }
     draw_summary(r);
+    draw_highlighted_thread(r);
     draw_iteration_bar(per_thread);
     draw_tile(r);
   }
@@ -185,9 +186,12 @@ class ThreadMapView final : public View {
 
   void draw_summary(const ThreadMapResult& r) {
     const auto& g = r.geometry;
-    ImGui::Text("Iterations (c,s) = (%d,%d)   Delta (c,s) = (%d,%d)   tile in vectors (%d,%d)",
-                g.iterations.c, g.iterations.s, g.delta.c, g.delta.s, g.shape_vec.c,
-                g.shape_vec.s);
+    auto num = [&](const char* q, int v) { return masked(q) ? std::string("?") : std::to_string(v); };
+    ImGui::Text("Iterations (c,s) = (%s,%s)   Delta (c,s) = (%s,%s)   tile in vectors (%d,%d)",
+                num("threadmap.iterations_c", g.iterations.c).c_str(),
+                num("threadmap.iterations_s", g.iterations.s).c_str(),
+                num("threadmap.delta_c", g.delta.c).c_str(), num("threadmap.delta_s", g.delta.s).c_str(),
+                g.shape_vec.c, g.shape_vec.s);
     if (ui_.map != "stripmined") {
       ImGui::SameLine();
       ImGui::Text("  warps (c,s) = (%d,%d)", g.warps.c, g.warps.s);
@@ -197,6 +201,29 @@ class ThreadMapView final : public View {
       ImGui::TextColored(ImVec4(1, 0.8f, 0.4f, 1), "  %s accesses fall outside the tile "
                          "(predicated off)", fmt_int(outside_).c_str());
     }
+  }
+
+  // The highlighted thread's walk, in the iterator's order: what the lesson text talks about.
+  void draw_highlighted_thread(const ThreadMapResult& r) {
+    const int t = ui_.highlight_thread;
+    if (t < 0 || t >= r.params.threads) return;
+    const auto& o = r.initial_offsets[t];
+    std::string text = "thread " + std::to_string(t) + " (warp " + std::to_string(t / 32) + ", lane " +
+                       std::to_string(t % 32) + ") starts at (" + std::to_string(o.c) + "," +
+                       std::to_string(o.s) + ") and visits";
+    const int per_thread = r.accesses_per_thread();
+    int listed = 0;
+    for (int i = 0; i < per_thread && listed < 16; ++i) {
+      const auto& a = r.accesses[static_cast<size_t>(t) * per_thread + i];
+      if (a.v != 0) continue;  // one entry per vector access
+      text += " (" + std::to_string(a.element.c) + "," + std::to_string(a.element.s) + ")";
+      if (!a.in_tile) text += "[off]";
+      ++listed;
+    }
+    if (listed == 16) text += " ...";
+    ImGui::PushTextWrapPos(0);
+    ImGui::TextUnformatted(text.c_str());
+    ImGui::PopTextWrapPos();
   }
 
   void draw_iteration_bar(int per_thread) {
@@ -288,6 +315,16 @@ class ThreadMapView final : public View {
             dl->AddRect(cv.to_screen(c, s), cv.to_screen(c + 1, s + 1),
                         IM_COL32(255, 255, 255, 255), 0, 0, 2);
         }
+    }
+    // The highlighted thread's cells, outlined so they show even when cells are a few pixels.
+    if (ui_.highlight_thread >= 0 && ui_.highlight_thread < r.params.threads) {
+      const size_t first = static_cast<size_t>(ui_.highlight_thread) * per_thread;
+      for (int i = 0; i < std::min(shown, per_thread); ++i) {
+        const auto& a = r.accesses[first + i];
+        if (!a.in_tile) continue;
+        dl->AddRect(cv.to_screen(float(a.element.c), float(a.element.s)),
+                    cv.to_screen(a.element.c + 1.f, a.element.s + 1.f), kHighlight, 0, 0, 2);
+      }
     }
     if (auto m = cv.mouse()) {
       const int c = int(std::floor(m->x)), s = int(std::floor(m->y));

@@ -1,11 +1,17 @@
-#include "model/settings_schema.h"
 #include "view.h"
 
 namespace gemmlab::app {
 
+// Tab order = FORMAT.md's table order = known_view_ids().
 std::vector<std::unique_ptr<View>> make_views() {
   std::vector<std::unique_ptr<View>> v;
   v.push_back(make_thread_map_view());
+  v.push_back(make_fragments_view());
+  v.push_back(make_smem_banks_view());
+  v.push_back(make_grid_l2_view());
+  v.push_back(make_pipeline_view());
+  v.push_back(make_kernels_view());
+  v.push_back(make_measured_view());
   return v;
 }
 

@@ -8,6 +8,7 @@
 
 #include <chrono>
 #include <iostream>
+#include <vector>
 
 #include "app.h"
 #include "app_log.h"
@@ -16,6 +17,15 @@
 
 namespace gemmlab::app {
 namespace {
+
+struct KeyPress {
+  int key, mods;
+};
+std::vector<KeyPress> g_keys;  // filled by GLFW's callback, drained once per frame
+
+void on_glfw_key(GLFWwindow*, int key, int, int action, int mods) {
+  if (action == GLFW_PRESS || action == GLFW_REPEAT) g_keys.push_back({key, mods});
+}
 
 void write_capture(App& app, const CaptureRequest& req, int fb_w, int fb_h) {
   const ImVec2 scale = ImGui::GetIO().DisplayFramebufferScale;
@@ -54,7 +64,8 @@ int run_window(const AppPaths& paths, const WindowOptions& options) {
   }
   if (options.width > 0) config.window_w = options.width, config.window_h = options.height;
 
-  GuiContext ctx = create_gui_context(config.window_w, config.window_h, true, "GEMM Lab", true);
+  GuiContext ctx =
+      create_gui_context(config.window_w, config.window_h, true, "GEMM Lab", true, &on_glfw_key);
   if (!ctx.ok()) {
     std::cerr << "gemmlab: " << ctx.error << "\n";
     return 1;
@@ -93,10 +104,6 @@ int run_window(const AppPaths& paths, const WindowOptions& options) {
       if (std::chrono::steady_clock::now() - before < std::chrono::milliseconds(490)) idle_frames = 0;
     }
     if (ImGui::IsAnyMouseDown() || ImGui::GetIO().WantTextInput) idle_frames = 0;
-    if (glfwGetKey(window, GLFW_KEY_Q) == GLFW_PRESS &&
-        (glfwGetKey(window, GLFW_KEY_LEFT_CONTROL) == GLFW_PRESS ||
-         glfwGetKey(window, GLFW_KEY_RIGHT_CONTROL) == GLFW_PRESS))
-      break;
     if (app.font_rebuild_requested()) {
       build_fonts(app, app.config().font_size);
       app.font_rebuilt();
@@ -108,6 +115,9 @@ int run_window(const AppPaths& paths, const WindowOptions& options) {
     ImGui_ImplOpenGL3_NewFrame();
     ImGui_ImplGlfw_NewFrame();
     ImGui::NewFrame();
+    for (const KeyPress& k : g_keys) app.on_key(k.key, k.mods);
+    if (!g_keys.empty()) idle_frames = 0;
+    g_keys.clear();
     app.frame(dt);
     ImGui::Render();
     int fb_w = 0, fb_h = 0;

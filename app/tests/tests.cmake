@@ -15,3 +15,36 @@ foreach(src ${GEMMLAB_APP_UNIT_TESTS})
   add_test(NAME app_${name} COMMAND app_${name})
   set_tests_properties(app_${name} PROPERTIES LABELS "app" TIMEOUT 300)
 endforeach()
+
+# ---- GUI tests under Xvfb with Mesa's software renderer.
+find_program(GEMMLAB_XVFB_RUN xvfb-run)
+find_program(GEMMLAB_XDOTOOL xdotool)
+if(GEMMLAB_XVFB_RUN)
+  set(GEMMLAB_XVFB ${GEMMLAB_XVFB_RUN} -a -s "-screen 0 1920x1200x24")
+  add_executable(app_gui_walk ${GEMMLAB_APP_TEST_DIR}/gui_walk.cpp)
+  target_link_libraries(app_gui_walk PRIVATE gemmlab_app_model GTest::gtest)
+  target_compile_definitions(app_gui_walk PRIVATE
+    GEMMLAB_ROOT_DIR="${PROJECT_SOURCE_DIR}" GEMMLAB_EXE="$<TARGET_FILE:gemmlab>")
+  add_dependencies(app_gui_walk gemmlab)
+  foreach(walk "fixture_en;${GEMMLAB_APP_TEST_DIR}/fixtures/course;en;"
+               "fixture_zh;${GEMMLAB_APP_TEST_DIR}/fixtures/course;zh;"
+               "broken;${GEMMLAB_APP_TEST_DIR}/fixtures/broken;en;--expect-problems"
+               "course_en;${PROJECT_SOURCE_DIR}/lessons;en;"
+               "course_zh;${PROJECT_SOURCE_DIR}/lessons;zh;")
+    list(GET walk 0 name)
+    list(GET walk 1 dir)
+    list(GET walk 2 lang)
+    list(GET walk 3 extra)
+    add_test(NAME app_gui_walk_${name}
+             COMMAND ${GEMMLAB_XVFB} $<TARGET_FILE:app_gui_walk> ${dir} ${lang} ${extra})
+    set_tests_properties(app_gui_walk_${name} PROPERTIES LABELS "gui" TIMEOUT 900
+                         ENVIRONMENT "LIBGL_ALWAYS_SOFTWARE=1")
+  endforeach()
+  if(GEMMLAB_XDOTOOL)
+    add_test(NAME app_gui_xdotool
+             COMMAND ${GEMMLAB_XVFB} ${GEMMLAB_APP_TEST_DIR}/gui_xdotool.sh $<TARGET_FILE:gemmlab>
+                     ${GEMMLAB_APP_TEST_DIR}/fixtures/course)
+    set_tests_properties(app_gui_xdotool PROPERTIES LABELS "gui" TIMEOUT 300
+                         ENVIRONMENT "LIBGL_ALWAYS_SOFTWARE=1")
+  endif()
+endif()

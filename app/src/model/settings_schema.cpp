@@ -4,6 +4,12 @@
 #include <functional>
 #include <map>
 
+#include "gemmlab/bank_scenario.h"
+#include "gemmlab/device_presets.h"
+#include "gemmlab/fragment_analysis.h"
+#include "gemmlab/pipeline_trace.h"
+#include "gemmlab/raster_analysis.h"
+
 namespace gemmlab::app {
 namespace {
 
@@ -20,26 +26,6 @@ Check one_of(std::vector<std::string> values) {
     if (v.is_string() && std::find(values.begin(), values.end(), v.get<std::string>()) != values.end())
       return std::nullopt;
     return "must be one of " + quoted_list(values);
-  };
-}
-
-// "name" or "name:<positive int>" where the name is listed with a parameter.
-Check one_of_with_param(std::vector<std::string> plain, std::vector<std::string> with_param,
-                        std::string shown) {
-  return [=](const Json& v) -> std::optional<std::string> {
-    const std::string msg = "must be one of " + shown;
-    if (!v.is_string()) return msg;
-    const std::string s = v.get<std::string>();
-    if (std::find(plain.begin(), plain.end(), s) != plain.end()) return std::nullopt;
-    const auto colon = s.find(':');
-    if (colon == std::string::npos) return msg;
-    const std::string name = s.substr(0, colon), param = s.substr(colon + 1);
-    if (std::find(with_param.begin(), with_param.end(), name) == with_param.end()) return msg;
-    if (param.empty() || param.size() > 6 ||
-        !std::all_of(param.begin(), param.end(), [](char c) { return c >= '0' && c <= '9'; }) ||
-        std::stoi(param) < 1)
-      return "\"" + name + ":N\" needs a positive integer N after the colon, e.g. \"" + name + ":2\"";
-    return std::nullopt;
   };
 }
 
@@ -87,6 +73,29 @@ Check string_value(std::string what) {
   };
 }
 
+// A string the simulator's own parser accepts (the names of the `gemmlab sim` CLI); its message
+// otherwise.
+template <class Parse>
+Check parsed_by(Parse parse) {
+  return [parse](const Json& v) -> std::optional<std::string> {
+    if (!v.is_string()) return "must be a string";
+    auto r = parse(v.get<std::string>());
+    if (!r) return "is not valid: " + r.error();
+    return std::nullopt;
+  };
+}
+
+Check swizzle_params() {
+  return [](const Json& v) -> std::optional<std::string> {
+    const std::string msg = "must be [B, M, S] with |S| >= B >= 0 and M >= 0 (CuTe Swizzle<B,M,S>)";
+    if (!v.is_array() || v.size() != 3) return msg;
+    for (const auto& x : v)
+      if (!x.is_number_integer() || x.get<long long>() < -30 || x.get<long long>() > 30) return msg;
+    if (!swizzle_valid({v[0].get<int>(), v[1].get<int>(), v[2].get<int>()})) return msg;
+    return std::nullopt;
+  };
+}
+
 Check stage_list() {
   return [](const Json& v) -> std::optional<std::string> {
     std::vector<std::string> ids;
@@ -100,10 +109,6 @@ Check stage_list() {
     return std::nullopt;
   };
 }
-
-const std::vector<std::string> kFragmentOps = {
-    "ldsm.x1",       "ldsm.x2",       "ldsm.x4",          "ldsm.x1.trans",
-    "ldsm.x2.trans", "ldsm.x4.trans", "mma.m16n8k16.f16", "mma.m8n8k32.s4"};
 
 struct KeySpec {
   std::string key;
@@ -123,31 +128,29 @@ const std::map<std::string, std::vector<KeySpec>>& schema() {
         {"iteration", integer(-1, 1 << 20)},
         {"color_by", one_of({"thread", "warp"})}}},
       {"fragments",
-       {{"op", one_of(kFragmentOps)},
+       {{"op", parsed_by([](const std::string& x) { return parse_fragment_op(x); })},
         {"operand", one_of({"a", "b", "c"})},
         {"highlight_lane", integer(-1, 31)}}},
       {"banks",
-       {{"op", string_value("an instruction as `gemmlab sim banks --op` takes, e.g. \"ldsm.x4\"")},
-        {"layout", one_of({"rowmajor", "padded", "swizzle", "tensorop"})},
+       {{"op", parsed_by([](const std::string& x) { return parse_smem_op(x); })},
+        {"layout", parsed_by([](const std::string& x) { return parse_smem_layout(x); })},
         {"tile", int_tuple(2, 1, 4096, "[rows, cols]")},
         {"element_bits", [](const Json& v) -> std::optional<std::string> {
            if (v.is_number_integer() && (v == 8 || v == 16 || v == 32)) return std::nullopt;
            return "must be 8, 16 or 32";
          }},
         {"pad_bytes", integer(0, 1024)},
-        {"swizzle", int_tuple(3, -16, 16, "[B, M, S]")},
-        {"pattern", one_of({"ldmatrix", "rows", "linear"})},
+        {"swizzle", swizzle_params()},
+        {"pattern", parsed_by([](const std::string& x) { return parse_bank_pattern(x); })},
         {"origin", int_tuple(2, 0, 4095, "[row, col]")},
         {"compare", boolean()}}},
       {"grid",
-       {{"problem", int_tuple(3, 1, kMaxProblemExtent, "[M, N, K]")},
+       {{"problem", int_tuple(3, 1, gemmlab::kMaxProblemExtent, "[M, N, K]")},
         {"tile", int_tuple(3, 1, 4096, "[TM, TN, TK]")},
-        {"order", one_of_with_param({"launch", "serpentine"}, {"identity", "along-m", "along-n"},
-                                    "\"launch\", \"identity:N\", \"serpentine\", \"along-m:S\", "
-                                    "\"along-n:S\"")},
+        {"order", parsed_by([](const std::string& x) { return parse_order(x); })},
         {"split_k", integer(1, 1024)},
         {"stream_k", boolean()},
-        {"device", one_of({"h100", "h200", "a100", "rtx4090"})},
+        {"device", parsed_by([](const std::string& x) { return device_preset(x); })},
         {"threads", integer(1, 1024)},
         {"regs", integer(1, 255)},
         {"smem", integer(0, 1 << 20)},
@@ -155,11 +158,10 @@ const std::map<std::string, std::vector<KeySpec>>& schema() {
         {"color_by", one_of({"order", "wave", "sm", "reuse"})},
         {"time", number(0.0, 1.0)}}},
       {"pipeline",
-       {{"kind", one_of_with_param({"pipelined2", "mma-base"}, {"multistage"},
-                                   "\"pipelined2\", \"multistage:K\", \"mma-base\"")},
-        {"k_iterations", integer(1, 4096)},
+       {{"kind", parsed_by([](const std::string& x) { return parse_pipeline_kind(x); })},
+        {"k_iterations", integer(1, kMaxTraceKIterations)},
         {"cursor", integer(0, 1 << 20)}}},
-      {"kernels", {{"stages", stage_list()}, {"size", int_tuple(3, 1, kMaxProblemExtent, "[M, N, K]")}}},
+      {"kernels", {{"stages", stage_list()}, {"size", int_tuple(3, 1, gemmlab::kMaxProblemExtent, "[M, N, K]")}}},
       {"measured", {{"csv", string_value("a path of an ncu CSV file under assets/")}}},
   };
   return s;

@@ -36,8 +36,6 @@ const StageInfo* find_stage(const std::string& id);
 
 // Largest sizes the views accept from a lesson or the user: a grid of more cells would not be
 // readable and could exhaust memory. The views clamp with a message; the checker reports.
-inline constexpr long long kMaxTileElements = 1 << 18;     // thread map / banks tiles
-inline constexpr long long kMaxProblemExtent = 1 << 17;    // grid M, N, K each
-inline constexpr long long kMaxGridTiles = 1 << 20;        // C tiles in the grid view
+inline constexpr long long kMaxTileElements = 1 << 18;  // thread map / banks tiles
 
 }  // namespace gemmlab::app

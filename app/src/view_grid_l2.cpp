@@ -1,0 +1,687 @@
+// View 4, "Grid, SMs & L2": the C tile grid coloured by launch order, wave, SM or DRAM traffic,
+// animated in time; the SM slot timeline with its tail and the split-k / stream-k waits and
+// fix-ups; the L2 hit rate over time. Everything comes from the simulator: compute_occupancy,
+// make_block_plan, simulate_timeline, summarize_waves and (on a worker thread, it can take
+// seconds) replay_l2. Tiles and slots are drawn as textures so 16k tiles stay fluid.
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <future>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "canvas.h"
+#include "gemmlab/device_presets.h"
+#include "gemmlab/l2_model.h"
+#include "gemmlab/raster_analysis.h"
+#include "gemmlab/schedule.h"
+#include "palette.h"
+#include "ui_util.h"
+#include "view.h"
+
+namespace gemmlab::app {
+namespace {
+
+struct GridUiState {
+  int problem[3] = {4096, 4096, 4096};
+  int tile[3] = {128, 128, 32};
+  std::string order = "launch";
+  int split_k = 1;
+  std::string split_k_mode = "serial";  // as `gemmlab sim schedule --split-k-mode`
+  bool stream_k = false;
+  std::string device = "h100";
+  int threads = 256, regs = 128, smem = 32768;
+  std::string dtype = "f16";
+  std::string color_by = "order";
+  float time = 1.0f;  // 0..1 of the makespan
+  bool playing = false;
+  CanvasState grid_canvas, slots_canvas;
+};
+
+// Everything derived synchronously (milliseconds even for 16k tiles).
+struct GridModel {
+  DeviceDesc device;
+  Occupancy occupancy;
+  BlockPlan plan;
+  Timeline timeline;
+  WaveSummary waves;
+  int tiles_m = 0, tiles_n = 0;
+  std::vector<int> tile_first_block;  // launch index of the first block that works on the tile
+  std::vector<int> tile_last_block;   // the block that finishes it (epilogue)
+  std::vector<int> tile_blocks;       // how many blocks work on it
+  std::vector<double> tile_start, tile_end;
+  std::vector<int> segment_block;     // per plan segment: its block
+};
+
+const char* phase_label(PhaseKind k) {
+  switch (k) {
+    case PhaseKind::Mainloop: return "main loop";
+    case PhaseKind::Wait: return "wait";
+    case PhaseKind::ReadPartials: return "read partials (fix-up)";
+    case PhaseKind::StorePartial: return "store partial";
+    case PhaseKind::Epilogue: return "epilogue";
+  }
+  return "?";
+}
+
+Rgba phase_color(PhaseKind k, Rgba tile_color) {
+  switch (k) {
+    case PhaseKind::Mainloop: return tile_color;
+    case PhaseKind::Wait: return rgba(150, 30, 30);
+    case PhaseKind::ReadPartials: return rgba(170, 90, 230);
+    case PhaseKind::StorePartial: return rgba(240, 150, 40);
+    case PhaseKind::Epilogue: return rgba(235, 235, 235);
+  }
+  return tile_color;
+}
+
+class GridView final : public View {
+ public:
+  ~GridView() override {
+    if (l2_job_.valid()) l2_job_.wait();
+  }
+  const char* id() const override { return "grid"; }
+  const char* title() const override { return "Grid, SMs & L2"; }
+
+  void apply(const Json& s) override {
+    ui_ = GridUiState{};
+    auto get3 = [&](const char* k, int* v) {
+      if (s.contains(k))
+        for (int i = 0; i < 3; ++i) v[i] = s[k][i];
+    };
+    get3("problem", ui_.problem);
+    get3("tile", ui_.tile);
+    if (s.contains("order")) ui_.order = s["order"];
+    if (s.contains("split_k")) ui_.split_k = s["split_k"];
+    if (s.contains("split_k_mode")) ui_.split_k_mode = s["split_k_mode"];
+    if (s.contains("stream_k")) ui_.stream_k = s["stream_k"];
+    if (s.contains("device")) ui_.device = s["device"];
+    if (s.contains("threads")) ui_.threads = s["threads"];
+    if (s.contains("regs")) ui_.regs = s["regs"];
+    if (s.contains("smem")) ui_.smem = s["smem"];
+    if (s.contains("dtype")) ui_.dtype = s["dtype"];
+    if (s.contains("color_by")) ui_.color_by = s["color_by"];
+    if (s.contains("time")) ui_.time = s["time"].get<float>();
+    // time = 0 in a lesson means "before launch": show the finished picture until Play.
+    if (s.contains("time") && ui_.time <= 0) ui_.time = 1.0f;
+  }
+
+  bool has_animation() const override { return true; }
+  bool playing() const override { return ui_.playing; }
+  void set_playing(bool on) override {
+    if (on && ui_.time >= 1.0f) ui_.time = 0;
+    ui_.playing = on;
+  }
+
+  Expected<double> predict(const PredictSpec& spec) const override {
+    auto* self = const_cast<GridView*>(this);
+    self->recompute();
+    if (!model_) return Error{error_};
+    const GridModel& m = *model_;
+    if (spec.quantity == "grid.blocks") return double(m.waves.blocks);
+    if (spec.quantity == "grid.waves") return m.waves.waves;
+    if (spec.quantity == "grid.blocks_per_sm") return double(m.occupancy.blocks_per_sm);
+    if (spec.quantity == "grid.last_wave_blocks") {
+      if (m.waves.blocks == 0) return 0.0;
+      const long long rest = m.waves.blocks - m.waves.full_waves * m.waves.slots;
+      return double(rest > 0 ? rest : m.waves.slots);
+    }
+    if (spec.quantity == "grid.l2_hit_rate") {
+      self->wait_for_l2();
+      if (!l2_) return Error{l2_error_.empty() ? "the L2 replay did not run" : l2_error_};
+      return 100.0 * l2_->hit_rate;
+    }
+    return View::predict(spec);
+  }
+
+  Json export_data() const override {
+    auto* self = const_cast<GridView*>(this);
+    self->recompute();
+    Json out;
+    out["view"] = id();
+    out["problem"] = {ui_.problem[0], ui_.problem[1], ui_.problem[2]};
+    out["tile"] = {ui_.tile[0], ui_.tile[1], ui_.tile[2]};
+    out["order"] = ui_.order;
+    out["device"] = ui_.device;
+    if (!model_) {
+      out["error"] = error_;
+      return out;
+    }
+    const GridModel& m = *model_;
+    out["blocks_per_sm"] = m.occupancy.blocks_per_sm;
+    out["occupancy_limiter"] = m.occupancy.limiter;
+    out["blocks"] = m.waves.blocks;
+    out["slots"] = m.waves.slots;
+    out["waves"] = m.waves.waves;
+    out["tiled_shape"] = {m.tiles_m, m.tiles_n};
+    out["relative_time"] = m.timeline.makespan;
+    Json tiles = Json::array();
+    for (size_t t = 0; t < m.tile_first_block.size(); ++t)
+      tiles.push_back({t / m.tiles_n, t % m.tiles_n, m.tile_first_block[t], m.tile_last_block[t],
+                       m.tile_blocks[t], m.tile_start[t], m.tile_end[t]});
+    out["tiles_columns"] = {"m_tile", "n_tile", "first_block", "finishing_block", "blocks", "start", "end"};
+    out["tiles"] = tiles;
+    Json runs = Json::array();
+    for (size_t b = 0; b < m.timeline.blocks.size(); ++b) {
+      const BlockRun& r = m.timeline.blocks[b];
+      runs.push_back({b, r.slot, r.sm, r.start, r.end, r.wait_time});
+    }
+    out["blocks_columns"] = {"block", "slot", "sm", "start", "end", "wait"};
+    out["block_runs"] = runs;
+    if (l2_) {
+      out["l2_hit_rate"] = l2_->hit_rate;
+      out["l2_hit_rate_over_time"] = l2_->hit_rate_over_time;
+      out["dram_bytes_read"] = l2_->dram_bytes_read;
+      out["c_tile_dram_sectors"] = l2_->c_tile_dram_sectors;
+    }
+    return out;
+  }
+
+  void draw(ViewContext& ctx) override {
+    draw_controls();
+    recompute();
+    if (!model_) {
+      error_box(error_);
+      return;
+    }
+    poll_l2(ctx.headless);
+    if (ui_.playing && !ctx.headless) {
+      // A launch plays in about 8 seconds, whatever its size.
+      ui_.time = std::min(1.0f, ui_.time + ctx.dt / 8.0f);
+      if (ui_.time >= 1.0f) ui_.playing = false;
+    }
+    draw_summary();
+    draw_time_bar();
+    const ImVec2 avail = ImGui::GetContentRegionAvail();
+    const float left_w = std::floor(avail.x * 0.5f);
+    ImGui::BeginChild("##tiles", {left_w, 0}, false, ImGuiWindowFlags_NoScrollWithMouse);
+    draw_tiles();
+    ImGui::EndChild();
+    ImGui::SameLine();
+    ImGui::BeginChild("##right", {0, 0}, false, ImGuiWindowFlags_NoScrollWithMouse);
+    const float right_h = ImGui::GetContentRegionAvail().y;
+    draw_slots(right_h * 0.6f);
+    draw_l2(right_h * 0.4f - ImGui::GetStyle().ItemSpacing.y);
+    ImGui::EndChild();
+  }
+
+ private:
+  std::string key() const {
+    std::string k;
+    for (int v : ui_.problem) k += std::to_string(v) + ",";
+    for (int v : ui_.tile) k += std::to_string(v) + ",";
+    k += ui_.order + "|" + std::to_string(ui_.split_k) + ui_.split_k_mode + (ui_.stream_k ? "sk" : "") +
+         "|" + ui_.device + "|" + std::to_string(ui_.threads) + "," + std::to_string(ui_.regs) + "," +
+         std::to_string(ui_.smem) + "|" + ui_.dtype;
+    return k;
+  }
+
+  void recompute() {
+    const std::string k = key();
+    if (k == computed_key_) return;
+    computed_key_ = k;
+    model_.reset();
+    l2_.reset();
+    l2_error_.clear();
+    l2_key_.clear();
+    tiles_key_.clear();
+    slots_key_.clear();
+    auto r = build_model();
+    if (!r) {
+      error_ = r.error();
+      return;
+    }
+    model_ = std::make_shared<const GridModel>(std::move(r.value()));
+    start_l2();
+  }
+
+  Expected<GridModel> build_model() const {
+    GridModel m;
+    auto dev = device_preset(ui_.device);
+    if (!dev) return Error{dev.error()};
+    m.device = *dev;
+    KernelResources k{ui_.threads, ui_.regs, ui_.smem};
+    auto occ = compute_occupancy(m.device, k);
+    if (!occ) return Error{occ.error()};
+    m.occupancy = *occ;
+    auto order = parse_order(ui_.order);
+    if (!order) return Error{order.error()};
+    PlanRequest rq;
+    rq.problem = {ui_.problem[0], ui_.problem[1], ui_.problem[2]};
+    rq.tile = {ui_.tile[0], ui_.tile[1], ui_.tile[2]};
+    rq.order = *order;
+    if (ui_.stream_k && ui_.split_k > 1)
+      return Error{"choose split-k or stream-k, not both (split_k is " + std::to_string(ui_.split_k) + ")"};
+    if (ui_.stream_k) {
+      rq.partition = Partition::StreamK;
+    } else if (ui_.split_k > 1) {
+      rq.partition = ui_.split_k_mode == "parallel" ? Partition::SplitKParallel : Partition::SplitKSerial;
+      rq.split_k = ui_.split_k;
+    }
+    rq.sms = m.device.sms;
+    rq.sm_occupancy = m.occupancy.blocks_per_sm;
+    auto plan = make_block_plan(rq);
+    if (!plan) return Error{plan.error()};
+    m.plan = std::move(*plan);
+    auto tl = simulate_timeline(m.plan, m.device.sms, m.occupancy.blocks_per_sm, CostModel{});
+    if (!tl) return Error{tl.error()};
+    m.timeline = std::move(*tl);
+    m.waves = summarize_waves(m.plan, m.timeline.slots);
+    m.tiles_m = m.plan.tiled_shape.m;
+    m.tiles_n = m.plan.tiled_shape.n;
+    const size_t tiles = static_cast<size_t>(m.tiles_m) * m.tiles_n;
+    m.tile_first_block.assign(tiles, -1);
+    m.tile_last_block.assign(tiles, -1);
+    m.tile_blocks.assign(tiles, 0);
+    m.tile_start.assign(tiles, 1e300);
+    m.tile_end.assign(tiles, 0);
+    m.segment_block.assign(m.plan.segments.size(), -1);
+    for (size_t b = 0; b < m.plan.blocks.size(); ++b) {
+      const BlockWork& w = m.plan.blocks[b];
+      for (int i = 0; i < w.segment_count; ++i) {
+        const size_t si = static_cast<size_t>(w.first_segment + i);
+        m.segment_block[si] = static_cast<int>(b);
+        const WorkSegment& s = m.plan.segments[si];
+        if (s.tile_index < 0 || static_cast<size_t>(s.tile_index) >= tiles) continue;
+        if (m.tile_first_block[s.tile_index] < 0) m.tile_first_block[s.tile_index] = static_cast<int>(b);
+        ++m.tile_blocks[s.tile_index];
+      }
+    }
+    for (const Phase& ph : m.timeline.phases) {
+      const int b = m.segment_block[ph.segment];
+      const WorkSegment& s = m.plan.segments[ph.segment];
+      if (s.tile_index < 0 || static_cast<size_t>(s.tile_index) >= tiles) continue;
+      m.tile_start[s.tile_index] = std::min(m.tile_start[s.tile_index], ph.start);
+      if (ph.end >= m.tile_end[s.tile_index]) {
+        m.tile_end[s.tile_index] = ph.end;
+        m.tile_last_block[s.tile_index] = b;
+      }
+    }
+    return m;
+  }
+
+  // ---- L2 replay on a worker thread ----
+  L2ReplayOptions l2_options() const {
+    L2ReplayOptions o;
+    o.element_bytes = ui_.dtype == "f32" ? 4 : 2;
+    // The course's two tracks (kernels/stages.def): fp32 is BLAS NN, fp16 is TN.
+    o.a_order = ui_.dtype == "f32" ? MatrixOrder::ColumnMajor : MatrixOrder::RowMajor;
+    o.b_order = MatrixOrder::ColumnMajor;
+    o.buckets = 60;
+    return o;
+  }
+
+  void start_l2() {
+    if (!model_) return;
+    const L2ReplayOptions o = l2_options();
+    const std::uint64_t lookups = estimate_l2_lookups(model_->plan, o);
+    if (lookups > kMaxL2Lookups) {
+      l2_error_ = "the L2 replay would make " + fmt_int(static_cast<long long>(lookups)) +
+                  " look-ups (more than the simulator's " + fmt_int(static_cast<long long>(kMaxL2Lookups)) +
+                  "): use a smaller problem or larger tiles";
+      return;
+    }
+    if (l2_job_.valid()) l2_job_.wait();  // the old one holds its own copy of the model
+    auto model = model_;
+    l2_key_ = computed_key_;
+    l2_started_ = std::chrono::steady_clock::now();
+    l2_job_ = std::async(std::launch::async, [model, o]() {
+      return replay_l2(model->plan, model->timeline, model->device, o);
+    });
+  }
+
+  void poll_l2(bool block) {
+    if (!l2_job_.valid()) return;
+    if (!block && l2_job_.wait_for(std::chrono::seconds(0)) != std::future_status::ready) return;
+    auto r = l2_job_.get();
+    if (l2_key_ != computed_key_) return;  // settings changed meanwhile
+    if (r) {
+      l2_ = std::make_shared<const L2Report>(std::move(r.value()));
+      tiles_key_.clear();
+    } else {
+      l2_error_ = r.error();
+    }
+  }
+
+  void wait_for_l2() { poll_l2(true); }
+
+  // ---- UI ----
+  void draw_controls() {
+    input_int3("problem M,N,K", ui_.problem, 1, kMaxProblemExtent, 6);
+    ImGui::SameLine();
+    input_int3("tile TM,TN,TK", ui_.tile, 1, 4096, 4);
+    ImGui::SameLine();
+    static const std::vector<std::string> orders = {"launch", "identity:1", "identity:2", "identity:4",
+                                                    "identity:8", "serpentine", "along-m:2", "along-m:4",
+                                                    "along-m:8", "along-n:2", "along-n:4", "along-n:8"};
+    std::string order = ui_.order;
+    if (combo_string("order", &order, orders, 10)) ui_.order = order;
+    help_marker("launch: blockIdx.x along M. identity:N: CUTLASS GemmIdentityThreadblockSwizzle<N>. "
+                "serpentine: seed 004's zig-zag. along-m:S / along-n:S: CUTLASS 3 rasterisation "
+                "with swizzle size S.");
+    ImGui::SameLine();
+    static const std::vector<std::string> devices = {"h100", "h200", "a100", "rtx4090"};
+    combo_string("device", &ui_.device, devices, 6);
+
+    input_int("split-k", &ui_.split_k, 1, 1024, 4);
+    if (ui_.split_k > 1) {
+      ImGui::SameLine();
+      static const std::vector<std::string> modes = {"serial", "parallel"};
+      combo_string("mode", &ui_.split_k_mode, modes, 7);
+    }
+    ImGui::SameLine();
+    ImGui::Checkbox("stream-k", &ui_.stream_k);
+    ImGui::SameLine();
+    input_int("threads", &ui_.threads, 1, 1024, 4);
+    ImGui::SameLine();
+    input_int("regs", &ui_.regs, 1, 255, 3);
+    ImGui::SameLine();
+    input_int("smem B", &ui_.smem, 0, 1 << 20, 6);
+    ImGui::SameLine();
+    static const std::vector<std::string> dtypes = {"f16", "f32"};
+    combo_string("dtype", &ui_.dtype, dtypes, 3);
+    ImGui::SameLine();
+    static const std::vector<std::string> colorings = {"order", "wave", "sm", "reuse"};
+    combo_string("colour by", &ui_.color_by, colorings, 5);
+  }
+
+  void draw_summary() {
+    const GridModel& m = *model_;
+    const bool hide_blocks = masked("grid.blocks");
+    const bool hide_per_sm = masked("grid.blocks_per_sm");
+    const bool hide_waves = masked("grid.waves") || masked("grid.last_wave_blocks");
+    char waves[64];
+    std::snprintf(waves, sizeof waves, "%.2f waves, last wave %.0f%% full", m.waves.waves,
+                  100.0 * m.waves.tail_utilisation);
+    ImGui::Text("%d x %d tiles, %s blocks (grid %s)   %s per SM (%s) x %d SMs = %s slots   %s",
+                m.tiles_m, m.tiles_n, hide_blocks ? "?" : fmt_int(m.waves.blocks).c_str(),
+                hide_blocks ? "?" : (std::to_string(m.plan.grid.x) + "," + std::to_string(m.plan.grid.y) +
+                                     "," + std::to_string(m.plan.grid.z)).c_str(),
+                hide_per_sm ? "?" : std::to_string(m.occupancy.blocks_per_sm).c_str(),
+                hide_per_sm ? "?" : m.occupancy.limiter.c_str(), m.device.sms,
+                hide_per_sm ? "?" : std::to_string(m.waves.slots).c_str(),
+                hide_waves ? "waves: ?" : waves);
+    const double eff = m.timeline.makespan > 0 ? m.timeline.ideal_time() / m.timeline.makespan : 0;
+    ImGui::Text("time %.0f (units of one k iteration)   ideal %.0f   slot efficiency %.0f%%",
+                m.timeline.makespan, m.timeline.ideal_time(), 100 * eff);
+    if (m.plan.has_streamk) {
+      ImGui::SameLine();
+      ImGui::Text("   stream-k: %d SK blocks over %d tiles, %d data-parallel tiles",
+                  m.plan.streamk.sk_blocks, m.plan.streamk.sk_tiles, m.plan.streamk.dp_tiles);
+    }
+  }
+
+  void draw_time_bar() {
+    if (ImGui::Button(ui_.playing ? "Pause" : "Play")) set_playing(!ui_.playing);
+    ImGui::SameLine();
+    ImGui::SetNextItemWidth(field_width(30));
+    const double t = ui_.time * model_->timeline.makespan;
+    char fmt[64];
+    std::snprintf(fmt, sizeof fmt, "t = %.0f of %.0f", t, model_->timeline.makespan);
+    ImGui::SliderFloat("##time", &ui_.time, 0, 1, fmt);
+    ImGui::SameLine();
+    ImGui::TextDisabled("(?)");
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("Tiles: grey = not started, white = running. Slot timeline: waits red, "
+                        "partial stores orange, fix-ups purple, epilogues white.");
+  }
+
+  Rgba tile_color(size_t t) const {
+    const GridModel& m = *model_;
+    const int first = m.tile_first_block[t];
+    if (first < 0) return kEmptyCell;
+    const int finishing = m.tile_last_block[t] >= 0 ? m.tile_last_block[t] : first;
+    if (ui_.color_by == "wave") return id_color(first / std::max(1, m.waves.slots));
+    if (ui_.color_by == "sm") return id_color(m.timeline.blocks[finishing].sm);
+    if (ui_.color_by == "reuse") {
+      if (!l2_ || l2_->c_tile_dram_sectors.size() != m.tile_first_block.size()) return kEmptyCell;
+      const auto& v = l2_->c_tile_dram_sectors;
+      const double mx = std::max<double>(1, *std::max_element(v.begin(), v.end()));
+      return heat_color(v[t] / mx);
+    }
+    return heat_color(double(first) / std::max<double>(1, m.plan.blocks.size() - 1));
+  }
+
+  void draw_tiles() {
+    const GridModel& m = *model_;
+    const double now = ui_.time * m.timeline.makespan;
+    // The texture changes with the time (during play) and with the colouring.
+    const std::string k = ui_.color_by + std::to_string(ui_.time) + (l2_ ? "l2" : "");
+    if (k != tiles_key_) {
+      tiles_key_ = k;
+      std::vector<Rgba> px(m.tile_first_block.size());
+      for (size_t t = 0; t < px.size(); ++t) {
+        Rgba c = tile_color(t);
+        if (ui_.time < 1.0f) {
+          if (m.tile_first_block[t] < 0 || m.tile_start[t] > now) c = kEmptyCell;
+          else if (m.tile_end[t] > now) c = rgba(255, 255, 255);
+        }
+        px[t] = c;
+      }
+      tiles_tex_.upload(m.tiles_n, m.tiles_m, px);
+    }
+    const float font = ImGui::GetFontSize();
+    ImGui::Text("C tiles (m down, n across), colour: %s%s", ui_.color_by.c_str(),
+                ui_.color_by == "reuse"
+                    ? (l2_ ? " = DRAM sectors its main loop fetched (dark: reused from L2)" : " (L2 replay running...)")
+                    : ui_.color_by == "order" ? " (dark: launched first)" : "");
+    Canvas cv("##grid", ui_.grid_canvas, float(m.tiles_n), float(m.tiles_m), {0, 0}, font);
+    cv.draw_cells(tiles_tex_, 0, 0, float(m.tiles_n), float(m.tiles_m));
+    cv.draw_grid_lines(0, 0, m.tiles_n, m.tiles_m, 5);
+    if (cv.scale() >= font * 1.6f) {
+      const ImVec2 v0 = cv.to_content(cv.min()), v1 = cv.to_content(cv.max());
+      for (int r = std::max(0, int(v0.y)); r < std::min(m.tiles_m, int(v1.y) + 1); ++r)
+        for (int c = std::max(0, int(v0.x)); c < std::min(m.tiles_n, int(v1.x) + 1); ++c) {
+          const int b = m.tile_first_block[static_cast<size_t>(r) * m.tiles_n + c];
+          if (b >= 0) cv.label(float(c), float(r), c + 1.f, r + 1.f, std::to_string(b).c_str(), IM_COL32(0, 0, 0, 220));
+        }
+    }
+    if (auto mouse = cv.mouse()) {
+      const int c = int(std::floor(mouse->x)), r = int(std::floor(mouse->y));
+      if (r >= 0 && r < m.tiles_m && c >= 0 && c < m.tiles_n) tile_tooltip(cv, r, c);
+    }
+  }
+
+  void tile_tooltip(const Canvas& cv, int r, int c) {
+    const GridModel& m = *model_;
+    const size_t t = static_cast<size_t>(r) * m.tiles_n + c;
+    cv.draw_list()->AddRect(cv.to_screen(float(c), float(r)), cv.to_screen(c + 1.f, r + 1.f), kHighlight, 0, 0, 2);
+    ImGui::BeginTooltip();
+    tooltip_row("tile", "(m " + std::to_string(r) + ", n " + std::to_string(c) + "): rows " +
+                            fmt_int(static_cast<long long>(r) * ui_.tile[0]) + ".., cols " +
+                            fmt_int(static_cast<long long>(c) * ui_.tile[1]) + "..");
+    if (m.tile_first_block[t] < 0) {
+      tooltip_row("blocks", "none");
+    } else {
+      int shown = 0;
+      for (size_t si = 0; si < m.plan.segments.size() && shown < 8; ++si) {
+        const WorkSegment& s = m.plan.segments[si];
+        if (s.tile_index != static_cast<int>(t)) continue;
+        const int b = m.segment_block[si];
+        const BlockWork& w = m.plan.blocks[b];
+        const BlockRun& run = m.timeline.blocks[b];
+        tooltip_row(shown == 0 ? "blocks" : "",
+                    "#" + std::to_string(b) + " blockIdx (" + std::to_string(w.block_idx.x) + "," +
+                        std::to_string(w.block_idx.y) + "," + std::to_string(w.block_idx.z) + "), k " +
+                        std::to_string(s.k_iter_begin) + ".." + std::to_string(s.k_iter_end) + ", " +
+                        segment_role_name(s.role) + ", SM " + std::to_string(run.sm) + ", wave " +
+                        std::to_string(b / std::max(1, m.waves.slots)));
+        ++shown;
+      }
+      if (m.tile_blocks[t] > shown) tooltip_row("", "... " + std::to_string(m.tile_blocks[t] - shown) + " more");
+      char buf[96];
+      std::snprintf(buf, sizeof buf, "%.1f .. %.1f", m.tile_start[t], m.tile_end[t]);
+      tooltip_row("time", buf);
+      if (l2_ && t < l2_->c_tile_dram_sectors.size())
+        tooltip_row("DRAM", fmt_int(l2_->c_tile_dram_sectors[t]) + " sectors (32 B) fetched by its main loop");
+    }
+    ImGui::EndTooltip();
+  }
+
+  // Slots down (slot s on SM s % sms), time across; one texel per (slot, time bin).
+  void draw_slots(float height) {
+    const GridModel& m = *model_;
+    const int slots = m.timeline.slots, bins = 1024;
+    const double span = std::max(1e-9, m.timeline.makespan);
+    const std::string k = ui_.color_by + (l2_ ? "l2" : "");
+    if (k != slots_key_) {
+      slots_key_ = k;
+      std::vector<Rgba> px(static_cast<size_t>(slots) * bins, IM_COL32(28, 28, 32, 255));
+      for (const Phase& ph : m.timeline.phases) {
+        const int b = m.segment_block[ph.segment];
+        const int slot = m.timeline.blocks[b].slot;
+        if (slot < 0 || slot >= slots) continue;
+        const WorkSegment& s = m.plan.segments[ph.segment];
+        const Rgba base = s.tile_index >= 0 && static_cast<size_t>(s.tile_index) < m.tile_first_block.size()
+                              ? tile_color(static_cast<size_t>(s.tile_index))
+                              : kEmptyCell;
+        const Rgba col = phase_color(ph.kind, base);
+        const int x0 = std::clamp(int(ph.start / span * bins), 0, bins - 1);
+        const int x1 = std::clamp(int(std::ceil(ph.end / span * bins)), x0 + 1, bins);
+        for (int x = x0; x < x1; ++x) px[static_cast<size_t>(slot) * bins + x] = col;
+      }
+      slots_tex_.upload(bins, slots, px);
+    }
+    ImGui::Text("SM slots (%d per SM x %d SMs) over time", m.occupancy.blocks_per_sm, m.device.sms);
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("One row per slot (slot s on SM s %% %d). Blocks start in launch order and "
+                        "take the first free slot; the empty area at the end is the tail.", m.device.sms);
+    ImGui::BeginChild("##slots", {0, height - ImGui::GetTextLineHeightWithSpacing()}, false,
+                      ImGuiWindowFlags_NoScrollWithMouse);
+    // Content: bins wide; one unit per slot, stretched to a readable height.
+    const float aspect = std::max(1.f, float(bins) / float(slots) * 0.5f);
+    Canvas cv("##slotcv", ui_.slots_canvas, float(bins), float(slots) * aspect, {0, 0}, 4);
+    ImDrawList* dl = cv.draw_list();
+    dl->AddImage(slots_tex_.imgui_id(), cv.to_screen(0, 0), cv.to_screen(float(bins), float(slots) * aspect));
+    const float x = float(ui_.time * bins);
+    dl->AddLine(cv.to_screen(x, 0), cv.to_screen(x, float(slots) * aspect), IM_COL32(255, 255, 0, 255), 2);
+    if (auto mouse = cv.mouse()) {
+      const int slot = int(std::floor(mouse->y / aspect));
+      const double t = mouse->x / bins * span;
+      if (slot >= 0 && slot < slots && t >= 0 && t <= span) {
+        ImGui::BeginTooltip();
+        tooltip_row("slot", std::to_string(slot) + " on SM " + std::to_string(slot % std::max(1, m.device.sms)));
+        char buf[64];
+        std::snprintf(buf, sizeof buf, "%.1f", t);
+        tooltip_row("time", buf);
+        bool found = false;
+        for (size_t b = 0; b < m.timeline.blocks.size() && !found; ++b) {
+          const BlockRun& r = m.timeline.blocks[b];
+          if (r.slot != slot || t < r.start || t > r.end) continue;
+          found = true;
+          tooltip_row("block", "#" + std::to_string(b) + ", wave " + std::to_string(b / std::max(1, m.waves.slots)));
+          for (int i = 0; i < r.phase_count; ++i) {
+            const Phase& ph = m.timeline.phases[static_cast<size_t>(r.first_phase + i)];
+            if (t < ph.start || t > ph.end) continue;
+            const WorkSegment& s = m.plan.segments[ph.segment];
+            tooltip_row("doing", std::string(phase_label(ph.kind)) + " of tile (" + std::to_string(s.m_tile) +
+                                     "," + std::to_string(s.n_tile) + "), k " + std::to_string(s.k_iter_begin) +
+                                     ".." + std::to_string(s.k_iter_end));
+            break;
+          }
+        }
+        if (!found) tooltip_row("block", "idle");
+        ImGui::EndTooltip();
+      }
+    }
+    ImGui::EndChild();
+  }
+
+  void draw_l2(float height) {
+    const GridModel& m = *model_;
+    if (!l2_) {
+      if (!l2_error_.empty()) {
+        error_box("L2: " + l2_error_);
+      } else {
+        const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - l2_started_).count();
+        ImGui::Text("L2 replay running on a worker thread... %.1f s", secs);
+      }
+      return;
+    }
+    const L2Report& r = *l2_;
+    if (masked("grid.l2_hit_rate")) {
+      ImGui::TextUnformatted("L2 hit rate: hidden until you reveal your prediction");
+      return;
+    }
+    ImGui::Text("L2 hit rate %.1f%% (with far-partition look-ups %.1f%%)", 100 * r.hit_rate,
+                100 * r.hit_rate_with_far);
+    ImGui::Text("DRAM read %s MB (compulsory %s MB), written %s MB",
+                fmt_int(static_cast<long long>(r.dram_bytes_read / 1000000)).c_str(),
+                fmt_int(static_cast<long long>(r.compulsory_read_bytes / 1000000)).c_str(),
+                fmt_int(static_cast<long long>((r.dram_bytes_written + r.dirty_bytes_at_end) / 1000000)).c_str());
+    const ImVec2 p0 = ImGui::GetCursorScreenPos();
+    const float w = ImGui::GetContentRegionAvail().x;
+    const float h = std::max(40.f, height - ImGui::GetTextLineHeightWithSpacing() * 3.5f);
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    const float font = ImGui::GetFontSize();
+    const float left = font * 2.5f;
+    const ImVec2 a{p0.x + left, p0.y}, b{p0.x + w, p0.y + h};
+    dl->AddRectFilled(a, b, IM_COL32(24, 24, 28, 255));
+    for (int pct = 0; pct <= 100; pct += 50) {
+      const float y = b.y - (b.y - a.y) * pct / 100.f;
+      dl->AddLine({a.x, y}, {b.x, y}, IM_COL32(70, 70, 80, 255));
+      const std::string t = std::to_string(pct) + "%";
+      dl->AddText({p0.x, y - font / 2}, IM_COL32(160, 160, 170, 255), t.c_str());
+    }
+    const double span = std::max(1e-9, m.timeline.makespan);
+    ImVec2 prev{0, 0};
+    bool have_prev = false;
+    double t_prev = 0;
+    for (size_t i = 0; i < r.hit_rate_over_time.size(); ++i) {
+      const double v = r.hit_rate_over_time[i];
+      const double t_end = i < r.bucket_end_time.size() ? r.bucket_end_time[i] : span;
+      const double t_mid = (t_prev + t_end) / 2;
+      t_prev = t_end;
+      if (v < 0) {
+        have_prev = false;
+        continue;
+      }
+      const ImVec2 pt{a.x + float(t_mid / span) * (b.x - a.x), b.y - float(v) * (b.y - a.y)};
+      if (have_prev) dl->AddLine(prev, pt, IM_COL32(100, 200, 255, 255), 2);
+      dl->AddCircleFilled(pt, 2.5f, IM_COL32(100, 200, 255, 255));
+      prev = pt;
+      have_prev = true;
+    }
+    const float x = a.x + ui_.time * (b.x - a.x);
+    dl->AddLine({x, a.y}, {x, b.y}, IM_COL32(255, 255, 0, 200), 2);
+    ImGui::Dummy({w, h});
+    if (ImGui::IsItemHovered()) {
+      const double t = (ImGui::GetIO().MousePos.x - a.x) / (b.x - a.x) * span;
+      double start = 0;
+      for (size_t i = 0; i < r.hit_rate_over_time.size(); ++i) {
+        const double end = i < r.bucket_end_time.size() ? r.bucket_end_time[i] : span;
+        if (t >= start && t < end) {
+          ImGui::BeginTooltip();
+          char buf[96];
+          std::snprintf(buf, sizeof buf, "%.0f .. %.0f", start, end);
+          tooltip_row("time", buf);
+          tooltip_row("hit rate", r.hit_rate_over_time[i] < 0
+                                      ? std::string("no reads")
+                                      : std::to_string(int(std::lround(100 * r.hit_rate_over_time[i]))) + "%");
+          ImGui::EndTooltip();
+          break;
+        }
+        start = end;
+      }
+    }
+    ImGui::TextDisabled("hit rate of reads over time (near look-ups; ncu: ..._read_lookup_hit / ..._read)");
+  }
+
+  GridUiState ui_;
+  std::string computed_key_, error_;
+  std::shared_ptr<const GridModel> model_;
+  std::shared_ptr<const L2Report> l2_;
+  std::string l2_error_, l2_key_;
+  std::future<Expected<L2Report>> l2_job_;
+  std::chrono::steady_clock::time_point l2_started_;
+  std::string tiles_key_, slots_key_;
+  CellTexture tiles_tex_, slots_tex_;
+};
+
+}  // namespace
+
+std::unique_ptr<View> make_grid_l2_view() { return std::make_unique<GridView>(); }
+
+}  // namespace gemmlab::app

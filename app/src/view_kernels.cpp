@@ -1,0 +1,397 @@
+// View 6, "Kernels & timings": the stage registry (kernels/stages.def), results of
+// `gemmlab bench --json` as bars of TFLOP/s and % of cuBLAS with their correctness status, and,
+// in a build with the CUDA runner and a GPU, "Run" on a worker thread (progress, cancel).
+// Without CUDA the view says so and shows the reference results in assets/results/.
+#include <algorithm>
+#include <atomic>
+#include <filesystem>
+#include <future>
+#include <mutex>
+#include <set>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "file_dialog.h"
+#include "gemmlab/raster_analysis.h"
+#include "model/files.h"
+#include "model/results_file.h"
+#include "model/settings_schema.h"
+#include "palette.h"
+#include "ui_util.h"
+#include "view.h"
+
+#if GEMMLAB_WITH_RUNNER
+#include <ctime>
+
+#include "runner.h"
+#endif
+
+namespace gemmlab::app {
+namespace fs = std::filesystem;
+namespace {
+
+struct KernelsUiState {
+  std::vector<std::string> stages;  // empty = every stage in the results
+  int size[3] = {4096, 4096, 4096};
+  int set = 0;                      // which loaded results set
+  bool show_registry = false;
+};
+
+// A "Run" in progress: the worker fills `partial` and bumps `done`; the UI reads under the lock.
+struct RunJob {
+  std::atomic<bool> cancel{false};
+  std::atomic<int> done{0};
+  int total = 0;
+  std::mutex lock;
+  std::string current;
+  BenchResults partial;
+  std::string error;
+  std::future<void> worker;
+};
+
+class KernelsView final : public View {
+ public:
+  ~KernelsView() override {
+#if GEMMLAB_WITH_RUNNER
+    if (job_) {
+      job_->cancel = true;
+      if (job_->worker.valid()) job_->worker.wait();
+    }
+#endif
+  }
+  const char* id() const override { return "kernels"; }
+  const char* title() const override { return "Kernels"; }
+
+  void apply(const Json& s) override {
+    const int set = ui_.set;
+    ui_ = KernelsUiState{};
+    ui_.set = set;
+    if (s.contains("stages")) ui_.stages = s["stages"].get<std::vector<std::string>>();
+    if (s.contains("size"))
+      for (int i = 0; i < 3; ++i) ui_.size[i] = s["size"][i];
+  }
+
+  void load_file(const std::string& path) override {
+    auto r = load_bench_results(path);
+    if (!r) {
+      load_error_ = r.error();
+      return;
+    }
+    load_error_.clear();
+    sets_.push_back(std::move(*r));
+    ui_.set = static_cast<int>(sets_.size()) - 1;
+  }
+
+  Json export_data() const override {
+    Json out;
+    out["view"] = id();
+    if (ui_.set >= 0 && ui_.set < static_cast<int>(sets_.size()))
+      out["results"] = Json::parse(bench_results_json(sets_[ui_.set]));
+    out["size"] = {ui_.size[0], ui_.size[1], ui_.size[2]};
+    out["stages"] = ui_.stages;
+    return out;
+  }
+
+  void draw(ViewContext& ctx) override {
+    if (!references_loaded_) load_references(ctx);
+    draw_run_panel(ctx);
+    ImGui::Separator();
+    if (!load_error_.empty()) error_box(load_error_);
+    if (ImGui::Button("Open results JSON...")) {
+      file_dialog_open("Open results JSON", ctx.paths.assets + "/results", ".json",
+                       [this](const std::string& p) { load_file(p); });
+    }
+    ImGui::SameLine();
+    ImGui::Checkbox("stage registry", &ui_.show_registry);
+    if (ui_.show_registry) draw_registry();
+    if (sets_.empty()) {
+      note_text("No results to show: assets/results/ has no results JSON yet, and none was opened. "
+                "Make one on a GPU machine with: gemmlab bench --json assets/results/<device>.json");
+      return;
+    }
+    ui_.set = std::clamp(ui_.set, 0, static_cast<int>(sets_.size()) - 1);
+    draw_set_picker();
+    draw_bars(sets_[ui_.set]);
+  }
+
+ private:
+  void load_references(ViewContext& ctx) {
+    references_loaded_ = true;
+    const fs::path dir = fs::path(ctx.paths.assets) / "results";
+    std::error_code ec;
+    std::vector<std::string> files;
+    for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec))
+      if (it->path().extension() == ".json") files.push_back(it->path().string());
+    std::sort(files.begin(), files.end());
+    for (const auto& f : files) {
+      auto r = load_bench_results(f);
+      if (r)
+        sets_.push_back(std::move(*r));
+      else if (ctx.log)
+        ctx.log("warning", "reference results not shown: " + r.error());
+    }
+    reference_count_ = static_cast<int>(sets_.size());
+  }
+
+  std::string set_label(int i) const {
+    const BenchResults& r = sets_[i];
+    std::string label = r.device.name + ", " + r.date.substr(0, 10);
+    if (i < reference_count_) label += " (reference, " + fs::path(r.source).filename().string() + ")";
+    else label += " (" + (r.source == "this run" ? r.source : fs::path(r.source).filename().string()) + ")";
+    return label;
+  }
+
+  void draw_set_picker() {
+    ImGui::SetNextItemWidth(field_width(40));
+    if (ImGui::BeginCombo("results", set_label(ui_.set).c_str())) {
+      for (int i = 0; i < static_cast<int>(sets_.size()); ++i)
+        if (ImGui::Selectable(set_label(i).c_str(), i == ui_.set)) ui_.set = i;
+      ImGui::EndCombo();
+    }
+    const BenchResults& r = sets_[ui_.set];
+    ImGui::Text("%s: %d SMs, L2 %lld MiB, %d MHz, driver %s, CUDA %s, measured %s", r.device.name.c_str(),
+                r.device.sms, r.device.l2_bytes >> 20, r.device.clock_mhz, r.device.driver.c_str(),
+                r.device.cuda.c_str(), r.date.c_str());
+    if (ui_.set < reference_count_)
+      note_text("Reference results the project measured (assets/results/). Your GPU will differ.");
+  }
+
+  void draw_registry() {
+    if (!ImGui::BeginTable("##registry", 6, ImGuiTableFlags_RowBg | ImGuiTableFlags_Borders |
+                                                ImGuiTableFlags_SizingStretchProp))
+      return;
+    for (const char* h : {"id", "name", "track", "lesson", "tile", "threads"}) ImGui::TableSetupColumn(h);
+    ImGui::TableHeadersRow();
+    for (const auto& s : stage_registry()) {
+      ImGui::TableNextRow();
+      ImGui::TableSetColumnIndex(0);
+      ImGui::TextUnformatted(s.id.c_str());
+      ImGui::TableSetColumnIndex(1);
+      ImGui::TextUnformatted(s.name.c_str());
+      ImGui::TableSetColumnIndex(2);
+      ImGui::TextUnformatted(s.track.c_str());
+      ImGui::TableSetColumnIndex(3);
+      ImGui::TextUnformatted(s.lesson.c_str());
+      ImGui::TableSetColumnIndex(4);
+      if (s.tile_m) ImGui::Text("%dx%dx%d", s.tile_m, s.tile_n, s.tile_k);
+      else ImGui::TextUnformatted("-");
+      ImGui::TableSetColumnIndex(5);
+      ImGui::Text("%d", s.threads);
+    }
+    ImGui::EndTable();
+  }
+
+  std::string stage_name(const std::string& id) const {
+    if (const StageInfo* s = find_stage(id)) return s->name;
+    if (id == "cublas-fp32") return "cuBLAS fp32 (Sgemm)";
+    if (id == "cublas-fp16") return "cuBLAS fp16 (GemmEx)";
+    return id;
+  }
+
+  void draw_bars(const BenchResults& r) {
+    // Sizes in this set; the step's size if it has one.
+    std::set<std::tuple<int, int, int>> sizes;
+    for (const auto& x : r.results) sizes.insert({x.m, x.n, x.k});
+    std::tuple<int, int, int> size{ui_.size[0], ui_.size[1], ui_.size[2]};
+    if (!sizes.count(size) && !sizes.empty()) size = *sizes.begin();
+    auto size_text = [](const std::tuple<int, int, int>& s) {
+      return std::to_string(std::get<0>(s)) + " x " + std::to_string(std::get<1>(s)) + " x " +
+             std::to_string(std::get<2>(s));
+    };
+    ImGui::SetNextItemWidth(field_width(18));
+    if (ImGui::BeginCombo("size M x N x K", size_text(size).c_str())) {
+      for (const auto& s : sizes)
+        if (ImGui::Selectable(size_text(s).c_str(), s == size)) {
+          ui_.size[0] = std::get<0>(s), ui_.size[1] = std::get<1>(s), ui_.size[2] = std::get<2>(s);
+          size = s;
+        }
+      ImGui::EndCombo();
+    }
+    if (!ui_.stages.empty()) {
+      ImGui::SameLine();
+      if (ImGui::SmallButton("show all stages")) ui_.stages.clear();
+    }
+    std::vector<const BenchResult*> rows;
+    for (const auto& x : r.results) {
+      if (std::tuple<int, int, int>{x.m, x.n, x.k} != size) continue;
+      if (!ui_.stages.empty() && std::find(ui_.stages.begin(), ui_.stages.end(), x.stage) == ui_.stages.end()) continue;
+      rows.push_back(&x);
+    }
+    double max_tflops = 0;
+    for (auto* x : rows) max_tflops = std::max(max_tflops, x->tflops);
+    if (rows.empty()) {
+      note_text("No results for these stages at this size in this file.");
+    }
+    const float font = ImGui::GetFontSize();
+    const float name_w = font * 13;
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    for (auto* x : rows) {
+      const ImVec2 p = ImGui::GetCursorScreenPos();
+      const float avail = ImGui::GetContentRegionAvail().x;
+      const float bar_w = std::max(10.f, avail - name_w - font * 22);
+      const float h = font * 1.5f;
+      dl->AddText({p.x, p.y + font * 0.2f}, ImGui::GetColorU32(ImGuiCol_Text), stage_name(x->stage).c_str());
+      const float w = max_tflops > 0 ? float(x->tflops / max_tflops) * bar_w : 0;
+      const Rgba col = x->is_cublas() ? rgba(150, 150, 160) : !x->ok ? rgba(220, 70, 70)
+                                                            : x->track == "fp16" ? rgba(90, 170, 240) : rgba(110, 200, 120);
+      dl->AddRectFilled({p.x + name_w, p.y + 2}, {p.x + name_w + w, p.y + h - 2}, col, 2);
+      char buf[160];
+      if (x->is_cublas())
+        std::snprintf(buf, sizeof buf, "%.1f TFLOP/s  %.3f ms  reference", x->tflops, x->ms);
+      else
+        std::snprintf(buf, sizeof buf, "%.1f TFLOP/s  %.0f%% of cuBLAS  %s (rel err %.1e)", x->tflops,
+                      100 * x->ratio_to_cublas, x->ok ? "ok" : "WRONG", x->rel_err);
+      dl->AddText({p.x + name_w + bar_w + font * 0.5f, p.y + font * 0.2f},
+                  x->ok ? ImGui::GetColorU32(ImGuiCol_Text) : IM_COL32(255, 120, 120, 255), buf);
+      ImGui::Dummy({avail, h});
+      if (ImGui::IsItemHovered()) {
+        ImGui::BeginTooltip();
+        tooltip_row("stage", x->stage + " (" + x->track + ")");
+        tooltip_row("size", std::to_string(x->m) + " x " + std::to_string(x->n) + " x " + std::to_string(x->k));
+        std::snprintf(buf, sizeof buf, "%.4f ms median of %d runs", x->ms, x->reps);
+        tooltip_row("time", buf);
+        std::snprintf(buf, sizeof buf, "%.2e (relative Frobenius error vs cuBLAS)", x->rel_err);
+        tooltip_row("error", buf);
+        ImGui::EndTooltip();
+      }
+    }
+    for (const auto& s : r.skipped) {
+      if (std::tuple<int, int, int>{s.m, s.n, s.k} != size) continue;
+      ImGui::TextDisabled("%s: skipped, %s", stage_name(s.stage).c_str(), s.reason.c_str());
+    }
+  }
+
+  void draw_run_panel(ViewContext& ctx) {
+#if GEMMLAB_WITH_RUNNER
+    static const std::string gpu_problem = kernels::gpu_unavailable_reason();
+    if (!gpu_problem.empty()) {
+      note_text("Run needs an NVIDIA GPU: " + gpu_problem + ". Showing saved results.");
+      return;
+    }
+    if (job_ && job_->worker.valid() &&
+        job_->worker.wait_for(std::chrono::seconds(0)) == std::future_status::ready) {
+      job_->worker.get();
+      std::lock_guard<std::mutex> g(job_->lock);
+      if (!job_->error.empty()) run_error_ = job_->error;
+      if (!job_->partial.results.empty()) {
+        sets_.push_back(job_->partial);
+        ui_.set = static_cast<int>(sets_.size()) - 1;
+      }
+      job_.reset();
+    }
+    if (job_) {
+      std::string current;
+      {
+        std::lock_guard<std::mutex> g(job_->lock);
+        current = job_->current;
+      }
+      ImGui::ProgressBar(job_->total ? float(job_->done) / job_->total : 0.f, {field_width(30), 0},
+                         (std::to_string(job_->done.load()) + "/" + std::to_string(job_->total)).c_str());
+      ImGui::SameLine();
+      ImGui::BeginDisabled(job_->cancel);
+      if (ImGui::Button("Cancel")) job_->cancel = true;
+      ImGui::EndDisabled();
+      ImGui::SameLine();
+      ImGui::TextUnformatted(job_->cancel ? "cancelling after this entry..." : current.c_str());
+      return;
+    }
+    input_int3("run size M,N,K", ui_.size, 1, kMaxProblemExtent, 5);
+    ImGui::SameLine();
+    if (ImGui::Button("Run")) start_run();
+    ImGui::SameLine();
+    note_text("checks each stage against cuBLAS, then times it (" +
+              std::string(ui_.stages.empty() ? "every built stage" : "this step's stages") + ")");
+    if (!run_error_.empty()) error_box(run_error_);
+    (void)ctx;
+#else
+    (void)ctx;
+    note_text("This build has no CUDA kernels (nvcc was not found when it was configured), so "
+              "\"Run\" is not available here. Shown: the reference results the project measured, "
+              "and any results JSON you open (File > Open results, Ctrl+O).");
+#endif
+  }
+
+#if GEMMLAB_WITH_RUNNER
+  void start_run() {
+    run_error_.clear();
+    job_ = std::make_unique<RunJob>();
+    std::vector<std::string> stages = ui_.stages;
+    if (stages.empty())
+      for (const auto& s : kernels::stage_registry())
+        if (s.built()) stages.push_back(s.id);
+    job_->total = static_cast<int>(stages.size());
+    const kernels::Problem p{ui_.size[0], ui_.size[1], ui_.size[2]};
+    RunJob* job = job_.get();
+    job->worker = std::async(std::launch::async, [job, stages, p]() {
+      try {
+        kernels::Runner runner;
+        const auto& d = runner.device();
+        {
+          std::lock_guard<std::mutex> g(job->lock);
+          job->partial.source = "this run";
+          job->partial.device = {d.name, d.driver, d.cuda, d.sms, d.clock_mhz, static_cast<long long>(d.l2_bytes)};
+          char date[32];
+          const std::time_t now = std::time(nullptr);
+          std::strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
+          job->partial.date = date;
+        }
+        double cublas_ms[2] = {0, 0};
+        for (const std::string& id : stages) {
+          if (job->cancel) break;
+          {
+            std::lock_guard<std::mutex> g(job->lock);
+            job->current = id + ": checking and timing";
+          }
+          kernels::Target t = id == "cublas-fp32"   ? kernels::Target::cublas(kernels::Track::fp32)
+                              : id == "cublas-fp16" ? kernels::Target::cublas(kernels::Track::fp16)
+                                                    : kernels::Target::of(*kernels::find_stage(id));
+          const int tr = static_cast<int>(t.track);
+          if (cublas_ms[tr] == 0) {
+            auto ref = runner.time(kernels::Target::cublas(t.track), p, {});
+            cublas_ms[tr] = ref.median_ms;
+          }
+          BenchResult b;
+          b.stage = id;
+          b.track = kernels::track_name(t.track);
+          b.m = p.m, b.n = p.n, b.k = p.k;
+          if (std::string why = runner.validate(p, t); !why.empty()) {
+            std::lock_guard<std::mutex> g(job->lock);
+            job->partial.skipped.push_back({id, why, p.m, p.n, p.k});
+            ++job->done;
+            continue;
+          }
+          auto c = runner.check(t, p);
+          auto tm = runner.time(t, p, {});
+          b.ok = c.ok;
+          b.rel_err = c.rel_err;
+          b.ms = tm.median_ms;
+          b.tflops = tm.tflops;
+          b.reps = tm.reps;
+          b.ratio_to_cublas = tm.median_ms > 0 ? cublas_ms[tr] / tm.median_ms : 0;
+          std::lock_guard<std::mutex> g(job->lock);
+          job->partial.results.push_back(b);
+          ++job->done;
+        }
+      } catch (const std::exception& e) {
+        std::lock_guard<std::mutex> g(job->lock);
+        job->error = e.what();
+      }
+    });
+  }
+  std::unique_ptr<RunJob> job_;
+  std::string run_error_;
+#endif
+
+  KernelsUiState ui_;
+  std::vector<BenchResults> sets_;
+  int reference_count_ = 0;
+  bool references_loaded_ = false;
+  std::string load_error_;
+};
+
+}  // namespace
+
+std::unique_ptr<View> make_kernels_view() { return std::make_unique<KernelsView>(); }
+
+}  // namespace gemmlab::app

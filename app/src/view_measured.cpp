@@ -1,0 +1,340 @@
+// View 7, "Measured vs predicted": an Nsight Compute CSV (`ncu --csv --metrics ...`) beside the
+// simulator. Per kernel: shared-memory wavefronts per shared load instruction (measured) next to
+// the banks view's instruction (simulated); L2 hit rate and DRAM bytes read (measured) next to
+// gemmlab::replay_l2 for the same stage, size and launch resources (simulated, worker thread).
+// Which ncu metric compares with which model number is hardware_rules.md's advice.
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <future>
+#include <memory>
+#include <regex>
+#include <string>
+#include <vector>
+
+#include "file_dialog.h"
+#include "gemmlab/device_presets.h"
+#include "gemmlab/l2_model.h"
+#include "gemmlab/raster_analysis.h"
+#include "gemmlab/schedule.h"
+#include "model/ncu_csv.h"
+#include "model/settings_schema.h"
+#include "ui_util.h"
+#include "view.h"
+
+namespace gemmlab::app {
+namespace fs = std::filesystem;
+namespace {
+
+// How to simulate one measured kernel: filled from the CSV, editable.
+struct SimSetup {
+  std::string stage;  // kernels/stages.def id
+  int problem[3] = {4096, 4096, 4096};
+  std::string order = "launch";
+  int split_k = 1;
+  bool stream_k = false;
+  std::string device = "h100";
+  int threads = 256, regs = 128, smem = 0;
+};
+
+struct SimOutcome {
+  std::string error;
+  double hit_rate = 0, hit_rate_with_far = 0;
+  double dram_read = 0;
+  Dim3 grid;
+  int blocks_per_sm = 0;
+};
+
+struct KernelRow {
+  SimSetup setup;
+  std::shared_ptr<std::future<SimOutcome>> job;
+  std::optional<SimOutcome> outcome;
+  std::string key;  // setup the outcome belongs to
+};
+
+std::string setup_key(const SimSetup& s) {
+  return s.stage + "|" + std::to_string(s.problem[0]) + "x" + std::to_string(s.problem[1]) + "x" +
+         std::to_string(s.problem[2]) + "|" + s.order + "|" + std::to_string(s.split_k) +
+         (s.stream_k ? "sk" : "") + "|" + s.device + "|" + std::to_string(s.threads) + "," +
+         std::to_string(s.regs) + "," + std::to_string(s.smem);
+}
+
+SimOutcome simulate(const SimSetup& s) {
+  SimOutcome out;
+  const StageInfo* st = find_stage(s.stage);
+  if (!st || st->tile_m == 0) {
+    out.error = st ? "stage " + s.stage + " has no threadblock tile to simulate" : "pick a stage";
+    return out;
+  }
+  auto dev = device_preset(s.device);
+  if (!dev) return out.error = dev.error(), out;
+  auto occ = compute_occupancy(*dev, {s.threads, s.regs, s.smem});
+  if (!occ) return out.error = occ.error(), out;
+  auto order = parse_order(s.order);
+  if (!order) return out.error = order.error(), out;
+  PlanRequest rq;
+  rq.problem = {s.problem[0], s.problem[1], s.problem[2]};
+  rq.tile = {st->tile_m, st->tile_n, st->tile_k};
+  rq.order = *order;
+  if (s.stream_k) rq.partition = Partition::StreamK;
+  if (s.split_k > 1) rq.partition = Partition::SplitKParallel, rq.split_k = s.split_k;
+  rq.sms = dev->sms;
+  rq.sm_occupancy = occ->blocks_per_sm;
+  auto plan = make_block_plan(rq);
+  if (!plan) return out.error = plan.error(), out;
+  auto tl = simulate_timeline(*plan, dev->sms, occ->blocks_per_sm, CostModel{});
+  if (!tl) return out.error = tl.error(), out;
+  L2ReplayOptions o;
+  o.element_bytes = st->track == "fp32" ? 4 : 2;
+  o.a_order = st->track == "fp32" ? MatrixOrder::ColumnMajor : MatrixOrder::RowMajor;
+  o.b_order = MatrixOrder::ColumnMajor;
+  if (estimate_l2_lookups(*plan, o) > kMaxL2Lookups) return out.error = "too large to replay", out;
+  auto r = replay_l2(*plan, *tl, *dev, o);
+  if (!r) return out.error = r.error(), out;
+  out.hit_rate = r->hit_rate;
+  out.hit_rate_with_far = r->hit_rate_with_far;
+  out.dram_read = double(r->dram_bytes_read);
+  out.grid = plan->grid;
+  out.blocks_per_sm = occ->blocks_per_sm;
+  return out;
+}
+
+// "(32, 32, 1)" -> {32, 32, 1}
+std::optional<Dim3> parse_dim3(const std::string& text) {
+  std::smatch m;
+  static const std::regex re(R"(\(\s*(\d+)\s*,\s*(\d+)\s*,\s*(\d+)\s*\))");
+  if (!std::regex_match(text, m, re)) return std::nullopt;
+  return Dim3{std::stoi(m[1]), std::stoi(m[2]), std::stoi(m[3])};
+}
+
+class MeasuredView final : public View {
+ public:
+  ~MeasuredView() override {
+    for (auto& r : rows_)
+      if (r.job && r.job->valid()) r.job->wait();
+  }
+  const char* id() const override { return "measured"; }
+  const char* title() const override { return "Measured"; }
+
+  void apply(const Json& s) override {
+    if (s.contains("csv")) pending_csv_ = s["csv"];
+  }
+
+  void load_file(const std::string& path) override {
+    for (auto& r : rows_)
+      if (r.job && r.job->valid()) r.job->wait();
+    rows_.clear();
+    report_ = load_ncu_csv(path);
+    if (!report_) return;
+    for (const auto& k : report_->kernels) rows_.push_back({guess_setup(k, *report_), nullptr, {}, {}});
+  }
+
+  Json export_data() const override {
+    Json out;
+    out["view"] = id();
+    if (!report_) {
+      out["error"] = report_.error();
+      return out;
+    }
+    out["source"] = report_->source;
+    Json ks = Json::array();
+    for (size_t i = 0; i < report_->kernels.size(); ++i) {
+      const auto& k = report_->kernels[i];
+      Json j;
+      j["kernel"] = k.name;
+      j["grid"] = k.grid;
+      for (const auto& [name, m] : k.metrics) j["measured"][name] = m.value;
+      if (i < rows_.size() && rows_[i].outcome && rows_[i].outcome->error.empty()) {
+        j["simulated"]["stage"] = rows_[i].setup.stage;
+        j["simulated"]["l2_hit_rate"] = rows_[i].outcome->hit_rate;
+        j["simulated"]["l2_hit_rate_with_far"] = rows_[i].outcome->hit_rate_with_far;
+        j["simulated"]["dram_bytes_read"] = rows_[i].outcome->dram_read;
+      }
+      ks.push_back(j);
+    }
+    out["kernels"] = ks;
+    return out;
+  }
+
+  void draw(ViewContext& ctx) override {
+    if (!pending_csv_.empty()) {
+      load_file((fs::path(ctx.paths.assets) / pending_csv_).string());
+      pending_csv_.clear();
+    }
+    if (ImGui::Button("Open ncu CSV...")) {
+      file_dialog_open("Open an Nsight Compute CSV", ctx.paths.assets, ".csv",
+                       [this](const std::string& p) { load_file(p); });
+    }
+    ImGui::SameLine();
+    note_text("Make one with: ncu --csv --metrics l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,"
+              "smsp__sass_inst_executed_op_shared_ld.sum,smsp__sass_inst_executed_op_ldsm.sum,"
+              "lts__t_sectors_srcunit_tex_op_read_lookup_hit.sum,lts__t_sectors_srcunit_tex_op_read.sum,"
+              "lts__t_sector_hit_rate.pct,dram__bytes_read.sum,launch__registers_per_thread,"
+              "launch__shared_mem_per_block_dynamic,launch__shared_mem_per_block_static <program>");
+    if (!report_) {
+      if (report_.error() != "no file") error_box(report_.error());
+      else note_text("No ncu CSV loaded.");
+      return;
+    }
+    ImGui::Text("%s: %zu kernel launch(es)", report_->source.c_str(), report_->kernels.size());
+    for (size_t i = 0; i < rows_.size(); ++i) poll(rows_[i], ctx.headless);
+    auto banks = ctx.ask ? ctx.ask("banks.wavefronts") : Expected<double>(Error{"no banks view"});
+    ImGui::BeginChild("##kernels", {0, 0});
+    for (size_t i = 0; i < report_->kernels.size() && i < rows_.size(); ++i) {
+      ImGui::PushID(static_cast<int>(i));
+      draw_kernel(report_->kernels[i], rows_[i], banks);
+      ImGui::PopID();
+      ImGui::Separator();
+    }
+    ImGui::EndChild();
+  }
+
+ private:
+  SimSetup guess_setup(const NcuKernel& k, const NcuReport& r) const {
+    SimSetup s;
+    // Stage: a stage id in the file name (kernels/tools write ncu_<stage>.csv) or the kernel name.
+    const std::string file = fs::path(r.source).filename().string();
+    size_t best = 0;
+    for (const auto& st : stage_registry())
+      if ((file.find(st.id) != std::string::npos || k.name.find(st.id) != std::string::npos) &&
+          st.id.size() > best)
+        s.stage = st.id, best = st.id.size();
+    // Size: the profiled program's "MxNxK" line, if it printed one.
+    static const std::regex size_re(R"((\d+)x(\d+)x(\d+))");
+    for (const auto& line : r.preamble) {
+      std::smatch m;
+      if (std::regex_search(line, m, size_re)) {
+        s.problem[0] = std::min(std::stoi(m[1]), kMaxProblemExtent);
+        s.problem[1] = std::min(std::stoi(m[2]), kMaxProblemExtent);
+        s.problem[2] = std::min(std::stoi(m[3]), kMaxProblemExtent);
+        break;
+      }
+    }
+    if (k.device.empty() || k.name.empty()) {}
+    for (const auto& line : r.preamble)
+      if (line.find("H200") != std::string::npos) s.device = "h200";
+    // Launch resources, as measured.
+    if (auto b = parse_dim3(k.block)) s.threads = b->x * b->y * b->z;
+    if (auto v = k.metric("launch__registers_per_thread")) s.regs = std::clamp(int(*v), 1, 255);
+    s.smem = int(k.metric("launch__shared_mem_per_block_dynamic").value_or(0) +
+                 k.metric("launch__shared_mem_per_block_static").value_or(0));
+    // The raster each stage launches with (kernels/stages/*.cu).
+    if (s.stage == "block-swizzle") s.order = "identity:8";      // GemmIdentitySwizzle<8>
+    if (s.stage == "epilogue") s.order = "serpentine:8";         // kMaxStride = 8
+    if (s.stage == "stream-k") s.stream_k = true;
+    if (s.stage == "split-k")
+      if (auto g = parse_dim3(k.grid)) s.split_k = std::max(1, g->z);  // grid z = slices
+    return s;
+  }
+
+  void poll(KernelRow& row, bool block) {
+    const std::string key = setup_key(row.setup);
+    if (row.job) {
+      if (!block && row.job->wait_for(std::chrono::seconds(0)) != std::future_status::ready) return;
+      SimOutcome o = row.job->get();
+      row.job.reset();
+      if (row.key == key) row.outcome = o;
+      else row.outcome.reset();
+    }
+    if (!row.outcome || row.key != key) {
+      if (row.job) return;
+      row.key = key;
+      row.outcome.reset();
+      const SimSetup s = row.setup;
+      row.job = std::make_shared<std::future<SimOutcome>>(std::async(std::launch::async, [s] { return simulate(s); }));
+      if (block) poll(row, true);
+    }
+  }
+
+  void draw_kernel(const NcuKernel& k, KernelRow& row, const Expected<double>& banks) {
+    ImGui::TextColored({0.7f, 0.85f, 1, 1}, "%s", k.short_name().c_str());
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", k.name.c_str());
+    ImGui::SameLine();
+    ImGui::TextDisabled("grid %s, block %s, id %s", k.grid.c_str(), k.block.c_str(), k.id.c_str());
+    // Simulate as...
+    SimSetup& s = row.setup;
+    std::vector<std::string> ids;
+    for (const auto& st : stage_registry()) ids.push_back(st.id);
+    combo_string("stage", &s.stage, ids, 10);
+    ImGui::SameLine();
+    input_int3("size", s.problem, 1, kMaxProblemExtent, 5);
+    ImGui::SameLine();
+    static const std::vector<std::string> orders = {"launch", "identity:8", "serpentine:8", "serpentine"};
+    combo_string("order", &s.order, orders, 9);
+    ImGui::SameLine();
+    static const std::vector<std::string> devices = {"h100", "h200", "a100", "rtx4090"};
+    combo_string("device", &s.device, devices, 6);
+    ImGui::TextDisabled("launch resources from ncu: %d threads, %d registers, %d B shared memory%s",
+                        s.threads, s.regs, s.smem, s.split_k > 1 ? (", " + std::to_string(s.split_k) + " k slices").c_str() : "");
+
+    if (!ImGui::BeginTable("##cmp", 3, ImGuiTableFlags_Borders | ImGuiTableFlags_SizingStretchProp)) return;
+    ImGui::TableSetupColumn("quantity", ImGuiTableColumnFlags_WidthStretch, 2);
+    ImGui::TableSetupColumn("measured (ncu)", ImGuiTableColumnFlags_WidthStretch, 2);
+    ImGui::TableSetupColumn("simulated", ImGuiTableColumnFlags_WidthStretch, 3);
+    ImGui::TableHeadersRow();
+    auto row3 = [](const char* q, const std::string& meas, const std::string& sim) {
+      ImGui::TableNextRow();
+      ImGui::TableSetColumnIndex(0);
+      ImGui::TextUnformatted(q);
+      ImGui::TableSetColumnIndex(1);
+      ImGui::TextUnformatted(meas.c_str());
+      ImGui::TableSetColumnIndex(2);
+      ImGui::TextWrapped("%s", sim.c_str());
+    };
+    char buf[160];
+    // Shared memory: wavefronts per shared load instruction (ldmatrix counts inside _op_ld).
+    const auto wf = k.metric("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum");
+    const auto lds = k.metric("smsp__sass_inst_executed_op_shared_ld.sum");
+    const auto ldsm = k.metric("smsp__sass_inst_executed_op_ldsm.sum");
+    std::string meas = "-";
+    if (wf && (lds || ldsm) && lds.value_or(0) + ldsm.value_or(0) > 0) {
+      std::snprintf(buf, sizeof buf, "%.2f  (%s wavefronts / %s instructions)", *wf / (lds.value_or(0) + ldsm.value_or(0)),
+                    fmt_int((long long)*wf).c_str(), fmt_int((long long)(lds.value_or(0) + ldsm.value_or(0))).c_str());
+      meas = buf;
+    } else if (wf) {
+      meas = fmt_int((long long)*wf) + " wavefronts (no instruction count in the CSV)";
+    }
+    std::string sim = banks ? std::to_string(int(*banks)) + " for the banks view's instruction (set it to this stage's access)"
+                            : "banks view: " + banks.error();
+    row3("shared wavefronts per load instruction", meas, sim);
+
+    // L2: the plain ratio compares with the model's near hit rate; ncu's sector hit rate counts
+    // far-partition misses twice and compares with the model's "with far" figure.
+    const auto hit = k.metric("lts__t_sectors_srcunit_tex_op_read_lookup_hit.sum");
+    const auto look = k.metric("lts__t_sectors_srcunit_tex_op_read.sum");
+    const auto pct = k.metric("lts__t_sector_hit_rate.pct");
+    const bool plain = hit && look && *look > 0;
+    if (plain) std::snprintf(buf, sizeof buf, "%.1f%% (read look-up hits / look-ups)", 100 * *hit / *look);
+    else if (pct) std::snprintf(buf, sizeof buf, "%.1f%% (lts__t_sector_hit_rate)", *pct);
+    meas = plain || pct ? buf : "-";
+    std::string sim_l2 = "running...", sim_dram = "running...";
+    if (row.outcome) {
+      const SimOutcome& o = *row.outcome;
+      if (!o.error.empty()) {
+        sim_l2 = sim_dram = o.error;
+      } else {
+        std::snprintf(buf, sizeof buf, "%.1f%% %s", 100 * (plain ? o.hit_rate : o.hit_rate_with_far),
+                      plain ? "(near look-ups)" : "(with far-partition look-ups, as ncu counts)");
+        sim_l2 = buf;
+        sim_dram = fmt_int((long long)(o.dram_read / 1e6)) + " MB";
+        if (auto g = parse_dim3(k.grid); g && !(*g == o.grid))
+          sim_l2 += "  (simulated grid (" + std::to_string(o.grid.x) + "," + std::to_string(o.grid.y) + "," +
+                    std::to_string(o.grid.z) + ") differs from the measured one: check stage, size, order)";
+      }
+    }
+    row3("L2 hit rate of reads", meas, sim_l2);
+    const auto dram = k.metric("dram__bytes_read.sum");
+    row3("DRAM bytes read", dram ? fmt_int((long long)(*dram / 1e6)) + " MB" : "-", sim_dram);
+    ImGui::EndTable();
+  }
+
+  Expected<NcuReport> report_ = Error{"no file"};
+  std::vector<KernelRow> rows_;
+  std::string pending_csv_;
+};
+
+}  // namespace
+
+std::unique_ptr<View> make_measured_view() { return std::make_unique<MeasuredView>(); }
+
+}  // namespace gemmlab::app

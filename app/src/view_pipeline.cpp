@@ -1,0 +1,341 @@
+// View 5, "Pipeline stepper": one warp's main loop in time (every warp runs the same sequence)
+// for CUTLASS's MmaPipelined (2 stages), the kStage cp.async loop and seed 004's mma_base: which
+// unit is busy, which shared-memory stage each event writes or reads, where barriers and
+// cp.async waits hold the warp. gemmlab::trace_pipeline computes the events; this file draws.
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "canvas.h"
+#include "gemmlab/pipeline_trace.h"
+#include "model/pipeline_counts.h"
+#include "palette.h"
+#include "ui_util.h"
+#include "view.h"
+
+namespace gemmlab::app {
+namespace {
+
+struct PipelineUiState {
+  std::string kind = "pipelined2";
+  int k_iterations = 4;
+  int cursor = 0;
+  float global_latency = 8, shared_latency = 1, math_cost = 1;
+  bool playing = false;
+  float play_clock = 0;
+  CanvasState canvas;
+};
+
+// Gantt rows: what unit an event keeps busy.
+enum Row { kRowGlobal, kRowSts, kRowLds, kRowMath, kRowSync, kRowEpilogue, kRows };
+const char* kRowNames[kRows] = {"global loads", "STS (regs->smem)", "LDS / ldmatrix", "MMA",
+                                "barrier / wait", "epilogue STG"};
+
+Row row_of(TraceEventKind k) {
+  switch (k) {
+    case TraceEventKind::LoadGlobal: return kRowGlobal;
+    case TraceEventKind::StoreShared: return kRowSts;
+    case TraceEventKind::LoadShared: return kRowLds;
+    case TraceEventKind::Math: return kRowMath;
+    case TraceEventKind::Barrier:
+    case TraceEventKind::Wait:
+    case TraceEventKind::Commit: return kRowSync;
+    case TraceEventKind::StoreGlobal: return kRowEpilogue;
+  }
+  return kRowSync;
+}
+
+class PipelineView final : public View {
+ public:
+  const char* id() const override { return "pipeline"; }
+  const char* title() const override { return "Pipeline"; }
+
+  void apply(const Json& s) override {
+    ui_ = PipelineUiState{};
+    if (s.contains("kind")) ui_.kind = s["kind"];
+    if (s.contains("k_iterations")) ui_.k_iterations = s["k_iterations"];
+    if (s.contains("cursor")) ui_.cursor = s["cursor"];
+  }
+
+  bool has_animation() const override { return true; }
+  bool playing() const override { return ui_.playing; }
+  void set_playing(bool on) override { ui_.playing = on; }
+
+  Expected<double> predict(const PredictSpec& spec) const override {
+    if (spec.quantity != "pipeline.stages_in_flight") return View::predict(spec);
+    auto t = compute();
+    if (!t) return Error{t.error()};
+    auto n = stages_in_flight_at_first_math(*t);
+    if (!n) return Error{n.error()};
+    return double(*n);
+  }
+
+  Json export_data() const override {
+    Json out;
+    out["view"] = id();
+    out["kind"] = ui_.kind;
+    out["k_iterations"] = ui_.k_iterations;
+    auto t = compute();
+    if (!t) {
+      out["error"] = t.error();
+      return out;
+    }
+    out["stages"] = t->spec.stages;
+    out["warp_k_steps"] = t->spec.warp_k_steps;
+    out["total_time"] = t->total_time;
+    out["math_busy"] = t->math_busy;
+    Json ev = Json::array();
+    for (const auto& e : t->events)
+      ev.push_back({trace_event_kind_name(e.kind), e.label, e.k_tile, e.k_group, e.smem_read,
+                    e.smem_write, e.start, e.end});
+    out["events_columns"] = {"kind", "label", "k_tile", "k_group", "smem_read", "smem_write", "start", "end"};
+    out["events"] = ev;
+    return out;
+  }
+
+  void draw(ViewContext& ctx) override {
+    draw_controls();
+    auto t = compute();
+    if (!t) {
+      error_box(t.error());
+      return;
+    }
+    const int n = static_cast<int>(t->events.size());
+    ui_.cursor = std::clamp(ui_.cursor, 0, std::max(0, n - 1));
+    if (ui_.playing && !ctx.headless) {
+      ui_.play_clock += ctx.dt;
+      if (ui_.play_clock > 0.25f) {
+        ui_.play_clock = 0;
+        if (++ui_.cursor >= n) ui_.cursor = 0;
+      }
+    }
+    ImGui::Text("%d shared stages, %d warp k groups per tile, %zu events: time %.0f, MMA busy %.0f%%",
+                t->spec.stages, t->spec.warp_k_steps, t->events.size(), t->total_time,
+                t->total_time > 0 ? 100 * t->math_busy / t->total_time : 0.0);
+    note_text("Every warp of the block runs this sequence (the barriers keep them in step). "
+              "Times are relative: a global load takes the global latency, an STS 1.");
+    draw_cursor_bar(*t);
+    const float h = ImGui::GetContentRegionAvail().y;
+    ImGui::BeginChild("##gantt", {0, h * 0.62f}, false, ImGuiWindowFlags_NoScrollWithMouse);
+    draw_gantt(*t);
+    ImGui::EndChild();
+    draw_event_table(*t);
+  }
+
+ private:
+  Expected<PipelineTrace> compute() const {
+    auto spec = parse_pipeline_kind(ui_.kind);
+    if (!spec) return Error{spec.error()};
+    PipelineSpec s = *spec;
+    s.k_iterations = ui_.k_iterations;
+    s.global_latency = ui_.global_latency;
+    s.shared_latency = ui_.shared_latency;
+    s.math_cost = ui_.math_cost;
+    return trace_pipeline(s);
+  }
+
+  void draw_controls() {
+    static const std::vector<std::string> kinds = {"pipelined2", "multistage:2", "multistage:3",
+                                                   "multistage:4", "multistage:5", "multistage:6",
+                                                   "multistage:8", "mma-base"};
+    combo_string("pipeline", &ui_.kind, kinds, 10);
+    help_marker("pipelined2: CUTLASS MmaPipelined (LDG to registers, STS to the other of 2 stages). "
+                "multistage:K: the kStage cp.async loop of seed 001. mma-base: seed 004's kernel.");
+    ImGui::SameLine();
+    input_int("k tiles", &ui_.k_iterations, 1, kMaxTraceKIterations, 4);
+    ImGui::SameLine();
+    ImGui::SetNextItemWidth(field_width(4));
+    ImGui::DragFloat("global latency", &ui_.global_latency, 0.5f, 0, 1000, "%.0f");
+    ImGui::SameLine();
+    ImGui::SetNextItemWidth(field_width(4));
+    ImGui::DragFloat("shared", &ui_.shared_latency, 0.1f, 0, 1000, "%.1f");
+    ImGui::SameLine();
+    ImGui::SetNextItemWidth(field_width(4));
+    ImGui::DragFloat("MMA", &ui_.math_cost, 0.1f, 0.1f, 1000, "%.1f");
+  }
+
+  void draw_cursor_bar(const PipelineTrace& t) {
+    if (ImGui::Button(ui_.playing ? "Pause" : "Play")) ui_.playing = !ui_.playing;
+    ImGui::SameLine();
+    if (ImGui::Button("<")) ui_.cursor = std::max(0, ui_.cursor - 1);
+    ImGui::SameLine();
+    if (ImGui::Button(">")) ui_.cursor = std::min(int(t.events.size()) - 1, ui_.cursor + 1);
+    ImGui::SameLine();
+    ImGui::SetNextItemWidth(field_width(12));
+    ImGui::SliderInt("event", &ui_.cursor, 0, std::max(0, int(t.events.size()) - 1));
+    ImGui::SameLine();
+    const TraceEvent& e = t.events[ui_.cursor];
+    ImGui::Text("t=%.0f..%.0f  %s", e.start, e.end, e.label.c_str());
+  }
+
+  void draw_gantt(const PipelineTrace& t) {
+    const float font = ImGui::GetFontSize();
+    const int stages = t.spec.stages;
+    const int rows = kRows + 1 + stages;  // units, a gap, then the shared stages
+    const double span = std::max(1.0, t.total_time);
+    // Content: time across (one unit per time unit), 3 units per row.
+    const float row_h = float(span) / 40.f;
+    const float label_w = font * 9;
+    Canvas cv("##gantt", ui_.canvas, float(span), rows * row_h, {0, 0}, 6);
+    ImDrawList* dl = cv.draw_list();
+    const ImVec2 origin = cv.to_screen(0, 0);
+    (void)origin;
+    auto row_y = [&](int r) { return r * row_h; };
+    // Stage occupancy: from the first write of a tile into a stage to its last read.
+    struct Hold { double from = 1e300, to = 0; };
+    std::map<std::pair<int, int>, Hold> holds;  // (stage, k tile)
+    for (const auto& e : t.events) {
+      if (e.smem_write >= 0 && e.k_tile >= 0 && !e.predicated_off) {
+        Hold& h = holds[{e.smem_write, e.k_tile}];
+        h.from = std::min(h.from, e.start);
+        h.to = std::max(h.to, e.end);
+      }
+      if (e.smem_read >= 0 && e.k_tile >= 0) {
+        Hold& h = holds[{e.smem_read, e.k_tile}];
+        h.to = std::max(h.to, e.end);
+      }
+    }
+    for (const auto& [key, h] : holds) {
+      const int r = kRows + 1 + key.first;
+      if (h.from > h.to) continue;
+      const ImVec2 a = cv.to_screen(float(h.from), row_y(r) + row_h * 0.15f),
+                   b = cv.to_screen(float(std::max(h.to, h.from + 0.5)), row_y(r) + row_h * 0.85f);
+      dl->AddRectFilled(a, b, dim(id_color(key.second), 0.55f), 3);
+      const std::string label = "tile " + std::to_string(key.second);
+      if (b.x - a.x > ImGui::CalcTextSize(label.c_str()).x + 4)
+        dl->AddText({a.x + 3, (a.y + b.y - font) / 2}, IM_COL32(255, 255, 255, 230), label.c_str());
+    }
+    // Events that overlap in time on one unit (several global loads in flight) stack in
+    // sub-rows, first free sub-row first.
+    std::vector<int> sub(t.events.size(), 0);
+    int subs[kRows] = {1, 1, 1, 1, 1, 1};
+    {
+      std::vector<std::vector<double>> busy_until(kRows);
+      for (size_t i = 0; i < t.events.size(); ++i) {
+        const TraceEvent& e = t.events[i];
+        auto& lanes = busy_until[row_of(e.kind)];
+        const double end = std::max(e.end, e.start + 0.15);
+        size_t l = 0;
+        while (l < lanes.size() && lanes[l] > e.start + 1e-9) ++l;
+        if (l == lanes.size()) lanes.push_back(end);
+        else lanes[l] = end;
+        sub[i] = static_cast<int>(l);
+      }
+      for (int r = 0; r < kRows; ++r) subs[r] = std::max<int>(1, static_cast<int>(busy_until[r].size()));
+    }
+    // Events.
+    int hovered = -1;
+    const auto mouse = cv.mouse();
+    for (size_t i = 0; i < t.events.size(); ++i) {
+      const TraceEvent& e = t.events[i];
+      const int r = row_of(e.kind);
+      const double end = std::max(e.end, e.start + 0.15);
+      const float sub_h = row_h * 0.76f / subs[r];
+      const float top = row_y(r) + row_h * 0.12f + sub[i] * sub_h;
+      Rgba col = e.k_tile >= 0 ? id_color(e.k_tile) : rgba(180, 180, 180);
+      if (e.kind == TraceEventKind::Wait) col = rgba(200, 60, 60);
+      if (e.kind == TraceEventKind::Barrier) col = rgba(240, 240, 240);
+      if (e.predicated_off) col = with_alpha(col, 70);
+      const ImVec2 a = cv.to_screen(float(e.start), top + sub_h * 0.05f),
+                   b = cv.to_screen(float(end), top + sub_h * 0.95f);
+      dl->AddRectFilled(a, b, col, 2);
+      if (e.kind == TraceEventKind::Barrier)  // a barrier holds every unit
+        dl->AddLine(cv.to_screen(float(e.start), 0), cv.to_screen(float(e.start), row_y(kRows)),
+                    IM_COL32(240, 240, 240, 90), 1);
+      if (e.k_tile >= 0 && b.x - a.x > font * 1.2f) {
+        const std::string label = std::to_string(e.k_tile) + (e.k_group >= 0 ? "." + std::to_string(e.k_group) : "");
+        if (b.x - a.x > ImGui::CalcTextSize(label.c_str()).x + 2 && b.y - a.y > font)
+          dl->AddText({a.x + 2, (a.y + b.y - font) / 2}, IM_COL32(0, 0, 0, 255), label.c_str());
+      }
+      if (static_cast<int>(i) == ui_.cursor) {
+        dl->AddRect({a.x - 2, a.y - 2}, {b.x + 2, b.y + 2}, kHighlight, 2, 0, 2.5f);
+        dl->AddLine(cv.to_screen(float(e.start), 0), cv.to_screen(float(e.start), rows * row_h),
+                    IM_COL32(255, 255, 0, 120), 1);
+      }
+      if (mouse && mouse->x >= e.start && mouse->x <= end && mouse->y >= top && mouse->y < top + sub_h)
+        hovered = static_cast<int>(i);
+    }
+    // Row names, pinned to the canvas's left edge.
+    for (int r = 0; r < rows; ++r) {
+      if (r == kRows) continue;
+      const std::string name = r < kRows ? kRowNames[r] : "smem stage " + std::to_string(r - kRows - 1);
+      const ImVec2 p = cv.to_screen(0, row_y(r) + row_h / 2);
+      const float x = cv.min().x + 4;
+      if (cv.scale() * row_h > font * 0.9f) {
+        const ImVec2 ts = ImGui::CalcTextSize(name.c_str());
+        dl->AddRectFilled({x - 2, p.y - ts.y / 2 - 1}, {x + ts.x + 2, p.y + ts.y / 2 + 1}, IM_COL32(24, 24, 28, 200));
+        dl->AddText({x, p.y - ts.y / 2}, IM_COL32(210, 210, 220, 255), name.c_str());
+      }
+    }
+    (void)label_w;
+    if (hovered >= 0) {
+      const TraceEvent& e = t.events[hovered];
+      ImGui::BeginTooltip();
+      tooltip_row("event", "#" + std::to_string(hovered) + " " + e.label);
+      tooltip_row("kind", trace_event_kind_name(e.kind));
+      char buf[64];
+      std::snprintf(buf, sizeof buf, "%.1f .. %.1f", e.start, e.end);
+      tooltip_row("time", buf);
+      if (e.k_tile >= 0) tooltip_row("k tile", std::to_string(e.k_tile) + (e.k_group >= 0 ? ", warp k group " + std::to_string(e.k_group) : ""));
+      if (e.smem_write >= 0) tooltip_row("writes", "shared stage " + std::to_string(e.smem_write));
+      if (e.smem_read >= 0) tooltip_row("reads", "shared stage " + std::to_string(e.smem_read));
+      if (e.reg_buffer >= 0) tooltip_row("fragment", "register buffer " + std::to_string(e.reg_buffer));
+      if (e.async) tooltip_row("", "cp.async: lands in shared memory without registers");
+      if (e.predicated_off) tooltip_row("", "past the last k tile: issued with its guard off");
+      if (e.wait_pending >= 0) tooltip_row("waits", "until at most " + std::to_string(e.wait_pending) + " groups are pending");
+      ImGui::EndTooltip();
+      if (cv.clicked()) ui_.cursor = hovered;
+    }
+  }
+
+  void draw_event_table(const PipelineTrace& t) {
+    if (!ImGui::BeginTable("##events", 6,
+                           ImGuiTableFlags_ScrollY | ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV |
+                               ImGuiTableFlags_SizingStretchProp))
+      return;
+    ImGui::TableSetupScrollFreeze(0, 1);
+    ImGui::TableSetupColumn("#", ImGuiTableColumnFlags_WidthFixed, ImGui::GetFontSize() * 2.5f);
+    ImGui::TableSetupColumn("time");
+    ImGui::TableSetupColumn("event", ImGuiTableColumnFlags_WidthStretch, 6);
+    ImGui::TableSetupColumn("k tile");
+    ImGui::TableSetupColumn("writes stage");
+    ImGui::TableSetupColumn("reads stage");
+    ImGui::TableHeadersRow();
+    static int last_cursor = -1;
+    ImGuiListClipper clipper;
+    clipper.Begin(static_cast<int>(t.events.size()));
+    if (last_cursor != ui_.cursor) clipper.ForceDisplayRangeByIndices(ui_.cursor, ui_.cursor + 1);
+    while (clipper.Step())
+      for (int i = clipper.DisplayStart; i < clipper.DisplayEnd; ++i) {
+        const TraceEvent& e = t.events[i];
+        ImGui::TableNextRow();
+        ImGui::TableSetColumnIndex(0);
+        char id[16];
+        std::snprintf(id, sizeof id, "%d", i);
+        if (ImGui::Selectable(id, i == ui_.cursor, ImGuiSelectableFlags_SpanAllColumns)) ui_.cursor = i;
+        if (i == ui_.cursor && last_cursor != ui_.cursor) ImGui::SetScrollHereY(0.5f);
+        ImGui::TableSetColumnIndex(1);
+        ImGui::Text("%.0f-%.0f", e.start, e.end);
+        ImGui::TableSetColumnIndex(2);
+        ImGui::TextUnformatted(e.label.c_str());
+        ImGui::TableSetColumnIndex(3);
+        if (e.k_tile >= 0) ImGui::Text("%d", e.k_tile);
+        ImGui::TableSetColumnIndex(4);
+        if (e.smem_write >= 0) ImGui::Text("%d", e.smem_write);
+        ImGui::TableSetColumnIndex(5);
+        if (e.smem_read >= 0) ImGui::Text("%d", e.smem_read);
+      }
+    last_cursor = ui_.cursor;
+    ImGui::EndTable();
+  }
+
+  PipelineUiState ui_;
+};
+
+}  // namespace
+
+std::unique_ptr<View> make_pipeline_view() { return std::make_unique<PipelineView>(); }
+
+}  // namespace gemmlab::app

@@ -1,0 +1,156 @@
+// GUI walk (label "gui", run under Xvfb): `gemmlab shot --all` renders every step of a course;
+// each screenshot must show something, a step whose view settings differ from the previous
+// step's must change the view's pixels, and nothing may be logged as an error.
+// Usage: app_gui_walk COURSE_DIR LANG [--expect-problems]
+#include <gtest/gtest.h>
+#include <stb_image.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "model/lesson_format.h"
+
+namespace fs = std::filesystem;
+using gemmlab::app::Course;
+using gemmlab::app::load_course;
+
+namespace {
+
+std::string g_course, g_lang = "en";
+bool g_expect_problems = false;
+
+struct Image {
+  int w = 0, h = 0;
+  std::vector<unsigned char> px;
+  bool ok() const { return w > 0; }
+};
+
+Image load(const std::string& path) {
+  Image im;
+  int n = 0;
+  unsigned char* data = stbi_load(path.c_str(), &im.w, &im.h, &n, 3);
+  if (!data) return Image{};
+  im.px.assign(data, data + size_t(im.w) * im.h * 3);
+  stbi_image_free(data);
+  return im;
+}
+
+// Distinct colours in a rectangle (a blank frame has one or two).
+size_t distinct_colors(const Image& im, int x0, int y0, int w, int h) {
+  std::vector<unsigned> seen;
+  for (int y = y0; y < y0 + h && y < im.h; y += 2)
+    for (int x = x0; x < x0 + w && x < im.w; x += 2) {
+      const unsigned char* p = &im.px[(size_t(y) * im.w + x) * 3];
+      seen.push_back((p[0] << 16) | (p[1] << 8) | p[2]);
+    }
+  std::sort(seen.begin(), seen.end());
+  return std::unique(seen.begin(), seen.end()) - seen.begin();
+}
+
+// Pixels that differ between two images inside a rectangle.
+long differing_pixels(const Image& a, const Image& b, int x0, int y0, int w, int h) {
+  long n = 0;
+  for (int y = y0; y < y0 + h && y < a.h && y < b.h; ++y)
+    for (int x = x0; x < x0 + w && x < a.w && x < b.w; ++x) {
+      const unsigned char* p = &a.px[(size_t(y) * a.w + x) * 3];
+      const unsigned char* q = &b.px[(size_t(y) * b.w + x) * 3];
+      if (std::abs(p[0] - q[0]) + std::abs(p[1] - q[1]) + std::abs(p[2] - q[2]) > 24) ++n;
+    }
+  return n;
+}
+
+std::string read_all(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+TEST(GuiWalk, EveryStepRendersAndChanges) {
+  ASSERT_FALSE(g_course.empty());
+  const fs::path out = fs::temp_directory_path() /
+                       ("gemmlab_walk_" + fs::path(g_course).filename().string() + "_" + g_lang + "_" +
+                        std::to_string(::getpid()));
+  fs::remove_all(out);
+  const std::string log = (out.string() + ".log");
+  const std::string cmd = std::string(GEMMLAB_EXE) + " shot --all --course '" + g_course +
+                          "' --lang " + g_lang + " --size 1280x800 --out-dir '" + out.string() +
+                          "' 2> '" + log + "'";
+  ASSERT_EQ(std::system(cmd.c_str()), 0) << read_all(log);
+  const std::string err = read_all(log);
+  EXPECT_EQ(err.find("error:"), std::string::npos) << err;
+  if (!g_expect_problems) EXPECT_EQ(err.find("lesson problem"), std::string::npos) << err;
+
+  const Course course = load_course(g_course, std::string(GEMMLAB_ROOT_DIR) + "/assets");
+  const auto manifest = nlohmann::json::parse(read_all((out / "manifest.json").string()));
+  size_t expected = 0;
+  for (const auto& l : course.lessons) expected += std::max<size_t>(1, l.steps.size());
+  ASSERT_EQ(manifest.size(), expected);
+
+  Image prev;
+  std::string prev_lesson;
+  int compared = 0;
+  for (size_t i = 0; i < manifest.size(); ++i) {
+    const auto& m = manifest[i];
+    SCOPED_TRACE(m.dump());
+    const Image im = load((out / m["file"].get<std::string>()).string());
+    ASSERT_TRUE(im.ok());
+    EXPECT_EQ(im.w, 1280);
+    EXPECT_EQ(im.h, 800);
+    EXPECT_GT(distinct_colors(im, 0, 0, im.w, im.h), 20u) << "blank screenshot";
+    const auto& r = m["view_rect"];
+    const int vx = r[0], vy = r[1], vw = r[2], vh = r[3];
+    ASSERT_GT(vw, 100);
+    ASSERT_GT(vh, 100);
+    EXPECT_GT(distinct_colors(im, vx, vy, vw, vh), 3u) << "the view area is empty";
+    const std::string lesson = m["lesson"];
+    const int step = m["step"].get<int>() - 1;
+    const int li = course.index_of(lesson);
+    ASSERT_GE(li, 0);
+    const auto& L = course.lessons[li];
+    if (!L.ok()) {
+      // The error panel (error_box: background 90,30,30) names the problems in the lesson panel.
+      long red = 0;
+      for (int y = 0; y < im.h; ++y)
+        for (int x = 0; x < vx; ++x) {
+          const unsigned char* p = &im.px[(size_t(y) * im.w + x) * 3];
+          red += p[0] == 90 && p[1] == 30 && p[2] == 30;
+        }
+      EXPECT_GT(red, 2000) << lesson << " has problems but no error panel is shown";
+    }
+    if (lesson == prev_lesson && L.ok() && step > 0) {
+      const auto& now = L.steps[step];
+      const auto& before = L.steps[step - 1];
+      const std::string view = m["view"];
+      const bool same_view = manifest[i - 1]["view"] == m["view"];
+      const bool settings_changed = now.settings.contains(view) &&
+                                    (!before.settings.contains(view) ||
+                                     before.settings[view] != now.settings[view]);
+      if (same_view && settings_changed) {
+        ++compared;
+        EXPECT_GT(differing_pixels(prev, im, vx, vy, vw, vh), 200)
+            << "step " << step + 1 << " of " << lesson << " changes the " << view
+            << " settings but the view looks the same";
+      }
+    }
+    prev = im;
+    prev_lesson = lesson;
+  }
+  std::printf("walked %zu steps, compared %d view changes\n", manifest.size(), compared);
+  if (!HasFailure()) fs::remove_all(out), fs::remove(log);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  ::testing::InitGoogleTest(&argc, argv);
+  if (argc > 1) g_course = argv[1];
+  if (argc > 2) g_lang = argv[2];
+  if (argc > 3) g_expect_problems = std::string(argv[3]) == "--expect-problems";
+  return RUN_ALL_TESTS();
+}

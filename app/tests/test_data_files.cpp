@@ -1,0 +1,98 @@
+// The files the app reads besides lessons: results JSON of `gemmlab bench --json`, Nsight
+// Compute CSV. The CSV fixture is a real `ncu --csv` capture of the multistage stage on an H200
+// (kernels/tools/fp16_session.sh); the numbers below are read off that file.
+#include <gtest/gtest.h>
+
+#include "model/ncu_csv.h"
+#include "model/results_file.h"
+
+namespace gemmlab::app {
+namespace {
+
+const std::string kFixtures = GEMMLAB_APP_FIXTURES;
+
+TEST(ResultsFile, ReadsTheBenchFormat) {
+  auto r = load_bench_results(kFixtures + "/results/fixture.json");
+  ASSERT_TRUE(r.ok()) << r.error();
+  EXPECT_EQ(r->device.name, "Test fixture (not a measurement)");
+  EXPECT_EQ(r->device.sms, 132);
+  EXPECT_EQ(r->date, "2000-01-01T00:00:00Z");
+  ASSERT_EQ(r->results.size(), 2u);
+  EXPECT_TRUE(r->results[0].is_cublas());
+  EXPECT_EQ(r->results[1].stage, "simt-tile");
+  EXPECT_DOUBLE_EQ(r->results[1].ratio_to_cublas, 0.5);
+  ASSERT_EQ(r->skipped.size(), 1u);
+  EXPECT_EQ(r->skipped[0].reason, "too slow");
+  // Saving and reading back gives the same data.
+  auto again = parse_bench_results(bench_results_json(*r), "round trip");
+  ASSERT_TRUE(again.ok()) << again.error();
+  EXPECT_EQ(again->results.size(), 2u);
+  EXPECT_DOUBLE_EQ(again->results[1].tflops, 34.4);
+}
+
+TEST(ResultsFile, RefusesTheWrongShapeWithAMessage) {
+  auto r = load_bench_results(kFixtures + "/results/wrong-shape.json");
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.error().find("results[0].ms must be a number"), std::string::npos) << r.error();
+  auto not_json = parse_bench_results("{\"device\": ", "x.json");
+  ASSERT_FALSE(not_json.ok());
+  EXPECT_NE(not_json.error().find("not JSON"), std::string::npos);
+  auto lesson = parse_bench_results("{\"lessons\": []}", "lessons.json");
+  ASSERT_FALSE(lesson.ok());
+  EXPECT_NE(lesson.error().find("has no \"device\""), std::string::npos) << lesson.error();
+  auto missing = load_bench_results(kFixtures + "/results/none.json");
+  ASSERT_FALSE(missing.ok());
+  EXPECT_NE(missing.error().find("no such file"), std::string::npos);
+}
+
+TEST(NcuCsv, ReadsARealCapture) {
+  auto r = load_ncu_csv(kFixtures + "/ncu/multistage_h200.csv");
+  ASSERT_TRUE(r.ok()) << r.error();
+  ASSERT_EQ(r->kernels.size(), 1u);
+  const NcuKernel& k = r->kernels[0];
+  EXPECT_EQ(k.grid, "(32, 32, 1)");
+  EXPECT_EQ(k.block, "(256, 1, 1)");
+  EXPECT_EQ(k.metric("dram__bytes_read.sum").value_or(-1), 309039616.0);
+  EXPECT_EQ(k.metric("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum").value_or(-1), 50531785.0);
+  EXPECT_EQ(k.metric("smsp__sass_inst_executed_op_ldsm.sum").value_or(-1), 12632064.0);
+  EXPECT_DOUBLE_EQ(k.metric("lts__t_sector_hit_rate.pct").value_or(-1), 80.70);
+  EXPECT_EQ(k.metric("launch__registers_per_thread").value_or(-1), 146.0);
+  EXPECT_FALSE(k.metric("no_such_metric").has_value());
+  // The profiled program's own lines are kept apart from the table.
+  bool saw_size = false;
+  for (const auto& line : r->preamble) saw_size |= line.find("4096x4096x4096") != std::string::npos;
+  EXPECT_TRUE(saw_size);
+}
+
+TEST(NcuCsv, RawPageAndBadInput) {
+  const std::string raw =
+      "\"ID\",\"Kernel Name\",\"Grid Size\",\"dram__bytes_read.sum\",\"lts__t_sector_hit_rate.pct\"\n"
+      "\"\",\"\",\"\",\"byte\",\"%\"\n"
+      "\"0\",\"k1\",\"(2, 1, 1)\",\"1,024\",\"50.5\"\n"
+      "\"1\",\"k2\",\"(4, 1, 1)\",\"2,048\",\"n/a\"\n";
+  auto r = parse_ncu_csv(raw, "raw.csv");
+  ASSERT_TRUE(r.ok()) << r.error();
+  ASSERT_EQ(r->kernels.size(), 2u);
+  EXPECT_EQ(r->kernels[0].metric("dram__bytes_read.sum").value_or(-1), 1024.0);
+  EXPECT_EQ(r->kernels[0].metrics.at("dram__bytes_read.sum").unit, "byte");
+  EXPECT_FALSE(r->kernels[1].metric("lts__t_sector_hit_rate.pct").has_value());
+
+  auto none = parse_ncu_csv("hello\nworld\n", "x.csv");
+  ASSERT_FALSE(none.ok());
+  EXPECT_NE(none.error().find("no ncu table"), std::string::npos);
+  auto ragged = parse_ncu_csv("\"ID\",\"Kernel Name\"\n\"0\"\n", "y.csv");
+  ASSERT_FALSE(ragged.ok());
+  EXPECT_NE(ragged.error().find("y.csv:2"), std::string::npos) << ragged.error();
+}
+
+TEST(NcuCsv, Numbers) {
+  EXPECT_EQ(parse_ncu_number("170,967,040").value_or(-1), 170967040.0);
+  EXPECT_EQ(parse_ncu_number("4,558,425,343,738.39").value_or(-1), 4558425343738.39);
+  EXPECT_FALSE(parse_ncu_number("n/a"));
+  EXPECT_FALSE(parse_ncu_number(""));
+  EXPECT_EQ(split_csv_line("\"a,b\",\"c\"\"d\",e").size(), 3u);
+  EXPECT_EQ(split_csv_line("\"a,b\",\"c\"\"d\",e")[1], "c\"d");
+}
+
+}  // namespace
+}  // namespace gemmlab::app

@@ -1,0 +1,79 @@
+// `gemmlab lessons --json | --check` and the bad-argument messages of `gemmlab shot`, run as a
+// user would run them (no display needed for these).
+#include <gtest/gtest.h>
+
+#include <array>
+#include <cstdio>
+#include <memory>
+
+#include <nlohmann/json.hpp>
+
+namespace {
+
+const std::string kFixtures = GEMMLAB_APP_FIXTURES;
+
+struct CliRun {
+  int code = -1;
+  std::string out;
+};
+
+CliRun run(const std::string& args) {
+  CliRun r;
+  const std::string cmd = std::string(GEMMLAB_EXE) + " " + args + " 2>&1";
+  FILE* p = popen(cmd.c_str(), "r");
+  if (!p) return r;
+  std::array<char, 4096> buf;
+  size_t n;
+  while ((n = fread(buf.data(), 1, buf.size(), p)) > 0) r.out.append(buf.data(), n);
+  const int status = pclose(p);
+  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return r;
+}
+
+TEST(LessonsCli, JsonListsTheCourse) {
+  CliRun r = run("lessons --json --course " + kFixtures + "/course");
+  ASSERT_EQ(r.code, 0) << r.out;
+  const auto j = nlohmann::json::parse(r.out);
+  ASSERT_EQ(j["lessons"].size(), 2u);
+  EXPECT_EQ(j["lessons"][0]["id"], "01-threads");
+  EXPECT_EQ(j["lessons"][0]["title"], "Who loads what");
+  EXPECT_EQ(j["lessons"][0]["steps"], 3);
+  EXPECT_EQ(j["lessons"][0]["languages"], nlohmann::json::array({"en", "zh"}));
+  EXPECT_EQ(j["lessons"][1]["languages"], nlohmann::json::array({"en"}));
+}
+
+TEST(LessonsCli, CheckPassesTheFixtureAndTheShippedCourse) {
+  CliRun ok = run("lessons --check " + kFixtures + "/course");
+  EXPECT_EQ(ok.code, 0) << ok.out;
+  EXPECT_NE(ok.out.find("ok: 2 lessons, 5 steps"), std::string::npos) << ok.out;
+  CliRun shipped = run("lessons --check " + std::string(GEMMLAB_ROOT_DIR) + "/lessons");
+  EXPECT_EQ(shipped.code, 0) << shipped.out;
+}
+
+TEST(LessonsCli, CheckReportsFileAndLine) {
+  CliRun r = run("lessons --check " + kFixtures + "/broken");
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.out.find("03-bad-settings/lesson.toml:7: threadmap.map must be one of"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("02-bad-toml/lesson.toml:3: TOML syntax"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("10 problem(s)"), std::string::npos) << r.out;
+}
+
+TEST(LessonsCli, BadArgumentsSayWhatToDo) {
+  CliRun a = run("lessons --frobnicate");
+  EXPECT_EQ(a.code, 2);
+  EXPECT_NE(a.out.find("unknown option '--frobnicate'"), std::string::npos) << a.out;
+  CliRun b = run("shot --lesson 01-threads --step x --out /tmp/x.png");
+  EXPECT_EQ(b.code, 2);
+  EXPECT_NE(b.out.find("--step must be a whole number"), std::string::npos) << b.out;
+  CliRun c = run("shot --lesson 01-threads");
+  EXPECT_EQ(c.code, 2);
+  EXPECT_NE(c.out.find("needs --lesson ID --step N --out FILE.png"), std::string::npos) << c.out;
+  CliRun d = run("shot --size 10x10 --all --out-dir /tmp/x");
+  EXPECT_EQ(d.code, 2);
+  EXPECT_NE(d.out.find("--size width must be a whole number from 320"), std::string::npos) << d.out;
+  CliRun e = run("frobnicate");
+  EXPECT_EQ(e.code, 2);
+  EXPECT_NE(e.out.find("unknown command 'frobnicate'"), std::string::npos) << e.out;
+}
+
+}  // namespace
