@@ -213,6 +213,12 @@ void App::draw_menu() {
       select_view("kernels");
       open_results_dialog();
     }
+    if (ImGui::MenuItem("Open ncu CSV...")) {
+      select_view("measured");
+      if (View* m = view("measured"))
+        file_dialog_open("Open an Nsight Compute CSV", paths_.assets, ".csv",
+                         [m](const std::string& path) { m->load_file(path); });
+    }
     if (ImGui::MenuItem("Screenshot window", "Ctrl+S"))
       request_capture({export_path("window", "png"), false});
     if (ImGui::MenuItem("Export view as PNG"))
@@ -298,10 +304,14 @@ void App::frame(float dt) {
   ImGui::SetNextWindowPos(vp->Pos);
   ImGui::SetNextWindowSize(vp->Size);
   ImGui::PushStyleVar(ImGuiStyleVar_WindowRounding, 0);
+  // The host window paints no background: the framebuffer is cleared to the same colour, and on a
+  // software renderer (llvmpipe) every full-screen layer costs milliseconds per frame.
+  ImGui::PushStyleColor(ImGuiCol_WindowBg, IM_COL32(0, 0, 0, 0));
   ImGui::Begin("GEMM Lab", nullptr,
                ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove |
                    ImGuiWindowFlags_MenuBar | ImGuiWindowFlags_NoBringToFrontOnFocus |
                    ImGuiWindowFlags_NoSavedSettings);
+  ImGui::PopStyleColor();
   ImGui::PopStyleVar();
   draw_menu();
 

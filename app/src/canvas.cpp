@@ -55,7 +55,8 @@ Canvas::Canvas(const char* id, CanvasState& st, float content_w, float content_h
              std::floor(min_.y + (size.y - content_h * scale_) / 2 + st.pan.y)};
   dl_ = ImGui::GetWindowDrawList();
   dl_->PushClipRect(min_, max_, true);
-  dl_->AddRectFilled(min_, max_, IM_COL32(24, 24, 28, 255));
+  // No background fill: the window behind is the cleared framebuffer (same colour), and a
+  // software renderer pays for every layer.
 }
 
 Canvas::~Canvas() {

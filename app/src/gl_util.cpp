@@ -13,7 +13,23 @@ CellTexture::~CellTexture() {
   if (name_) glDeleteTextures(1, &name_);
 }
 
-void CellTexture::upload(int width, int height, const std::vector<std::uint32_t>& rgba) {
+int CellTexture::max_size() {
+  static int size = [] {
+    GLint v = 0;
+    glGetIntegerv(GL_MAX_TEXTURE_SIZE, &v);
+    return v > 0 ? int(v) : 2048;
+  }();
+  return size;
+}
+
+bool CellTexture::upload(int width, int height, const std::vector<std::uint32_t>& rgba) {
+  if (width <= 0 || height <= 0 || width > max_size() || height > max_size() ||
+      rgba.size() < static_cast<size_t>(width) * height) {
+    if (name_) glDeleteTextures(1, &name_);
+    name_ = 0;
+    width_ = height_ = 0;
+    return false;
+  }
   if (!name_) {
     glGenTextures(1, &name_);
     glBindTexture(GL_TEXTURE_2D, name_);
@@ -34,6 +50,7 @@ void CellTexture::upload(int width, int height, const std::vector<std::uint32_t>
   } else {
     glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, width, height, GL_RGBA, GL_UNSIGNED_BYTE, rgba.data());
   }
+  return true;
 }
 
 namespace {

@@ -14,8 +14,10 @@ class CellTexture {
   CellTexture(const CellTexture&) = delete;
   CellTexture& operator=(const CellTexture&) = delete;
   ~CellTexture();
-  // rgba: width * height packed 0xAABBGGRR (ImU32) values, row 0 at the top.
-  void upload(int width, int height, const std::vector<std::uint32_t>& rgba);
+  // rgba: width * height packed 0xAABBGGRR (ImU32) values, row 0 at the top. Returns false (and
+  // keeps no texture) when a side exceeds the driver's GL_MAX_TEXTURE_SIZE.
+  bool upload(int width, int height, const std::vector<std::uint32_t>& rgba);
+  static int max_size();
   void* imgui_id() const { return reinterpret_cast<void*>(static_cast<intptr_t>(name_)); }
   int width() const { return width_; }
   int height() const { return height_; }

@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "model/lesson_format.h"
+#include "model/settings_schema.h"
 #include "shot.h"
 #include "window.h"
 
@@ -38,6 +39,7 @@ const char* kShotHelp =
     "  without one: xvfb-run -a -s \"-screen 0 1920x1200x24\" gemmlab shot ...\n"
     "  --step N      counts from 1       --size WxH  default 1600x1000\n"
     "  --view-only   crop to the view    --meta      also write FILE.png.json (view area)\n"
+    "  --view VIEW   bring VIEW to front --data F    also write the view's data as JSON to F\n"
     "  --all         every step of every lesson, plus manifest.json\n"
     "  --frametime   p50/p99 frame time of every step as JSON (target: p99 < 16.7 ms)\n";
 
@@ -180,8 +182,17 @@ int shot_command(int argc, char** argv) {
   if (o.has("--lang")) s.lang = parse_lang(o.get("--lang"));
   if (o.has("--font-size")) s.font_size = static_cast<float>(parse_int(o.get("--font-size"), "--font-size", 8, 48));
   s.view = o.get("--view");
+  if (!s.view.empty()) {
+    const auto& ids = known_view_ids();
+    if (std::find(ids.begin(), ids.end(), s.view) == ids.end()) {
+      std::string list;
+      for (const auto& id : ids) list += (list.empty() ? "" : ", ") + id;
+      throw UsageError("--view must be one of " + list + ", got '" + s.view + "'");
+    }
+  }
   s.view_only = o.has("--view-only");
   s.meta = o.has("--meta");
+  s.data = o.get("--data");
   if (o.has("--frametime")) {
     s.frametime = true;
     s.out = o.get("--out");

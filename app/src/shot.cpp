@@ -27,7 +27,8 @@ namespace fs = std::filesystem;
 namespace {
 
 // One frame at the offscreen size; returns its wall time in ms (CPU + GL, glFinish included).
-double render_frame(App& app, const OffscreenTarget& target, float dt) {
+// *build_ms (optional): the part spent building the UI (App::frame and ImGui::Render).
+double render_frame(App& app, const OffscreenTarget& target, float dt, double* build_ms = nullptr) {
   const auto t0 = std::chrono::steady_clock::now();
   ImGuiIO& io = ImGui::GetIO();
   io.DisplaySize = ImVec2(float(target.width()), float(target.height()));
@@ -37,6 +38,8 @@ double render_frame(App& app, const OffscreenTarget& target, float dt) {
   ImGui::NewFrame();
   app.frame(dt);
   ImGui::Render();
+  if (build_ms)
+    *build_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   target.bind();
   glClearColor(0.09f, 0.09f, 0.11f, 1);
   glClear(GL_COLOR_BUFFER_BIT);
@@ -114,19 +117,28 @@ int run_shot(const AppPaths& paths, const ShotOptions& o) {
         for (int si = 0; si < n; ++si) {
           app.open(li, si);
           settle(app, target);
+          for (const auto& v : app.views()) v->wait_idle();
+          settle(app, target);
           // Animate what can animate: that is the frame the learner waits on.
           if (View* v = app.active_view(); v && v->has_animation()) v->set_playing(true);
-          std::vector<double> ms;
-          for (int f = 0; f < o.frames; ++f) ms.push_back(render_frame(app, target, 1.f / 60));
+          std::vector<double> ms, build;
+          for (int f = 0; f < o.frames; ++f) {
+            double b = 0;
+            ms.push_back(render_frame(app, target, 1.f / 60, &b));
+            build.push_back(b);
+          }
           const double p50 = percentile(ms, 0.5), p99 = percentile(ms, 0.99);
+          const double vertices = ImGui::GetDrawData() ? ImGui::GetDrawData()->TotalVtxCount : 0;
           worst = std::max(worst, p99);
           steps.push_back({{"lesson", course.lessons[li].id}, {"step", si + 1},
                            {"view", app.active_view() ? app.active_view()->id() : ""},
-                           {"p50_ms", p50}, {"p99_ms", p99},
+                           {"p50_ms", p50}, {"p99_ms", p99}, {"build_p50_ms", percentile(build, 0.5)},
+                           {"vertices", vertices},
                            {"max_ms", *std::max_element(ms.begin(), ms.end())}});
-          std::fprintf(stderr, "%-28s step %2d  %-10s p50 %6.2f ms  p99 %6.2f ms\n",
+          std::fprintf(stderr, "%-28s step %2d  %-10s p50 %6.2f ms  p99 %6.2f ms  (UI build p50 %5.2f ms, %6.0f vertices)\n",
                        course.lessons[li].id.c_str(), si + 1,
-                       app.active_view() ? app.active_view()->id() : "", p50, p99);
+                       app.active_view() ? app.active_view()->id() : "", p50, p99,
+                       percentile(build, 0.5), vertices);
         }
       }
       report["steps"] = steps;
@@ -151,6 +163,14 @@ int run_shot(const AppPaths& paths, const ShotOptions& o) {
           }
           auto m = step_meta(app);
           m["file"] = file;
+          const Lesson& L = course.lessons[li];
+          if (L.ok() && si < static_cast<int>(L.steps.size()) && L.steps[si].predict) {
+            const PredictSpec& spec = *L.steps[si].predict;
+            auto answer = app.predict_answer(spec);
+            m["predict"] = {{"quantity", spec.quantity}};
+            if (answer) m["predict"]["answer"] = *answer;
+            else m["predict"]["error"] = answer.error();
+          }
           manifest.push_back(m);
         }
       }
@@ -173,12 +193,16 @@ int run_shot(const AppPaths& paths, const ShotOptions& o) {
           app.open(li, o.step - 1);
           if (!o.view.empty()) app.select_view(o.view);
           settle(app, target);
+          for (const auto& v : app.views()) v->wait_idle();
+          settle(app, target);
           const std::string problem = save(app, target, o.out, o.view_only);
           if (!problem.empty()) {
             std::cerr << "gemmlab shot: " << problem << "\n";
             rc = 1;
-          } else if (o.meta) {
-            std::ofstream(o.out + ".json") << step_meta(app).dump(2) << "\n";
+          } else {
+            if (o.meta) std::ofstream(o.out + ".json") << step_meta(app).dump(2) << "\n";
+            if (!o.data.empty() && app.active_view())
+              std::ofstream(o.data) << app.active_view()->export_data().dump(2) << "\n";
           }
         }
       }

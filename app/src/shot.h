@@ -13,6 +13,7 @@ struct ShotOptions {
   std::string view;        // bring this view to the front instead of the step's
   bool view_only = false;  // crop to the view's area
   bool meta = false;       // also write <out>.json: lesson, step, view, view_rect
+  std::string data;        // also write the view's data (File > Export view data) here
   bool all = false;        // every step of every lesson into out_dir (+ manifest.json)
   std::string out_dir;
   bool frametime = false;  // p50/p99 frame time per step, JSON on stdout

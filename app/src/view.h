@@ -60,6 +60,10 @@ class View {
     masked_ = spec ? std::optional<PredictSpec>(*spec) : std::nullopt;
   }
 
+  // Waits for work the view started on a worker thread (the frame-time benchmark measures
+  // drawing, not the L2 replay running beside it).
+  virtual void wait_idle() {}
+
   // Space plays / pauses the view's animation, if it has one.
   virtual bool has_animation() const { return false; }
   virtual bool playing() const { return false; }

@@ -108,6 +108,7 @@ class GridView final : public View {
     if (s.contains("time") && ui_.time <= 0) ui_.time = 1.0f;
   }
 
+  void wait_idle() override { wait_for_l2(); }
   bool has_animation() const override { return true; }
   bool playing() const override { return ui_.playing; }
   void set_playing(bool on) override {
@@ -406,10 +407,16 @@ class GridView final : public View {
     const double eff = m.timeline.makespan > 0 ? m.timeline.ideal_time() / m.timeline.makespan : 0;
     ImGui::Text("time %.0f (units of one k iteration)   ideal %.0f   slot efficiency %.0f%%",
                 m.timeline.makespan, m.timeline.ideal_time(), 100 * eff);
-    if (m.plan.has_streamk) {
+    if (m.plan.partition != Partition::None) {
+      // Counted off the plan: tiles one block finishes alone vs tiles that need a fix-up.
+      long long alone = 0, shared = 0;
+      for (int b : m.tile_blocks) (b == 1 ? alone : shared) += b > 0;
       ImGui::SameLine();
-      ImGui::Text("   stream-k: %d SK blocks over %d tiles, %d data-parallel tiles",
-                  m.plan.streamk.sk_blocks, m.plan.streamk.sk_tiles, m.plan.streamk.dp_tiles);
+      if (m.plan.has_streamk)
+        ImGui::Text("   stream-k: %d SK + %d DP blocks; %lld tiles done by one block, %lld shared (fix-up)",
+                    m.plan.streamk.sk_blocks, m.plan.streamk.dp_blocks, alone, shared);
+      else
+        ImGui::Text("   split-k: %d slices; %lld tiles shared by several blocks", m.plan.split_k, shared);
     }
   }
 
@@ -446,6 +453,12 @@ class GridView final : public View {
 
   void draw_tiles() {
     const GridModel& m = *model_;
+    if (std::max(m.tiles_m, m.tiles_n) > CellTexture::max_size()) {
+      error_box("The grid is " + std::to_string(m.tiles_m) + " x " + std::to_string(m.tiles_n) +
+                " tiles; this view draws at most " + std::to_string(CellTexture::max_size()) +
+                " along a side (the graphics driver's texture limit). Use larger tiles.");
+      return;
+    }
     const double now = ui_.time * m.timeline.makespan;
     // The texture changes with the time (during play) and with the colouring.
     const std::string k = ui_.color_by + std::to_string(ui_.time) + (l2_ ? "l2" : "");
@@ -523,6 +536,10 @@ class GridView final : public View {
   // Slots down (slot s on SM s % sms), time across; one texel per (slot, time bin).
   void draw_slots(float height) {
     const GridModel& m = *model_;
+    if (m.timeline.slots > CellTexture::max_size()) {
+      note_text(std::to_string(m.timeline.slots) + " slots: too many rows to draw the timeline");
+      return;
+    }
     const int slots = m.timeline.slots, bins = 1024;
     const double span = std::max(1e-9, m.timeline.makespan);
     const std::string k = ui_.color_by + (l2_ ? "l2" : "");
@@ -666,7 +683,7 @@ class GridView final : public View {
         start = end;
       }
     }
-    ImGui::TextDisabled("hit rate of reads over time (near look-ups; ncu: ..._read_lookup_hit / ..._read)");
+    ImGui::TextDisabled("hit rate of reads over time");
   }
 
   GridUiState ui_;

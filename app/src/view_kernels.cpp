@@ -229,7 +229,7 @@ class KernelsView final : public View {
     for (auto* x : rows) {
       const ImVec2 p = ImGui::GetCursorScreenPos();
       const float avail = ImGui::GetContentRegionAvail().x;
-      const float bar_w = std::max(10.f, avail - name_w - font * 22);
+      const float bar_w = std::max(10.f, avail - name_w - font * 25);
       const float h = font * 1.5f;
       dl->AddText({p.x, p.y + font * 0.2f}, ImGui::GetColorU32(ImGuiCol_Text), stage_name(x->stage).c_str());
       const float w = max_tflops > 0 ? float(x->tflops / max_tflops) * bar_w : 0;

@@ -177,10 +177,13 @@ class MeasuredView final : public View {
       return;
     }
     ImGui::Text("%s: %zu kernel launch(es)", report_->source.c_str(), report_->kernels.size());
-    for (size_t i = 0; i < rows_.size(); ++i) poll(rows_[i], ctx.headless);
+    for (size_t i = 0; i < rows_.size(); ++i)
+      if (!rows_[i].setup.stage.empty()) poll(rows_[i], ctx.headless);
     auto banks = ctx.ask ? ctx.ask("banks.wavefronts") : Expected<double>(Error{"no banks view"});
+    ImGui::Checkbox("hide cuBLAS kernels", &hide_cublas_);
     ImGui::BeginChild("##kernels", {0, 0});
     for (size_t i = 0; i < report_->kernels.size() && i < rows_.size(); ++i) {
+      if (hide_cublas_ && report_->kernels[i].name.find("cublas") != std::string::npos) continue;
       ImGui::PushID(static_cast<int>(i));
       draw_kernel(report_->kernels[i], rows_[i], banks);
       ImGui::PopID();
@@ -192,13 +195,20 @@ class MeasuredView final : public View {
  private:
   SimSetup guess_setup(const NcuKernel& k, const NcuReport& r) const {
     SimSetup s;
-    // Stage: a stage id in the file name (kernels/tools write ncu_<stage>.csv) or the kernel name.
+    // Stage: the kernel's name ("block_swizzle_kernel" for "block-swizzle"), else a stage id in
+    // the file name (kernels/tools write ncu_<stage>.csv). The longest match wins.
     const std::string file = fs::path(r.source).filename().string();
+    const std::string kname = k.short_name();
     size_t best = 0;
-    for (const auto& st : stage_registry())
-      if ((file.find(st.id) != std::string::npos || k.name.find(st.id) != std::string::npos) &&
-          st.id.size() > best)
+    for (const auto& st : stage_registry()) {
+      std::string underscored = st.id;
+      std::replace(underscored.begin(), underscored.end(), '-', '_');
+      if (kname.find(underscored) != std::string::npos && st.id.size() > best)
         s.stage = st.id, best = st.id.size();
+    }
+    if (s.stage.empty() && k.name.find("cublas") == std::string::npos)
+      for (const auto& st : stage_registry())
+        if (file.find(st.id) != std::string::npos && st.id.size() > best) s.stage = st.id, best = st.id.size();
     // Size: the profiled program's "MxNxK" line, if it printed one.
     static const std::regex size_re(R"((\d+)x(\d+)x(\d+))");
     for (const auto& line : r.preamble) {
@@ -210,7 +220,6 @@ class MeasuredView final : public View {
         break;
       }
     }
-    if (k.device.empty() || k.name.empty()) {}
     for (const auto& line : r.preamble)
       if (line.find("H200") != std::string::npos) s.device = "h200";
     // Launch resources, as measured.
@@ -268,7 +277,7 @@ class MeasuredView final : public View {
                         s.threads, s.regs, s.smem, s.split_k > 1 ? (", " + std::to_string(s.split_k) + " k slices").c_str() : "");
 
     if (!ImGui::BeginTable("##cmp", 3, ImGuiTableFlags_Borders | ImGuiTableFlags_SizingStretchProp)) return;
-    ImGui::TableSetupColumn("quantity", ImGuiTableColumnFlags_WidthStretch, 2);
+    ImGui::TableSetupColumn("quantity", ImGuiTableColumnFlags_WidthStretch, 2.6f);
     ImGui::TableSetupColumn("measured (ncu)", ImGuiTableColumnFlags_WidthStretch, 2);
     ImGui::TableSetupColumn("simulated", ImGuiTableColumnFlags_WidthStretch, 3);
     ImGui::TableHeadersRow();
@@ -307,7 +316,8 @@ class MeasuredView final : public View {
     if (plain) std::snprintf(buf, sizeof buf, "%.1f%% (read look-up hits / look-ups)", 100 * *hit / *look);
     else if (pct) std::snprintf(buf, sizeof buf, "%.1f%% (lts__t_sector_hit_rate)", *pct);
     meas = plain || pct ? buf : "-";
-    std::string sim_l2 = "running...", sim_dram = "running...";
+    std::string sim_l2 = s.stage.empty() ? "pick the stage this kernel is" : "running...";
+    std::string sim_dram = sim_l2;
     if (row.outcome) {
       const SimOutcome& o = *row.outcome;
       if (!o.error.empty()) {
@@ -331,6 +341,7 @@ class MeasuredView final : public View {
   Expected<NcuReport> report_ = Error{"no file"};
   std::vector<KernelRow> rows_;
   std::string pending_csv_;
+  bool hide_cublas_ = true;
 };
 
 }  // namespace

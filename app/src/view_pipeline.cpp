@@ -225,9 +225,11 @@ class PipelineView final : public View {
       }
       for (int r = 0; r < kRows; ++r) subs[r] = std::max<int>(1, static_cast<int>(busy_until[r].size()));
     }
-    // Events.
+    // Events. Off-screen ones are skipped, and a run of sub-pixel events on one sub-row is drawn
+    // once (thousands of k tiles zoomed out).
     int hovered = -1;
     const auto mouse = cv.mouse();
+    std::map<std::pair<int, int>, float> last_px;  // (row, sub-row) -> right edge drawn
     for (size_t i = 0; i < t.events.size(); ++i) {
       const TraceEvent& e = t.events[i];
       const int r = row_of(e.kind);
@@ -240,6 +242,10 @@ class PipelineView final : public View {
       if (e.predicated_off) col = with_alpha(col, 70);
       const ImVec2 a = cv.to_screen(float(e.start), top + sub_h * 0.05f),
                    b = cv.to_screen(float(end), top + sub_h * 0.95f);
+      if (b.x < cv.min().x || a.x > cv.max().x) continue;
+      float& edge = last_px[{r, sub[i]}];
+      if (b.x - a.x < 1.f && a.x < edge + 1.f && static_cast<int>(i) != ui_.cursor) continue;
+      edge = b.x;
       dl->AddRectFilled(a, b, col, 2);
       if (e.kind == TraceEventKind::Barrier)  // a barrier holds every unit
         dl->AddLine(cv.to_screen(float(e.start), 0), cv.to_screen(float(e.start), row_y(kRows)),

@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
@@ -71,6 +72,20 @@ std::string read_all(const std::string& path) {
   return ss.str();
 }
 
+// Predict answers of the fixture course, from sources that are not the code under test.
+const std::map<std::string, double> kExpectedAnswers = {
+    // CUTLASS PitchLinearWarpRakedThreadMap<(32,128),128,(4,8),8>: Iterations (1,4).
+    {"01-threads/3", 4},
+    // hardware_rules.md: ldmatrix .x4, rows 128 B apart, chunk XOR (row % 8): 4/0.
+    {"02-rules/3", 4},
+    // PTX ISA, mma.m16n8k16 A fragment figure: element (9, 11) is a7 of lane 5.
+    {"02-rules/4", 5},
+    // 20 x 16 = 320 tiles, 2 blocks per SM (1024 threads) x 132 SMs = 264 slots: 56 left over.
+    {"02-rules/5", 56},
+    // Seed 001's kStage = 4 loop: kStage - 1 = 3 tiles in flight at the first mma.
+    {"02-rules/7", 3},
+};
+
 TEST(GuiWalk, EveryStepRendersAndChanges) {
   ASSERT_FALSE(g_course.empty());
   const fs::path out = fs::temp_directory_path() /
@@ -94,7 +109,7 @@ TEST(GuiWalk, EveryStepRendersAndChanges) {
 
   Image prev;
   std::string prev_lesson;
-  int compared = 0;
+  int compared = 0, answers_checked = 0;
   for (size_t i = 0; i < manifest.size(); ++i) {
     const auto& m = manifest[i];
     SCOPED_TRACE(m.dump());
@@ -138,10 +153,21 @@ TEST(GuiWalk, EveryStepRendersAndChanges) {
             << " settings but the view looks the same";
       }
     }
+    if (m.contains("predict")) {
+      EXPECT_FALSE(m["predict"].contains("error")) << m["predict"].dump();
+      auto it = kExpectedAnswers.find(lesson + "/" + std::to_string(step + 1));
+      if (fs::path(g_course).filename() == "course" && it != kExpectedAnswers.end()) {
+        ASSERT_TRUE(m["predict"].contains("answer"));
+        EXPECT_DOUBLE_EQ(m["predict"]["answer"].get<double>(), it->second) << lesson << " step " << step + 1;
+        ++answers_checked;
+      }
+    }
     prev = im;
     prev_lesson = lesson;
   }
-  std::printf("walked %zu steps, compared %d view changes\n", manifest.size(), compared);
+  std::printf("walked %zu steps, compared %d view changes, checked %d predict answers\n",
+              manifest.size(), compared, answers_checked);
+  if (fs::path(g_course).filename() == "course") EXPECT_EQ(answers_checked, int(kExpectedAnswers.size()));
   if (!HasFailure()) fs::remove_all(out), fs::remove(log);
 }
 

@@ -149,6 +149,7 @@ const std::map<std::string, std::vector<KeySpec>>& schema() {
         {"tile", int_tuple(3, 1, 4096, "[TM, TN, TK]")},
         {"order", parsed_by([](const std::string& x) { return parse_order(x); })},
         {"split_k", integer(1, 1024)},
+        {"split_k_mode", one_of({"serial", "parallel"})},
         {"stream_k", boolean()},
         {"device", parsed_by([](const std::string& x) { return device_preset(x); })},
         {"threads", integer(1, 1024)},
