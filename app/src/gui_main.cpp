@@ -170,7 +170,7 @@ int shot_command(int argc, char** argv) {
   const Options o = parse_options(
       argc, argv, 2, {"--all", "--frametime", "--view-only", "--meta", "--help"},
       {"--lesson", "--step", "--out", "--out-dir", "--size", "--lang", "--course", "--view",
-       "--frames", "--font-size"});
+       "--frames", "--font-size", "--data"});
   if (o.has("--help")) {
     std::cout << kShotHelp;
     return 0;

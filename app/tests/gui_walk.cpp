@@ -171,6 +171,35 @@ TEST(GuiWalk, EveryStepRendersAndChanges) {
   if (!HasFailure()) fs::remove_all(out), fs::remove(log);
 }
 
+// File > Export view as PNG / view data as JSON, through `gemmlab shot --view V --view-only
+// --data F`: every view exports a picture of its own area and a JSON object naming itself.
+TEST(GuiWalk, ExportEveryView) {
+  if (fs::path(g_course).filename() != "course" || g_lang != "en") GTEST_SKIP() << "fixture course only";
+  const fs::path out = fs::temp_directory_path() / ("gemmlab_export_" + std::to_string(::getpid()));
+  fs::create_directories(out);
+  for (const char* view : {"threadmap", "fragments", "banks", "grid", "pipeline", "kernels", "measured"}) {
+    SCOPED_TRACE(view);
+    const std::string png = (out / (std::string(view) + ".png")).string();
+    const std::string data = (out / (std::string(view) + ".json")).string();
+    const std::string cmd = std::string(GEMMLAB_EXE) + " shot --course '" + g_course +
+                            "' --lesson 02-rules --step 9 --size 1280x800 --view " + view +
+                            " --view-only --meta --data '" + data + "' --out '" + png + "' 2> '" +
+                            (out / "log").string() + "'";
+    ASSERT_EQ(std::system(cmd.c_str()), 0) << read_all((out / "log").string());
+    const auto meta = nlohmann::json::parse(read_all(png + ".json"));
+    EXPECT_EQ(meta["view"], view);
+    const Image im = load(png);
+    ASSERT_TRUE(im.ok());
+    EXPECT_EQ(im.w, meta["view_rect"][2].get<int>());
+    EXPECT_EQ(im.h, meta["view_rect"][3].get<int>());
+    EXPECT_GT(distinct_colors(im, 0, 0, im.w, im.h), 3u);
+    const auto j = nlohmann::json::parse(read_all(data));
+    EXPECT_EQ(j["view"], view);
+    EXPECT_FALSE(j.contains("error")) << j.dump().substr(0, 300);
+  }
+  if (!HasFailure()) fs::remove_all(out);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
