@@ -9,10 +9,26 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
 #include <random>
 #include <sstream>
 
 namespace gemmlab::kernels {
+
+namespace {
+// "NVRM version: NVIDIA UNIX x86_64 Kernel Module  580.159.04  ..." -> "580.159.04"
+std::string nvidia_driver_version() {
+  std::ifstream in("/proc/driver/nvidia/version");
+  std::string line;
+  if (!std::getline(in, line)) return "";
+  const auto at = line.find("Kernel Module");
+  if (at == std::string::npos) return "";
+  std::istringstream rest(line.substr(at + 13));
+  std::string version;
+  rest >> version;
+  return version;
+}
+}  // namespace
 namespace {
 
 // ---------------------------------------------------------------- error handling
@@ -305,7 +321,10 @@ Runner::Runner() : impl_(std::make_unique<Impl>()) {
   int drv = 0, rt = 0;
   GL_CUDA(cudaDriverGetVersion(&drv));
   GL_CUDA(cudaRuntimeGetVersion(&rt));
-  di.driver = std::to_string(drv / 1000) + "." + std::to_string(drv % 1000 / 10);
+  // The kernel module's version (580.159.04) is what nvidia-smi calls the driver; the CUDA API
+  // level (13.0) alone does not identify it. /proc has it on Linux; fall back to the API level.
+  di.driver = nvidia_driver_version();
+  if (di.driver.empty()) di.driver = "CUDA " + std::to_string(drv / 1000) + "." + std::to_string(drv % 1000 / 10);
   di.cuda = std::to_string(rt / 1000) + "." + std::to_string(rt % 1000 / 10);
 
   GL_CUDA(cudaStreamCreateWithFlags(&impl_->stream, cudaStreamNonBlocking));
