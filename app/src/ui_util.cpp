@@ -84,6 +84,11 @@ void tooltip_row(const char* key, const std::string& value) {
   ImGui::TextUnformatted(value.c_str());
 }
 
+void same_line_if_fits(float next_width) {
+  const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+  if (ImGui::GetItemRectMax().x + ImGui::GetStyle().ItemSpacing.x + next_width <= right) ImGui::SameLine();
+}
+
 std::string fmt_int(long long v) {
   std::string digits = std::to_string(v < 0 ? -v : v), out;
   for (size_t i = 0; i < digits.size(); ++i) {

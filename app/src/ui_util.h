@@ -25,6 +25,9 @@ void help_marker(const char* text);
 // Tooltip lines "key: value", aligned.
 void tooltip_row(const char* key, const std::string& value);
 
+// SameLine() when an item `next_width` wide still fits on this line, else start a new line.
+void same_line_if_fits(float next_width);
+
 std::string fmt_int(long long v);  // thousands separated: 16,384
 
 }  // namespace gemmlab::app

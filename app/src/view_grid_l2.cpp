@@ -362,7 +362,7 @@ class GridView final : public View {
     help_marker("launch: blockIdx.x along M. identity:N: CUTLASS GemmIdentityThreadblockSwizzle<N>. "
                 "serpentine: seed 004's zig-zag. along-m:S / along-n:S: CUTLASS 3 rasterisation "
                 "with swizzle size S.");
-    ImGui::SameLine();
+    same_line_if_fits(field_width(6) + ImGui::CalcTextSize("device").x + 8);
     static const std::vector<std::string> devices = {"h100", "h200", "a100", "rtx4090"};
     combo_string("device", &ui_.device, devices, 6);
 
@@ -378,12 +378,12 @@ class GridView final : public View {
     input_int("threads", &ui_.threads, 1, 1024, 4);
     ImGui::SameLine();
     input_int("regs", &ui_.regs, 1, 255, 3);
-    ImGui::SameLine();
+    same_line_if_fits(field_width(6) + ImGui::CalcTextSize("smem B").x + 8);
     input_int("smem B", &ui_.smem, 0, 1 << 20, 6);
-    ImGui::SameLine();
+    same_line_if_fits(field_width(3) + ImGui::CalcTextSize("dtype").x + 8);
     static const std::vector<std::string> dtypes = {"f16", "f32"};
     combo_string("dtype", &ui_.dtype, dtypes, 3);
-    ImGui::SameLine();
+    same_line_if_fits(field_width(5) + ImGui::CalcTextSize("colour by").x + 8);
     static const std::vector<std::string> colorings = {"order", "wave", "sm", "reuse"};
     combo_string("colour by", &ui_.color_by, colorings, 5);
   }

@@ -264,7 +264,11 @@ class KernelsView final : public View {
 
   void draw_run_panel(ViewContext& ctx) {
 #if GEMMLAB_WITH_RUNNER
-    static const std::string gpu_problem = kernels::gpu_unavailable_reason();
+    static const std::string gpu_problem = [] {
+      std::string why = kernels::gpu_unavailable_reason();
+      while (!why.empty() && (why.back() == '.' || why.back() == ' ')) why.pop_back();
+      return why;
+    }();
     if (!gpu_problem.empty()) {
       note_text("Run needs an NVIDIA GPU: " + gpu_problem + ". Showing saved results.");
       return;

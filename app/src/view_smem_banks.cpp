@@ -259,9 +259,9 @@ class BanksView final : public View {
                 "i/2). rows: lane i -> row origin+i. linear: lane i -> element origin + i * vector.");
     ImGui::SameLine();
     input_int2("origin (row,col)", ui_.origin, 0, 4095);
-    ImGui::SameLine();
+    same_line_if_fits(ImGui::CalcTextSize("compare with row-major").x + ImGui::GetFrameHeight() + 8);
     ImGui::Checkbox("compare with row-major", &ui_.compare);
-    ImGui::SameLine();
+    same_line_if_fits(field_width(5) + ImGui::CalcTextSize("show").x + 8);
     combo_string("show", &ui_.show, shows, 5);
   }
 
@@ -304,24 +304,20 @@ class BanksView final : public View {
 
   void draw_picture(const BankPicture& pic, int index, float width) {
     const BankAnalysis& a = pic.s.analysis;
-    const int shown_wf = ui_.phase < 0 ? a.wavefronts : a.phases[ui_.phase].wavefronts;
-    if (hidden())
-      ImGui::Text("%s  %d x %d, %d-bit: wavefronts hidden until you reveal your prediction",
-                  smem_layout_name(pic.s.params.layout), pic.s.params.rows, pic.s.params.cols,
-                  pic.s.params.element_bits);
-    else
-    ImGui::Text("%s%s  %d x %d, %d-bit: %d wavefront%s, %d conflict%s",
-                smem_layout_name(pic.s.params.layout),
-                pic.s.params.layout == SmemLayoutKind::Swizzle
-                    ? (" <" + std::to_string(pic.s.params.swizzle.bits) + "," +
-                       std::to_string(pic.s.params.swizzle.base) + "," +
-                       std::to_string(pic.s.params.swizzle.shift) + ">").c_str()
-                    : "",
-                pic.s.params.rows, pic.s.params.cols, pic.s.params.element_bits, shown_wf,
-                shown_wf == 1 ? "" : "s",
-                ui_.phase < 0 ? a.conflicts : a.phases[ui_.phase].conflicts(),
-                (ui_.phase < 0 ? a.conflicts : a.phases[ui_.phase].conflicts()) == 1 ? "" : "s");
+    const auto& p = pic.s.params;
+    // The header lives inside the child so a long one is clipped, not pushed into the neighbour.
     ImGui::BeginChild("##pic", {width, 0}, false, ImGuiWindowFlags_NoScrollWithMouse);
+    std::string name = smem_layout_name(p.layout);
+    if (p.layout == SmemLayoutKind::Swizzle)
+      name += " <" + std::to_string(p.swizzle.bits) + "," + std::to_string(p.swizzle.base) + "," +
+              std::to_string(p.swizzle.shift) + ">";
+    const int wf = ui_.phase < 0 ? a.wavefronts : a.phases[ui_.phase].wavefronts;
+    const int cf = ui_.phase < 0 ? a.conflicts : a.phases[ui_.phase].conflicts();
+    if (hidden())
+      ImGui::Text("%s  %d x %d, %d-bit: wavefronts ?", name.c_str(), p.rows, p.cols, p.element_bits);
+    else
+      ImGui::Text("%s  %d x %d, %d-bit: %d wavefront%s, %d conflict%s", name.c_str(), p.rows, p.cols,
+                  p.element_bits, wf, wf == 1 ? "" : "s", cf, cf == 1 ? "" : "s");
     if (ui_.show == "tile")
       draw_tile(pic, index);
     else
