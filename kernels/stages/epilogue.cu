@@ -31,8 +31,9 @@
 namespace gemmlab::kernels {
 namespace {
 
-using Shape = fp16::MultistageShape<128, 256, 32, 4, 64, 64>;  // 96 KB shared, 256 threads
-constexpr int kMaxStride = 8;                                   // serpentine slab width
+// 128x256x32, 4 stages (96 KB shared), 256 threads, serpentine slab width 8 (fp16_shapes.h).
+using Shape = fp16::EpilogueStage::Shape;
+constexpr int kMaxStride = fp16::EpilogueStage::kMaxStride;
 
 const char* check_epilogue(int m, int n, int k) {
   return fp16::check_serpentine<Shape>(m, n, k, kMaxStride);

@@ -17,37 +17,25 @@
 #include <cuda_fp16.h>
 
 #include "fp16_problem.cuh"
+#include "fp16_shapes.h"
 #include "fp16_tile_copy.cuh"
 #include "fp16_warp_tile.cuh"
 #include "stage_api.h"
 
 namespace gemmlab::kernels::fp16 {
 
-template <int kTileM_, int kTileN_, int kTileK_, int kStages_, int kWarpM_, int kWarpN_>
-struct MultistageShape {
-  static constexpr int kTileM = kTileM_, kTileN = kTileN_, kTileK = kTileK_;
-  static constexpr int kStages = kStages_, kWarpM = kWarpM_, kWarpN = kWarpN_;
-  static constexpr int kWarpsN = kTileN / kWarpN;
-  static constexpr int kThreads = (kTileM / kWarpM) * kWarpsN * 32;
-  static constexpr int kStepsPerTile = kTileK / 16;
-  static constexpr int kStageHalves = (kTileM + kTileN) * kTileK;  // A tile, then B tile
-  static constexpr size_t kSmemBytes = size_t(kStages) * kStageHalves * sizeof(__half);
-  static_assert(kStages >= 2 && kTileK % 16 == 0);
-  // The fragment double buffer alternates per k16 step; an even count per tile keeps step 0 of
-  // every tile in buffer 0.
-  static_assert(kStepsPerTile % 2 == 0, "kTileK must be a multiple of 32");
-};
-
+// MultistageShape (tile, stages, warps, shared bytes) and each stage's choice: fp16_shapes.h.
 template <class Shape, bool kSerpentine, bool kVectorized>
 struct MultistageMainloop {
   using S = Shape;
   using Tile = WarpTile<S::kWarpM, S::kWarpN>;
-  using Layout = SmemOperandLayout<S::kTileK, true>;
-  using CopyA = OperandTileCopy<S::kTileM, S::kTileK, S::kThreads, true, kVectorized>;
-  using CopyB = OperandTileCopy<S::kTileN, S::kTileK, S::kThreads, true, kVectorized>;
+  using Layout = SmemOperandLayout<S::kTileK, S::kSwizzled>;
+  using CopyA = OperandTileCopy<S::kTileM, S::kTileK, S::kThreads, S::kSwizzled, kVectorized>;
+  using CopyB = OperandTileCopy<S::kTileN, S::kTileK, S::kThreads, S::kSwizzled, kVectorized>;
+  static_assert(S::kHalfBytes == sizeof(__half));
   static constexpr int kStageBytes = S::kStageHalves * 2;
-  static constexpr int kBOffsetBytes = S::kTileM * S::kTileK * 2;
-  static_assert(ldsm_offsets_separable<S::kTileK, true>());
+  static constexpr int kBOffsetBytes = S::kBOffsetHalves * 2;
+  static_assert(ldsm_offsets_separable<S::kTileK, S::kSwizzled>());
 
   // acc += A[m0 .. m0+TM) x B[n0 .. n0+TN) over all of K, for this thread's warp tile.
   __device__ __forceinline__ static void run(float (&acc)[S::kWarpM / 16][S::kWarpN / 8][4],
@@ -60,7 +48,7 @@ struct MultistageMainloop {
     const uint32_t smem_base = shared_address(smem);
 
     // Byte offsets (inside one stage) of this lane's ldmatrix rows, swizzled once (see
-    // ldsm_offsets_separable in fp16_warp_tile.cuh for why XOR and add are enough afterwards).
+    // ldsm_offsets_separable in gemmlab/fp16_smem_tile.h for why XOR and add are enough later).
     const LdsmLaneOffsets lane = LdsmLaneOffsets::of<Layout>(warp_m, warp_n, threadIdx.x % 32);
     const uint32_t a_base = 2u * lane.a;
     const uint32_t b_base = kBOffsetBytes + 2u * lane.b;
@@ -70,18 +58,18 @@ struct MultistageMainloop {
       __half* stage_ptr = smem + stage * S::kStageHalves;
       copy_a.copy_async(tile * S::kTileK, stage_address, stage_ptr);
       copy_b.copy_async(tile * S::kTileK, stage_address + kBOffsetBytes,
-                        stage_ptr + S::kTileM * S::kTileK);
+                        stage_ptr + S::kBOffsetHalves);
     };
     auto load_step = [&](Tile& f, int stage, int kk) {
       const uint32_t stage_address = smem_base + stage * kStageBytes;
-      // kk * 2 bytes XOR: the halves' XOR by kk (see ldsm_offsets_separable) scaled to bytes.
+      // ldsm_step_offset in bytes (kUnit 2): the halves' XOR by kk scaled to bytes.
 #pragma unroll
       for (int mi = 0; mi < Tile::kMmaM; ++mi)
-        ldmatrix_x4(f.a[mi], stage_address + ((a_base ^ (2u * kk)) + mi * 16 * S::kTileK * 2));
+        ldmatrix_x4(f.a[mi], stage_address + ldsm_step_offset<S::kTileK, 2>(a_base, kk, mi));
 #pragma unroll
       for (int nj = 0; nj < Tile::kMmaN / 2; ++nj) {
         uint32_t r[4];
-        ldmatrix_x4(r, stage_address + ((b_base ^ (2u * kk)) + nj * 16 * S::kTileK * 2));
+        ldmatrix_x4(r, stage_address + ldsm_step_offset<S::kTileK, 2>(b_base, kk, nj));
         f.b[2 * nj][0] = r[0];
         f.b[2 * nj][1] = r[1];
         f.b[2 * nj + 1][0] = r[2];

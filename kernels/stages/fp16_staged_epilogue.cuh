@@ -13,11 +13,13 @@
 
 namespace gemmlab::kernels::fp16 {
 
-// Per warp, 16 columns of its tile at a time, column-major, each column padded by 4 floats.
+// Per warp, 16 columns of its tile at a time, column-major, each column padded by 4 floats: the
+// buffer layout is gemmlab/fp16_smem_tile.h's StagedEpilogueLayout.
 template <class Shape>
 struct StagedEpilogue {
-  static constexpr int kCols = 16;
-  static constexpr int kPitch = Shape::kWarpM + 4;  // floats
+  using Layout = StagedEpilogueLayout<Shape::kWarpM>;
+  static constexpr int kCols = Layout::kCols;
+  static constexpr int kPitch = Layout::kPitch;  // floats
   static constexpr size_t kSmemBytes = (Shape::kThreads / 32) * kCols * kPitch * sizeof(float);
   static_assert(kSmemBytes <= Shape::kSmemBytes, "the epilogue reuses the pipeline's buffers");
   static_assert(Shape::kWarpM == 64, "16 lanes x 4 rows cover one staged column");
@@ -39,17 +41,14 @@ struct StagedEpilogue {
 #pragma unroll
         for (int nn = 0; nn < kCols / 8; ++nn)
 #pragma unroll
-          for (int i = 0; i < 4; ++i) {
-            const FragCoord e = mma_m16n8k16_c(lane, i);
-            staged[(nn * 8 + e.col) * kPitch + mi * 16 + e.row] =
-                acc[mi][pass * (kCols / 8) + nn][i];
-          }
+          for (int i = 0; i < 4; ++i)
+            staged[Layout::write(mi, nn, lane, i)] = acc[mi][pass * (kCols / 8) + nn][i];
       __syncwarp();
 #pragma unroll
       for (int it = 0; it < kCols / 2; ++it) {
-        const int col_in_pass = 2 * it + lane / 16, row_in_tile = 4 * (lane % 16);
-        const float4 v =
-            *reinterpret_cast<const float4*>(staged + col_in_pass * kPitch + row_in_tile);
+        const int col_in_pass = Layout::read_col(it, lane), row_in_tile = Layout::read_row(lane);
+        const float4 v = *reinterpret_cast<const float4*>(
+            Layout::read_address(staged, col_in_pass, row_in_tile));
         const int row = row0 + row_in_tile, col = col0 + pass * kCols + col_in_pass;
         if (col >= N || row >= M) continue;
         float* c = C + static_cast<size_t>(col) * static_cast<size_t>(M) + row;
@@ -93,8 +92,7 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
   const int warp_m = (warp / Shape::kWarpsN) * Shape::kWarpM;
   const int warp_n = (warp % Shape::kWarpsN) * Shape::kWarpN;
-  float* staged = reinterpret_cast<float*>(smem) +
-                  warp * StagedEpilogue<Shape>::kCols * StagedEpilogue<Shape>::kPitch;
+  float* staged = reinterpret_cast<float*>(smem) + StagedEpilogue<Shape>::Layout::buffer(warp);
   StagedEpilogue<Shape>::store(acc, staged, C, M, N, m0 + warp_m, n0 + warp_n, lane, alpha, beta,
                                vector_c);
 }

@@ -7,21 +7,14 @@
 #include <cuda_fp16.h>
 
 #include "fp16_problem.cuh"
+#include "fp16_shapes.h"
 #include "fp16_tile_copy.cuh"
 #include "fp16_warp_tile.cuh"
 #include "stage_api.h"
 
 namespace gemmlab::kernels::fp16 {
 
-enum class FragmentLoad { Lds32, Ldmatrix };
-
-template <int kTileK_>
-struct SyncTileShape {
-  static constexpr int kTileM = 128, kTileN = 128, kTileK = kTileK_, kThreads = 256;
-  static constexpr int kWarpM = 64, kWarpN = 32;  // warps 2 (m) x 4 (n)
-  static constexpr int kWarpsN = kTileN / kWarpN;
-  static_assert((kTileM / kWarpM) * kWarpsN * 32 == kThreads);
-};
+// FragmentLoad, SyncTileShape and each stage's choice of them: fp16_shapes.h.
 
 // Two blocks per SM (at most 128 registers) on the fast path; the scalar fallback, which needs
 // more registers for its 2-byte loads, is left one block so that it does not spill.

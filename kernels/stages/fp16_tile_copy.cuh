@@ -19,35 +19,13 @@
 #include <cstdint>
 
 #include "fp16_ptx.cuh"
-#include "gemmlab/swizzle.h"
-#include "gemmlab/thread_map.h"
+#include "gemmlab/fp16_smem_tile.h"
 
 namespace gemmlab::kernels::fp16 {
 
-// Shared layout of one operand tile: kRows x kTileK halves, row-major. Swizzled, the offset is
-// CuTe's Swizzle<3,3,3> applied to the row-major half offset (the 16-byte chunk index, bits 3-5,
-// XORed with bits 6-8): any 8 consecutive rows that ldmatrix reads at one k land in 8 different
-// 16-byte bank groups. Unswizzled, rows are 2*kTileK bytes apart and 64-byte rows (kTileK 32)
-// put rows r and r+2 in the same banks: a 4-way conflict in every ldmatrix phase.
-template <int kTileK, bool kSwizzled>
-struct SmemOperandLayout {
-  static_assert(kTileK % 8 == 0, "rows are made of whole 16-byte vectors");
-  __device__ __forceinline__ static int offset(int row, int k) {
-    const int linear = row * kTileK + k;
-    return kSwizzled ? static_cast<int>(Swizzle<3, 3, 3>{}(linear)) : linear;
-  }
-};
-
-// Which vectors of a kRows x kTileK tile one thread copies.
-template <int kRows, int kTileK, int kThreads>
-struct OperandThreadMap {
-  static constexpr int kVectorsPerRow = kTileK / 8;
-  using Map = PitchLinearWarpRakedThreadMap<kTileK, kRows, kThreads, kVectorsPerRow,
-                                            32 / kVectorsPerRow, 8>;
-  static_assert(Map::kIterationsC == 1, "one vector per row per access pass");
-  static constexpr int kAccesses = Map::kIterationsS;
-  static constexpr int kRowStep = Map::kDeltaS;
-};
+// The tile layout (SmemOperandLayout: row-major, optionally Swizzle<3,3,3>), the thread map
+// (OperandThreadMap) and tile_store_offset are the simulator's: gemmlab/fp16_smem_tile.h.
+using namespace ::gemmlab::fp16_tile;
 
 __device__ __forceinline__ uint32_t pack_half2(__half lo, __half hi) {
   return static_cast<uint32_t>(__half_as_ushort(lo)) |
@@ -106,7 +84,7 @@ struct OperandTileCopy {
                                 : 0);
   }
   __device__ __forceinline__ int smem_offset(int i) const {
-    return Layout::offset(row_in_tile + i * ThreadMap::kRowStep, k_in_tile);
+    return tile_store_offset<Layout, ThreadMap>(PitchCoord{k_in_tile, row_in_tile}, i);
   }
 
   // Register-staged copy (stages 8-10): fetch the tile at k0 into registers, later store them.

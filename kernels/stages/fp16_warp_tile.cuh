@@ -8,10 +8,12 @@
 #include <cstdint>
 
 #include "fp16_ptx.cuh"
+#include "gemmlab/fp16_smem_tile.h"
 #include "gemmlab/fragments.h"
-#include "gemmlab/swizzle.h"
 
 namespace gemmlab::kernels::fp16 {
+
+using namespace ::gemmlab::fp16_tile;  // layouts and lane offsets: gemmlab/fp16_smem_tile.h
 
 template <int kWarpM, int kWarpN>
 struct WarpTile {
@@ -34,54 +36,21 @@ __device__ __forceinline__ void load_fragments_lds32(WarpTile<kWarpM, kWarpN>& f
   for (int mi = 0; mi < Tile::kMmaM; ++mi)
 #pragma unroll
     for (int r = 0; r < 4; ++r) {
-      const FragCoord e = mma_m16n8k16_a(lane, 2 * r);  // (m, k)
       f.a[mi][r] = *reinterpret_cast<const uint32_t*>(
-          sA + Layout::offset(warp_m + mi * 16 + e.row, kk + e.col));
+          sA + lds32_a_offset<Layout>(warp_m, mi, kk, lane, r));
     }
 #pragma unroll
   for (int ni = 0; ni < Tile::kMmaN; ++ni)
 #pragma unroll
     for (int r = 0; r < 2; ++r) {
-      const FragCoord e = mma_m16n8k16_b(lane, 2 * r);  // (k, n)
       f.b[ni][r] = *reinterpret_cast<const uint32_t*>(
-          sB + Layout::offset(warp_n + ni * 8 + e.col, kk + e.row));
+          sB + lds32_b_offset<Layout>(warp_n, ni, kk, lane, r));
     }
 }
 
-// ldmatrix row addresses without re-swizzling every time. Swizzle<3,3,3> only moves bits 6-8
-// into bits 3-5 of the half offset, so (a) adding whole 16-row blocks (16 * kTileK halves, a
-// multiple of 512) commutes with it, and (b) XORing a k16 step (kk < 64, bits 4-5, disjoint from
-// the lane's own k bit 3) commutes with it too. Each lane swizzles its row once; per use it is
-// (base ^ kk) + block * 16 * kTileK. The compile-time check below proves it for every row.
-template <int kTileK, bool kSwizzled>
-constexpr bool ldsm_offsets_separable() {
-  for (int row = 0; row < 256; ++row)
-    for (int lane_k = 0; lane_k <= 8; lane_k += 8)
-      for (int kk = 0; kk < kTileK; kk += 16)
-        for (int block = 0; block < 4; ++block) {
-          const long long plain = (row + 16 * block) * kTileK + kk + lane_k;
-          const long long base = row * kTileK + lane_k;
-          const long long direct = kSwizzled ? Swizzle<3, 3, 3>{}(plain) : plain;
-          const long long split = (kSwizzled ? Swizzle<3, 3, 3>{}(base) : base) ^ kk;
-          if (direct != split + 16LL * block * kTileK) return false;
-        }
-  return true;
-}
-static_assert(ldsm_offsets_separable<32, true>() && ldsm_offsets_separable<64, true>() &&
-              ldsm_offsets_separable<32, false>() && ldsm_offsets_separable<64, false>());
-
-// This lane's ldmatrix row offsets (halves, inside the A and B tiles) for k step 0 and the first
-// m16 / n16 block of its warp tile.
-struct LdsmLaneOffsets {
-  uint32_t a, b;
-  template <class Layout>
-  __device__ __forceinline__ static LdsmLaneOffsets of(int warp_m, int warp_n, int lane) {
-    const FragCoord a_row = ldsm_x4_a_row_start(lane);  // (m, k): (lane % 16, 8 * (lane / 16))
-    const FragCoord b_row = ldsm_x4_b_row_start(lane);  // (k, n)
-    return {static_cast<uint32_t>(Layout::offset(warp_m + a_row.row, a_row.col)),
-            static_cast<uint32_t>(Layout::offset(warp_n + b_row.col, b_row.row))};
-  }
-};
+// ldmatrix row addresses: LdsmLaneOffsets (each lane's row for k step 0, swizzled once) and
+// ldsm_step_offset ((base ^ kk) + block * 16 * kTileK, no re-swizzling per use; proved for
+// every row by ldsm_offsets_separable) come from gemmlab/fp16_smem_tile.h.
 
 // Stages 9-10: ldmatrix.x4. One instruction per m16 x k16 A tile (four 8x8 matrices, registers in
 // a0a1..a6a7 order) and one per pair of k16 x n8 B tiles. Each lane gives one 16-byte row address.
@@ -92,11 +61,11 @@ __device__ __forceinline__ void load_fragments_ldsm(WarpTile<kWarpM, kWarpN>& f,
   using Tile = WarpTile<kWarpM, kWarpN>;
 #pragma unroll
   for (int mi = 0; mi < Tile::kMmaM; ++mi)
-    ldmatrix_x4(f.a[mi], shared_address(sA + ((lane_offsets.a ^ kk) + mi * 16 * kTileK)));
+    ldmatrix_x4(f.a[mi], shared_address(sA + ldsm_step_offset<kTileK>(lane_offsets.a, kk, mi)));
 #pragma unroll
   for (int nj = 0; nj < Tile::kMmaN / 2; ++nj) {
     uint32_t r[4];
-    ldmatrix_x4(r, shared_address(sB + ((lane_offsets.b ^ kk) + nj * 16 * kTileK)));
+    ldmatrix_x4(r, shared_address(sB + ldsm_step_offset<kTileK>(lane_offsets.b, kk, nj)));
     f.b[2 * nj][0] = r[0];
     f.b[2 * nj][1] = r[1];
     f.b[2 * nj + 1][0] = r[2];

@@ -16,48 +16,17 @@
 #pragma once
 #include <cstdint>
 
-#include "gemmlab/thread_map.h"
+#include "gemmlab/simt_warp_tile.h"
 #include "stage_api.h"
 
 namespace gemmlab::kernels::simt {
 
-constexpr int kTileM = 128, kTileN = 128, kTileK = 8;
-constexpr int kThreads = 256;
-constexpr int kWarpM = 32, kWarpN = 64;                       // warp tile
-constexpr int kWarpsM = kTileM / kWarpM;                       // 4 warps along m
-constexpr int kWarpsN = kTileN / kWarpN;                       // 2 warps along n
-static_assert(kWarpsM * kWarpsN * 32 == kThreads);
-constexpr int kLanesM = 4, kLanesN = 8;                        // MmaSimtPolicy WarpShape<4,8>
-constexpr int kLaneTile = 4;                                   // LaneMmaShape<4,4>
-constexpr int kThreadM = 2 * kLaneTile, kThreadN = 2 * kLaneTile;  // 8x8 = 2x2 blocks of 4x4
-static_assert(kLanesM * kThreadM == kWarpM && kLanesN * kThreadN == kWarpN);
-constexpr int kBRowPad = 4;                                    // Bs row: 128 + 4 floats
-constexpr int kBRow = kTileN + kBRowPad;
-
-// A tile: 128 (m, contiguous in global) x 8 (k, strided); B tile: 8 (k, contiguous) x 128 (n).
-// kAccess = elements per access (CUTLASS kElementsPerAccess): 1 (any M, K) or 4 (128-bit
-// loads, when M % 4 == 0, K % 4 == 0 and A, B are 16-byte aligned).
-template <int kAccess>
-struct ThreadMaps {
-  using A = PitchLinearStripminedThreadMap<kTileM, kTileK, kThreads, kAccess>;
-  using B = PitchLinearStripminedThreadMap<kTileK, kTileN, kThreads, kAccess>;
-  static constexpr int kLoadsA = A::kIterationsC * A::kIterationsS;  // accesses per thread
-  static constexpr int kLoadsB = B::kIterationsC * B::kIterationsS;
-  static_assert(A::kIterationsC == 1 && B::kIterationsC == 1);
-};
-// (128,8), 256 threads, scalar -> Iterations (1,4), Delta (1,2): thread t loads m = t%128,
-// k = t/128 + 2i. (8,128) -> Iterations (1,4), Delta (1,32): k = t%8, n = t/8 + 32i.
-static_assert(ThreadMaps<1>::A::kIterationsS == 4 && ThreadMaps<1>::A::kDeltaS == 2);
-static_assert(ThreadMaps<1>::B::kIterationsS == 4 && ThreadMaps<1>::B::kDeltaS == 32);
-// 4-wide -> A: Iterations (1,1), thread t loads m = 4(t%32) .. +3, k = t/32; B: Iterations
-// (1,1), k = 4(t%2) .. +3, n = t/2. One LDG.128 each instead of four LDG.32.
-static_assert(ThreadMaps<4>::A::kIterationsS == 1 && ThreadMaps<4>::B::kIterationsS == 1);
-constexpr int kLoads = 4;  // elements of A (and of B) per thread per k-tile, either width
-
-struct SmemStage {
-  float A[kTileK][kTileM];  // As[k][m]
-  float B[kTileK][kBRow];   // Bs[k][n], padded
-};
+// Tile shape, lane layout, shared-memory layout and thread maps: gemmlab/simt_warp_tile.h, the
+// simulator's own description of this block (test_kernel_banks.cpp checks its bank conflicts
+// against ncu). Names used below: kTileM/N/K, kThreads, kWarpM/N, kWarpsM, kThreadM/N,
+// kLaneTile, kBRow, kLoads, ThreadMaps, SmemStage, smem_a/b, store_a/b, fragment_a/b,
+// thread_tile_origin.
+using namespace ::gemmlab::simt_tile;
 
 // One thread's share of the k-tile loads, walking down K one tile at a time.
 // The partial k-tile (K not a multiple of 8) comes first, as in CUTLASS: load_residue() reads it
@@ -93,8 +62,8 @@ struct TileLoader {
       if (n0 + bo.s + i * BMap::kDeltaS < N) mask |= 1u << i;
     a = (m0 + ao.c) + (k_begin + ao.s) * lda;
     b = (k_begin + bo.c) + (n0 + bo.s) * ldb;
-    a_sts = ao.s * kTileM + ao.c;  // As[k][m]
-    b_sts = bo.c * kBRow + bo.s;   // Bs[k][n]: the transpose happens here
+    a_sts = store_a(ao);  // As[k][m]
+    b_sts = store_b(bo);  // Bs[k][n]: the transpose happens here
   }
 
   // A whole k-tile: the s loop of CUTLASS's PredicatedTileIterator::load. `valid` false clears
@@ -157,12 +126,12 @@ struct TileLoader {
     if constexpr (kAccess == 4) {
       *reinterpret_cast<float4*>(sa) = make_float4(ra[0], ra[1], ra[2], ra[3]);  // STS.128
 #pragma unroll
-      for (int v = 0; v < 4; ++v) sb[v * kBRow] = rb[v];  // 4 k values of one n: a column
+      for (int v = 0; v < 4; ++v) sb[smem_b(v, 0)] = rb[v];  // 4 k values of one n: a column
     } else {
 #pragma unroll
       for (int i = 0; i < kLoads; ++i) {
-        sa[i * AMap::kDeltaS * kTileM] = ra[i];
-        sb[i * BMap::kDeltaS] = rb[i];
+        sa[smem_a(i * AMap::kDeltaS, 0)] = ra[i];
+        sb[smem_b(0, i * BMap::kDeltaS)] = rb[i];
       }
     }
   }
@@ -174,18 +143,11 @@ __device__ __forceinline__ int first_tile_k(int k_begin, int k_end) {
   return r ? r : kTileK;
 }
 
-// Where this thread's 8x8 accumulators sit in the block tile. Lanes form a 4x8 grid in CUTLASS's
-// RowMajorInterleaved<2> order (lane -> row (lane/16)*2 + lane%2, column (lane%16)/2), so lanes
-// T and T^1 read the same B float4 (the paired-lane LDS.128 case of hardware_rules.md).
-struct ThreadTile {
-  int m, n;  // first row / column inside the block tile; rows m + {0..3, 16..19}, same for n + 32
-  __device__ __forceinline__ ThreadTile() {
-    const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
-    const int warp_m = warp % kWarpsM, warp_n = warp / kWarpsM;
-    const int lane_m = (lane / 16) * 2 + lane % 2, lane_n = (lane % 16) / 2;
-    m = warp_m * kWarpM + lane_m * kLaneTile;
-    n = warp_n * kWarpN + lane_n * kLaneTile;
-  }
+// Where this thread's 8x8 accumulators sit in the block tile: rows m + {0..3, 16..19}, columns
+// n + {0..3, 32..35} (thread_tile_origin: CUTLASS's RowMajorInterleaved<2> lane layout, so lanes
+// T and T^1 read the same B float4, the paired-lane LDS.128 case of hardware_rules.md).
+struct ThreadTile : TileCoord {
+  __device__ __forceinline__ ThreadTile() : TileCoord(thread_tile_origin(threadIdx.x)) {}
 };
 
 struct Fragment {
@@ -195,10 +157,10 @@ struct Fragment {
 
 __device__ __forceinline__ void load_fragment(const SmemStage& s, int k, const ThreadTile& tt,
                                               Fragment& f) {
-  *reinterpret_cast<float4*>(&f.a[0]) = *reinterpret_cast<const float4*>(&s.A[k][tt.m]);
-  *reinterpret_cast<float4*>(&f.a[4]) = *reinterpret_cast<const float4*>(&s.A[k][tt.m + 16]);
-  *reinterpret_cast<float4*>(&f.b[0]) = *reinterpret_cast<const float4*>(&s.B[k][tt.n]);
-  *reinterpret_cast<float4*>(&f.b[4]) = *reinterpret_cast<const float4*>(&s.B[k][tt.n + 32]);
+  *reinterpret_cast<float4*>(&f.a[0]) = *reinterpret_cast<const float4*>(&fragment_a(s, k, tt, 0));
+  *reinterpret_cast<float4*>(&f.a[4]) = *reinterpret_cast<const float4*>(&fragment_a(s, k, tt, 1));
+  *reinterpret_cast<float4*>(&f.b[0]) = *reinterpret_cast<const float4*>(&fragment_b(s, k, tt, 0));
+  *reinterpret_cast<float4*>(&f.b[4]) = *reinterpret_cast<const float4*>(&fragment_b(s, k, tt, 1));
 }
 
 __device__ __forceinline__ void outer_product(float (&acc)[kThreadM][kThreadN], const Fragment& f) {

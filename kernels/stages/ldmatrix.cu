@@ -21,11 +21,11 @@
 namespace gemmlab::kernels {
 namespace {
 
-using Shape = fp16::SyncTileShape<32>;  // 128x128x32, 256 threads
+using Stage = fp16::LdmatrixStage;  // 128x128x32, 256 threads, ldmatrix, unswizzled (fp16_shapes.h)
 const char* check_ldmatrix(int m, int n, int k) { return fp16::check_grid_m_by_n_128(m, n, k); }
 size_t no_workspace(int, int, int) { return 0; }
 cudaError_t run_ldmatrix(const GemmArgs& args) {
-  return fp16::launch_sync_tile<Shape, fp16::FragmentLoad::Ldmatrix, false>(args);
+  return fp16::launch_sync_tile<Stage::Shape, Stage::kLoad, Stage::kSwizzled>(args);
 }
 
 }  // namespace

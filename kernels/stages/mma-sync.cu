@@ -26,11 +26,11 @@
 namespace gemmlab::kernels {
 namespace {
 
-using Shape = fp16::SyncTileShape<32>;  // 128x128x32, 256 threads
+using Stage = fp16::MmaSyncStage;  // 128x128x32, 256 threads, LDS.32, unswizzled (fp16_shapes.h)
 const char* check_mma_sync(int m, int n, int k) { return fp16::check_grid_m_by_n_128(m, n, k); }
 size_t no_workspace(int, int, int) { return 0; }
 cudaError_t run_mma_sync(const GemmArgs& args) {
-  return fp16::launch_sync_tile<Shape, fp16::FragmentLoad::Lds32, false>(args);
+  return fp16::launch_sync_tile<Stage::Shape, Stage::kLoad, Stage::kSwizzled>(args);
 }
 
 }  // namespace

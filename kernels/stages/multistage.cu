@@ -23,13 +23,13 @@
 namespace gemmlab::kernels {
 namespace {
 
-// 128x128x32, 4 stages (64 KB), warps 64x32; one block per SM (about 150 registers a thread).
-using Shape = fp16::MultistageShape<128, 128, 32, 4, 64, 32>;
+// 128x128x32, 4 stages (64 KB), warps 64x32; one block per SM (fp16_shapes.h).
+using Stage = fp16::MultistageStage;
 
 const char* check_multistage(int m, int n, int k) { return fp16::check_grid_m_by_n_128(m, n, k); }
 size_t no_workspace(int, int, int) { return 0; }
 cudaError_t run_multistage(const GemmArgs& args) {
-  return fp16::launch_multistage_direct<Shape, 1>(args);
+  return fp16::launch_multistage_direct<Stage::Shape, Stage::kMinBlocks>(args);
 }
 
 }  // namespace

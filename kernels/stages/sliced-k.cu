@@ -11,12 +11,16 @@
 // Any M, N, K: out-of-bounds tile elements load as 0, stores are predicated.
 // Measured (H200, 4096^3): 8.36 TFLOP/s, 16% of cuBLAS SGEMM (naive: 5.76).
 // Run: gemmlab bench --stages naive,sliced-k --sizes 4096
+#include "gemmlab/sliced_k_tile.h"
 #include "stage_api.h"
 
 namespace gemmlab::kernels {
 namespace {
 
-constexpr int kTile = 32;
+// The shared-memory layout (As[k][m], Bs[n][k]) is the simulator's: gemmlab/sliced_k_tile.h.
+using sliced_k_tile::a_at;
+using sliced_k_tile::b_at;
+using sliced_k_tile::kTile;
 
 __global__ void __launch_bounds__(kTile* kTile)
     sliced_k_kernel(int M, int N, int K, float alpha, const float* __restrict__ A,
@@ -29,11 +33,11 @@ __global__ void __launch_bounds__(kTile* kTile)
   float acc = 0.f;
   for (int k0 = 0; k0 < K; k0 += kTile) {
     // A(m0 + tx, k0 + ty) and B(k0 + tx, n0 + ty): tx runs along the contiguous dimension.
-    As[ty][tx] = (m < M && k0 + ty < K) ? A[m + size_t(k0 + ty) * M] : 0.f;
-    Bs[ty][tx] = (n < N && k0 + tx < K) ? B[(k0 + tx) + size_t(n) * K] : 0.f;
+    a_at(As, ty, tx) = (m < M && k0 + ty < K) ? A[m + size_t(k0 + ty) * M] : 0.f;
+    b_at(Bs, ty, tx) = (n < N && k0 + tx < K) ? B[(k0 + tx) + size_t(n) * K] : 0.f;
     __syncthreads();
 #pragma unroll
-    for (int k = 0; k < kTile; ++k) acc = fmaf(As[k][tx], Bs[ty][k], acc);
+    for (int k = 0; k < kTile; ++k) acc = fmaf(a_at(As, k, tx), b_at(Bs, ty, k), acc);
     __syncthreads();
   }
   if (m < M && n < N) {

@@ -20,11 +20,11 @@
 namespace gemmlab::kernels {
 namespace {
 
-using Shape = fp16::SyncTileShape<32>;  // 128x128x32, 256 threads
+using Stage = fp16::SmemSwizzleStage;  // 128x128x32, 256 threads, ldmatrix, swizzled (fp16_shapes.h)
 const char* check_smem_swizzle(int m, int n, int k) { return fp16::check_grid_m_by_n_128(m, n, k); }
 size_t no_workspace(int, int, int) { return 0; }
 cudaError_t run_smem_swizzle(const GemmArgs& args) {
-  return fp16::launch_sync_tile<Shape, fp16::FragmentLoad::Ldmatrix, true>(args);
+  return fp16::launch_sync_tile<Stage::Shape, Stage::kLoad, Stage::kSwizzled>(args);
 }
 
 }  // namespace
