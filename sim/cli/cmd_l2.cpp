@@ -15,7 +15,7 @@ static Json heat_json(const TileHeat& h) {
 Json cmd_l2(const Args& a) {
   a.reject_unknown(merge({kPlanOptions, kDeviceOptions, kCostOptions,
                           {"--json", "--dtype", "--layout", "--blocks-per-sm", "--threads", "--regs", "--smem",
-                           "--buckets", "--heat"}}));
+                           "--buckets", "--heat", "--c-dtype", "--c-layout", "--coresident"}}));
   const DeviceDesc dev = read_device(a);
   int blocks_per_sm = 1;
   const bool resources = a.has("--threads") || a.has("--regs") || a.has("--smem");
@@ -53,6 +53,19 @@ Json cmd_l2(const Args& a) {
     throw CliError("--layout is two BLAS letters for A and B: nn, nt, tn or tt (got '" + layout + "')");
   o.a_order = layout[0] == 't' ? MatrixOrder::RowMajor : MatrixOrder::ColumnMajor;
   o.b_order = layout[1] == 'n' ? MatrixOrder::ColumnMajor : MatrixOrder::RowMajor;
+  // C: the lab's kernels write f32, column-major (--c-dtype f32 --c-layout col).
+  const std::string c_dtype = a.str("--c-dtype", dtype);
+  if (c_dtype != "f16" && c_dtype != "f32") throw CliError("--c-dtype is f16 or f32 (got '" + c_dtype + "')");
+  o.c_element_bytes = c_dtype == "f16" ? 2 : 4;
+  const std::string c_layout = a.str("--c-layout", "row");
+  if (c_layout != "row" && c_layout != "col")
+    throw CliError("--c-layout is row or col (column-major; got '" + c_layout + "')");
+  o.c_order = c_layout == "col" ? MatrixOrder::ColumnMajor : MatrixOrder::RowMajor;
+  // Two blocks per SM: the older one runs faster (measured, l2_progress.h); 'even' shares the SM.
+  const std::string coresident = a.str("--coresident", "older-first");
+  if (coresident != "older-first" && coresident != "even")
+    throw CliError("--coresident is older-first or even (got '" + coresident + "')");
+  o.coresident.enabled = coresident == "older-first";
   o.buckets = read_int(a, "--buckets", 1, 10000, 50);
   auto r = replay_l2(*plan, *tl, dev, o);
   if (!r) throw CliError(r.error());
@@ -65,6 +78,7 @@ Json cmd_l2(const Args& a) {
   out["blocks_per_sm"] = blocks_per_sm;
   out["hit_rate"] = r->hit_rate;
   out["hit_rate_with_far_lookups"] = r->hit_rate_with_far;
+  out["clock"] = r->coresident_clock ? "older-first (2 blocks per SM, l2_progress.h)" : "timeline";
   out["dram_bytes_read"] = r->dram_bytes_read;
   out["dram_bytes_written"] = r->dram_bytes_written;
   out["dirty_bytes_at_end"] = r->dirty_bytes_at_end;
@@ -75,7 +89,7 @@ Json cmd_l2(const Args& a) {
   out["far_sector_lookups"] = c.far_lookups;
   out["far_sector_hits"] = c.far_hits;
   out["write_sectors"] = c.write_sectors;
-  out["relative_time"] = tl->makespan;
+  out["relative_time"] = r->makespan;
   out["hit_rate_over_time"] = r->hit_rate_over_time;
   out["bucket_end_time"] = r->bucket_end_time;
   if (read_int(a, "--heat", 0, 1, 1)) {
@@ -91,9 +105,10 @@ Json cmd_l2(const Args& a) {
     out["c_tiles"] = ct;
   }
   out["model"] =
-      "hit_rate = near-partition read hits / near read look-ups (ncu: lts__t_sectors_srcunit_tex_op_read_lookup_hit / "
-      "lts__t_sectors_srcunit_tex_op_read); 32 B sectors, 128 B lines, LRU sets; loads of one instant that name the "
-      "same tile merge; see sim/include/gemmlab/l2_model.h";
+      "hit_rate = 1 - near-partition read misses / sectors read (ncu: 1 - lts__t_sectors_srcunit_tex_op_read_lookup_miss "
+      "/ lrc__request_sectors_op_read_coalescable; not lookup_hit / ..._op_read, which the L2 request coalescer skews: "
+      "sim/L2_VALIDATION.md); 32 B sectors, 128 B lines, LRU sets; loads of one instant that name the same tile merge; "
+      "see sim/include/gemmlab/l2_model.h";
   return out;
 }
 

@@ -76,6 +76,7 @@ struct Layout {
   Buffer a, b, c, partials;
   bool a_row_contig = false;  // A (M x K) contiguous along its row index m? (column-major)
   bool b_row_contig = false;  // B (K x N) contiguous along k? (column-major)
+  bool c_row_contig = false;  // C (M x N) contiguous along m? (column-major)
   std::uint64_t end = 0;
   std::uint64_t partial_tile_bytes = 0;
 };
@@ -84,7 +85,9 @@ Layout make_layout(const BlockPlan& plan, const L2ReplayOptions& o) {
   const std::uint64_t M = plan.problem.m, N = plan.problem.n, K = plan.problem.k;
   const std::uint64_t e = static_cast<std::uint64_t>(o.element_bytes);
   Layout L;
-  L.a.elem = L.b.elem = L.c.elem = o.element_bytes;
+  const std::uint64_t ce = static_cast<std::uint64_t>(o.c_element_bytes ? o.c_element_bytes : o.element_bytes);
+  L.a.elem = L.b.elem = o.element_bytes;
+  L.c.elem = static_cast<int>(ce);
   L.a.base = 0;
   L.a_row_contig = o.a_order == MatrixOrder::ColumnMajor;  // A column-major: m contiguous
   L.a.pitch = (L.a_row_contig ? M : K) * e;
@@ -92,8 +95,9 @@ Layout make_layout(const BlockPlan& plan, const L2ReplayOptions& o) {
   L.b_row_contig = o.b_order == MatrixOrder::ColumnMajor;  // B column-major: k contiguous
   L.b.pitch = (L.b_row_contig ? K : N) * e;
   L.c.base = align_up(L.b.base + K * N * e);
-  L.c.pitch = N * e;
-  L.partials.base = align_up(L.c.base + M * N * e);
+  L.c_row_contig = o.c_order == MatrixOrder::ColumnMajor;
+  L.c.pitch = (L.c_row_contig ? M : N) * ce;
+  L.partials.base = align_up(L.c.base + M * N * ce);
   L.partials.elem = o.accumulator_bytes;
   L.partial_tile_bytes = static_cast<std::uint64_t>(plan.tile.m) * plan.tile.n * o.accumulator_bytes;
   L.partials.pitch = static_cast<std::uint64_t>(plan.tile.n) * o.accumulator_bytes;
@@ -126,7 +130,7 @@ Region b_region(const BlockPlan& p, const Layout& L, int n_tile, int kk) {
 }
 Region c_region(const BlockPlan& p, const Layout& L, int m_tile, int n_tile) {
   const TileBox t = box_of(p, m_tile, n_tile);
-  return L.c.region(t.m0, t.m1, t.n0, t.n1, false);
+  return L.c.region(t.m0, t.m1, t.n0, t.n1, L.c_row_contig);
 }
 Region partial_region(const BlockPlan& p, const Layout& L, std::uint64_t slot) {
   Region g;
@@ -171,6 +175,8 @@ Expected<L2Report> replay_l2(const BlockPlan& plan, const Timeline& tl, const De
   if (auto e = validate_device(device); !e.empty()) return Error{e};
   if (o.element_bytes != 2 && o.element_bytes != 4) return Error{"element size must be 2 (f16) or 4 (f32) bytes"};
   if (o.accumulator_bytes != 2 && o.accumulator_bytes != 4) return Error{"accumulator size must be 2 or 4 bytes"};
+  if (o.c_element_bytes != 0 && o.c_element_bytes != 2 && o.c_element_bytes != 4)
+    return Error{"C element size must be 2 (f16) or 4 (f32) bytes"};
   if (o.buckets < 1 || o.buckets > 10000) return Error{"time buckets must be 1..10000"};
   if (tl.blocks.size() != plan.blocks.size()) return Error{"the timeline is not of this plan"};
   const Layout L = make_layout(plan, o);
@@ -208,9 +214,40 @@ Expected<L2Report> replay_l2(const BlockPlan& plan, const Timeline& tl, const De
     }
   }
 
+  // The clock: with 2 blocks per SM, l2_progress.h's older-first rates; else the timeline's.
+  Progress progress;
+  r.coresident_clock = coresident_progress(plan, tl, o.coresident, progress);
+  std::vector<double> work_before;  // per timeline phase: the block's work done when it starts
+  if (r.coresident_clock) {
+    work_before.assign(tl.phases.size(), 0.0);
+    for (const BlockRun& run : tl.blocks) {
+      double w = 0;
+      for (int p = 0; p < run.phase_count; ++p) {
+        const Phase& ph = tl.phases[static_cast<size_t>(run.first_phase + p)];
+        work_before[static_cast<size_t>(run.first_phase + p)] = w;
+        w += ph.end - ph.start;
+      }
+    }
+    for (const BlockProgress& bp : progress.blocks)
+      if (bp.piece_count > 0)
+        r.makespan = std::max(r.makespan, progress.pieces[static_cast<size_t>(bp.first_piece + bp.piece_count - 1)].time);
+  } else {
+    r.makespan = tl.makespan;
+  }
+  auto sm_of = [&](int b) {
+    return r.coresident_clock ? progress.blocks[static_cast<size_t>(b)].sm : tl.blocks[static_cast<size_t>(b)].sm;
+  };
+  // When block b reaches `step` iterations into phase `phase` (0 for phases without steps).
+  auto time_of = [&](int b, int phase, int step, double iter) {
+    const BlockRun& run = tl.blocks[static_cast<size_t>(b)];
+    const size_t pi = static_cast<size_t>(run.first_phase + phase);
+    if (r.coresident_clock) return progress.time_at(b, work_before[pi] + step * iter);
+    return tl.phases[pi].start + step * iter;
+  };
+
   const int B = o.buckets;
   std::vector<std::uint64_t> bucket_lookups(static_cast<size_t>(B), 0), bucket_hits(static_cast<size_t>(B), 0);
-  const double span = tl.makespan > 0 ? tl.makespan : 1.0;
+  const double span = r.makespan > 0 ? r.makespan : 1.0;
 
   std::priority_queue<Cursor, std::vector<Cursor>, std::greater<Cursor>> q;
   std::vector<L2Cache::LineRef> batch;
@@ -240,12 +277,14 @@ Expected<L2Report> replay_l2(const BlockPlan& plan, const Timeline& tl, const De
       if (!has_memory(ph.kind)) continue;
       if (ph.kind == PhaseKind::Mainloop) {
         const WorkSegment& s = plan.segments[static_cast<size_t>(ph.segment)];
-        if (step >= s.k_iter_end - s.k_iter_begin) continue;
-        q.push({ph.start + step * tl.iter_cost, run.slot, b, phase, step});
+        const int iters = s.k_iter_end - s.k_iter_begin;
+        if (step >= iters) continue;
+        // The phase's own length per iteration (the timeline's iter_cost unless it was re-timed).
+        q.push({time_of(b, phase, step, (ph.end - ph.start) / iters), run.slot, b, phase, step});
         return;
       }
       if (step > 0) continue;
-      q.push({ph.start, run.slot, b, phase, 0});
+      q.push({time_of(b, phase, 0, 0.0), run.slot, b, phase, 0});
       return;
     }
   };
@@ -278,11 +317,11 @@ Expected<L2Report> replay_l2(const BlockPlan& plan, const Timeline& tl, const De
       const BlockRun& run = tl.blocks[static_cast<size_t>(cur.block)];
       const Phase& ph = tl.phases[static_cast<size_t>(run.first_phase + cur.phase)];
       const WorkSegment& s = plan.segments[static_cast<size_t>(ph.segment)];
-      const int sm = run.sm;
+      const int sm = sm_of(cur.block);
       switch (ph.kind) {
         case PhaseKind::Mainloop: {
           const int kk = s.k_iter_begin + cur.step;
-          const int side = cache.partitions() == 2 ? (sm & 1) : 0;
+          const int side = cache.near_partition(sm);
           requests.push_back({0, s.m_tile, kk, side, static_cast<int>(i)});
           requests.push_back({1, s.n_tile, kk, side, static_cast<int>(i)});
           break;
@@ -328,7 +367,8 @@ Expected<L2Report> replay_l2(const BlockPlan& plan, const Timeline& tl, const De
       if (merged) {
         cache.count_merged_hits(first.sectors);
       } else {
-        first = read_region(rq.operand == 0 ? a_region(plan, L, rq.tile, rq.kk) : b_region(plan, L, rq.tile, rq.kk), run.sm);
+        first = read_region(rq.operand == 0 ? a_region(plan, L, rq.tile, rq.kk) : b_region(plan, L, rq.tile, rq.kk),
+                            sm_of(cur.block));
         dram = first.dram_sectors;
       }
       if (!r.heat_maps_omitted) {

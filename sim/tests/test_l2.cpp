@@ -87,26 +87,33 @@ TEST(L2, WritesAllocateWithoutFetchAndWriteBackWhenEvicted) {
   EXPECT_EQ(c.dirty_sectors(), 0u);
 }
 
-// Home partition: parity of the 4 KiB granule (line / 32). SM i sits next to partition i % 2.
+// Home partition: parity of the 4 KiB granule (line / 32). The SMs' sides are
+// near_partition(sm) (l2_model.h): near0 and other0 sit next to partition 0, near1 to partition 1.
 TEST(L2, FarPartitionIsLookedUpAgain) {
   L2Cache c(tiny(512, 2, 2));
   EXPECT_EQ(c.home_partition(0), 0);
   EXPECT_EQ(c.home_partition(32), 1);
   EXPECT_EQ(c.home_partition(96), 0);  // granule 3 = 0b11
+  std::vector<int> side[2];
+  for (int sm = 0; sm < 132; ++sm) side[c.near_partition(sm)].push_back(sm);
+  ASSERT_GE(side[0].size(), 2u);
+  ASSERT_GE(side[1].size(), 1u);
+  const int near0 = side[0][0], other0 = side[0][1], near1 = side[1][0];
   const std::uint64_t line = 32;       // homed on partition 1
-  EXPECT_EQ(c.read(line, 0xF, 0), 0xFu);  // SM 0: near miss, far miss -> DRAM
+  EXPECT_EQ(c.read(line, 0xF, near0), 0xFu);  // near miss, far miss -> DRAM
   EXPECT_EQ(c.counters().far_lookups, 4u);
   EXPECT_EQ(c.counters().far_hits, 0u);
-  EXPECT_EQ(c.read(line, 0xF, 1), 0u);  // SM 1 is next to the home copy: near hit
-  EXPECT_EQ(c.read(line, 0xF, 2), 0u);  // SM 2 (side 0) kept a near copy
+  EXPECT_EQ(c.read(line, 0xF, near1), 0u);   // next to the home copy: near hit
+  EXPECT_EQ(c.read(line, 0xF, other0), 0u);  // side 0 kept a near copy
   EXPECT_EQ(c.counters().read_hits, 8u);
-  c.write(line, 0x1, 1);                // the write goes home and drops side 0's stale sector
-  EXPECT_EQ(c.read(line, 0x1, 0), 0u);  // near miss, far hit: no DRAM
+  c.write(line, 0x1, near1);                 // the write goes home and drops side 0's stale sector
+  EXPECT_EQ(c.read(line, 0x1, near0), 0u);   // near miss, far hit: no DRAM
   EXPECT_EQ(c.counters().far_lookups, 5u);
   EXPECT_EQ(c.counters().far_hits, 1u);
   EXPECT_EQ(c.counters().dram_read_sectors, 4u);
-  // A near-homed miss goes straight to DRAM without a second lookup.
-  EXPECT_EQ(c.read(0, 0xF, 0), 0xFu);
+  // A near-homed miss goes straight to DRAM without a second lookup, on either side.
+  EXPECT_EQ(c.read(0, 0xF, near0), 0xFu);
+  EXPECT_EQ(c.read(64, 0xF, near1), 0xFu);  // granule 2: homed on partition 1
   EXPECT_EQ(c.counters().far_lookups, 5u);
 }
 

@@ -13,21 +13,38 @@
 //     separately (it would be written after the kernel).
 //   - Two partitions (H100/H200, A100; hardware_rules.md): each address has a home partition
 //     (assumption: parity of the 4 KiB-granule address bits, so every large buffer is split
-//     evenly); each SM sits next to one partition (assumption: SM i on partition i % 2). An SM's
-//     read looks up its near partition first; a miss on a far-homed address is looked up again in
-//     the far partition over the fabric, and the data, from there or from DRAM, is kept in both.
-//     Writes go to the home partition and drop any stale copy in the other one.
+//     evenly); each SM sits next to one partition (GH100: each partition serves 4 of the 8 GPCs).
+//     Which SMs those are is not published, and the block dispatcher spreads consecutive blocks
+//     over the GPCs (measured: blocks 0..15 land on SMs 124-131, 10, 11, 26, 27, ...), so the side
+//     of a block has nothing to do with its tile coordinates: near_partition(sm) puts a fixed
+//     pseudo-random half of the SMs on each side (the SMs ranked by a 32-bit hash). Two
+//     assignments that were tried and are wrong: SM i on side i % 2 (with 32 m tiles every block
+//     of an A row band lands on one side, A is never duplicated, and multistage 4096^3 reads 94 MB
+//     from DRAM where the H200 reads 309 MB) and the golden-ratio sequence (blocks 64 apart land
+//     on opposite sides 89% of the time: too many near misses at 8192^3). sim/L2_VALIDATION.md.
+//     An SM's read looks up its near partition first; a miss on a far-homed address is looked up
+//     again in the far partition over the fabric, and the data, from there or from DRAM, is kept
+//     in both. Writes go to the home partition and drop any stale copy in the other one.
 //
 // Replay semantics: blocks issue their k-step loads when the timeline starts that iteration (a
-// pipelined main loop fetches a few steps earlier; that shift is not modelled). All
+// pipelined main loop fetches a few steps earlier; that shift is not modelled). With 2 blocks per
+// SM the replay's clock is l2_progress.h's instead of the timeline's: the older resident block
+// runs faster (measured on the H200), so blocks that share a tile drift apart. All
 // loads of one instant are issued together; co-resident blocks that need the same A or B tile
 // step (on the same partition side) send one request: the first looks it up, the others merge
 // with it and count as hits on the same sectors (an L2 hit-under-miss). Within an instant the
 // lookups go A tiles then B tiles, in tile order; stores and partial reads go first.
 //
-// Comparable with ncu (hardware_rules.md): hit_rate = near-lookup hits / near lookups of reads
-// (lts__t_sectors_srcunit_tex_op_read_lookup_hit.sum / lts__t_sectors_srcunit_tex_op_read.sum),
-// the far-partition second lookup excluded; dram_bytes_read ~ dram__bytes_read.sum.
+// Comparable with ncu (sim/L2_VALIDATION.md, checked on the H200 for 4 kernels x 2 sizes):
+//   hit_rate        = 1 - near misses / sectors the SMs read
+//                   ~ 1 - lts__t_sectors_srcunit_tex_op_read_lookup_miss.sum
+//                         / lrc__request_sectors_op_read_coalescable.sum
+//                     (the denominator = l1tex__m_xbar2l1tex_read_sectors.sum)
+//   dram_bytes_read ~ dram__bytes_read.sum
+// NOT lookup_hit / lts__t_sectors_srcunit_tex_op_read: on GH100 the L2 request coalescer (LRC)
+// merges 4-28% of the read sectors before the tag stage, so ..._op_read counts fewer sectors
+// than the SMs asked for, and the tag stage's hits + misses exceed ..._op_read by 1-18% (also
+// within one ncu pass); that ratio reads up to 10 points above the hits per requested sector.
 #pragma once
 #include <cstdint>
 #include <string>
@@ -35,6 +52,7 @@
 
 #include "gemmlab/device_presets.h"
 #include "gemmlab/expected.h"
+#include "gemmlab/l2_progress.h"
 #include "gemmlab/raster_analysis.h"
 #include "gemmlab/schedule.h"
 
@@ -76,6 +94,10 @@ class L2Cache {
   int partitions() const { return static_cast<int>(parts_.size()); }
   std::uint64_t sets_per_partition() const { return sets_; }
   std::uint64_t dirty_sectors() const;
+  // The partition next to `sm` (see the header comment).
+  int near_partition(int sm) const {
+    return parts_.size() == 1 ? 0 : side_[static_cast<size_t>(sm) % side_.size()];
+  }
   const L2Counters& counters() const { return c_; }
 
   // Lines are tagged with 32 bits: addresses must stay below 2^32 lines (512 GiB).
@@ -100,6 +122,7 @@ class L2Cache {
   void drop(int part, std::uint64_t line, unsigned mask);
 
   std::vector<std::vector<Set>> parts_;
+  std::vector<std::uint8_t> side_;  // per SM: its near partition
   std::uint64_t sets_ = 0;
   int ways_ = 16;
   L2Counters c_;
@@ -112,7 +135,12 @@ struct L2ReplayOptions {
   int accumulator_bytes = 4;      // stream-k / parallel split-k partials (f32)
   MatrixOrder a_order = MatrixOrder::RowMajor;     // A is M x K
   MatrixOrder b_order = MatrixOrder::ColumnMajor;  // B is K x N ("TN", seed 004)
+  // C (M x N): its element size (0: element_bytes) and order. The lab's kernels (stages.def)
+  // write an f32 column-major C on both tracks.
+  int c_element_bytes = 0;
+  MatrixOrder c_order = MatrixOrder::RowMajor;
   int buckets = 50;               // hit_rate_over_time samples
+  CoresidentRates coresident;     // the replay's clock with 2 blocks per SM (l2_progress.h)
 };
 
 // A per-tile count grid for the app's heat maps, row-major [rows][cols].
@@ -137,6 +165,8 @@ struct L2Report {
   TileHeat b_tiles;  // [k iteration][n tile]
   std::vector<std::uint32_t> c_tile_dram_sectors;  // [m tile][n tile]: DRAM sectors its main loop fetched
   bool heat_maps_omitted = false;      // too many tiles to keep
+  bool coresident_clock = false;       // the replay ran on l2_progress.h's clock
+  double makespan = 0;                 // of the clock the replay ran on (timeline units)
 };
 
 // Replays the A and B tile loads of every block k-step by k-step in time order (co-resident
