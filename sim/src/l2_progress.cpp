@@ -7,7 +7,7 @@
 
 namespace gemmlab {
 
-double Progress::time_at(int b, double work) const {
+double CoresidentClock::time_at(int b, double work) const {
   const BlockProgress& bp = blocks[static_cast<size_t>(b)];
   const ProgressPiece* first = pieces.data() + bp.first_piece;
   const ProgressPiece* last = first + bp.piece_count - 1;
@@ -56,8 +56,8 @@ struct Event {
 }  // namespace
 
 bool coresident_progress(const BlockPlan& plan, const Timeline& tl, const CoresidentRates& rates,
-                         Progress& out) {
-  out = Progress{};
+                         CoresidentClock& out) {
+  out = CoresidentClock{};
   if (!rates.enabled || tl.blocks_per_sm != 2 || tl.sms <= 0 || tl.blocks.size() != plan.blocks.size())
     return false;
   if (!(rates.older > 0 && rates.younger > 0 && rates.alone > 0)) return false;

@@ -215,7 +215,7 @@ Expected<L2Report> replay_l2(const BlockPlan& plan, const Timeline& tl, const De
   }
 
   // The clock: with 2 blocks per SM, l2_progress.h's older-first rates; else the timeline's.
-  Progress progress;
+  CoresidentClock progress;
   r.coresident_clock = coresident_progress(plan, tl, o.coresident, progress);
   std::vector<double> work_before;  // per timeline phase: the block's work done when it starts
   if (r.coresident_clock) {

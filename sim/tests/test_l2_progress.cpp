@@ -37,7 +37,7 @@ Launch launch(GemmCoord problem, GemmCoord tile, const char* order, int sms, int
   return {*p, *tl};
 }
 
-double end_of(const Progress& p, int b) {
+double end_of(const CoresidentClock& p, int b) {
   const BlockProgress& bp = p.blocks[static_cast<size_t>(b)];
   return p.pieces[static_cast<size_t>(bp.first_piece + bp.piece_count - 1)].time;
 }
@@ -54,7 +54,7 @@ TEST(L2Progress, OlderBlockFirstByHand) {
   ASSERT_EQ(l.plan.blocks.size(), 3u);
   CoresidentRates rates;
   rates.older = 1.2, rates.younger = 0.8, rates.alone = 1.6;
-  Progress p;
+  CoresidentClock p;
   ASSERT_TRUE(coresident_progress(l.plan, l.timeline, rates, p));
   EXPECT_NEAR(end_of(p, 0), 11 / 1.2, 1e-9);
   EXPECT_NEAR(end_of(p, 1), 11 / 1.2 + (11 - 0.8 * 11 / 1.2) / 1.2, 1e-9);
@@ -66,7 +66,7 @@ TEST(L2Progress, OlderBlockFirstByHand) {
 }
 
 TEST(L2Progress, AppliesOnlyWhereMeasured) {
-  Progress p;
+  CoresidentClock p;
   // One block per SM: the timeline's clock.
   const Launch one = launch({512, 512, 64}, {128, 128, 8}, "launch", 4, 1);
   EXPECT_FALSE(coresident_progress(one.plan, one.timeline, {}, p));
@@ -145,7 +145,7 @@ TEST(L2Progress, ReproducesTheMeasuredH200Run) {
   EXPECT_NEAR(h200.alone, unit / t_alone, 0.01);
 
   const Launch l = launch({4096, 4096, 4096}, {128, 128, 8}, "launch", 132, 2);
-  Progress p;
+  CoresidentClock p;
   ASSERT_TRUE(coresident_progress(l.plan, l.timeline, h200, p));
   std::vector<double> model_end, measured_end;
   for (const auto& [b, r] : rows) {

@@ -44,7 +44,7 @@ struct BlockProgress {
   int piece_count = 0;
 };
 
-struct Progress {
+struct CoresidentClock {
   std::vector<BlockProgress> blocks;  // BlockPlan::blocks order
   std::vector<ProgressPiece> pieces;
   // The time at which block b has done `work` (clamped to its last piece).
@@ -56,6 +56,6 @@ struct Progress {
 // the SM that frees a slot first; a block's work is its phases' durations in the timeline.
 // Returns false (and leaves `out` empty) where the rates do not apply; see above.
 bool coresident_progress(const BlockPlan& plan, const Timeline& timeline, const CoresidentRates& rates,
-                         Progress& out);
+                         CoresidentClock& out);
 
 }  // namespace gemmlab
