@@ -5,6 +5,7 @@
 #include <cuda_fp16.h>
 
 #include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
@@ -16,20 +17,21 @@
 namespace gemmlab::kernels {
 
 namespace {
-// "NVRM version: NVIDIA UNIX x86_64 Kernel Module  580.159.04  ..." -> "580.159.04"
+// "NVRM version: NVIDIA UNIX Open Kernel Module for x86_64  580.159.04  Release Build ..." (the
+// wording varies between the open and proprietary modules): the first dotted number after "Module".
 std::string nvidia_driver_version() {
   std::ifstream in("/proc/driver/nvidia/version");
   std::string line;
   if (!std::getline(in, line)) return "";
-  const auto at = line.find("Kernel Module");
+  const auto at = line.find("Module");
   if (at == std::string::npos) return "";
-  std::istringstream rest(line.substr(at + 13));
-  std::string version;
-  rest >> version;
-  return version;
+  std::istringstream rest(line.substr(at));
+  for (std::string word; rest >> word;)
+    if (!word.empty() && std::isdigit(static_cast<unsigned char>(word[0])) &&
+        word.find('.') != std::string::npos)
+      return word;
+  return "";
 }
-}  // namespace
-namespace {
 
 // ---------------------------------------------------------------- error handling
 [[noreturn]] void throw_cuda(cudaError_t e, const char* call, const char* file, int line) {
