@@ -2,7 +2,7 @@
 // simulator. Per kernel: shared-memory wavefronts per shared load instruction (measured) next to
 // the banks view's instruction (simulated); L2 hit rate and DRAM bytes read (measured) next to
 // gemmlab::replay_l2 for the same stage, size and launch resources (simulated, worker thread).
-// Which ncu metric compares with which model number is hardware_rules.md's advice.
+// Which ncu ratio compares with which model number: model/ncu_l2.h (sim/L2_VALIDATION.md).
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
@@ -18,6 +18,7 @@
 #include "gemmlab/raster_analysis.h"
 #include "gemmlab/schedule.h"
 #include "model/ncu_csv.h"
+#include "model/ncu_l2.h"
 #include "model/settings_schema.h"
 #include "ui_util.h"
 #include "view.h"
@@ -88,6 +89,9 @@ SimOutcome simulate(const SimSetup& s) {
   o.element_bytes = st->track == "fp32" ? 4 : 2;
   o.a_order = st->track == "fp32" ? MatrixOrder::ColumnMajor : MatrixOrder::RowMajor;
   o.b_order = MatrixOrder::ColumnMajor;
+  // The lab's kernels write C as f32, column-major, on both tracks (as in sim/L2_VALIDATION.md).
+  o.c_element_bytes = 4;
+  o.c_order = MatrixOrder::ColumnMajor;
   if (estimate_l2_lookups(*plan, o) > kMaxL2Lookups) return out.error = "too large to replay", out;
   auto r = replay_l2(*plan, *tl, *dev, o);
   if (!r) return out.error = r.error(), out;
@@ -144,6 +148,11 @@ class MeasuredView final : public View {
       j["kernel"] = k.name;
       j["grid"] = k.grid;
       for (const auto& [name, m] : k.metrics) j["measured"][name] = m.value;
+      if (const auto l2 = ncu_l2_read_hit_rate(k)) {
+        j["measured_l2_hit_rate"]["value"] = l2->value;
+        j["measured_l2_hit_rate"]["formula"] = l2->formula;
+        if (!l2->note.empty()) j["measured_l2_hit_rate"]["note"] = l2->note;
+      }
       if (i < rows_.size() && rows_[i].outcome && rows_[i].outcome->error.empty()) {
         j["simulated"]["stage"] = rows_[i].setup.stage;
         j["simulated"]["l2_hit_rate"] = rows_[i].outcome->hit_rate;
@@ -168,8 +177,8 @@ class MeasuredView final : public View {
     ImGui::SameLine();
     note_text("Make one with: ncu --csv --metrics l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,"
               "smsp__sass_inst_executed_op_shared_ld.sum,smsp__sass_inst_executed_op_ldsm.sum,"
-              "lts__t_sectors_srcunit_tex_op_read_lookup_hit.sum,lts__t_sectors_srcunit_tex_op_read.sum,"
-              "lts__t_sector_hit_rate.pct,dram__bytes_read.sum,launch__registers_per_thread,"
+              "lts__t_sectors_srcunit_tex_op_read_lookup_miss.sum,l1tex__m_xbar2l1tex_read_sectors.sum,"
+              "dram__bytes_read.sum,launch__registers_per_thread,"
               "launch__shared_mem_per_block_dynamic,launch__shared_mem_per_block_static <program>");
     if (!report_) {
       if (report_.error() != "no file") error_box(report_.error());
@@ -286,11 +295,11 @@ class MeasuredView final : public View {
       ImGui::TableSetColumnIndex(0);
       ImGui::TextUnformatted(q);
       ImGui::TableSetColumnIndex(1);
-      ImGui::TextUnformatted(meas.c_str());
+      ImGui::TextWrapped("%s", meas.c_str());
       ImGui::TableSetColumnIndex(2);
       ImGui::TextWrapped("%s", sim.c_str());
     };
-    char buf[160];
+    char buf[256];
     // Shared memory: wavefronts per shared load instruction (ldmatrix counts inside _op_ld).
     const auto wf = k.metric("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum");
     const auto lds = k.metric("smsp__sass_inst_executed_op_shared_ld.sum");
@@ -305,17 +314,15 @@ class MeasuredView final : public View {
     }
     std::string sim = banks ? std::to_string(int(*banks)) + " for the banks view's instruction (set it to this stage's access)"
                             : "banks view: " + banks.error();
-    row3("shared wavefronts per load instruction", meas, sim);
+    if (wf) row3("shared wavefronts per load instruction", meas, sim);  // an L2-only capture has none
 
-    // L2: the plain ratio compares with the model's near hit rate; ncu's sector hit rate counts
-    // far-partition misses twice and compares with the model's "with far" figure.
-    const auto hit = k.metric("lts__t_sectors_srcunit_tex_op_read_lookup_hit.sum");
-    const auto look = k.metric("lts__t_sectors_srcunit_tex_op_read.sum");
-    const auto pct = k.metric("lts__t_sector_hit_rate.pct");
-    const bool plain = hit && look && *look > 0;
-    if (plain) std::snprintf(buf, sizeof buf, "%.1f%% (read look-up hits / look-ups)", 100 * *hit / *look);
-    else if (pct) std::snprintf(buf, sizeof buf, "%.1f%% (lts__t_sector_hit_rate)", *pct);
-    meas = plain || pct ? buf : "-";
+    // L2: the best ratio the CSV has (model/ncu_l2.h) and the model's number it compares with.
+    const auto l2 = ncu_l2_read_hit_rate(k);
+    meas = "-";
+    if (l2) {
+      std::snprintf(buf, sizeof buf, "%.1f%%  (%s)", 100 * l2->value, l2->formula.c_str());
+      meas = buf;
+    }
     std::string sim_l2 = s.stage.empty() ? "pick the stage this kernel is" : "running...";
     std::string sim_dram = sim_l2;
     if (row.outcome) {
@@ -323,10 +330,11 @@ class MeasuredView final : public View {
       if (!o.error.empty()) {
         sim_l2 = sim_dram = o.error;
       } else {
-        std::snprintf(buf, sizeof buf, "%.1f%% %s", 100 * (plain ? o.hit_rate : o.hit_rate_with_far),
-                      plain ? "(near look-ups)" : "(with far-partition look-ups, as ncu counts)");
+        const bool far = l2 && l2->compares_with_far_lookups();
+        std::snprintf(buf, sizeof buf, "%.1f%% %s", 100 * (far ? o.hit_rate_with_far : o.hit_rate),
+                      far ? "(near and far-partition look-ups)" : "(1 - misses / sectors the SMs read)");
         sim_l2 = buf;
-        sim_dram = fmt_int((long long)(o.dram_read / 1e6)) + " MB";
+        sim_dram = fmt_int(std::llround(o.dram_read / 1e6)) + " MB";
         if (auto g = parse_dim3(k.grid); g && !(*g == o.grid))
           sim_l2 += "  (simulated grid (" + std::to_string(o.grid.x) + "," + std::to_string(o.grid.y) + "," +
                     std::to_string(o.grid.z) + ") differs from the measured one: check stage, size, order)";
@@ -334,8 +342,13 @@ class MeasuredView final : public View {
     }
     row3("L2 hit rate of reads", meas, sim_l2);
     const auto dram = k.metric("dram__bytes_read.sum");
-    row3("DRAM bytes read", dram ? fmt_int((long long)(*dram / 1e6)) + " MB" : "-", sim_dram);
+    row3("DRAM bytes read", dram ? fmt_int(std::llround(*dram / 1e6)) + " MB" : "-", sim_dram);
     ImGui::EndTable();
+    if (l2 && !l2->note.empty()) {
+      ImGui::PushStyleColor(ImGuiCol_Text, ImVec4{1.0f, 0.75f, 0.3f, 1});
+      ImGui::TextWrapped("Measured L2 hit rate: %s", l2->note.c_str());
+      ImGui::PopStyleColor();
+    }
   }
 
   Expected<NcuReport> report_ = Error{"no file"};

@@ -1,0 +1,46 @@
+#include "model/ncu_l2.h"
+
+namespace gemmlab::app {
+
+std::optional<NcuL2HitRate> ncu_l2_read_hit_rate(const NcuKernel& k) {
+  const auto miss = k.metric("lts__t_sectors_srcunit_tex_op_read_lookup_miss.sum");
+  // Sectors the SMs sent to L2; the coalescer's input count is the same number on the H200.
+  std::string requested_name = "l1tex__m_xbar2l1tex_read_sectors";
+  auto requested = k.metric(requested_name + ".sum");
+  if (!requested || *requested <= 0) {
+    requested_name = "lrc__request_sectors_op_read_coalescable";
+    requested = k.metric(requested_name + ".sum");
+  }
+  if (miss && requested && *requested > 0 && *miss <= *requested) {
+    NcuL2HitRate r;
+    r.ratio = NcuL2Ratio::MissesPerRequestedSector;
+    r.value = 1 - *miss / *requested;
+    r.formula = "1 - lts__t_sectors_srcunit_tex_op_read_lookup_miss / " + requested_name;
+    return r;
+  }
+  const auto hit = k.metric("lts__t_sectors_srcunit_tex_op_read_lookup_hit.sum");
+  const auto looked_up = k.metric("lts__t_sectors_srcunit_tex_op_read.sum");
+  if (hit && looked_up && *looked_up > 0) {
+    NcuL2HitRate r;
+    r.ratio = NcuL2Ratio::HitsPerTagLookup;
+    r.value = *hit / *looked_up;
+    r.formula = "lts__t_sectors_srcunit_tex_op_read_lookup_hit / lts__t_sectors_srcunit_tex_op_read";
+    r.note = "reads high on Hopper: the L2 request coalescer merges requests before the tag stage, so "
+             "..._op_read counts fewer sectors than the SMs asked for (sim/L2_VALIDATION.md). For the ratio "
+             "the model predicts, add " + std::string(kNcuL2Metrics) + " to the ncu metrics.";
+    return r;
+  }
+  if (const auto pct = k.metric("lts__t_sector_hit_rate.pct")) {
+    NcuL2HitRate r;
+    r.ratio = NcuL2Ratio::SectorHitRate;
+    r.value = *pct / 100;
+    r.formula = "lts__t_sector_hit_rate";
+    r.note = "all L2 traffic, writes included, a far-partition miss looked up twice; compared with the "
+             "model's figure that counts far look-ups (not validated against ncu). For the ratio the model "
+             "predicts, add " + std::string(kNcuL2Metrics) + " to the ncu metrics.";
+    return r;
+  }
+  return std::nullopt;
+}
+
+}  // namespace gemmlab::app

@@ -1,0 +1,41 @@
+// The L2 hit rate of reads that an Nsight Compute CSV allows, and which simulator number it
+// compares with (sim/L2_VALIDATION.md, measured on an H200):
+//   1. 1 - lts__t_sectors_srcunit_tex_op_read_lookup_miss.sum / l1tex__m_xbar2l1tex_read_sectors.sum
+//      (or / lrc__request_sectors_op_read_coalescable.sum, the same count): misses per sector the
+//      SMs requested. The model's hit_rate; within 1.6 points on 4 kernels x 2 sizes.
+//   2. lts__t_sectors_srcunit_tex_op_read_lookup_hit.sum / lts__t_sectors_srcunit_tex_op_read.sum:
+//      reads high on Hopper. The L2 request coalescer merges 4-28% of the read sectors before the
+//      tag stage, so ..._op_read counts fewer sectors than the SMs asked for (fp16 multistage
+//      4096^3 on the H200: 84.72% where 1. gives 78.31%).
+//   3. lts__t_sector_hit_rate.pct: all L2 traffic, a far-partition miss looked up twice; the
+//      model's hit_rate_with_far is the nearest figure (not validated).
+#pragma once
+#include <optional>
+#include <string>
+
+#include "model/ncu_csv.h"
+
+namespace gemmlab::app {
+
+enum class NcuL2Ratio {
+  MissesPerRequestedSector,  // 1.
+  HitsPerTagLookup,          // 2.
+  SectorHitRate,             // 3.
+};
+
+struct NcuL2HitRate {
+  NcuL2Ratio ratio = NcuL2Ratio::MissesPerRequestedSector;
+  double value = 0;     // 0..1
+  std::string formula;  // the metrics it divides, for the label
+  std::string note;     // why it may differ from the model; empty for ratio 1
+  bool compares_with_far_lookups() const { return ratio == NcuL2Ratio::SectorHitRate; }
+};
+
+// The best ratio the kernel's metrics allow; nullopt when none of them is there.
+std::optional<NcuL2HitRate> ncu_l2_read_hit_rate(const NcuKernel& k);
+
+// The metrics ratio 1 needs, for the "make one with: ncu --metrics ..." hint.
+inline constexpr const char* kNcuL2Metrics =
+    "lts__t_sectors_srcunit_tex_op_read_lookup_miss.sum,l1tex__m_xbar2l1tex_read_sectors.sum,dram__bytes_read.sum";
+
+}  // namespace gemmlab::app
