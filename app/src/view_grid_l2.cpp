@@ -310,6 +310,9 @@ class GridView final : public View {
     // The course's two tracks (kernels/stages.def): fp32 is BLAS NN, fp16 is TN.
     o.a_order = ui_.dtype == "f32" ? MatrixOrder::ColumnMajor : MatrixOrder::RowMajor;
     o.b_order = MatrixOrder::ColumnMajor;
+    // Both tracks write C as f32, column-major (stages.def; as validated in sim/L2_VALIDATION.md).
+    o.c_element_bytes = 4;
+    o.c_order = MatrixOrder::ColumnMajor;
     o.buckets = 60;
     return o;
   }
