@@ -6,6 +6,7 @@
 #include <numeric>
 
 #include "gemmlab/l2_model.h"
+#include "plan_support.h"
 #include "support.h"
 
 using namespace gemmlab;
@@ -30,23 +31,13 @@ struct Replay {
 
 Replay replay(const DeviceDesc& dev, GemmCoord problem, GemmCoord tile, const char* order, int element_bytes,
            Partition part = Partition::None, int split = 1, int blocks_per_sm = 1) {
-  PlanRequest rq;
-  rq.problem = problem;
-  rq.tile = tile;
-  rq.order = *parse_order(order);
-  rq.partition = part;
-  rq.split_k = split;
-  rq.sms = dev.sms;
-  rq.sm_occupancy = blocks_per_sm;
-  auto p = make_block_plan(rq);
-  EXPECT_TRUE(p.ok()) << p.error();
-  auto tl = simulate_timeline(*p, dev.sms, blocks_per_sm, CostModel{});
-  EXPECT_TRUE(tl.ok()) << tl.error();
+  BlockPlan p = test::plan_of(problem, tile, order, part, split, dev.sms, blocks_per_sm);
+  Timeline tl = test::timeline_of(p, dev.sms, blocks_per_sm);
   L2ReplayOptions o;
   o.element_bytes = element_bytes;
-  auto r = replay_l2(*p, *tl, dev, o);
+  auto r = replay_l2(p, tl, dev, o);
   EXPECT_TRUE(r.ok()) << r.error();
-  return {*p, *tl, *r};
+  return {std::move(p), std::move(tl), r.ok() ? *r : L2Report{}};
 }
 
 }  // namespace

@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "gemmlab/l2_progress.h"
+#include "plan_support.h"
 
 using namespace gemmlab;
 
@@ -22,19 +23,9 @@ struct Launch {
 
 Launch launch(GemmCoord problem, GemmCoord tile, const char* order, int sms, int blocks_per_sm,
               Partition part = Partition::None, int split = 1) {
-  PlanRequest rq;
-  rq.problem = problem;
-  rq.tile = tile;
-  rq.order = *parse_order(order);
-  rq.partition = part;
-  rq.split_k = split;
-  rq.sms = sms;
-  rq.sm_occupancy = blocks_per_sm;
-  auto p = make_block_plan(rq);
-  EXPECT_TRUE(p.ok()) << p.error();
-  auto tl = simulate_timeline(*p, sms, blocks_per_sm, CostModel{});
-  EXPECT_TRUE(tl.ok()) << tl.error();
-  return {*p, *tl};
+  BlockPlan p = test::plan_of(problem, tile, order, part, split, sms, blocks_per_sm);
+  Timeline tl = test::timeline_of(p, sms, blocks_per_sm);
+  return {std::move(p), std::move(tl)};
 }
 
 double end_of(const CoresidentClock& p, int b) {

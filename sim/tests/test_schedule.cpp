@@ -2,6 +2,8 @@
 // event-driven timeline (hardware_rules.md "Block dispatch"), checked on cases worked by hand.
 #include <gtest/gtest.h>
 
+#include "plan_support.h"
+
 #include <fstream>
 
 #include "gemmlab/device_presets.h"
@@ -19,20 +21,7 @@ DeviceDesc preset(const char* name) {
   return *d;
 }
 
-BlockPlan plan_of(GemmCoord problem, GemmCoord tile, const char* order = "launch",
-                  Partition part = Partition::None, int split = 1, int sms = 0, int occ = 1) {
-  PlanRequest rq;
-  rq.problem = problem;
-  rq.tile = tile;
-  rq.order = *parse_order(order);
-  rq.partition = part;
-  rq.split_k = split;
-  rq.sms = sms;
-  rq.sm_occupancy = occ;
-  auto p = make_block_plan(rq);
-  EXPECT_TRUE(p.ok()) << p.error();
-  return *p;
-}
+using test::plan_of;
 
 }  // namespace
 
