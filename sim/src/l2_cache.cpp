@@ -163,6 +163,12 @@ std::uint64_t L2Cache::read_batch(const LineRef* refs, std::size_t n, int sm) {
     const char* p = reinterpret_cast<const char*>(s);
     __builtin_prefetch(p);       // tags
     __builtin_prefetch(p + 64);  // recency order, valid and dirty bits
+    // A near miss goes on to the home partition: fetch that set too (half the lines live there).
+    if (const int home = home_partition(refs[i].line); home != near) {
+      const char* h = reinterpret_cast<const char*>(&set_of(home, refs[i].line));
+      __builtin_prefetch(h);
+      __builtin_prefetch(h + 64);
+    }
     ring[i % kAhead] = s;
   };
   for (std::size_t i = 0; i < n && i < kAhead; ++i) fetch(i);
