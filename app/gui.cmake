@@ -6,6 +6,10 @@
 set(GEMMLAB_IMGUI_BACKENDS /usr/share/doc/libimgui-dev/examples/backends)
 
 file(GLOB GEMMLAB_APP_MODEL_SOURCES CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/src/model/*.cpp)
+# kernel_run.cpp (the kernels view's Run worker) calls the CUDA runner: it joins gemmlab_gui
+# below only when gemmlab_runner exists (kernels/tests/ compiles it into its GPU test too).
+set(GEMMLAB_KERNEL_RUN_SOURCE ${CMAKE_CURRENT_SOURCE_DIR}/src/model/kernel_run.cpp)
+list(REMOVE_ITEM GEMMLAB_APP_MODEL_SOURCES ${GEMMLAB_KERNEL_RUN_SOURCE})
 add_library(gemmlab_app_model STATIC ${GEMMLAB_APP_MODEL_SOURCES})
 target_include_directories(gemmlab_app_model PUBLIC ${CMAKE_CURRENT_SOURCE_DIR}/src
                                                     ${PROJECT_SOURCE_DIR}/kernels)
@@ -29,6 +33,7 @@ target_compile_definitions(gemmlab_gui PRIVATE
   GEMMLAB_VERSION="${PROJECT_VERSION}"
   GEMMLAB_DEFAULT_ROOT="${PROJECT_SOURCE_DIR}")
 if(TARGET gemmlab_runner)
+  target_sources(gemmlab_gui PRIVATE ${GEMMLAB_KERNEL_RUN_SOURCE})
   target_link_libraries(gemmlab_gui PUBLIC gemmlab_runner)
   target_compile_definitions(gemmlab_gui PRIVATE GEMMLAB_WITH_RUNNER=1)
 endif()

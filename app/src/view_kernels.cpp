@@ -3,13 +3,9 @@
 // in a build with the CUDA runner and a GPU, "Run" on a worker thread (progress, cancel).
 // Without CUDA the view says so and shows the reference results in assets/results/.
 #include <algorithm>
-#include <atomic>
 #include <filesystem>
-#include <future>
-#include <mutex>
 #include <set>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "file_dialog.h"
@@ -22,8 +18,7 @@
 #include "view.h"
 
 #if GEMMLAB_WITH_RUNNER
-#include <ctime>
-
+#include "model/kernel_run.h"
 #include "runner.h"
 #endif
 
@@ -38,28 +33,8 @@ struct KernelsUiState {
   bool show_registry = false;
 };
 
-// A "Run" in progress: the worker fills `partial` and bumps `done`; the UI reads under the lock.
-struct RunJob {
-  std::atomic<bool> cancel{false};
-  std::atomic<int> done{0};
-  int total = 0;
-  std::mutex lock;
-  std::string current;
-  BenchResults partial;
-  std::string error;
-  std::future<void> worker;
-};
-
 class KernelsView final : public View {
  public:
-  ~KernelsView() override {
-#if GEMMLAB_WITH_RUNNER
-    if (job_) {
-      job_->cancel = true;
-      if (job_->worker.valid()) job_->worker.wait();
-    }
-#endif
-  }
   const char* id() const override { return "kernels"; }
   const char* title() const override { return "Kernels"; }
 
@@ -273,36 +248,35 @@ class KernelsView final : public View {
       note_text("Run needs an NVIDIA GPU: " + gpu_problem + ". Showing saved results.");
       return;
     }
-    if (job_ && job_->worker.valid() &&
-        job_->worker.wait_for(std::chrono::seconds(0)) == std::future_status::ready) {
-      job_->worker.get();
-      std::lock_guard<std::mutex> g(job_->lock);
-      if (!job_->error.empty()) run_error_ = job_->error;
-      if (!job_->partial.results.empty()) {
-        sets_.push_back(job_->partial);
-        ui_.set = static_cast<int>(sets_.size()) - 1;
+    if (run_) {
+      const KernelRunSnapshot s = run_->snapshot();
+      if (s.finished) {
+        run_error_ = s.error;
+        // Skipped-only runs are shown too: the reasons (unknown id, size refused) are the news.
+        if (!s.results.results.empty() || !s.results.skipped.empty()) {
+          sets_.push_back(s.results);
+          ui_.set = static_cast<int>(sets_.size()) - 1;
+        }
+        run_.reset();
+      } else {
+        ImGui::ProgressBar(s.total ? float(s.done) / s.total : 0.f, {field_width(30), 0},
+                           (std::to_string(s.done) + "/" + std::to_string(s.total)).c_str());
+        ImGui::SameLine();
+        ImGui::BeginDisabled(s.cancelling);
+        if (ImGui::Button("Cancel")) run_->cancel();
+        ImGui::EndDisabled();
+        ImGui::SameLine();
+        ImGui::TextUnformatted(s.cancelling ? "cancelling after this entry..." : s.current.c_str());
+        return;
       }
-      job_.reset();
-    }
-    if (job_) {
-      std::string current;
-      {
-        std::lock_guard<std::mutex> g(job_->lock);
-        current = job_->current;
-      }
-      ImGui::ProgressBar(job_->total ? float(job_->done) / job_->total : 0.f, {field_width(30), 0},
-                         (std::to_string(job_->done.load()) + "/" + std::to_string(job_->total)).c_str());
-      ImGui::SameLine();
-      ImGui::BeginDisabled(job_->cancel);
-      if (ImGui::Button("Cancel")) job_->cancel = true;
-      ImGui::EndDisabled();
-      ImGui::SameLine();
-      ImGui::TextUnformatted(job_->cancel ? "cancelling after this entry..." : current.c_str());
-      return;
     }
     input_int3("run size M,N,K", ui_.size, 1, kMaxProblemExtent, 5);
     ImGui::SameLine();
-    if (ImGui::Button("Run")) start_run();
+    if (ImGui::Button("Run")) {
+      run_error_.clear();
+      run_ = start_kernel_run(ui_.stages.empty() ? built_stage_ids() : ui_.stages,
+                              {ui_.size[0], ui_.size[1], ui_.size[2]});
+    }
     ImGui::SameLine();
     note_text("checks each stage against cuBLAS, then times it (" +
               std::string(ui_.stages.empty() ? "every built stage" : "this step's stages") + ")");
@@ -317,73 +291,7 @@ class KernelsView final : public View {
   }
 
 #if GEMMLAB_WITH_RUNNER
-  void start_run() {
-    run_error_.clear();
-    job_ = std::make_unique<RunJob>();
-    std::vector<std::string> stages = ui_.stages;
-    if (stages.empty())
-      for (const auto& s : kernels::stage_registry())
-        if (s.built()) stages.push_back(s.id);
-    job_->total = static_cast<int>(stages.size());
-    const kernels::Problem p{ui_.size[0], ui_.size[1], ui_.size[2]};
-    RunJob* job = job_.get();
-    job->worker = std::async(std::launch::async, [job, stages, p]() {
-      try {
-        kernels::Runner runner;
-        const auto& d = runner.device();
-        {
-          std::lock_guard<std::mutex> g(job->lock);
-          job->partial.source = "this run";
-          job->partial.device = {d.name, d.driver, d.cuda, d.sms, d.clock_mhz, static_cast<long long>(d.l2_bytes)};
-          char date[32];
-          const std::time_t now = std::time(nullptr);
-          std::strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
-          job->partial.date = date;
-        }
-        double cublas_ms[2] = {0, 0};
-        for (const std::string& id : stages) {
-          if (job->cancel) break;
-          {
-            std::lock_guard<std::mutex> g(job->lock);
-            job->current = id + ": checking and timing";
-          }
-          kernels::Target t = id == "cublas-fp32"   ? kernels::Target::cublas(kernels::Track::fp32)
-                              : id == "cublas-fp16" ? kernels::Target::cublas(kernels::Track::fp16)
-                                                    : kernels::Target::of(*kernels::find_stage(id));
-          const int tr = static_cast<int>(t.track);
-          if (cublas_ms[tr] == 0) {
-            auto ref = runner.time(kernels::Target::cublas(t.track), p, {});
-            cublas_ms[tr] = ref.median_ms;
-          }
-          BenchResult b;
-          b.stage = id;
-          b.track = kernels::track_name(t.track);
-          b.m = p.m, b.n = p.n, b.k = p.k;
-          if (std::string why = runner.validate(p, t); !why.empty()) {
-            std::lock_guard<std::mutex> g(job->lock);
-            job->partial.skipped.push_back({id, why, p.m, p.n, p.k});
-            ++job->done;
-            continue;
-          }
-          auto c = runner.check(t, p);
-          auto tm = runner.time(t, p, {});
-          b.ok = c.ok;
-          b.rel_err = c.rel_err;
-          b.ms = tm.median_ms;
-          b.tflops = tm.tflops;
-          b.reps = tm.reps;
-          b.ratio_to_cublas = tm.median_ms > 0 ? cublas_ms[tr] / tm.median_ms : 0;
-          std::lock_guard<std::mutex> g(job->lock);
-          job->partial.results.push_back(b);
-          ++job->done;
-        }
-      } catch (const std::exception& e) {
-        std::lock_guard<std::mutex> g(job->lock);
-        job->error = e.what();
-      }
-    });
-  }
-  std::unique_ptr<RunJob> job_;
+  std::unique_ptr<KernelRun> run_;  // its destructor cancels and waits for the entry in progress
   std::string run_error_;
 #endif
 
