@@ -10,7 +10,7 @@
 
 #include "canvas.h"
 #include "gemmlab/pipeline_trace.h"
-#include "model/pipeline_counts.h"
+#include "gemmlab/pipeline_counts.h"
 #include "palette.h"
 #include "ui_util.h"
 #include "view.h"

@@ -4,7 +4,7 @@
 #include "gemmlab/expected.h"
 #include "gemmlab/pipeline_trace.h"
 
-namespace gemmlab::app {
+namespace gemmlab {
 
 // "pipeline.stages_in_flight": at the start of the first math event, how many k tiles have
 // their global loads issued but are not yet in shared memory as far as the program knows:
@@ -15,4 +15,4 @@ namespace gemmlab::app {
 //   pipelined2, 8 k tiles -> 1 (tile 1 travelling to registers); multistage:4 -> 3 (tiles 1..3).
 Expected<int> stages_in_flight_at_first_math(const PipelineTrace& trace);
 
-}  // namespace gemmlab::app
+}  // namespace gemmlab

@@ -3,9 +3,9 @@
 // lessons/10-multistage: the kStage = 4 loop of seed 001 has kStage - 1 = 3).
 #include <gtest/gtest.h>
 
-#include "model/pipeline_counts.h"
+#include "gemmlab/pipeline_counts.h"
 
-namespace gemmlab::app {
+namespace gemmlab {
 namespace {
 
 int count(const std::string& kind, int k_iterations) {
@@ -33,4 +33,4 @@ TEST(PipelineCounts, LoadsPastTheLastTileFillNothing) {
 }
 
 }  // namespace
-}  // namespace gemmlab::app
+}  // namespace gemmlab

@@ -1,9 +1,9 @@
-#include "model/pipeline_counts.h"
+#include "gemmlab/pipeline_counts.h"
 
 #include <map>
 #include <vector>
 
-namespace gemmlab::app {
+namespace gemmlab {
 
 Expected<int> stages_in_flight_at_first_math(const PipelineTrace& trace) {
   const auto& ev = trace.events;
@@ -53,4 +53,4 @@ Expected<int> stages_in_flight_at_first_math(const PipelineTrace& trace) {
   return in_flight;
 }
 
-}  // namespace gemmlab::app
+}  // namespace gemmlab
