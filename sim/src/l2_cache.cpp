@@ -1,6 +1,7 @@
 // Set-associative LRU with sector valid/dirty bits; see l2_model.h for the choices.
 #include <algorithm>
 #include <bit>
+#include <type_traits>
 #include <utility>
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -35,6 +36,19 @@ inline std::uint64_t to_front(std::uint64_t order, int p) {
 inline unsigned bits4(unsigned m) { return static_cast<unsigned>(0x4332322132212110ull >> (4 * (m & 0xF))) & 0xF; }
 
 // Bit w set when way w holds `tag`. SSE2 is part of every x86-64 CPU; elsewhere the plain loop.
+inline unsigned match_ways(const std::uint16_t* tags, std::uint32_t tag) {
+#if defined(__SSE2__)
+  const __m128i t = _mm_set1_epi16(static_cast<short>(tag));
+  const __m128i* v = reinterpret_cast<const __m128i*>(tags);
+  const __m128i lo = _mm_cmpeq_epi16(_mm_load_si128(v + 0), t);
+  const __m128i hi = _mm_cmpeq_epi16(_mm_load_si128(v + 1), t);
+  return static_cast<unsigned>(_mm_movemask_epi8(_mm_packs_epi16(lo, hi)));  // 0 / -1 words to bytes
+#else
+  unsigned m = 0;
+  for (int w = 0; w < 16; ++w) m |= static_cast<unsigned>(tags[w] == tag) << w;
+  return m;
+#endif
+}
 inline unsigned match_ways(const std::uint32_t* tags, std::uint32_t tag) {
 #if defined(__SSE2__)
   const __m128i t = _mm_set1_epi32(static_cast<int>(tag));
@@ -60,18 +74,33 @@ inline std::uint32_t mix32(std::uint32_t h) {
   h ^= h >> 16;
   return h;
 }
+// Home partition with two: 4 KiB granules (32 lines); the parity of the granule index spreads
+// every buffer over both halves.
+inline int granule_parity(std::uint64_t line) { return __builtin_parityll(line >> 5); }
+
 constexpr std::uint32_t kSideSeed = 0;  // seeds 0-3 all give the table of L2_VALIDATION.md within 0.4 points
 
 }  // namespace
 
-L2Cache::L2Cache(const DeviceDesc& d) {
+L2Cache::L2Cache(const DeviceDesc& d, std::uint64_t max_line) {
   ways_ = d.l2_ways;
+  partitions_ = d.l2_partitions;
   sets_ = static_cast<std::uint64_t>(d.l2_bytes) /
           (static_cast<std::uint64_t>(d.l2_partitions) * d.l2_line_bytes * d.l2_ways);
-  Set empty{};
-  for (auto& t : empty.tag) t = 0xFFFFFFFFu;
-  empty.order = kIdentityOrder;
-  parts_.assign(static_cast<size_t>(d.l2_partitions), std::vector<Set>(sets_, empty));
+  reciprocal_ = (1ull << 63) / sets_ + 1;
+  const size_t all = static_cast<size_t>(sets_) * static_cast<size_t>(partitions_);
+  // Tags q = line / sets: 16 bits when the highest one is below 0xFFFF (all ones = empty).
+  if (std::min(max_line, kMaxLine) / sets_ < 0xFFFFu) {
+    NarrowSet empty{};
+    for (auto& t : empty.tag) t = 0xFFFFu;
+    empty.order = kIdentityOrder;
+    narrow_.assign(all, empty);
+  } else {
+    WideSet empty{};
+    for (auto& t : empty.tag) t = 0xFFFFFFFFu;
+    empty.order = kIdentityOrder;
+    wide_.assign(all, empty);
+  }
   // Near sides: the SMs ranked by a hash of their index; the first half on side 0.
   const int sms = d.sms > 0 ? d.sms : 1;
   std::vector<std::pair<std::uint32_t, int>> ranked;
@@ -81,23 +110,40 @@ L2Cache::L2Cache(const DeviceDesc& d) {
   for (int r = sms / 2; r < sms; ++r) side_[static_cast<size_t>(ranked[static_cast<size_t>(r)].second)] = 1;
 }
 
-int L2Cache::home_partition(std::uint64_t line) const {
-  if (parts_.size() == 1) return 0;
-  // 4 KiB granules (32 lines); parity of the granule index spreads every buffer over both halves.
-  std::uint64_t x = line >> 5;
-  x ^= x >> 32;
-  x ^= x >> 16;
-  x ^= x >> 8;
-  x ^= x >> 4;
-  return (0x6996 >> (x & 0xF)) & 1;
-}
+// Where lines live (l2_model.h: line = q x sets + r -> set (r + offset(q)) % sets, tag q).
+// q = line / sets without a division: 2 line x (2^63 / sets + e) / 2^64 with 0 < e <= 1 is
+// line / sets plus less than 2^-31 (line < 2^32), and line / sets is at least 1 / sets (> 2^-26)
+// below the next integer, so the floor is exact. Consecutive lines mostly share q: its offset
+// is kept.
+class L2Cache::SlotFinder {
+ public:
+  explicit SlotFinder(const L2Cache& c) : sets_(c.sets_), reciprocal_(c.reciprocal_) {}
+  Slot operator()(std::uint64_t line) {
+    __extension__ typedef unsigned __int128 u128;
+    const std::uint64_t q = static_cast<std::uint64_t>((static_cast<u128>(line << 1) * reciprocal_) >> 64);
+    if (q != q_) {
+      q_ = q;
+      offset_ = (static_cast<std::uint64_t>(mix32(static_cast<std::uint32_t>(q))) * sets_) >> 32;  // [0, sets)
+    }
+    std::uint64_t set = line - q * sets_ + offset_;
+    if (set >= sets_) set -= sets_;
+    return {static_cast<std::uint32_t>(set), static_cast<std::uint32_t>(q)};
+  }
 
-unsigned L2Cache::lookup_fill(int part, std::uint64_t line, unsigned mask) {
-  return lookup_fill_set(set_of(part, line), line, mask);
-}
+ private:
+  std::uint64_t sets_, reciprocal_;
+  std::uint64_t q_ = ~0ull;
+  std::uint64_t offset_ = 0;
+};
 
-inline unsigned L2Cache::lookup_fill_set(Set& s, std::uint64_t line, unsigned mask) {
-  const std::uint32_t tag = static_cast<std::uint32_t>(line);
+int L2Cache::home_partition(std::uint64_t line) const { return partitions_ == 1 ? 0 : granule_parity(line); }
+
+// Looks `tag` up in set s and makes it the most recent way, allocating the least recent one
+// (at recency position `lru`) on a miss. Returns the sectors of `mask` that were not valid (the
+// caller fetches them); adds the dirty sectors of an evicted line to `evicted_dirty`.
+template <class S>
+[[gnu::always_inline]] inline unsigned lookup_fill(S& s, std::uint32_t tag, unsigned mask, int lru,
+                                                   std::uint64_t& evicted_dirty) {
   const unsigned m = match_ways(s.tag, tag);
   if (m) {
     const unsigned w = static_cast<unsigned>(std::countr_zero(m));
@@ -107,92 +153,138 @@ inline unsigned L2Cache::lookup_fill_set(Set& s, std::uint64_t line, unsigned ma
     if (p) s.order = to_front(s.order, p);
     return mask & ~have;
   }
-  const int p = ways_ - 1;  // least recent of the ways in use
-  const unsigned w = static_cast<unsigned>(s.order >> (4 * p)) & 0xF;
+  const unsigned w = static_cast<unsigned>(s.order >> (4 * lru)) & 0xF;
   const std::uint64_t nib = 0xFull << (4 * w);
-  c_.dram_write_sectors += bits4(static_cast<unsigned>(s.dirty >> (4 * w)));
-  s.tag[w] = tag;
+  evicted_dirty += bits4(static_cast<unsigned>(s.dirty >> (4 * w)));
+  s.tag[w] = static_cast<std::remove_reference_t<decltype(s.tag[0])>>(tag);
   s.valid = (s.valid & ~nib) | (static_cast<std::uint64_t>(mask) << (4 * w));
   s.dirty &= ~nib;
-  s.order = to_front(s.order, p);
+  s.order = to_front(s.order, lru);
   return mask;
 }
 
-void L2Cache::write_part(int part, std::uint64_t line, unsigned mask) {
-  lookup_fill(part, line, mask);  // allocate without fetch: the written sectors become valid
-  Set& s = set_of(part, line);
-  const unsigned w = static_cast<unsigned>(std::countr_zero(match_ways(s.tag, static_cast<std::uint32_t>(line))));
-  s.dirty |= static_cast<std::uint64_t>(mask) << (4 * w);
-}
-
-void L2Cache::drop(int part, std::uint64_t line, unsigned mask) {
-  Set& s = set_of(part, line);
-  const unsigned m = match_ways(s.tag, static_cast<std::uint32_t>(line));
-  if (!m) return;
-  const unsigned w = static_cast<unsigned>(std::countr_zero(m));
-  s.valid &= ~(static_cast<std::uint64_t>(mask) << (4 * w));
+// Reads `n` lines, in order, from next(i) -> LineRef (called once per line, i = 0, 1, ...).
+// In chunks: first every line's sets are computed and fetched into the host's cache, then the
+// chunk is looked up (the host's memory latency, not the arithmetic, would dominate otherwise).
+// Counters stay in registers until the end. from_dram (optional): per line, the DRAM sectors.
+template <class S, class Next>
+std::uint64_t L2Cache::read_lines(S* sets, std::size_t n, int sm, Next&& next, unsigned* from_dram) {
+  constexpr std::size_t kChunk = 64;
+  const int near = near_partition(sm);
+  S* const near_sets = sets + static_cast<size_t>(near) * sets_;
+  S* const other_sets = partitions_ == 2 ? sets + static_cast<size_t>(1 - near) * sets_ : nullptr;
+  struct Pending {
+    S* near;
+    S* far;  // the home partition's set when the line is homed on the other side, else nullptr
+    std::uint32_t tag;
+    unsigned mask;
+  };
+  Pending todo[kChunk];
+  SlotFinder find(*this);
+  const int lru = ways_ - 1;
+  std::uint64_t lookups = 0, hits = 0, far_lookups = 0, far_hits = 0, dram = 0, evicted_dirty = 0;
+  for (std::size_t done = 0; done < n;) {
+    const std::size_t count = std::min(kChunk, n - done);
+    for (std::size_t i = 0; i < count; ++i) {
+      const LineRef ref = next(done + i);
+      const Slot at = find(ref.line);
+      Pending& pd = todo[i];
+      pd.near = near_sets + at.set;
+      pd.tag = at.tag;
+      pd.mask = ref.mask;
+      __builtin_prefetch(pd.near);
+      if constexpr (sizeof(S) > 64) __builtin_prefetch(reinterpret_cast<const char*>(pd.near) + 64);
+      pd.far = nullptr;
+      // A near miss goes on to the home partition: fetch that set too (half the lines live there).
+      if (other_sets && granule_parity(ref.line) != near) {
+        pd.far = other_sets + at.set;
+        __builtin_prefetch(pd.far);
+        if constexpr (sizeof(S) > 64) __builtin_prefetch(reinterpret_cast<const char*>(pd.far) + 64);
+      }
+    }
+    for (std::size_t i = 0; i < count; ++i) {
+      const Pending& pd = todo[i];
+      const unsigned miss = lookup_fill(*pd.near, pd.tag, pd.mask, lru, evicted_dirty);
+      lookups += bits4(pd.mask);
+      hits += bits4(pd.mask & ~miss);
+      unsigned fetched = miss;
+      if (miss && pd.far) {
+        far_lookups += bits4(miss);
+        fetched = lookup_fill(*pd.far, pd.tag, miss, lru, evicted_dirty);
+        far_hits += bits4(miss & ~fetched);
+      }
+      dram += bits4(fetched);
+      if (from_dram) from_dram[done + i] = fetched;
+    }
+    done += count;
+  }
+  c_.read_lookups += lookups;
+  c_.read_hits += hits;
+  c_.far_lookups += far_lookups;
+  c_.far_hits += far_hits;
+  c_.dram_read_sectors += dram;
+  c_.dram_write_sectors += evicted_dirty;
+  return dram;
 }
 
 unsigned L2Cache::read(std::uint64_t line, unsigned mask, int sm) {
-  const int near = near_partition(sm);
-  return read_near(set_of(near, line), near, line, mask);
-}
-
-inline unsigned L2Cache::read_near(Set& s, int near, std::uint64_t line, unsigned mask) {
-  const unsigned miss = lookup_fill_set(s, line, mask);
-  c_.read_lookups += bits4(mask);
-  c_.read_hits += bits4(mask & ~miss);
-  if (!miss) return 0;
-  const int home = home_partition(line);
-  unsigned from_dram = miss;
-  if (home != near) {
-    c_.far_lookups += bits4(miss);
-    from_dram = lookup_fill(home, line, miss);
-    c_.far_hits += bits4(miss & ~from_dram);
-  }
-  c_.dram_read_sectors += bits4(from_dram);
+  const auto one = [&](std::size_t) { return LineRef{line, mask}; };
+  unsigned from_dram = 0;
+  if (narrow_tags()) read_lines(narrow_.data(), 1, sm, one, &from_dram);
+  else read_lines(wide_.data(), 1, sm, one, &from_dram);
   return from_dram;
 }
 
 std::uint64_t L2Cache::read_batch(const LineRef* refs, std::size_t n, int sm) {
-  constexpr std::size_t kAhead = 64;  // look-ups in flight: the host's memory latency dominates
-  const int near = near_partition(sm);
-  Set* ring[kAhead];
-  auto fetch = [&](std::size_t i) {
-    Set* s = &set_of(near, refs[i].line);
-    const char* p = reinterpret_cast<const char*>(s);
-    __builtin_prefetch(p);       // tags
-    __builtin_prefetch(p + 64);  // recency order, valid and dirty bits
-    // A near miss goes on to the home partition: fetch that set too (half the lines live there).
-    if (const int home = home_partition(refs[i].line); home != near) {
-      const char* h = reinterpret_cast<const char*>(&set_of(home, refs[i].line));
-      __builtin_prefetch(h);
-      __builtin_prefetch(h + 64);
-    }
-    ring[i % kAhead] = s;
+  const auto at = [refs](std::size_t i) { return refs[i]; };
+  return narrow_tags() ? read_lines(narrow_.data(), n, sm, at, nullptr) : read_lines(wide_.data(), n, sm, at, nullptr);
+}
+
+std::uint64_t L2Cache::read_rows(std::uint64_t first, std::uint64_t stride, std::size_t rows, const unsigned* masks,
+                                 std::size_t per_row, int sm) {
+  if (per_row == 0) return 0;
+  // Called in order 0, 1, 2, ...: walk the rows without dividing.
+  std::uint64_t row_first = first;
+  std::size_t j = 0;
+  const auto at = [&](std::size_t) {
+    const LineRef ref{row_first + j, masks[j]};
+    if (++j == per_row) j = 0, row_first += stride;
+    return ref;
   };
-  for (std::size_t i = 0; i < n && i < kAhead; ++i) fetch(i);
-  std::uint64_t dram = 0;
-  for (std::size_t i = 0; i < n; ++i) {
-    Set* s = ring[i % kAhead];
-    if (i + kAhead < n) fetch(i + kAhead);
-    dram += bits4(read_near(*s, near, refs[i].line, refs[i].mask));
+  return narrow_tags() ? read_lines(narrow_.data(), rows * per_row, sm, at, nullptr)
+                       : read_lines(wide_.data(), rows * per_row, sm, at, nullptr);
+}
+
+// Writes go to the home partition (allocate without fetch: the written sectors become valid and
+// dirty) and drop the written sectors from the other partition's copy.
+template <class S>
+void L2Cache::write_in(S* sets, std::uint64_t line, unsigned mask) {
+  const Slot at = SlotFinder(*this)(line);
+  const int home = home_partition(line);
+  S& s = sets[static_cast<size_t>(home) * sets_ + at.set];
+  lookup_fill(s, at.tag, mask, ways_ - 1, c_.dram_write_sectors);
+  const unsigned w = static_cast<unsigned>(std::countr_zero(match_ways(s.tag, at.tag)));
+  s.dirty |= static_cast<std::uint64_t>(mask) << (4 * w);
+  if (partitions_ == 2) {
+    S& other = sets[static_cast<size_t>(1 - home) * sets_ + at.set];
+    if (const unsigned m = match_ways(other.tag, at.tag))
+      other.valid &= ~(static_cast<std::uint64_t>(mask) << (4 * std::countr_zero(m)));
   }
-  return dram;
 }
 
 void L2Cache::write(std::uint64_t line, unsigned mask, int) {
-  const int home = home_partition(line);
-  write_part(home, line, mask);
-  if (parts_.size() == 2) drop(1 - home, line, mask);
+  if (narrow_tags()) write_in(narrow_.data(), line, mask);
+  else write_in(wide_.data(), line, mask);
   c_.write_sectors += bits4(mask);
 }
 
-std::uint64_t L2Cache::dirty_sectors() const {
+template <class S>
+std::uint64_t L2Cache::dirty_in(const std::vector<S>& sets) {
   std::uint64_t n = 0;
-  for (const auto& part : parts_)
-    for (const auto& s : part) n += static_cast<std::uint64_t>(std::popcount(s.dirty & s.valid));
+  for (const S& s : sets) n += static_cast<std::uint64_t>(std::popcount(s.dirty & s.valid));
   return n;
 }
+
+std::uint64_t L2Cache::dirty_sectors() const { return narrow_tags() ? dirty_in(narrow_) : dirty_in(wide_); }
 
 }  // namespace gemmlab

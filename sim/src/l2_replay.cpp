@@ -188,7 +188,7 @@ Expected<L2Report> replay_l2(const BlockPlan& plan, const Timeline& tl, const De
     return Error{"the replay would make " + std::to_string(lookups) +
                  " line look-ups (limit " + std::to_string(kMaxL2Lookups) + "): use a smaller problem or larger tiles"};
 
-  L2Cache cache(device);
+  L2Cache cache(device, L.end >> 7);  // 16-bit tags wherever they fit
   L2Report r;
   const int tiles_m = plan.tiled_shape.m, tiles_n = plan.tiled_shape.n, kit = plan.k_iterations;
   const std::uint64_t heat_cells = static_cast<std::uint64_t>(kit) * (static_cast<std::uint64_t>(tiles_m) + tiles_n);
@@ -252,14 +252,31 @@ Expected<L2Report> replay_l2(const BlockPlan& plan, const Timeline& tl, const De
   std::priority_queue<Cursor, std::vector<Cursor>, std::greater<Cursor>> q;
   std::vector<L2Cache::LineRef> batch;
   batch.reserve(4096);
-  // Gather a region's lines first so the cache can fetch their sets a few look-ups ahead.
+  // A region whose rows are whole lines apart (pitch a multiple of 128 B) has the same sector
+  // masks in every row: the cache walks its rows. Otherwise its lines are gathered first.
   struct ReadResult {
     std::uint64_t sectors = 0;
     std::uint64_t dram_sectors = 0;
   };
+  std::vector<unsigned> row_masks;
   auto read_region = [&](const Region& g, int sm) {
-    batch.clear();
     ReadResult rr;
+    if (g.c1 <= g.c0 || g.s1 <= g.s0) return rr;
+    if (g.pitch % 128 == 0) {
+      row_masks.clear();
+      const Region row0{g.base, g.pitch, g.s0, g.s0 + 1, g.c0, g.c1};
+      std::uint64_t first = 0;
+      for_each_line(row0, [&](std::uint64_t line, unsigned mask) {
+        if (row_masks.empty()) first = line;
+        row_masks.push_back(mask);
+        rr.sectors += (0x4332322132212110ull >> (4 * (mask & 0xF))) & 0xF;
+      });
+      const std::uint64_t rows = static_cast<std::uint64_t>(g.s1 - g.s0);
+      rr.sectors *= rows;
+      rr.dram_sectors = cache.read_rows(first, g.pitch / 128, rows, row_masks.data(), row_masks.size(), sm);
+      return rr;
+    }
+    batch.clear();
     for_each_line(g, [&](std::uint64_t line, unsigned mask) {
       batch.push_back({line, mask});
       rr.sectors += (0x4332322132212110ull >> (4 * (mask & 0xF))) & 0xF;

@@ -3,6 +3,7 @@
 // misses once per sector; look-ups = tile sectors x blocks).
 #include <gtest/gtest.h>
 
+#include <bit>
 #include <numeric>
 
 #include "gemmlab/l2_model.h"
@@ -106,6 +107,80 @@ TEST(L2, FarPartitionIsLookedUpAgain) {
   EXPECT_EQ(c.read(0, 0xF, near0), 0xFu);
   EXPECT_EQ(c.read(64, 0xF, near1), 0xFu);  // granule 2: homed on partition 1
   EXPECT_EQ(c.counters().far_lookups, 5u);
+}
+
+// Tags are 16 bits when every line the caller will touch fits (line / sets < 0xFFFF; H100:
+// 12800 sets per partition, 50 MB / (2 x 16 x 128 B)), else 32 bits.
+TEST(L2, TagWidthFollowsTheHighestLine) {
+  const DeviceDesc h100 = *device_preset("h100");
+  EXPECT_EQ(L2Cache(h100).sets_per_partition(), 12800u);
+  EXPECT_TRUE(L2Cache(h100, 0xFFFFull * 12800 - 1).narrow_tags());  // highest tag 0xFFFE
+  EXPECT_FALSE(L2Cache(h100, 0xFFFFull * 12800).narrow_tags());     // 0xFFFF means empty
+  EXPECT_FALSE(L2Cache(h100).narrow_tags());
+}
+
+// A line never hits on another line's data: a direct-mapped cache (1 way, 4 sets) misses the
+// first read of every line, including lines 0x10000 x 4 apart, which 16-bit tags of line / 4
+// would confuse, and lines that share a set.
+TEST(L2, EveryLineIsItsOwnTag) {
+  const DeviceDesc d = tiny(4 * 128, 1, 1);
+  L2Cache narrow(d, 4 * 0xFFFEull);
+  L2Cache wide(d);
+  ASSERT_TRUE(narrow.narrow_tags());
+  ASSERT_FALSE(wide.narrow_tags());
+  for (std::uint64_t line = 0; line < 4 * 0xFFFFull; line += 3) EXPECT_EQ(narrow.read(line, 0xF, 0), 0xFu) << line;
+  EXPECT_EQ(narrow.counters().read_hits, 0u);
+  for (std::uint64_t line : {5ull, 5 + 4 * 0x10000ull, 5 + 8 * 0x10000ull, 0xFFFFFFFEull, 0xFFFFFFFEull - 4 * 0x10000})
+    EXPECT_EQ(wide.read(line, 0xF, 0), 0xFu) << line;
+  EXPECT_EQ(wide.counters().read_hits, 0u);
+  EXPECT_EQ(wide.read(0xFFFFFFFEull - 4 * 0x10000, 0x1, 0), 0u);  // still there: the last line read
+}
+
+// The two tag widths and the three ways of reading are one model: the same accesses give the
+// same answers, counters and dirty lines (16 sets x 16 ways x 2 partitions; a hot range that
+// hits and a wide one that evicts).
+TEST(L2, TagWidthsAndReadPathsAgree) {
+  const DeviceDesc d = tiny(64 * 1024, 16, 2);
+  L2Cache narrow(d, 999'999), wide(d), rows(d, 999'999);
+  ASSERT_TRUE(narrow.narrow_tags());
+  ASSERT_FALSE(wide.narrow_tags());
+  std::uint64_t x = 12345;
+  auto next = [&x] { return x = x * 6364136223846793005ull + 1442695040888963407ull, x >> 33; };
+  for (int i = 0; i < 200'000; ++i) {
+    const std::uint64_t r = next();
+    const std::uint64_t line = r % 4 ? r % 300 : r % 1'000'000;
+    const unsigned mask = 1 + static_cast<unsigned>(r >> 20) % 15;
+    const int sm = static_cast<int>(r >> 8) % d.sms;
+    if (r % 7 == 0) {
+      narrow.write(line, mask, sm);
+      wide.write(line, mask, sm);
+      rows.write(line, mask, sm);
+    } else {
+      const unsigned got = narrow.read(line, mask, sm);
+      ASSERT_EQ(wide.read(line, mask, sm), got) << i;
+      ASSERT_EQ(rows.read_rows(line, 1, 1, &mask, 1, sm), std::uint64_t(std::popcount(got))) << i;
+    }
+  }
+  // A strided block of lines: read_rows and read_batch of the same lines, in the same order.
+  const unsigned masks[3] = {0b1100, 0xF, 0b0001};
+  std::vector<L2Cache::LineRef> refs;
+  for (std::uint64_t row = 0; row < 40; ++row)
+    for (std::uint64_t j = 0; j < 3; ++j) refs.push_back({500 + row * 77 + j, masks[j]});
+  EXPECT_EQ(rows.read_rows(500, 77, 40, masks, 3, 5), narrow.read_batch(refs.data(), refs.size(), 5));
+  wide.read_batch(refs.data(), refs.size(), 5);
+  for (const L2Cache* c : {&wide, &rows}) {
+    EXPECT_EQ(c->counters().read_lookups, narrow.counters().read_lookups);
+    EXPECT_EQ(c->counters().read_hits, narrow.counters().read_hits);
+    EXPECT_EQ(c->counters().far_lookups, narrow.counters().far_lookups);
+    EXPECT_EQ(c->counters().far_hits, narrow.counters().far_hits);
+    EXPECT_EQ(c->counters().dram_read_sectors, narrow.counters().dram_read_sectors);
+    EXPECT_EQ(c->counters().dram_write_sectors, narrow.counters().dram_write_sectors);
+    EXPECT_EQ(c->dirty_sectors(), narrow.dirty_sectors());
+  }
+  // Both kinds of access happened: hits, evictions of dirty lines, far-partition hits.
+  EXPECT_GT(narrow.counters().read_hits, 100'000u);  // of 365 332 sectors
+  EXPECT_GT(narrow.counters().dram_write_sectors, 10'000u);
+  EXPECT_GT(narrow.counters().far_hits, 10'000u);
 }
 
 // 256^3 f16, 128x128x32 tiles: A and B are 128 KB each, far below 50 MB. Every sector misses

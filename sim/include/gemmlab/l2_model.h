@@ -6,8 +6,12 @@
 //   - Set-associative, 16 ways by default, true LRU per set. NVIDIA publishes neither the
 //     associativity nor the replacement policy; LRU is the textbook choice, it is deterministic,
 //     and for the streaming tiles of a GEMM any reasonable policy keeps the recently shared A/B
-//     tiles, which is the effect the lessons show. Set index = a multiplicative hash of the line
-//     address (the hardware hashes too; power-of-two strides would otherwise alias).
+//     tiles, which is the effect the lessons show. Set index: line = q x sets + r goes to set
+//     (r + offset(q)) % sets, offset a hash of q (the hardware hashes too; power-of-two strides
+//     would otherwise alias), tag q; (set, tag) gives the line back exactly, so a tag of 16 bits
+//     is enough for every line below 65535 x sets (H100: 107 GB) and a set fits one 64-byte
+//     host cache line (half the replay's time went to fetching sets). It replaced a hash of the
+//     whole line and moved the validation table by at most 0.06 points (sim/L2_VALIDATION.md).
 //   - Write-back, write-allocate without fetch (C stores write whole sectors). DRAM write bytes
 //     are dirty sectors evicted during the replay; what is still dirty at the end is reported
 //     separately (it would be written after the kernel).
@@ -70,7 +74,10 @@ struct L2Counters {
 
 class L2Cache {
  public:
-  explicit L2Cache(const DeviceDesc& d);  // d must pass validate_device()
+  // d must pass validate_device(); every line read or written must be <= max_line (<= kMaxLine).
+  // When max_line / sets < 0xFFFF the tags are 16 bits (a set is one 64-byte host cache line),
+  // else 32 bits; both give the same results.
+  explicit L2Cache(const DeviceDesc& d, std::uint64_t max_line = kMaxLine);
 
   // Sector mask bit i = bytes [32 i, 32 i + 32) of the 128-byte line. `sm` picks the near side.
   // Returns the sectors that came from DRAM.
@@ -83,6 +90,10 @@ class L2Cache {
     unsigned mask;
   };
   std::uint64_t read_batch(const LineRef* refs, std::size_t n, int sm);
+  // The same for lines first + r x stride + j, r < rows, j < per_row, row by row, line j of every
+  // row with sectors masks[j] (a tile whose rows are a whole number of lines apart).
+  std::uint64_t read_rows(std::uint64_t first, std::uint64_t stride, std::size_t rows, const unsigned* masks,
+                          std::size_t per_row, int sm);
   // Sectors of a request that merged with an identical one issued in the same instant: they
   // count as near look-ups that hit.
   void count_merged_hits(std::uint64_t sectors) {
@@ -91,39 +102,46 @@ class L2Cache {
   }
 
   int home_partition(std::uint64_t line) const;
-  int partitions() const { return static_cast<int>(parts_.size()); }
+  int partitions() const { return partitions_; }
   std::uint64_t sets_per_partition() const { return sets_; }
   std::uint64_t dirty_sectors() const;
   // The partition next to `sm` (see the header comment).
   int near_partition(int sm) const {
-    return parts_.size() == 1 ? 0 : side_[static_cast<size_t>(sm) % side_.size()];
+    return partitions_ == 1 ? 0 : side_[static_cast<size_t>(sm) % side_.size()];
   }
   const L2Counters& counters() const { return c_; }
 
-  // Lines are tagged with 32 bits: addresses must stay below 2^32 lines (512 GiB).
+  // Tags are at most 32 bits: addresses must stay below 2^32 lines (512 GiB).
   static constexpr std::uint64_t kMaxLine = 0xFFFFFFFEull;
+  bool narrow_tags() const { return !narrow_.empty(); }
 
  private:
-  struct alignas(64) Set {
-    std::uint32_t tag[16];
+  template <class Tag>
+  struct alignas(64) SetOf {
+    Tag tag[16];          // empty: all ones
     std::uint64_t order;  // way ids by recency, 4 bits each; nibble 0 = most recent
     std::uint64_t valid;  // 4 sector bits per way
     std::uint64_t dirty;
   };
-  Set& set_of(int part, std::uint64_t line) {
-    const std::uint64_t idx = (static_cast<std::uint64_t>(static_cast<std::uint32_t>(
-                                   (line * 0x9E3779B97F4A7C15ull) >> 32)) * sets_) >> 32;
-    return parts_[static_cast<size_t>(part)][idx];
-  }
-  unsigned lookup_fill_set(Set& s, std::uint64_t line, unsigned mask);
-  unsigned read_near(Set& s, int near, std::uint64_t line, unsigned mask);
-  unsigned lookup_fill(int part, std::uint64_t line, unsigned mask);  // returns missing sectors
-  void write_part(int part, std::uint64_t line, unsigned mask);
-  void drop(int part, std::uint64_t line, unsigned mask);
+  using NarrowSet = SetOf<std::uint16_t>;  // 64 bytes
+  using WideSet = SetOf<std::uint32_t>;    // 128 bytes
+  // The same set index in every partition; partition p's sets are [p x sets_, (p + 1) x sets_).
+  struct Slot {
+    std::uint32_t set;
+    std::uint32_t tag;
+  };
+  class SlotFinder;
+  template <class S, class Next>
+  std::uint64_t read_lines(S* sets, std::size_t n, int sm, Next&& next, unsigned* from_dram);
+  template <class S> void write_in(S* sets, std::uint64_t line, unsigned mask);
+  template <class S> static std::uint64_t dirty_in(const std::vector<S>& sets);
 
-  std::vector<std::vector<Set>> parts_;
+  std::vector<NarrowSet> narrow_;  // one of the two is used
+  std::vector<WideSet> wide_;
   std::vector<std::uint8_t> side_;  // per SM: its near partition
   std::uint64_t sets_ = 0;
+  std::uint64_t reciprocal_ = 0;  // 2^63 / sets_ + 1 (SlotFinder)
+  int partitions_ = 1;
   int ways_ = 16;
   L2Counters c_;
 };
