@@ -10,7 +10,7 @@
 //     (r + offset(q)) % sets, offset a hash of q (the hardware hashes too; power-of-two strides
 //     would otherwise alias), tag q; (set, tag) gives the line back exactly, so a tag of 16 bits
 //     is enough for every line below 65535 x sets (H100: 107 GB) and a set fits one 64-byte
-//     host cache line (half the replay's time went to fetching sets). It replaced a hash of the
+//     host cache line (fetching sets was the replay's largest cost). It replaced a hash of the
 //     whole line and moved the validation table by at most 0.06 points (sim/L2_VALIDATION.md).
 //   - Write-back, write-allocate without fetch (C stores write whole sectors). DRAM write bytes
 //     are dirty sectors evicted during the replay; what is still dirty at the end is reported
