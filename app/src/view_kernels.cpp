@@ -3,6 +3,7 @@
 // in a build with the CUDA runner and a GPU, "Run" on a worker thread (progress, cancel).
 // Without CUDA the view says so and shows the reference results in assets/results/.
 #include <algorithm>
+#include <cctype>
 #include <filesystem>
 #include <set>
 #include <string>
@@ -78,7 +79,12 @@ class KernelsView final : public View {
                        [this](const std::string& p) { load_file(p); });
     }
     ImGui::SameLine();
+    ImGui::BeginDisabled(sets_.empty());
+    if (ImGui::Button("Save results JSON")) save_shown_set();
+    ImGui::EndDisabled();
+    ImGui::SameLine();
     ImGui::Checkbox("stage registry", &ui_.show_registry);
+    if (!save_message_.empty()) note_text(save_message_);
     if (ui_.show_registry) draw_registry();
     if (sets_.empty()) {
       note_text("No results to show: assets/results/ has no results JSON yet, and none was opened. "
@@ -91,6 +97,18 @@ class KernelsView final : public View {
   }
 
  private:
+  // Writes the shown set in `gemmlab bench --json` format (a Run's results survive the session)
+  // to the working directory, named after the device and date so runs do not overwrite each other.
+  void save_shown_set() {
+    if (ui_.set < 0 || ui_.set >= static_cast<int>(sets_.size())) return;
+    const BenchResults& r = sets_[ui_.set];
+    std::string name = "gemmlab-results-" + r.device.name + "-" + r.date + ".json";
+    for (char& c : name)
+      if (!std::isalnum(static_cast<unsigned char>(c)) && c != '.' && c != '-') c = '-';
+    const std::string problem = write_text_file(name, bench_results_json(r));
+    save_message_ = problem.empty() ? "saved " + fs::absolute(name).string() : problem;
+  }
+
   void load_references(ViewContext& ctx) {
     references_loaded_ = true;
     const fs::path dir = fs::path(ctx.paths.assets) / "results";
@@ -300,6 +318,7 @@ class KernelsView final : public View {
   int reference_count_ = 0;
   bool references_loaded_ = false;
   std::string load_error_;
+  std::string save_message_;
 };
 
 }  // namespace

@@ -147,7 +147,9 @@ TEST(Pipeline, MmaBaseStructure) {
   // Each tile's load starts only after the previous tile's math finished.
   double last_math_end = 0;
   for (const auto& e : t.events) {
-    if (e.kind == TraceEventKind::LoadGlobal) EXPECT_GE(e.start, last_math_end);
+    if (e.kind == TraceEventKind::LoadGlobal) {
+      EXPECT_GE(e.start, last_math_end);
+    }
     if (e.kind == TraceEventKind::Math) last_math_end = e.end;
   }
   expect_no_hazards(t);
