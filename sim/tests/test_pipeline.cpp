@@ -76,9 +76,15 @@ TEST(Pipeline, MmaPipelinedStructure) {
   std::vector<int> sts_stage;
   for (const auto& e : t.events) {
     if (e.kind == TraceEventKind::StoreShared) sts_stage.push_back(e.smem_write);
-    if (e.kind == TraceEventKind::LoadGlobal) EXPECT_EQ(e.predicated_off, e.k_tile >= 3) << e.label;
-    if (e.kind == TraceEventKind::LoadShared) EXPECT_EQ(e.smem_read, e.k_tile % 2) << e.label;
-    if (e.kind == TraceEventKind::Math) EXPECT_EQ(e.reg_buffer, e.k_group % 2) << e.label;
+    if (e.kind == TraceEventKind::LoadGlobal) {
+      EXPECT_EQ(e.predicated_off, e.k_tile >= 3) << e.label;
+    }
+    if (e.kind == TraceEventKind::LoadShared) {
+      EXPECT_EQ(e.smem_read, e.k_tile % 2) << e.label;
+    }
+    if (e.kind == TraceEventKind::Math) {
+      EXPECT_EQ(e.reg_buffer, e.k_group % 2) << e.label;
+    }
   }
   EXPECT_EQ(sts_stage, (std::vector<int>{0, 1, 0, 1}));
   expect_no_hazards(t);
@@ -113,8 +119,12 @@ TEST(Pipeline, MultistageStructure) {
       EXPECT_TRUE(e.async);
       EXPECT_EQ(e.smem_write, e.k_tile % 3) << e.label;
     }
-    if (e.kind == TraceEventKind::LoadShared) EXPECT_EQ(e.smem_read, e.k_tile % 3) << e.label;
-    if (e.kind == TraceEventKind::Wait) EXPECT_EQ(e.wait_pending, 1);
+    if (e.kind == TraceEventKind::LoadShared) {
+      EXPECT_EQ(e.smem_read, e.k_tile % 3) << e.label;
+    }
+    if (e.kind == TraceEventKind::Wait) {
+      EXPECT_EQ(e.wait_pending, 1);
+    }
   }
   expect_no_hazards(t);
   for (int k : {2, 4, 8}) expect_no_hazards(trace("multistage:" + std::to_string(k), 9, 4));
@@ -140,8 +150,12 @@ TEST(Pipeline, MmaBaseStructure) {
   EXPECT_EQ(t.spec.warp_k_steps, 2);
   EXPECT_EQ(t.events.size(), 3u * 9 + 4);
   for (const auto& e : t.events) {
-    if (e.smem_read >= 0) EXPECT_EQ(e.smem_read, 0);
-    if (e.smem_write >= 0) EXPECT_EQ(e.smem_write, 0);
+    if (e.smem_read >= 0) {
+      EXPECT_EQ(e.smem_read, 0);
+    }
+    if (e.smem_write >= 0) {
+      EXPECT_EQ(e.smem_write, 0);
+    }
   }
   EXPECT_EQ(t.events.back().kind, TraceEventKind::StoreGlobal);
   // Each tile's load starts only after the previous tile's math finished.
