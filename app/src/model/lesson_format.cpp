@@ -1,5 +1,7 @@
 #include "model/lesson_format.h"
 
+#include "model/files.h"
+
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
@@ -61,27 +63,10 @@ int Course::index_of(const std::string& id) const {
 
 namespace {
 
-constexpr std::uintmax_t kMaxTextFile = 4u << 20;  // a lesson file larger than this is a mistake
+constexpr std::size_t kMaxLessonFile = 4u << 20;  // a lesson file larger than this is a mistake
 
-std::optional<std::string> read_text_file(const fs::path& path, std::string* problem) {
-  std::error_code ec;
-  const auto size = fs::file_size(path, ec);
-  if (ec) {
-    *problem = "cannot read the file (" + ec.message() + ")";
-    return std::nullopt;
-  }
-  if (size > kMaxTextFile) {
-    *problem = "file is " + std::to_string(size) + " bytes; lesson files must be under 4 MiB";
-    return std::nullopt;
-  }
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    *problem = "cannot open the file";
-    return std::nullopt;
-  }
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
+std::optional<std::string> read_lesson_file(const fs::path& path, std::string* problem) {
+  return read_file_contents(path.string(), problem, kMaxLessonFile);
 }
 
 int line_of(const toml::node& node) { return static_cast<int>(node.source().begin.line); }
@@ -280,7 +265,7 @@ void load_lesson_text(Lesson& lesson, const std::string& lang, const std::string
     return;
   }
   std::string problem;
-  auto md = read_text_file(path, &problem);
+  auto md = read_lesson_file(path, &problem);
   if (!md) {
     lesson.errors.push_back({shown, 0, problem});
     return;
@@ -314,7 +299,7 @@ Lesson load_lesson(const fs::path& course_dir, const std::string& id, const std:
     lesson.errors.push_back({parser.file, 0, "missing: every lesson folder needs lesson.toml"});
   } else {
     std::string problem;
-    if (auto text = read_text_file(toml_path, &problem)) {
+    if (auto text = read_lesson_file(toml_path, &problem)) {
       try {
         toml::table root = toml::parse(*text, parser.file);
         parser.parse(root);
@@ -449,7 +434,7 @@ Course load_course(const std::string& dir, const std::string& assets_dir) {
     return course;
   }
   std::string problem;
-  auto text = read_text_file(course_toml, &problem);
+  auto text = read_lesson_file(course_toml, &problem);
   if (!text) {
     course.errors.push_back({shown, 0, problem});
     return course;
