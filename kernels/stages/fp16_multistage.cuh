@@ -25,7 +25,10 @@
 namespace gemmlab::kernels::fp16 {
 
 // MultistageShape (tile, stages, warps, shared bytes) and each stage's choice: fp16_shapes.h.
-template <class Shape, bool kSerpentine, bool kVectorized>
+// kCopyParts > 1 (a tuning option, fp16_tune): the cp.async of the next tile is spread over the
+// first kCopyParts k16 steps of the tile instead of all issued at step 0 (committed after the
+// last part, still before the tile's closing wait).
+template <class Shape, bool kSerpentine, bool kVectorized, int kCopyParts = 1>
 struct MultistageMainloop {
   using S = Shape;
   using Tile = WarpTile<S::kWarpM, S::kWarpN>;
@@ -36,6 +39,8 @@ struct MultistageMainloop {
   static constexpr int kStageBytes = S::kStageHalves * 2;
   static constexpr int kBOffsetBytes = S::kBOffsetHalves * 2;
   static_assert(ldsm_offsets_separable<S::kTileK, S::kSwizzled>());
+  static_assert(kCopyParts >= 1 && (kCopyParts == 1 || kCopyParts < S::kStepsPerTile),
+                "every part is issued before the wait of the tile's last step");
 
   // acc += A[m0 .. m0+TM) x B[n0 .. n0+TN) over all of K, for this thread's warp tile.
   __device__ __forceinline__ static void run(float (&acc)[S::kWarpM / 16][S::kWarpN / 8][4],
@@ -101,11 +106,28 @@ struct MultistageMainloop {
         }
         const int next_step = (step + 1) % S::kStepsPerTile;
         load_step(frag[(step + 1) & 1], read_stage, next_step * 16);
-        if (step == 0) {
-          issue_tile(next_tile, write_stage);
-          cp_async_commit();
-          ++next_tile;
-          write_stage = write_stage == S::kStages - 1 ? 0 : write_stage + 1;
+        if constexpr (kCopyParts == 1) {
+          if (step == 0) {
+            issue_tile(next_tile, write_stage);
+            cp_async_commit();
+            ++next_tile;
+            write_stage = write_stage == S::kStages - 1 ? 0 : write_stage + 1;
+          }
+        } else if (step < kCopyParts) {
+          const uint32_t stage_address = smem_base + write_stage * kStageBytes;
+          __half* stage_ptr = smem + write_stage * S::kStageHalves;
+          copy_a.copy_async_part(next_tile * S::kTileK, stage_address, stage_ptr,
+                                 step * CopyA::kAccesses / kCopyParts,
+                                 (step + 1) * CopyA::kAccesses / kCopyParts);
+          copy_b.copy_async_part(next_tile * S::kTileK, stage_address + kBOffsetBytes,
+                                 stage_ptr + S::kBOffsetHalves,
+                                 step * CopyB::kAccesses / kCopyParts,
+                                 (step + 1) * CopyB::kAccesses / kCopyParts);
+          if (step == kCopyParts - 1) {
+            cp_async_commit();
+            ++next_tile;
+            write_stage = write_stage == S::kStages - 1 ? 0 : write_stage + 1;
+          }
         }
         warp_mma<kSerpentine>(acc, frag[step & 1]);
       }

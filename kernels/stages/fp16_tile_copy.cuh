@@ -104,16 +104,22 @@ struct OperandTileCopy {
   // and a shared store, which the barrier before the tile's use orders just the same; one vector
   // at a time, as this path is about correctness, not speed.
   __device__ __forceinline__ void copy_async(int k0, uint32_t tile_address, __half* tile) const {
+    copy_async_part(k0, tile_address, tile, 0, kAccesses);
+  }
+  // Accesses first .. last-1 only (a tile's copy spread over several k16 steps: the bounds are
+  // constants once the caller's step loop is unrolled).
+  __device__ __forceinline__ void copy_async_part(int k0, uint32_t tile_address, __half* tile,
+                                                  int first, int last) const {
     const int k = k0 + k_in_tile;
     if constexpr (kVectorized) {
 #pragma unroll
-      for (int i = 0; i < kAccesses; ++i) {
+      for (int i = first; i < last; ++i) {
         const bool ok = row_ok(i) && k < K;
         cp_async_16(tile_address + 2u * smem_offset(i), ok ? source(i) + k0 : operand, ok);
       }
     } else {
 #pragma unroll 1
-      for (int i = 0; i < kAccesses; ++i)
+      for (int i = first; i < last; ++i)
         *reinterpret_cast<uint4*>(tile + smem_offset(i)) =
             load_vector<false>(source(i) + k0, k, K, row_ok(i));
     }

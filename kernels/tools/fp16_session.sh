@@ -3,6 +3,7 @@
 # shared-memory counters, compute-sanitizer. Run from the repo root on the GPU machine:
 #   bash kernels/tools/fp16_session.sh [steps]     steps: any of build,sass,check,bench,time,ncu,
 #                                                  explore,sanitize (default: all but explore)
+# FP16_TUNE_ONLY=id,id,... limits the time step to those stages / variants (fp16_tune/main.cu).
 # Needs the carried .deps (nlohmann-json, gtest). Logs and tables are written to a work folder
 # and packed into $OUT/fp16_logs.tgz at exit (the device tool returns at most 8 files).
 # Each step has its own time limit so that a slow one cannot eat the whole call.

@@ -1,4 +1,5 @@
 // fp16_tune time [SIZES...]   check + time cuBLAS, the registered FP16 stages and the variants
+//                             (FP16_TUNE_ONLY=id,id,... times only those)
 // fp16_tune run ID MxNxK       one cuBLAS check of a stage or variant (for ncu)
 // fp16_tune sanitize          host-reference checks of the FP16 stages on small problems, for
 //                             compute-sanitizer (both load paths: K % 8 == 0 and not)
@@ -83,8 +84,18 @@ int run_one(Runner& r, const char* id, const Problem& p) {
   return 2;
 }
 
+// FP16_TUNE_ONLY: a comma-separated list of ids; unset or empty: everything.
+bool selected(const char* id) {
+  const char* only = std::getenv("FP16_TUNE_ONLY");
+  if (!only || !*only) return true;
+  const std::string list = "," + std::string(only) + ",";
+  return list.find("," + std::string(id) + ",") != std::string::npos;
+}
+
 int time_all(Runner& r, const std::vector<Problem>& sizes) {
-  const std::vector<StageInfo> all = stages_and_variants();
+  std::vector<StageInfo> all;
+  for (const StageInfo& s : stages_and_variants())
+    if (selected(s.id)) all.push_back(s);
   int failed = 0;
   std::printf("%-18s %-16s %9s %9s %8s %10s\n", "stage", "size", "ms", "TFLOP/s", "cuBLAS%",
               "rel_err");

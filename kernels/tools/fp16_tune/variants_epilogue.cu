@@ -10,13 +10,15 @@ template <class S, int kStride>
 const char* check(int m, int n, int k) {
   return fp16::check_serpentine<S>(m, n, k, kStride);
 }
-template <class S, int kStride>
+// kMinBlocks: __launch_bounds__ blocks per SM (2: two independent blocks share an SM);
+// kCopyParts: the next tile's cp.async spread over that many k16 steps (fp16_multistage.cuh).
+template <class S, int kStride, int kMinBlocks = 1, int kCopyParts = 1>
 cudaError_t launch(const GemmArgs& args) {
-  return fp16::launch_staged_epilogue<S>(args, kStride);
+  return fp16::launch_staged_epilogue<S, kMinBlocks, kCopyParts>(args, kStride);
 }
-template <class S, int kStride>
+template <class S, int kStride, int kMinBlocks = 1, int kCopyParts = 1>
 StageLaunch get() {
-  return {check<S, kStride>, no_workspace, launch<S, kStride>};
+  return {check<S, kStride>, no_workspace, launch<S, kStride, kMinBlocks, kCopyParts>};
 }
 
 }  // namespace
@@ -27,6 +29,14 @@ std::vector<StageInfo> fp16_tune::epilogue_variants() {
   using K64S3 = fp16::MultistageShape<128, 256, 64, 3, 64, 64>;
   using K64S4 = fp16::MultistageShape<128, 256, 64, 4, 64, 64>;
   using Tall = fp16::MultistageShape<256, 128, 32, 4, 64, 64>;     // warps 4 x 2
+  using TallK64S3 = fp16::MultistageShape<256, 128, 64, 3, 64, 64>;  // 144 KB, warps 4 x 2
+  using TallS5 = fp16::MultistageShape<256, 128, 32, 5, 64, 64>;     // 120 KB
+  using TallS6 = fp16::MultistageShape<256, 128, 32, 6, 64, 64>;     // 144 KB
+  using K32S6 = fp16::MultistageShape<128, 256, 32, 6, 64, 64>;      // 144 KB
+  // 128x128 tiles, 4 warps of 64x64 (2 x 2, 128 threads), two blocks per SM.
+  using SqK64S3 = fp16::MultistageShape<128, 128, 64, 3, 64, 64>;  // 96 KB a block
+  using SqK32S4 = fp16::MultistageShape<128, 128, 32, 4, 64, 64>;  // 64 KB a block
+  using SqK32S6 = fp16::MultistageShape<128, 128, 32, 6, 64, 64>;  // 96 KB a block
   return {
       {"epilogue/sw2", "12 stride 2", Track::fp16, "", 128, 256, 32, 256, get<K32S4, 2>},
       {"epilogue/sw16", "12 stride 16", Track::fp16, "", 128, 256, 32, 256, get<K32S4, 16>},
@@ -34,5 +44,26 @@ std::vector<StageInfo> fp16_tune::epilogue_variants() {
       {"epilogue/k64s3", "12 k64 3 stages", Track::fp16, "", 128, 256, 64, 256, get<K64S3, 8>},
       {"epilogue/k64s4", "12 k64 4 stages", Track::fp16, "", 128, 256, 64, 256, get<K64S4, 8>},
       {"epilogue/256x128", "12 256x128", Track::fp16, "", 256, 128, 32, 256, get<Tall, 8>},
+      {"epilogue/k64s3p3", "12 k64 3 stages, copy over 3 steps", Track::fp16, "", 128, 256, 64,
+       256, get<K64S3, 8, 1, 3>},
+      {"epilogue/256x128k64", "12 256x128x64 3 stages", Track::fp16, "", 256, 128, 64, 256,
+       get<TallK64S3, 8>},
+      {"epilogue/256x128k64sw4", "12 256x128x64 3 st, stride 4", Track::fp16, "", 256, 128, 64,
+       256, get<TallK64S3, 4>},
+      {"epilogue/256x128k64sw16", "12 256x128x64 3 st, stride 16", Track::fp16, "", 256, 128,
+       64, 256, get<TallK64S3, 16>},
+      {"epilogue/256x128s5", "12 256x128x32 5 stages", Track::fp16, "", 256, 128, 32, 256,
+       get<TallS5, 8>},
+      {"epilogue/256x128s6", "12 256x128x32 6 stages", Track::fp16, "", 256, 128, 32, 256,
+       get<TallS6, 8>},
+      {"epilogue/k32s6", "12 k32 6 stages", Track::fp16, "", 128, 256, 32, 256, get<K32S6, 8>},
+      {"epilogue/sq64s3x2", "12 128x128x64 3 st, 2 blocks/SM", Track::fp16, "", 128, 128, 64,
+       128, get<SqK64S3, 8, 2>},
+      {"epilogue/sq64s3x2p3", "12 128x128x64 3 st, 2/SM, copy/3", Track::fp16, "", 128, 128, 64,
+       128, get<SqK64S3, 8, 2, 3>},
+      {"epilogue/sq32s4x2", "12 128x128x32 4 st, 2 blocks/SM", Track::fp16, "", 128, 128, 32,
+       128, get<SqK32S4, 8, 2>},
+      {"epilogue/sq32s6x2", "12 128x128x32 6 st, 2 blocks/SM", Track::fp16, "", 128, 128, 32,
+       128, get<SqK32S6, 8, 2>},
   };
 }
