@@ -4,6 +4,8 @@
 #   bash kernels/tools/l2_session.sh [counters]   (device tool: carry [".deps"], timeout_s 420)
 #   bash kernels/tools/l2_session.sh probe        block timing (l2_probe/block_timing.cu) and the
 #                                                 L2 request coalescer (lrc__) counters
+#   bash kernels/tools/l2_session.sh lrc          l2_probe/lrc_probe.cu: SMs reading the same
+#                                                 sectors at controlled offsets, under ncu
 # counters: builds `gemmlab` for sm_90a, then for each stage x size runs ncu on ONE launch of the stage
 # (`gemmlab bench --check` runs the stage once, beta = 0, after the cuBLAS reference):
 #   ncu --clock-control none --cache-control all --launch-count 1 -k regex:<kernel>
@@ -21,6 +23,35 @@ stamp() { echo "[$(( $(date +%s) - t0 ))s] $*"; }
 stamp "device"
 { nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv; ncu --version | tail -1;
   date -u +%Y-%m-%dT%H:%M:%SZ; } | tee "$OUT/device.txt"
+
+if [ "${1:-counters}" = lrc ]; then
+  stamp "lrc probe"
+  mkdir -p build-gpu
+  /usr/local/cuda/bin/nvcc -std=c++17 -O3 -gencode=arch=compute_90a,code=sm_90a \
+    kernels/tools/l2_probe/lrc_probe.cu -o build-gpu/lrc_probe || exit 1
+  M=l1tex__m_xbar2l1tex_read_sectors.sum,lrc__request_sectors_op_read_coalescable.sum
+  M=$M,lrc__request_sectors_op_read_coalescing_achieved_type_hardware.sum,lrc__lrc2xbar_sectors_op_read_replayed.sum
+  M=$M,lts__t_sectors_srcunit_tex_op_read.sum,lts__t_sectors_srcunit_tex_op_read_lookup_hit.sum
+  M=$M,lts__t_sectors_srcunit_tex_op_read_lookup_miss.sum,lts__t_sectors_srcunit_ltcfabric_op_read.sum
+  M=$M,lts__t_sectors_srcunit_ltcfabric_op_read_lookup_hit.sum,lts__t_sectors_srcunit_ltcfabric_op_read_lookup_miss.sum
+  M=$M,dram__sectors_read.sum,lts__t_requests_srcunit_tex_op_read.sum,gpu__time_duration.sum
+  : > "$OUT/lrc_probe_ncu.csv"
+  : > "$OUT/lrc_probe_timing.csv"
+  # share delay_ns bytes chunk [warm], '|'-separated (LRC_CONFIGS overrides the list)
+  CFGS=${LRC_CONFIGS:-"1 0 2097152 128|1 0 2097152 64|132 0 2097152 128|132 20 2097152 128|132 100 2097152 128|132 1000 2097152 128|132 0 2097152 128 1|132 0 2097152 64|2 0 2097152 128|2 300 2097152 128|2 3000 2097152 128|2 30000 2097152 128|2 0 2097152 64|4 0 2097152 128|33 0 2097152 128|132 0 262144 128"}
+  IFS='|' read -ra CFG_LIST <<< "$CFGS"
+  for cfg in "${CFG_LIST[@]}"; do
+    echo "# probe=$cfg" >> "$OUT/lrc_probe_ncu.csv"
+    timeout 60 ncu --clock-control none --cache-control all --metrics "$M" --csv --print-units base \
+      build-gpu/lrc_probe $cfg > /tmp/lrcp.csv 2>>"$OUT/lrc_probe.err"
+    echo "ncu $cfg rc=$?"
+    grep -E '^"' /tmp/lrcp.csv >> "$OUT/lrc_probe_ncu.csv"
+    echo "# probe=$cfg" >> "$OUT/lrc_probe_timing.csv"
+    timeout 20 build-gpu/lrc_probe $cfg >> "$OUT/lrc_probe_timing.csv" 2>>"$OUT/lrc_probe.err"
+  done
+  stamp "done"
+  exit 0
+fi
 
 stamp "configure + build"
 P=$(bash .deps/unpack.sh)

@@ -228,3 +228,77 @@ TEST(L2Validation, CliOptionsForTheLabKernels) {
     EXPECT_NE(e.err.find(bad[0]), std::string::npos) << e.err;
   }
 }
+
+// The probe of kernels/tools/l2_probe/lrc_probe.cu (sim/L2_VALIDATION.md, "The coalescer and the
+// extra look-ups, probed"): what the two counters behind lookup_hit / op_read do when SMs read
+// the same sectors. Each assertion is a sentence of that section.
+TEST(L2Validation, CoalescerProbeFindingsQuotedInTheNotes) {
+  std::ifstream in(std::string(GEMMLAB_TEST_DATA) + "/l2_lrc_probe_h200.csv");
+  ASSERT_TRUE(in);
+  std::map<std::string, std::map<std::string, double>> probe;  // "share delay bytes chunk [warm] run=N"
+  std::string key, line;
+  std::vector<std::string> header;
+  while (std::getline(in, line)) {
+    if (line.rfind("# probe=", 0) == 0) {
+      key = line.substr(8);
+      header.clear();
+      continue;
+    }
+    if (line.empty() || line[0] == '#') continue;
+    const auto f = csv_fields(line);
+    if (header.empty()) {
+      header = f;
+      continue;
+    }
+    std::map<std::string, std::string> row;
+    for (size_t i = 0; i < f.size() && i < header.size(); ++i) row[header[i]] = f[i];
+    probe[key][row["Metric Name"]] = number(row["Metric Value"]);
+  }
+  ASSERT_EQ(probe.size(), 28u);
+  auto get = [&](const std::string& k, const char* metric) {
+    EXPECT_TRUE(probe.count(k) && probe.at(k).count(metric)) << k << " " << metric;
+    return probe.count(k) && probe.at(k).count(metric) ? probe.at(k).at(metric) : 0.0;
+  };
+  auto requested = [&](const std::string& k) { return get(k, "l1tex__m_xbar2l1tex_read_sectors.sum"); };
+  auto merged = [&](const std::string& k) {
+    return get(k, "lrc__request_sectors_op_read_coalescing_achieved_type_hardware.sum");
+  };
+  auto tag_sectors = [&](const std::string& k) { return get(k, "lts__t_sectors_srcunit_tex_op_read.sum"); };
+  auto hits = [&](const std::string& k) { return get(k, "lts__t_sectors_srcunit_tex_op_read_lookup_hit.sum"); };
+  auto misses = [&](const std::string& k) { return get(k, "lts__t_sectors_srcunit_tex_op_read_lookup_miss.sum"); };
+
+  // Every block reads its own 2 MiB once: nothing merges, every sector is one look-up, a miss.
+  const std::string cold = "1 0 2097152 128 run=1";
+  EXPECT_NEAR(requested(cold) / (132.0 * 2097152 / 32), 1.0, 1e-3);  // + a few hundred of the start flag
+  EXPECT_EQ(merged(cold), 0);
+  EXPECT_NEAR(tag_sectors(cold) / requested(cold), 1.0, 1e-3);
+  EXPECT_NEAR(misses(cold) / requested(cold), 1.0, 1e-3);
+  EXPECT_LT(hits(cold), 1e-3 * requested(cold));
+
+  // Two blocks on the same data at once: the coalescer merges exactly one request of every pair.
+  EXPECT_NEAR(merged("2 0 2097152 128 run=1") / requested("2 0 2097152 128 run=1"), 0.5, 0.001);
+  // ... and still 97% / 73% of the second reader's sectors when it starts 3 / 30 us later (a
+  // reader that hits catches up with one that misses).
+  EXPECT_NEAR(merged("2 3000 2097152 128 run=1") / (requested("2 3000 2097152 128 run=1") / 2), 0.97, 0.01);
+  EXPECT_NEAR(merged("2 30000 2097152 128 run=1") / (requested("2 30000 2097152 128 run=1") / 2), 0.73, 0.01);
+  // At most about 4 requests per look-up: 4 readers -> 1.03 look-ups per distinct sector,
+  // 33 -> 9.3, 132 -> 34.8.
+  const double distinct = 2097152 / 32;
+  EXPECT_NEAR(tag_sectors("4 0 2097152 128 run=1") / (33 * distinct), 1.03, 0.01);
+  EXPECT_NEAR(tag_sectors("33 0 2097152 128 run=1") / (4 * distinct), 9.3, 0.1);
+  EXPECT_NEAR(tag_sectors("132 0 2097152 128 run=1") / distinct, 34.8, 0.1);
+
+  // Extra look-ups (hits + misses above the tag stage's sectors): none when the second half of a
+  // line (sectors 2-3) comes after the first (sectors 0-1), 10 us later or back to back; one per
+  // sector when sector 1 comes after sector 0 (the miss on it also counts as a hit).
+  for (const char* k : {"1 0 262144 64 2 run=2", "1 0 262144 64 2 run=3", "1 0 262144 64 3 run=3"}) {
+    SCOPED_TRACE(k);
+    EXPECT_LT(hits(k), 1e-3 * requested(k));
+    EXPECT_NEAR(misses(k) / tag_sectors(k), 1.0, 1e-3);
+  }
+  for (const char* k : {"1 0 262144 32 2 run=2", "1 0 262144 32 2 run=3", "1 0 262144 32 3 run=3"}) {
+    SCOPED_TRACE(k);
+    EXPECT_NEAR(misses(k) / tag_sectors(k), 1.0, 1e-3);
+    EXPECT_NEAR(hits(k) / tag_sectors(k), 0.5, 0.002);
+  }
+}
