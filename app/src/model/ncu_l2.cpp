@@ -26,7 +26,8 @@ std::optional<NcuL2HitRate> ncu_l2_read_hit_rate(const NcuKernel& k) {
     r.value = *hit / *looked_up;
     r.formula = "lts__t_sectors_srcunit_tex_op_read_lookup_hit / lts__t_sectors_srcunit_tex_op_read";
     r.note = "reads high on Hopper: the L2 request coalescer merges requests before the tag stage, so "
-             "..._op_read counts fewer sectors than the SMs asked for (sim/L2_VALIDATION.md). For the ratio "
+             "..._op_read counts fewer sectors than the SMs asked for, and the tag stage counts some misses "
+             "as hits too (most with cp.async loads; probed in sim/L2_VALIDATION.md). For the ratio "
              "the model predicts, add " + std::string(kNcuL2Metrics) + " to the ncu metrics.";
     return r;
   }

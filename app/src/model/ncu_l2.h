@@ -5,8 +5,9 @@
 //      SMs requested. The model's hit_rate; within 1.6 points on 4 kernels x 2 sizes.
 //   2. lts__t_sectors_srcunit_tex_op_read_lookup_hit.sum / lts__t_sectors_srcunit_tex_op_read.sum:
 //      reads high on Hopper. The L2 request coalescer merges 4-28% of the read sectors before the
-//      tag stage, so ..._op_read counts fewer sectors than the SMs asked for (fp16 multistage
-//      4096^3 on the H200: 84.72% where 1. gives 78.31%).
+//      tag stage, so ..._op_read counts fewer sectors than the SMs asked for, and the tag stage
+//      counts some misses as hits as well (cp.async loads most: 0.25-0.5 per miss in a probe)
+//      (fp16 multistage 4096^3 on the H200: 84.72% where 1. gives 78.31%).
 //   3. lts__t_sector_hit_rate.pct: all L2 traffic, a far-partition miss looked up twice; the
 //      model's hit_rate_with_far is the nearest figure (not validated).
 #pragma once
