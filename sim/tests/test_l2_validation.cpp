@@ -254,7 +254,7 @@ TEST(L2Validation, CoalescerProbeFindingsQuotedInTheNotes) {
     for (size_t i = 0; i < f.size() && i < header.size(); ++i) row[header[i]] = f[i];
     probe[key][row["Metric Name"]] = number(row["Metric Value"]);
   }
-  ASSERT_EQ(probe.size(), 33u);
+  ASSERT_EQ(probe.size(), 39u);
   auto get = [&](const std::string& k, const char* metric) {
     EXPECT_TRUE(probe.count(k) && probe.at(k).count(metric)) << k << " " << metric;
     return probe.count(k) && probe.at(k).count(metric) ? probe.at(k).at(metric) : 0.0;
@@ -308,7 +308,8 @@ TEST(L2Validation, CoalescerProbeFindingsQuotedInTheNotes) {
   auto extra = [&](const std::string& k) { return hits(k) + misses(k) - tag_sectors(k); };
   const std::string ldg = "1 0 262144 64 run=4";
   EXPECT_LT(std::abs(extra(ldg)), 1e-3 * misses(ldg));
-  for (const char* k : {"1 0 262144 128 4 run=4", "1 0 262144 64 4 run=4"}) {
+  for (const char* k : {"1 0 262144 128 4 run=4", "1 0 262144 64 4 run=4", "1 0 262144 128 5 run=5",
+                        "1 0 262144 64 5 run=5", "1 0 2097152 64 5 run=5"}) {
     SCOPED_TRACE(k);
     EXPECT_NEAR(requested(k) / misses(k), 2.0, 0.01);
     EXPECT_NEAR(extra(k) / misses(k), 0.25, 0.01);

@@ -16,7 +16,8 @@
 //     the others start 200 us later (all hits, nothing pending). WARM 2 (CHUNK 64): the first
 //     half of every line, then the second half (sector misses in lines whose tag is present).
 //     WARM 3 (CHUNK 32 or 64): both parts of a line in one loop iteration, back to back.
-//     WARM 4: the first CHUNK bytes of every line with cp.async.cg (LDGSTS) instead of ld.cg.
+//     WARM 4: the first CHUNK bytes of every line with cp.async.cg (LDGSTS) instead of ld.cg, one
+//     at a time; WARM 5: the same with the GEMM's src-size form, 8 in flight per thread.
 // Prints one line per block: block,smid,start_ns,end_ns (relative to the common start).
 #include <cstdio>
 #include <cstdlib>
@@ -91,14 +92,23 @@ __global__ void __launch_bounds__(256, 1)
   const int per_line = chunk / 16;
   const unsigned long long lines = bytes / 128;
   uint4 acc = make_uint4(0, 0, 0, 0);
-  if (warm == 4) {  // cp.async.cg (LDGSTS, as the fp16 stages load their tiles) into shared memory
+  if (warm == 4 || warm == 5) {  // cp.async.cg (LDGSTS, as the fp16 stages load) into shared memory
     extern __shared__ __align__(16) char stage[];
-    const unsigned dst = static_cast<unsigned>(__cvta_generic_to_shared(stage + threadIdx.x * 16));
-    for (unsigned long long i = threadIdx.x; i < lines * per_line; i += blockDim.x) {
+    const unsigned dst0 = static_cast<unsigned>(__cvta_generic_to_shared(stage + threadIdx.x * 16));
+    unsigned long long n = 0;
+    for (unsigned long long i = threadIdx.x; i < lines * per_line; i += blockDim.x, ++n) {
       const unsigned long long line = i / per_line, piece = i % per_line;
-      asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(dst), "l"(base + line * 128 + piece * 16));
-      asm volatile("cp.async.wait_all;" ::: "memory");
+      if (warm == 4) {  // one at a time
+        asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(dst0), "l"(base + line * 128 + piece * 16));
+        asm volatile("cp.async.wait_all;" ::: "memory");
+      } else {  // as the GEMM: the src-size form, 8 in flight to different 4 KB slots, then wait
+        const unsigned dst = dst0 + static_cast<unsigned>(n % 8) * 4096;
+        asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" ::"r"(dst),
+                     "l"(base + line * 128 + piece * 16), "r"(16));
+        if (n % 8 == 7) asm volatile("cp.async.commit_group;\ncp.async.wait_group 0;" ::: "memory");
+      }
     }
+    asm volatile("cp.async.commit_group;\ncp.async.wait_group 0;" ::: "memory");
     __syncthreads();
     acc.x = reinterpret_cast<const unsigned*>(stage)[threadIdx.x];
   }
@@ -144,8 +154,8 @@ int main(int argc, char** argv) {
   int sms = 0;
   CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
   if (share < 1 || share > sms || (chunk != 32 && chunk != 64 && chunk != 128) || bytes % 128 ||
-      warm < 0 || warm > 4 || ((warm == 2 || warm == 3) && chunk == 128)) {
-    std::fprintf(stderr, "share 1..%d, chunk 32|64|128, bytes a multiple of 128, warm 0-4 (2, 3: chunk < 128)\n", sms);
+      warm < 0 || warm > 5 || ((warm == 2 || warm == 3) && chunk == 128)) {
+    std::fprintf(stderr, "share 1..%d, chunk 32|64|128, bytes a multiple of 128, warm 0-5 (2, 3: chunk < 128)\n", sms);
     return 2;
   }
   const int blocks = sms / share * share;
