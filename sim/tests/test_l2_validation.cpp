@@ -39,24 +39,22 @@ double number(std::string text) {
   return std::stod(digits);
 }
 
-// (stage, n) -> metric -> value, from the "# stage=S size=N" sections of l2_session.sh's CSV.
-using Measured = std::map<std::pair<std::string, int>, std::map<std::string, double>>;
-Measured read_ncu_csv(const std::string& name) {
+// Section header (the text after `prefix`) -> metric -> value, from a CSV of ncu runs each headed
+// by a "# <prefix>..." line (l2_session.sh writes them so).
+using Sections = std::map<std::string, std::map<std::string, double>>;
+Sections read_ncu_sections(const std::string& name, const std::string& prefix) {
   std::ifstream in(std::string(GEMMLAB_TEST_DATA) + "/" + name);
   EXPECT_TRUE(in) << name;
-  Measured out;
-  std::pair<std::string, int> key;
+  Sections out;
+  std::string key, line;
   std::vector<std::string> header;
-  std::string line;
   while (std::getline(in, line)) {
-    if (line.rfind("# stage=", 0) == 0) {
-      std::istringstream s(line.substr(2));
-      std::string stage, size;
-      s >> stage >> size;
-      key = {stage.substr(6), std::stoi(size.substr(5))};
+    if (line.rfind(prefix, 0) == 0) {
+      key = line.substr(prefix.size());
       header.clear();
       continue;
     }
+    if (line.empty() || line[0] == '#') continue;
     const auto f = csv_fields(line);
     if (header.empty()) {
       header = f;
@@ -65,6 +63,19 @@ Measured read_ncu_csv(const std::string& name) {
     std::map<std::string, std::string> row;
     for (size_t i = 0; i < f.size() && i < header.size(); ++i) row[header[i]] = f[i];
     out[key][row["Metric Name"]] = number(row["Metric Value"]);
+  }
+  return out;
+}
+
+// (stage, n) -> metric -> value, from the "# stage=S size=N" sections of l2_session.sh's CSV.
+using Measured = std::map<std::pair<std::string, int>, std::map<std::string, double>>;
+Measured read_ncu_csv(const std::string& name) {
+  Measured out;
+  for (auto& [key, metrics] : read_ncu_sections(name, "# stage=")) {
+    std::istringstream s(key);
+    std::string stage, size;
+    s >> stage >> size;  // "double-buffer size=4096 [pass=...]"
+    for (auto& [metric, value] : metrics) out[{stage, std::stoi(size.substr(5))}][metric] = value;
   }
   return out;
 }
@@ -233,27 +244,8 @@ TEST(L2Validation, CliOptionsForTheLabKernels) {
 // extra look-ups, probed"): what the two counters behind lookup_hit / op_read do when SMs read
 // the same sectors. Each assertion is a sentence of that section.
 TEST(L2Validation, CoalescerProbeFindingsQuotedInTheNotes) {
-  std::ifstream in(std::string(GEMMLAB_TEST_DATA) + "/l2_lrc_probe_h200.csv");
-  ASSERT_TRUE(in);
-  std::map<std::string, std::map<std::string, double>> probe;  // "share delay bytes chunk [warm] run=N"
-  std::string key, line;
-  std::vector<std::string> header;
-  while (std::getline(in, line)) {
-    if (line.rfind("# probe=", 0) == 0) {
-      key = line.substr(8);
-      header.clear();
-      continue;
-    }
-    if (line.empty() || line[0] == '#') continue;
-    const auto f = csv_fields(line);
-    if (header.empty()) {
-      header = f;
-      continue;
-    }
-    std::map<std::string, std::string> row;
-    for (size_t i = 0; i < f.size() && i < header.size(); ++i) row[header[i]] = f[i];
-    probe[key][row["Metric Name"]] = number(row["Metric Value"]);
-  }
+  // "share delay bytes chunk [warm] run=N" -> metric -> value
+  const Sections probe = read_ncu_sections("l2_lrc_probe_h200.csv", "# probe=");
   ASSERT_EQ(probe.size(), 39u);
   auto get = [&](const std::string& k, const char* metric) {
     EXPECT_TRUE(probe.count(k) && probe.at(k).count(metric)) << k << " " << metric;

@@ -19,6 +19,7 @@
 #include "gemmlab/raster.h"
 #include "stages/fp16_multistage.cuh"
 #include "stages/fp32_simt.cuh"
+#include "probe_common.cuh"
 
 namespace {
 
@@ -33,16 +34,6 @@ struct Record {
   unsigned long long t[kChunks + 1];
 };
 
-__device__ __forceinline__ unsigned long long global_ns() {
-  unsigned long long t;
-  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
-  return t;
-}
-__device__ __forceinline__ unsigned sm_id() {
-  unsigned s;
-  asm volatile("mov.u32 %0, %%smid;" : "=r"(s));
-  return s;
-}
 __device__ __forceinline__ unsigned linear_block() {
   return blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z);
 }
@@ -116,14 +107,6 @@ __global__ void fill_f16(__half* p, size_t n) {
     p[i] = __float2half(float((i * 2654435761u) % 1000) * 1e-3f - 0.5f);
 }
 
-#define CHECK(x)                                                                      \
-  do {                                                                                \
-    cudaError_t e_ = (x);                                                             \
-    if (e_ != cudaSuccess) {                                                          \
-      std::fprintf(stderr, "%s:%d %s: %s\n", __FILE__, __LINE__, #x, cudaGetErrorString(e_)); \
-      std::exit(1);                                                                   \
-    }                                                                                 \
-  } while (0)
 
 void print(const char* kernel, int n, const std::vector<Record>& r) {
   unsigned long long t0 = ~0ull;
