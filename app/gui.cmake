@@ -28,7 +28,8 @@ set_source_files_properties(${GEMMLAB_IMGUI_BACKENDS}/imgui_impl_glfw.cpp PROPER
 add_library(gemmlab_gui STATIC ${GEMMLAB_GUI_SOURCES} ${GEMMLAB_IMGUI_BACKEND_SOURCES})
 target_include_directories(gemmlab_gui PUBLIC ${CMAKE_CURRENT_SOURCE_DIR}
                                        PRIVATE /usr/include/imgui/backends)
-target_link_libraries(gemmlab_gui PUBLIC gemmlab_app_model)
+target_link_libraries(gemmlab_gui PUBLIC gemmlab_app_model
+                                  PRIVATE gemmlab_sim_cli)  # element_tables.h: the CLI's JSON tables
 target_compile_definitions(gemmlab_gui PRIVATE
   GEMMLAB_VERSION="${PROJECT_VERSION}"
   GEMMLAB_DEFAULT_ROOT="${PROJECT_SOURCE_DIR}")

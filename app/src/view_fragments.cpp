@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "canvas.h"
+#include "element_tables.h"
 #include "gemmlab/fragment_analysis.h"
 #include "palette.h"
 #include "ui_util.h"
@@ -67,18 +68,8 @@ class FragmentsView final : public View {
     out["registers_per_lane"] = m->registers_per_lane;
     out["elements_per_register"] = m->elements_per_register;
     out["element_bits"] = m->element_bits;
-    Json el = Json::array();
-    for (const auto& e : m->elements)
-      el.push_back({e.lane, e.reg, e.element, e.index, e.matrix, e.at.row, e.at.col});
-    out["elements_columns"] = {"lane", "register", "element", "index", "matrix", "row", "col"};
-    out["elements"] = std::move(el);
-    Json ad = Json::array();
-    for (const auto& a : m->addresses)
-      ad.push_back({a.lane, a.used, a.matrix, a.row, a.start.row, a.start.col});
-    if (!m->addresses.empty()) {
-      out["addresses_columns"] = {"lane", "used", "matrix", "row", "start_row", "start_col"};
-      out["addresses"] = std::move(ad);
-    }
+    tables::put_fragment_elements(out, *m, true);
+    if (!m->addresses.empty()) tables::put_ldmatrix_addresses(out, *m);
     if (!m->note.empty()) out["note"] = m->note;
     return out;
   }

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "canvas.h"
+#include "element_tables.h"
 #include "gemmlab/thread_map_analysis.h"
 #include "model/settings_schema.h"
 #include "palette.h"
@@ -87,11 +88,7 @@ class ThreadMapView final : public View {
     const auto& g = result_->geometry;
     out["iterations"] = {g.iterations.c, g.iterations.s};
     out["delta"] = {g.delta.c, g.delta.s};
-    Json el = Json::array();
-    for (const auto& x : result_->accesses)
-      el.push_back({x.thread, x.s, x.c, x.v, x.element.c, x.element.s, x.in_tile});
-    out["elements_columns"] = {"thread", "s", "c", "v", "contiguous", "strided", "in_tile"};
-    out["elements"] = std::move(el);
+    tables::put_thread_map_elements(out, *result_);
     return out;
   }
 

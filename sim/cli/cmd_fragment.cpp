@@ -21,6 +21,7 @@
 // row or down a tile column. --element R,C adds "owner": the lane, register and element holding
 // tile element (R, C).
 #include "commands.h"
+#include "element_tables.h"
 #include "gemmlab/fragment_analysis.h"
 
 namespace gemmlab::cli {
@@ -56,23 +57,9 @@ Json cmd_fragment(const Args& a) {
   out["elements_per_register"] = m->elements_per_register;
   if (ldsm) {
     out["row_runs"] = m->row_runs_down ? "down" : "across";
-    out["addresses_columns"] = {"lane", "used", "matrix", "row", "tile_row", "tile_col"};
-    Json addr = Json::array();
-    for (const auto& x : m->addresses)
-      addr.push_back({x.lane, x.used, x.matrix, x.row, x.start.row, x.start.col});
-    out["addresses"] = std::move(addr);
-    out["elements_columns"] = {"lane", "register", "element", "index", "matrix", "row", "col"};
-  } else {
-    out["elements_columns"] = {"lane", "register", "element", "index", "row", "col"};
+    tables::put_ldmatrix_addresses(out, *m);
   }
-  Json el = Json::array();
-  for (const auto& e : m->elements) {
-    if (ldsm)
-      el.push_back({e.lane, e.reg, e.element, e.index, e.matrix, e.at.row, e.at.col});
-    else
-      el.push_back({e.lane, e.reg, e.element, e.index, e.at.row, e.at.col});
-  }
-  out["elements"] = std::move(el);
+  tables::put_fragment_elements(out, *m, ldsm);
   if (a.has("--element")) {
     const auto rc = a.int_tuple("--element", 2);
     if (rc[0] < 0 || rc[0] > 1024 || rc[1] < 0 || rc[1] > 1024)

@@ -1,4 +1,5 @@
 #include "commands.h"
+#include "element_tables.h"
 #include "gemmlab/thread_map_analysis.h"
 
 namespace gemmlab::cli {
@@ -34,13 +35,7 @@ Json cmd_threadmap(const Args& a) {
   for (const auto& o : r->initial_offsets) offsets.push_back({o.c, o.s});
   out["offsets"] = std::move(offsets);
   // --elements 1 adds every (thread, s, c, v) -> element, in CUTLASS's iterator order.
-  if (a.integer("--elements", 0)) {
-    Json el = Json::array();
-    for (const auto& x : r->accesses)
-      el.push_back({x.thread, x.s, x.c, x.v, x.element.c, x.element.s, x.in_tile});
-    out["elements_columns"] = {"thread", "s", "c", "v", "contiguous", "strided", "in_tile"};
-    out["elements"] = std::move(el);
-  }
+  if (a.integer("--elements", 0)) tables::put_thread_map_elements(out, *r);
   return out;
 }
 
