@@ -159,6 +159,7 @@ Json registry_json() {
                       {"lesson", s.lesson},
                       {"tile", {s.tile_m, s.tile_n, s.tile_k}},
                       {"threads", s.threads},
+                      {"loads", s.loads},
                       {"built", s.built()}});
   }
   return {{"stages", stages}};

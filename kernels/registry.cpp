@@ -5,15 +5,15 @@ namespace gemmlab::kernels {
 // Weak: a stage listed in stages.def whose .cu file does not exist yet links as a null pointer
 // instead of failing the whole build (kernels/CMakeLists.txt links the stages whole-archive so
 // that every stage that does exist is found).
-#define GEMMLAB_STAGE(id, name, track, lesson, tm, tn, tk, threads, launch) \
+#define GEMMLAB_STAGE(id, name, track, lesson, tm, tn, tk, threads, loads, launch) \
   __attribute__((weak)) StageLaunch launch();
 #include "stages.def"
 #undef GEMMLAB_STAGE
 
 namespace {
 const StageInfo kStages[] = {
-#define GEMMLAB_STAGE(id, name, track, lesson, tm, tn, tk, threads, launch) \
-  {id, name, Track::track, lesson, tm, tn, tk, threads, &launch},
+#define GEMMLAB_STAGE(id, name, track, lesson, tm, tn, tk, threads, loads, launch) \
+  {id, name, Track::track, lesson, tm, tn, tk, threads, #loads, &launch},
 #include "stages.def"
 #undef GEMMLAB_STAGE
 };

@@ -19,6 +19,7 @@ struct StageInfo {
   Track track;
   const char* lesson;  // lesson folder id, e.g. "05-register-tiling"
   int tile_m, tile_n, tile_k, threads;
+  const char* loads;  // "ldg" or "cp_async": how the main loop reads A and B
   // Null when the stage's kernels/stages/*.cu file is not in this build (written in parallel).
   StageLaunch (*get)();
   bool built() const { return get != nullptr; }

@@ -26,7 +26,7 @@ struct StageLaunch {
   cudaError_t (*launch)(const GemmArgs& args);
 };
 
-#define GEMMLAB_STAGE(id, name, track, lesson, tm, tn, tk, threads, launch) \
+#define GEMMLAB_STAGE(id, name, track, lesson, tm, tn, tk, threads, loads, launch) \
   StageLaunch launch();
 #include "stages.def"
 #undef GEMMLAB_STAGE

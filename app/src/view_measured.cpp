@@ -42,6 +42,7 @@ struct SimOutcome {
   std::string error;
   double hit_rate = 0, hit_rate_with_far = 0;
   double dram_read = 0;
+  L2Report report;  // for ncu's lookup_hit / op_read given the CSV's coalescer merges
   Dim3 grid;
   int blocks_per_sm = 0;
 };
@@ -92,15 +93,25 @@ SimOutcome simulate(const SimSetup& s) {
   // The lab's kernels write C as f32, column-major, on both tracks (as in sim/L2_VALIDATION.md).
   o.c_element_bytes = 4;
   o.c_order = MatrixOrder::ColumnMajor;
+  o.global_load = st->loads == "cp_async" ? GlobalLoad::CpAsync : GlobalLoad::Ldg;
   if (estimate_l2_lookups(*plan, o) > kMaxL2Lookups) return out.error = "too large to replay", out;
   auto r = replay_l2(*plan, *tl, *dev, o);
   if (!r) return out.error = r.error(), out;
   out.hit_rate = r->hit_rate;
   out.hit_rate_with_far = r->hit_rate_with_far;
   out.dram_read = double(r->dram_bytes_read);
+  out.report = std::move(*r);
+  out.report.hit_rate_over_time.clear();  // the view keeps totals only
+  out.report.a_tiles = out.report.b_tiles = {};
+  out.report.c_tile_dram_sectors.clear();
   out.grid = plan->grid;
   out.blocks_per_sm = occ->blocks_per_sm;
   return out;
+}
+
+// ncu's lookup_hit / op_read for the simulated run, with the measured share of merged sectors.
+Expected<double> model_tag_stage_ratio(const SimOutcome& o, const NcuTagStage& t) {
+  return ncu_lookup_hit_over_op_read(o.report, t.merged_fraction * double(o.report.counters.read_lookups));
 }
 
 // "(32, 32, 1)" -> {32, 32, 1}
@@ -158,6 +169,11 @@ class MeasuredView final : public View {
         j["simulated"]["l2_hit_rate"] = rows_[i].outcome->hit_rate;
         j["simulated"]["l2_hit_rate_with_far"] = rows_[i].outcome->hit_rate_with_far;
         j["simulated"]["dram_bytes_read"] = rows_[i].outcome->dram_read;
+        if (const auto t = ncu_tag_stage(k)) {
+          j["measured_lookup_hit_over_op_read"] = t->lookup_hit_over_op_read;
+          if (const auto v = model_tag_stage_ratio(*rows_[i].outcome, *t))
+            j["simulated"]["lookup_hit_over_op_read"] = *v;
+        }
       }
       ks.push_back(j);
     }
@@ -341,6 +357,24 @@ class MeasuredView final : public View {
       }
     }
     row3("L2 hit rate of reads", meas, sim_l2);
+    // ncu's own ratio, when the CSV also has what the coalescer merged (model/ncu_l2.h).
+    if (const auto t = ncu_tag_stage(k); t && l2 && l2->ratio != NcuL2Ratio::HitsPerTagLookup) {
+      std::snprintf(buf, sizeof buf, "%.1f%%  (lookup_hit / op_read; the coalescer merged %.1f%% of the sectors)",
+                    100 * t->lookup_hit_over_op_read, 100 * t->merged_fraction);
+      std::string sim_tag = sim_l2;
+      if (row.outcome && row.outcome->error.empty()) {
+        if (const auto v = model_tag_stage_ratio(*row.outcome, *t)) {
+          char m[192];
+          std::snprintf(m, sizeof m, "%.1f%%  (the model's misses, %s, with the measured merges)", 100 * *v,
+                        row.outcome->report.extra_tag_lookups ? "each missed cp.async request also a hit"
+                                                              : "ld.global: no double count");
+          sim_tag = m;
+        } else {
+          sim_tag = v.error();
+        }
+      }
+      row3("L2 lookup_hit / op_read (ncu's ratio)", buf, sim_tag);
+    }
     const auto dram = k.metric("dram__bytes_read.sum");
     row3("DRAM bytes read", dram ? fmt_int(std::llround(*dram / 1e6)) + " MB" : "-", sim_dram);
     ImGui::EndTable();

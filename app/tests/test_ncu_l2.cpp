@@ -100,6 +100,29 @@ TEST(NcuL2, FallsBackToHitsPerTagLookupWithTheCoalescerNote) {
   }
 }
 
+TEST(NcuL2, TagStageRatioAndTheCoalescersShare) {
+  const auto caps = validation_captures();
+  ASSERT_EQ(caps.size(), 8u);
+  // The same lookup_hit / op_read list, and the merged share that L2_VALIDATION.md's table of
+  // the coalescer counts gives (multistage 4096: 67.1 M requested, 48.6 M looked up -> 27.6%).
+  const double ratio[8] = {78.49, 84.18, 84.72, 90.55, 66.92, 85.53, 78.58, 93.24};
+  for (size_t i = 0; i < caps.size(); ++i) {
+    const auto t = ncu_tag_stage(caps[i].kernel);
+    ASSERT_TRUE(t) << caps[i].label;
+    EXPECT_NEAR(100 * t->lookup_hit_over_op_read, ratio[i], 0.005) << caps[i].label;
+  }
+  EXPECT_NEAR(100 * ncu_tag_stage(caps[2].kernel)->merged_fraction, 27.6, 0.05);
+  // Without the requested sectors there is no share to give.
+  NcuKernel k = caps[2].kernel;
+  k.metrics.erase("l1tex__m_xbar2l1tex_read_sectors.sum");
+  EXPECT_FALSE(ncu_tag_stage(k));
+  // More sectors looked up than requested (other traffic): a share of 0, never negative.
+  k.metrics["lrc__request_sectors_op_read_coalescable.sum"] = {"sector", 1000};
+  k.metrics["lts__t_sectors_srcunit_tex_op_read.sum"] = {"sector", 1001};
+  ASSERT_TRUE(ncu_tag_stage(k));
+  EXPECT_EQ(ncu_tag_stage(k)->merged_fraction, 0.0);
+}
+
 TEST(NcuL2, SectorHitRateIsTheLastResortAndComparesWithFarLookups) {
   // The app's fixture capture (multistage 4096^3, H200) has only lts__t_sector_hit_rate.pct: 80.70.
   auto file = load_ncu_csv(std::string(GEMMLAB_APP_FIXTURES) + "/ncu/multistage_h200.csv");

@@ -6,6 +6,8 @@
 #                                                 L2 request coalescer (lrc__) counters
 #   bash kernels/tools/l2_session.sh lrc          l2_probe/lrc_probe.cu: SMs reading the same
 #                                                 sectors at controlled offsets, under ncu
+#   RUNS="stage kernel size|..." bash kernels/tools/l2_session.sh runs
+#                                                 look-up and coalescer counters of any stage x size
 # counters: builds `gemmlab` for sm_90a, then for each stage x size runs ncu on ONE launch of the stage
 # (`gemmlab bench --check` runs the stage once, beta = 0, after the cuBLAS reference):
 #   ncu --clock-control none --cache-control all --launch-count 1 -k regex:<kernel>
@@ -62,6 +64,31 @@ tail -30 /tmp/build.log > "$OUT/build_tail.log"
 if [ $build_rc -ne 0 ]; then tail -40 /tmp/build.log; exit 1; fi
 G=build-gpu/app/gemmlab
 stamp "built"
+
+if [ "${1:-counters}" = runs ]; then
+  # RUNS="stage kernel-regex size|..." (size N or MxNxK): the look-up and coalescer counters of
+  # one launch each, for shapes the 8-row table does not have (e.g. one block: no sharing).
+  M=l1tex__m_xbar2l1tex_read_sectors.sum,lrc__request_sectors_op_read_coalescable.sum
+  M=$M,lrc__request_sectors_op_read_coalescing_achieved_type_hardware.sum,lrc__lrc2xbar_sectors_op_read_replayed.sum
+  M=$M,lts__t_sectors_srcunit_tex_op_read.sum,lts__t_sectors_srcunit_tex_op_read_lookup_hit.sum
+  M=$M,lts__t_sectors_srcunit_tex_op_read_lookup_miss.sum,lts__t_sectors_srcunit_ltcfabric_op_read.sum
+  M=$M,lts__t_sectors_srcunit_ltcfabric_op_read_lookup_hit.sum,lts__t_sectors_srcunit_ltcfabric_op_read_lookup_miss.sum
+  M=$M,dram__sectors_read.sum,dram__bytes_read.sum,lts__t_requests_srcunit_tex_op_read.sum,gpu__time_duration.sum
+  M=$M,launch__grid_size,launch__registers_per_thread,launch__occupancy_limit_registers,launch__occupancy_limit_shared_mem
+  : > "$OUT/ncu_runs.csv"
+  IFS='|' read -ra RUN_LIST <<< "${RUNS:?RUNS=\"stage kernel-regex size|...\"}"
+  for run in "${RUN_LIST[@]}"; do
+    set -- $run
+    echo "# stage=$1 size=$3" >> "$OUT/ncu_runs.csv"
+    timeout 120 ncu --clock-control none --cache-control all --launch-count 1 -k "regex:$2" \
+      --metrics "$M" --csv --print-units base "$G" bench --check --stages "$1" --sizes "$3" \
+      > /tmp/run.csv 2>>"$OUT/ncu_runs.err"
+    echo "ncu $run rc=$? $(grep -cE '^"' /tmp/run.csv) rows; $(grep -E 'ok|FAIL' /tmp/run.csv | head -1)"
+    grep -E '^"' /tmp/run.csv >> "$OUT/ncu_runs.csv"
+  done
+  stamp "done"
+  exit 0
+fi
 
 if [ "${1:-counters}" = probe ]; then
   stamp "block timing probe"

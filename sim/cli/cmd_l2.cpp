@@ -1,4 +1,6 @@
 // gemmlab sim l2: replay a whole GEMM through the L2 model.
+#include <optional>
+
 #include "gemmlab/l2_model.h"
 #include "sched_options.h"
 
@@ -15,7 +17,8 @@ static Json heat_json(const TileHeat& h) {
 Json cmd_l2(const Args& a) {
   a.reject_unknown(merge({kPlanOptions, kDeviceOptions, kCostOptions,
                           {"--json", "--dtype", "--layout", "--blocks-per-sm", "--threads", "--regs", "--smem",
-                           "--buckets", "--heat", "--c-dtype", "--c-layout", "--coresident"}}));
+                           "--buckets", "--heat", "--c-dtype", "--c-layout", "--coresident", "--global-load",
+                           "--lrc-merged"}}));
   const DeviceDesc dev = read_device(a);
   int blocks_per_sm = 1;
   const bool resources = a.has("--threads") || a.has("--regs") || a.has("--smem");
@@ -66,9 +69,20 @@ Json cmd_l2(const Args& a) {
   if (coresident != "older-first" && coresident != "even")
     throw CliError("--coresident is older-first or even (got '" + coresident + "')");
   o.coresident.enabled = coresident == "older-first";
+  // Only ncu's look-up counts depend on it: a missed cp.async request is also counted as a hit.
+  const std::string load = a.str("--global-load", "ldg");
+  if (load != "ldg" && load != "cp.async") throw CliError("--global-load is ldg or cp.async (got '" + load + "')");
+  o.global_load = load == "cp.async" ? GlobalLoad::CpAsync : GlobalLoad::Ldg;
   o.buckets = read_int(a, "--buckets", 1, 10000, 50);
   auto r = replay_l2(*plan, *tl, dev, o);
   if (!r) throw CliError(r.error());
+  // lookup_hit / op_read as ncu would read it, given the coalescer's merges (from an ncu run).
+  std::optional<double> ncu_ratio;
+  if (a.has("--lrc-merged")) {
+    auto v = ncu_lookup_hit_over_op_read(*r, read_number(a, "--lrc-merged", 0));
+    if (!v) throw CliError("--lrc-merged: " + v.error());
+    ncu_ratio = *v;
+  }
 
   Json out;
   out["device"] = device_json(dev);
@@ -89,6 +103,10 @@ Json cmd_l2(const Args& a) {
   out["far_sector_lookups"] = c.far_lookups;
   out["far_sector_hits"] = c.far_hits;
   out["write_sectors"] = c.write_sectors;
+  out["global_load"] = load;
+  out["read_requests_missed"] = c.read_requests_missed;
+  out["extra_tag_lookups"] = r->extra_tag_lookups;
+  if (ncu_ratio) out["ncu_lookup_hit_over_op_read"] = *ncu_ratio;
   out["relative_time"] = r->makespan;
   out["hit_rate_over_time"] = r->hit_rate_over_time;
   out["bucket_end_time"] = r->bucket_end_time;
@@ -107,7 +125,7 @@ Json cmd_l2(const Args& a) {
   out["model"] =
       "hit_rate = 1 - near-partition read misses / sectors read (ncu: 1 - lts__t_sectors_srcunit_tex_op_read_lookup_miss "
       "/ lrc__request_sectors_op_read_coalescable; not lookup_hit / ..._op_read, which the L2 request coalescer skews: "
-      "sim/L2_VALIDATION.md); 32 B sectors, 128 B lines, LRU sets; loads of one instant that name the same tile merge; "
+      "sim/L2_VALIDATION.md; with --lrc-merged, ncu_lookup_hit_over_op_read predicts that ratio); 32 B sectors, 128 B lines, LRU sets; loads of one instant that name the same tile merge; "
       "see sim/include/gemmlab/l2_model.h";
   return out;
 }

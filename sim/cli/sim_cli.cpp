@@ -46,6 +46,7 @@ const std::vector<Command>& sim_commands() {
        "--device D --problem M,N,K --tile TM,TN,TK [--dtype f16|f32] [--layout tn|nn|nt|tt] "
        "[--order ...] [--split-k S | --stream-k] [--blocks-per-sm B | --threads T --regs R --smem B] "
        "[--c-dtype f16|f32] [--c-layout row|col] [--coresident older-first|even] "
+       "[--global-load ldg|cp.async] [--lrc-merged SECTORS] "
        "[--l2-bytes B] [--l2-ways W] [--l2-partitions P] [--buckets N] [--heat 0|1]",
        cmd_l2},
       {"pipeline",

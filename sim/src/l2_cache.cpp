@@ -182,7 +182,7 @@ std::uint64_t L2Cache::read_lines(S* sets, std::size_t n, int sm, Next&& next, u
   Pending todo[kChunk];
   SlotFinder find(*this);
   const int lru = ways_ - 1;
-  std::uint64_t lookups = 0, hits = 0, far_lookups = 0, far_hits = 0, dram = 0, evicted_dirty = 0;
+  std::uint64_t lookups = 0, hits = 0, far_lookups = 0, far_hits = 0, dram = 0, evicted_dirty = 0, missed = 0;
   for (std::size_t done = 0; done < n;) {
     const std::size_t count = std::min(kChunk, n - done);
     for (std::size_t i = 0; i < count; ++i) {
@@ -207,6 +207,7 @@ std::uint64_t L2Cache::read_lines(S* sets, std::size_t n, int sm, Next&& next, u
       const unsigned miss = lookup_fill(*pd.near, pd.tag, pd.mask, lru, evicted_dirty);
       lookups += bits4(pd.mask);
       hits += bits4(pd.mask & ~miss);
+      missed += miss != 0;
       unsigned fetched = miss;
       if (miss && pd.far) {
         far_lookups += bits4(miss);
@@ -223,6 +224,7 @@ std::uint64_t L2Cache::read_lines(S* sets, std::size_t n, int sm, Next&& next, u
   c_.far_lookups += far_lookups;
   c_.far_hits += far_hits;
   c_.dram_read_sectors += dram;
+  c_.read_requests_missed += missed;
   c_.dram_write_sectors += evicted_dirty;
   return dram;
 }

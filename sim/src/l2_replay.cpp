@@ -161,6 +161,16 @@ bool has_memory(PhaseKind k) { return k != PhaseKind::Wait; }
 
 }  // namespace
 
+Expected<double> ncu_lookup_hit_over_op_read(const L2Report& r, double lrc_merged_sectors) {
+  const double requested = double(r.counters.read_lookups);
+  if (!(lrc_merged_sectors >= 0) || lrc_merged_sectors >= requested)
+    return Error{"the coalescer's merged sectors must be at least 0 and fewer than the " +
+                 std::to_string(r.counters.read_lookups) + " sectors requested"};
+  const double looked_up = requested - lrc_merged_sectors;
+  const double misses = double(r.counters.read_lookups - r.counters.read_hits);
+  return (looked_up - misses + double(r.extra_tag_lookups)) / looked_up;
+}
+
 std::uint64_t estimate_l2_lookups(const BlockPlan& plan, const L2ReplayOptions& o) {
   const Layout L = make_layout(plan, o);
   std::uint64_t per_iter_a = region_lines(a_region(plan, L, 0, 0));
@@ -408,6 +418,7 @@ Expected<L2Report> replay_l2(const BlockPlan& plan, const Timeline& tl, const De
   r.hit_rate = c.read_lookups ? double(c.read_hits) / double(c.read_lookups) : 0.0;
   const std::uint64_t all = c.read_lookups + c.far_lookups;
   r.hit_rate_with_far = all ? double(c.read_hits + c.far_hits) / double(all) : 0.0;
+  r.extra_tag_lookups = o.global_load == GlobalLoad::CpAsync ? c.read_requests_missed : 0;
   r.dram_bytes_read = c.dram_read_sectors * 32;
   r.dram_bytes_written = c.dram_write_sectors * 32;
   r.dirty_bytes_at_end = cache.dirty_sectors() * 32;

@@ -31,11 +31,13 @@ struct Replay {
 };
 
 Replay replay(const DeviceDesc& dev, GemmCoord problem, GemmCoord tile, const char* order, int element_bytes,
-           Partition part = Partition::None, int split = 1, int blocks_per_sm = 1) {
+           Partition part = Partition::None, int split = 1, int blocks_per_sm = 1,
+           GlobalLoad load = GlobalLoad::Ldg) {
   BlockPlan p = test::plan_of(problem, tile, order, part, split, dev.sms, blocks_per_sm);
   Timeline tl = test::timeline_of(p, dev.sms, blocks_per_sm);
   L2ReplayOptions o;
   o.element_bytes = element_bytes;
+  o.global_load = load;
   auto r = replay_l2(p, tl, dev, o);
   EXPECT_TRUE(r.ok()) << r.error();
   return {std::move(p), std::move(tl), r.ok() ? *r : L2Report{}};
@@ -213,6 +215,38 @@ TEST(L2, SameTileInOneInstantMerges) {
   EXPECT_EQ(r.report.dram_bytes_read, 24576u);
 }
 
+// ncu's tag stage counts a missed cp.async request once more, as a hit (sim/L2_VALIDATION.md).
+// One block, 128 x 128 x 8192 f16 "tn": each k step reads 128 A rows and 128 B columns of 64 B,
+// one 2-sector request each, all cold: 256 k steps x 256 requests = 65536 requests, 131072
+// sector misses, so lookup_hit / op_read reads 65536 / 131072 = 0.5 with cp.async (the H200 read
+// exactly that) and 0 with ld.global.
+TEST(L2, MissedCpAsyncRequestsAreCountedAsHitsToo) {
+  for (GlobalLoad load : {GlobalLoad::CpAsync, GlobalLoad::Ldg}) {
+    const bool cp = load == GlobalLoad::CpAsync;
+    SCOPED_TRACE(cp ? "cp.async" : "ldg");
+    const Replay r = replay(*device_preset("h200"), {128, 128, 8192}, {128, 128, 32}, "launch", 2, Partition::None, 1,
+                            1, load);
+    EXPECT_EQ(r.report.counters.read_lookups, 131072u);
+    EXPECT_EQ(r.report.counters.read_hits, 0u);
+    EXPECT_EQ(r.report.counters.read_requests_missed, 65536u);
+    EXPECT_EQ(r.report.extra_tag_lookups, cp ? 65536u : 0u);
+    auto ratio = ncu_lookup_hit_over_op_read(r.report, 0);
+    ASSERT_TRUE(ratio.ok()) << ratio.error();
+    EXPECT_DOUBLE_EQ(*ratio, cp ? 0.5 : 0.0);
+  }
+  // The coalescer's merges leave the tag stage fewer sectors: (100 - 20 - 40 + 10) / (100 - 20).
+  L2Report r;
+  r.counters.read_lookups = 100;
+  r.counters.read_hits = 60;
+  r.extra_tag_lookups = 10;
+  EXPECT_DOUBLE_EQ(*ncu_lookup_hit_over_op_read(r, 20), 50.0 / 80.0);
+  for (double bad : {-1.0, 100.0, 150.0, std::nan("")}) {
+    auto e = ncu_lookup_hit_over_op_read(r, bad);
+    ASSERT_FALSE(e.ok()) << bad;
+    EXPECT_NE(e.error().find("100 sectors requested"), std::string::npos) << e.error();
+  }
+}
+
 // When the data does not fit, the heat maps and the totals still add up.
 TEST(L2, HeatMapsAddUpToTheTotals) {
   // 4 SMs: the 64 blocks run in 16 waves, so A and B (2 MB each) must come back into 256 KB.
@@ -289,7 +323,20 @@ TEST(L2, Cli) {
   r = test::run_gemmlab({"sim", "l2", "--device", "rtx4090", "--problem", "256,256,256", "--tile", "128,128,32"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_DOUBLE_EQ(json::parse(r.out)["hit_rate"].get<double>(), 0.5);
+  // The same with cp.async loads: 4096 missed 2-sector requests, each also counted as a hit, so
+  // ncu would read (16384 - 8192 + 4096) / 16384 without merges and 4096 / 8192 with 8192 merged.
+  for (const auto& [merged, want] : std::vector<std::pair<const char*, double>>{{"0", 0.75}, {"8192", 0.5}}) {
+    r = test::run_gemmlab({"sim", "l2", "--device", "rtx4090", "--problem", "256,256,256", "--tile", "128,128,32",
+                           "--global-load", "cp.async", "--lrc-merged", merged});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const json o = json::parse(r.out);
+    EXPECT_EQ(o["extra_tag_lookups"], 4096);
+    EXPECT_DOUBLE_EQ(o["ncu_lookup_hit_over_op_read"].get<double>(), want) << merged;
+  }
   const std::vector<std::vector<std::string>> bad = {
+      {"sim", "l2", "--problem", "64,64,64", "--tile", "64,64,32", "--global-load", "ldgsts"},
+      {"sim", "l2", "--problem", "64,64,64", "--tile", "64,64,32", "--lrc-merged", "many"},
+      {"sim", "l2", "--problem", "64,64,64", "--tile", "64,64,32", "--lrc-merged", "1000000"},
       {"sim", "l2", "--problem", "64,64,64", "--tile", "64,64,32", "--dtype", "f8"},
       {"sim", "l2", "--problem", "64,64,64", "--tile", "64,64,32", "--layout", "xx"},
       {"sim", "l2", "--problem", "64,64,64", "--tile", "64,64,32", "--l2-ways", "32"},

@@ -6,8 +6,9 @@
 //   2. lts__t_sectors_srcunit_tex_op_read_lookup_hit.sum / lts__t_sectors_srcunit_tex_op_read.sum:
 //      reads high on Hopper. The L2 request coalescer merges 4-28% of the read sectors before the
 //      tag stage, so ..._op_read counts fewer sectors than the SMs asked for, and the tag stage
-//      counts some misses as hits as well (cp.async loads most: 0.25-0.5 per miss in a probe)
-//      (fp16 multistage 4096^3 on the H200: 84.72% where 1. gives 78.31%).
+//      counts a missed cp.async request as a hit too (fp16 multistage 4096^3 on the H200: 84.72%
+//      where 1. gives 78.31%). The model predicts it given the coalescer's merges, which the CSV
+//      gives when it has the requested sectors as well (ncu_tag_stage below).
 //   3. lts__t_sector_hit_rate.pct: all L2 traffic, a far-partition miss looked up twice; the
 //      model's hit_rate_with_far is the nearest figure (not validated).
 #pragma once
@@ -34,6 +35,15 @@ struct NcuL2HitRate {
 
 // The best ratio the kernel's metrics allow; nullopt when none of them is there.
 std::optional<NcuL2HitRate> ncu_l2_read_hit_rate(const NcuKernel& k);
+
+// Ratio 2 and the share of requested sectors the coalescer merged (requested - ..._op_read), when
+// the CSV has lookup_hit, ..._op_read and the requested sectors: the model's
+// ncu_lookup_hit_over_op_read (gemmlab/l2_model.h) compares with it given that share.
+struct NcuTagStage {
+  double lookup_hit_over_op_read = 0;
+  double merged_fraction = 0;  // of the requested sectors
+};
+std::optional<NcuTagStage> ncu_tag_stage(const NcuKernel& k);
 
 // The metrics ratio 1 needs, for the "make one with: ncu --metrics ..." hint.
 inline constexpr const char* kNcuL2Metrics =

@@ -210,8 +210,8 @@ const std::vector<std::string>& known_predict_quantities() {
 
 const std::vector<StageInfo>& stage_registry() {
   static const std::vector<StageInfo> stages = {
-#define GEMMLAB_STAGE(id, name, track, lesson, tm, tn, tk, threads, launch) \
-  StageInfo{id, name, #track, lesson, tm, tn, tk, threads},
+#define GEMMLAB_STAGE(id, name, track, lesson, tm, tn, tk, threads, loads, launch) \
+  StageInfo{id, name, #track, lesson, tm, tn, tk, threads, #loads},
 #include "stages.def"
 #undef GEMMLAB_STAGE
   };

@@ -30,6 +30,7 @@ const std::vector<std::string>& known_predict_quantities();
 struct StageInfo {
   std::string id, name, track, lesson;
   int tile_m = 0, tile_n = 0, tile_k = 0, threads = 0;
+  std::string loads;  // "ldg" or "cp_async": how the main loop reads A and B (kernels/stages.def)
 };
 const std::vector<StageInfo>& stage_registry();
 const StageInfo* find_stage(const std::string& id);

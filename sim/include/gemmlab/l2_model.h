@@ -49,6 +49,12 @@
 // merges 4-28% of the read sectors before the tag stage, so ..._op_read counts fewer sectors
 // than the SMs asked for, and the tag stage's hits + misses exceed ..._op_read by 1-18% (also
 // within one ncu pass); that ratio reads up to 10 points above the hits per requested sector.
+// The second effect is modelled: a cp.async (LDGSTS) request that misses is counted as a hit
+// too, once per request (measured exactly: one block alone, 65,536 requests of 2 sectors, 131,072
+// misses and 65,536 hits); ld.global requests are not. The first is not: which requests the LRC
+// merges depends on when, within a k-step, 132 SMs send them, a timing the replay does not have.
+// Given the LRC's merge count (ncu: requested sectors - ..._op_read),
+// ncu_lookup_hit_over_op_read() gives what that ratio should read.
 #pragma once
 #include <cstdint>
 #include <string>
@@ -68,6 +74,7 @@ struct L2Counters {
   std::uint64_t far_lookups = 0;       // second lookups of far-homed sectors
   std::uint64_t far_hits = 0;
   std::uint64_t dram_read_sectors = 0;
+  std::uint64_t read_requests_missed = 0;  // (line, sector mask) reads with a near miss
   std::uint64_t write_sectors = 0;
   std::uint64_t dram_write_sectors = 0;  // dirty sectors evicted
 };
@@ -148,6 +155,10 @@ class L2Cache {
 
 enum class MatrixOrder { RowMajor, ColumnMajor };
 
+// How a kernel's main loop reads A and B. The L2 holds the same data either way; ncu's tag
+// stage counts a missed cp.async request once more, as a hit (see the header comment).
+enum class GlobalLoad { Ldg, CpAsync };
+
 struct L2ReplayOptions {
   int element_bytes = 2;          // A, B and C (f16: 2, f32: 4)
   int accumulator_bytes = 4;      // stream-k / parallel split-k partials (f32)
@@ -159,6 +170,7 @@ struct L2ReplayOptions {
   MatrixOrder c_order = MatrixOrder::RowMajor;
   int buckets = 50;               // hit_rate_over_time samples
   CoresidentRates coresident;     // the replay's clock with 2 blocks per SM (l2_progress.h)
+  GlobalLoad global_load = GlobalLoad::Ldg;  // only for the ncu look-up counts (extra_tag_lookups)
 };
 
 // A per-tile count grid for the app's heat maps, row-major [rows][cols].
@@ -177,6 +189,9 @@ struct L2Report {
   std::uint64_t dram_bytes_written = 0;
   std::uint64_t dirty_bytes_at_end = 0;
   std::uint64_t compulsory_read_bytes = 0;  // distinct A and B bytes: a perfect cache reads these once
+  // What ncu's tag stage counts on top of one look-up per sector: with cp.async, one hit per
+  // request that missed (counters.read_requests_missed); 0 with ld.global.
+  std::uint64_t extra_tag_lookups = 0;
   std::vector<double> hit_rate_over_time;   // per time bucket; -1 where nothing was read
   std::vector<double> bucket_end_time;
   TileHeat a_tiles;  // [m tile][k iteration]
@@ -191,6 +206,13 @@ struct L2Report {
 // blocks interleaved; ties in slot order), the C stores, and the split-k / stream-k partials.
 Expected<L2Report> replay_l2(const BlockPlan& plan, const Timeline& timeline, const DeviceDesc& device,
                              const L2ReplayOptions& options);
+
+// What lts__t_sectors_srcunit_tex_op_read_lookup_hit / lts__t_sectors_srcunit_tex_op_read reads
+// for this replay when the L2 request coalescer merged `lrc_merged_sectors` of the requested
+// sectors (ncu: l1tex__m_xbar2l1tex_read_sectors - lts__t_sectors_srcunit_tex_op_read):
+//   (requested - merged - near misses + extra_tag_lookups) / (requested - merged).
+// Error (not a ratio) when the merges are negative or leave nothing to look up.
+Expected<double> ncu_lookup_hit_over_op_read(const L2Report& r, double lrc_merged_sectors);
 
 // Line look-ups the replay will make (to refuse a request that would take minutes).
 std::uint64_t estimate_l2_lookups(const BlockPlan& plan, const L2ReplayOptions& options);
