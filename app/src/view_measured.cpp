@@ -94,6 +94,9 @@ SimOutcome simulate(const SimSetup& s) {
   o.c_element_bytes = 4;
   o.c_order = MatrixOrder::ColumnMajor;
   o.global_load = st->loads == "cp_async" ? GlobalLoad::CpAsync : GlobalLoad::Ldg;
+  // Two blocks per SM: the older runs faster in the fp32 SIMT kernels; the fp16 register stages'
+  // two blocks share the SM evenly (both measured on the H200, sim/L2_VALIDATION.md).
+  o.coresident.enabled = st->track == "fp32";
   if (estimate_l2_lookups(*plan, o) > kMaxL2Lookups) return out.error = "too large to replay", out;
   auto r = replay_l2(*plan, *tl, *dev, o);
   if (!r) return out.error = r.error(), out;
