@@ -175,5 +175,22 @@ TEST(NcuL2, TheLessonAssetHasBothFp32KernelsAt4096) {
   EXPECT_NE(preamble.find("H200"), std::string::npos);
 }
 
+TEST(NcuL2, TheLessonAssetHasBothCpAsyncKernelsAt4096) {
+  // assets/ncu/fp16-l2-h200-4096.csv (lesson 10): the multistage and epilogue rows of the capture.
+  auto r = load_ncu_csv(kRoot + "/assets/ncu/fp16-l2-h200-4096.csv");
+  ASSERT_TRUE(r.ok()) << r.error();
+  ASSERT_EQ(r->kernels.size(), 2u);
+  EXPECT_EQ(r->kernels[0].short_name(), "multistage_kernel");
+  EXPECT_EQ(r->kernels[1].short_name(), "staged_epilogue_kernel");
+  // sim/L2_VALIDATION.md: 78.31% and 86.97% per requested sector; lookup_hit / op_read 84.72% and
+  // 90.55%, with 27.6% and 13.9% of the requested sectors merged by the coalescer.
+  EXPECT_NEAR(100 * ncu_l2_read_hit_rate(r->kernels[0])->value, 78.31, 0.005);
+  EXPECT_NEAR(100 * ncu_l2_read_hit_rate(r->kernels[1])->value, 86.97, 0.005);
+  EXPECT_NEAR(100 * ncu_tag_stage(r->kernels[0])->lookup_hit_over_op_read, 84.72, 0.005);
+  EXPECT_NEAR(100 * ncu_tag_stage(r->kernels[1])->lookup_hit_over_op_read, 90.55, 0.005);
+  EXPECT_NEAR(100 * ncu_tag_stage(r->kernels[0])->merged_fraction, 27.6, 0.05);
+  EXPECT_NEAR(100 * ncu_tag_stage(r->kernels[1])->merged_fraction, 13.9, 0.05);
+}
+
 }  // namespace
 }  // namespace gemmlab::app
