@@ -22,6 +22,14 @@ cd "$(dirname "$0")/../.."
 t0=$(date +%s)
 stamp() { echo "[$(( $(date +%s) - t0 ))s] $*"; }
 
+# The coalescer and tag-stage counters of sim/L2_VALIDATION.md's probes (modes lrc and runs).
+LOOKUP_METRICS=l1tex__m_xbar2l1tex_read_sectors.sum,lrc__request_sectors_op_read_coalescable.sum
+LOOKUP_METRICS+=,lrc__request_sectors_op_read_coalescing_achieved_type_hardware.sum,lrc__lrc2xbar_sectors_op_read_replayed.sum
+LOOKUP_METRICS+=,lts__t_sectors_srcunit_tex_op_read.sum,lts__t_sectors_srcunit_tex_op_read_lookup_hit.sum
+LOOKUP_METRICS+=,lts__t_sectors_srcunit_tex_op_read_lookup_miss.sum,lts__t_sectors_srcunit_ltcfabric_op_read.sum
+LOOKUP_METRICS+=,lts__t_sectors_srcunit_ltcfabric_op_read_lookup_hit.sum,lts__t_sectors_srcunit_ltcfabric_op_read_lookup_miss.sum
+LOOKUP_METRICS+=,dram__sectors_read.sum,lts__t_requests_srcunit_tex_op_read.sum,gpu__time_duration.sum
+
 stamp "device"
 { nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv; ncu --version | tail -1;
   date -u +%Y-%m-%dT%H:%M:%SZ; } | tee "$OUT/device.txt"
@@ -31,12 +39,7 @@ if [ "${1:-counters}" = lrc ]; then
   mkdir -p build-gpu
   /usr/local/cuda/bin/nvcc -std=c++17 -O3 -gencode=arch=compute_90a,code=sm_90a \
     kernels/tools/l2_probe/lrc_probe.cu -o build-gpu/lrc_probe || exit 1
-  M=l1tex__m_xbar2l1tex_read_sectors.sum,lrc__request_sectors_op_read_coalescable.sum
-  M=$M,lrc__request_sectors_op_read_coalescing_achieved_type_hardware.sum,lrc__lrc2xbar_sectors_op_read_replayed.sum
-  M=$M,lts__t_sectors_srcunit_tex_op_read.sum,lts__t_sectors_srcunit_tex_op_read_lookup_hit.sum
-  M=$M,lts__t_sectors_srcunit_tex_op_read_lookup_miss.sum,lts__t_sectors_srcunit_ltcfabric_op_read.sum
-  M=$M,lts__t_sectors_srcunit_ltcfabric_op_read_lookup_hit.sum,lts__t_sectors_srcunit_ltcfabric_op_read_lookup_miss.sum
-  M=$M,dram__sectors_read.sum,lts__t_requests_srcunit_tex_op_read.sum,gpu__time_duration.sum
+  M=$LOOKUP_METRICS
   : > "$OUT/lrc_probe_ncu.csv"
   : > "$OUT/lrc_probe_timing.csv"
   # share delay_ns bytes chunk [warm], '|'-separated (LRC_CONFIGS overrides the list)
@@ -68,13 +71,8 @@ stamp "built"
 if [ "${1:-counters}" = runs ]; then
   # RUNS="stage kernel-regex size|..." (size N or MxNxK): the look-up and coalescer counters of
   # one launch each, for shapes the 8-row table does not have (e.g. one block: no sharing).
-  M=l1tex__m_xbar2l1tex_read_sectors.sum,lrc__request_sectors_op_read_coalescable.sum
-  M=$M,lrc__request_sectors_op_read_coalescing_achieved_type_hardware.sum,lrc__lrc2xbar_sectors_op_read_replayed.sum
-  M=$M,lts__t_sectors_srcunit_tex_op_read.sum,lts__t_sectors_srcunit_tex_op_read_lookup_hit.sum
-  M=$M,lts__t_sectors_srcunit_tex_op_read_lookup_miss.sum,lts__t_sectors_srcunit_ltcfabric_op_read.sum
-  M=$M,lts__t_sectors_srcunit_ltcfabric_op_read_lookup_hit.sum,lts__t_sectors_srcunit_ltcfabric_op_read_lookup_miss.sum
-  M=$M,dram__sectors_read.sum,dram__bytes_read.sum,lts__t_requests_srcunit_tex_op_read.sum,gpu__time_duration.sum
-  M=$M,launch__grid_size,launch__registers_per_thread,launch__occupancy_limit_registers,launch__occupancy_limit_shared_mem
+  M=$LOOKUP_METRICS,dram__bytes_read.sum,launch__grid_size,launch__registers_per_thread
+  M=$M,launch__occupancy_limit_registers,launch__occupancy_limit_shared_mem
   : > "$OUT/ncu_runs.csv"
   IFS='|' read -ra RUN_LIST <<< "${RUNS:?RUNS=\"stage kernel-regex size|...\"}"
   for run in "${RUN_LIST[@]}"; do

@@ -206,8 +206,7 @@ TEST(L2Validation, CoalescerNumbersQuotedInTheHeader) {
   const Measured all = read_ncu_csv("l2_ncu_h200.csv");
   double min_merged = 1, max_merged = 0;
   for (const auto& [key, m] : all) {
-    const double requested = m.at("l1tex__m_xbar2l1tex_read_sectors.sum");
-    const double merged = 1 - m.at("lts__t_sectors_srcunit_tex_op_read.sum") / requested;
+    const double merged = lrc_merged(m) / m.at("l1tex__m_xbar2l1tex_read_sectors.sum");
     min_merged = std::min(min_merged, merged);
     max_merged = std::max(max_merged, merged);
   }
@@ -215,9 +214,7 @@ TEST(L2Validation, CoalescerNumbersQuotedInTheHeader) {
   EXPECT_NEAR(100 * max_merged, 28, 0.5);
   double min_extra = 1, max_extra = 0;  // "hits + misses exceed ..._op_read by 1-18%"
   for (const auto& [key, m] : all) {
-    const double read = m.at("lts__t_sectors_srcunit_tex_op_read.sum");
-    const double extra = (m.at("lts__t_sectors_srcunit_tex_op_read_lookup_hit.sum") +
-                          m.at("lts__t_sectors_srcunit_tex_op_read_lookup_miss.sum")) / read - 1;
+    const double extra = extra_lookups(m) / m.at("lts__t_sectors_srcunit_tex_op_read.sum");
     min_extra = std::min(min_extra, extra);
     max_extra = std::max(max_extra, extra);
   }
@@ -388,18 +385,13 @@ TEST(L2Validation, LookupHitOverOpReadGivenTheCoalescersMerges) {
 // each 2-sector cp.async request is counted as 2 misses and 1 hit, exactly; LDG requests as 2
 // misses. The model's replay of those launches gives the same counts.
 TEST(L2Validation, CpAsyncCountsEachMissedRequestAsAHitToo) {
-  const Measured runs = [] {
-    Measured out;
-    for (auto& [key, metrics] : read_ncu_sections("l2_runs_h200.csv", "# stage=")) {
-      std::istringstream s(key);
-      std::string stage, size;
-      s >> stage >> size;
-      out[{stage + " " + size.substr(5), 0}] = metrics;
-    }
-    return out;
-  }();
+  // "stage size=N|MxNxK" -> metric -> value
+  const Sections runs = read_ncu_sections("l2_runs_h200.csv", "# stage=");
   ASSERT_EQ(runs.size(), 9u);
-  auto at = [&](const std::string& k) -> const std::map<std::string, double>& { return runs.at({k, 0}); };
+  auto at = [&](const std::string& stage_and_size) -> const std::map<std::string, double>& {
+    const size_t space = stage_and_size.find(' ');
+    return runs.at(stage_and_size.substr(0, space) + " size=" + stage_and_size.substr(space + 1));
+  };
   const char* kHit = "lts__t_sectors_srcunit_tex_op_read_lookup_hit.sum";
   const char* kMiss = "lts__t_sectors_srcunit_tex_op_read_lookup_miss.sum";
   const char* kRequests = "lts__t_requests_srcunit_tex_op_read.sum";
