@@ -4,7 +4,7 @@
 #   bash kernels/tools/fp16_session.sh [steps]     steps: any of build,sass,check,bench,time,ncu,
 #                                                  explore,sanitize (default: all but explore)
 # FP16_TUNE_ONLY=id,id,... limits the time step to those stages / variants (fp16_tune/main.cu).
-# Needs the carried .deps (nlohmann-json, gtest). Logs and tables are written to a work folder
+# Needs the carried .deps (`bash kernels/tools/gpu_deps.sh fetch`). Logs and tables are written to a work folder
 # and packed into $OUT/fp16_logs.tgz at exit (the device tool returns at most 8 files).
 # Each step has its own time limit so that a slow one cannot eat the whole call.
 set -u
@@ -25,7 +25,7 @@ nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,temperature.g
 
 if has build; then
   say build
-  P=$(bash .deps/unpack.sh)
+  P=$(bash kernels/tools/gpu_deps.sh unpack) || exit 1
   cmake --preset gpu -DCMAKE_PREFIX_PATH="$P" -DCMAKE_CUDA_ARCHITECTURES=90a-real \
     >"$OUT/build.log" 2>&1 || { tail -30 "$OUT/build.log"; exit 1; }
   cmake --build build-gpu --target gpu_check -j16 >>"$OUT/build.log" 2>&1 ||

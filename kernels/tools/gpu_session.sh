@@ -6,7 +6,7 @@
 #                                         full bench -> $OUT/results.json, ncu counters
 #   kernels/tools/gpu_session.sh bench    build, ctest -L gpu (verbose), full bench ->
 #                                         $OUT/results.json, ncu counters of every stage
-# Needs `carry: [".deps"]` (nlohmann-json and gtest .debs). Builds sm_90a only, in build-gpu.
+# Needs `carry: [".deps"]`, made here by `bash kernels/tools/gpu_deps.sh fetch`. Builds sm_90a only, in build-gpu.
 set -uo pipefail
 mode=${1:-dev}
 OUT=${OUT:-/tmp/out}
@@ -22,7 +22,7 @@ stamp "device"
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,temperature.gpu,power.draw --format=csv | tee "$OUT/device.txt"
 
 stamp "configure + build"
-P=$(bash .deps/unpack.sh)
+P=$(bash kernels/tools/gpu_deps.sh unpack) || exit 1
 cmake --preset gpu -DCMAKE_PREFIX_PATH="$P" -DCMAKE_CUDA_ARCHITECTURES=90a-real >"$OUT/build.log" 2>&1 &&
   cmake --build build-gpu --target gemmlab gpu_check -j16 >>"$OUT/build.log" 2>&1
 build_rc=$?

@@ -59,7 +59,7 @@ if [ "${1:-counters}" = lrc ]; then
 fi
 
 stamp "configure + build"
-P=$(bash .deps/unpack.sh)
+P=$(bash kernels/tools/gpu_deps.sh unpack) || exit 1
 cmake --preset gpu -DCMAKE_PREFIX_PATH="$P" -DCMAKE_CUDA_ARCHITECTURES=90a-real >/tmp/build.log 2>&1 &&
   cmake --build build-gpu --target gemmlab -j16 >>/tmp/build.log 2>&1
 build_rc=$?

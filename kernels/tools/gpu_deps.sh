@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# The Debian packages a GPU machine needs to build the kernels and their tests, as a folder that
+# travels with the tree (the GPU machine reaches no package registry).
+#   bash kernels/tools/gpu_deps.sh fetch    here, once: apt-get download into .deps/ (git-ignored)
+#   P=$(bash kernels/tools/gpu_deps.sh unpack)   there: unpacks .deps/*.deb into .deps/root and
+#                                           prints the prefix for -DCMAKE_PREFIX_PATH
+# With the device tool: run `fetch` here, then name ".deps" in the call's carry.
+# Header-only or static packages only, so the same .debs work on the GPU machine's image.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+PACKAGES=(nlohmann-json3-dev libgtest-dev googletest libcli11-dev)
+
+case "${1:-}" in
+  fetch)
+    mkdir -p .deps
+    if ! (cd .deps && apt-get download "${PACKAGES[@]}" >/dev/null 2>&1); then
+      echo "gpu_deps: apt-get download failed; run 'apt-get update' first (root) and try again" >&2
+      exit 1
+    fi
+    ls .deps/*.deb
+    ;;
+  unpack)
+    shopt -s nullglob
+    debs=(.deps/*.deb)
+    if [ ${#debs[@]} -eq 0 ]; then
+      echo "gpu_deps: no .deps/*.deb: run 'bash kernels/tools/gpu_deps.sh fetch' on a machine with apt and carry .deps" >&2
+      exit 1
+    fi
+    for d in "${debs[@]}"; do dpkg-deb -x "$d" .deps/root; done
+    echo "$PWD/.deps/root/usr"
+    ;;
+  *)
+    echo "usage: bash kernels/tools/gpu_deps.sh fetch|unpack" >&2
+    exit 2
+    ;;
+esac
