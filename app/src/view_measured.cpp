@@ -255,7 +255,7 @@ class MeasuredView final : public View {
     if (auto v = k.metric("launch__registers_per_thread")) s.regs = std::clamp(int(*v), 1, 255);
     s.smem = int(k.metric("launch__shared_mem_per_block_dynamic").value_or(0) +
                  k.metric("launch__shared_mem_per_block_static").value_or(0));
-    // The raster each stage launches with (kernels/stages/*.cu).
+    // The raster each stage launches with (kernels/stages/*/*.cu).
     if (s.stage == "block-swizzle") s.order = "identity:8";      // GemmIdentitySwizzle<8>
     if (s.stage == "epilogue") s.order = "serpentine:8";         // kMaxStride = 8
     if (s.stage == "stream-k") s.stream_k = true;

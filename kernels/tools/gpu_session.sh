@@ -32,7 +32,7 @@ G=build-gpu/app/gemmlab
 
 resources() {
   stamp "SASS resource usage"
-  for o in build-gpu/kernels/CMakeFiles/gemmlab_kernels.dir/stages/*.o; do
+  for o in build-gpu/kernels/CMakeFiles/gemmlab_kernels.dir/stages/*/*.o; do
     cuobjdump --dump-resource-usage "$o" 2>/dev/null | grep -E "Function|REG" |
       sed -E 's/^ *Function ([^:]*):.*/\1/' | paste - - | c++filt | sed -E 's/\(anonymous namespace\):://g'
   done | awk '{print}' > "$OUT/resources.txt"
@@ -69,8 +69,8 @@ PY
 case "$mode" in
   dev)
     resources
-    for st in double-buffer stream-k; do
-      cuobjdump -sass build-gpu/kernels/CMakeFiles/gemmlab_kernels.dir/stages/$st.cu.o > "$OUT/$st.sass" 2>&1
+    for st in fp32/04_double_buffer fp32/07_stream_k; do
+      cuobjdump -sass build-gpu/kernels/CMakeFiles/gemmlab_kernels.dir/stages/$st.cu.o > "$OUT/$(basename $st).sass" 2>&1
     done
     stamp "gpu_check fp32"
     timeout 300 build-gpu/kernels/tests/gpu_check --stages "${STAGES:-$FP32}" > "$OUT/gpu_check.log" 2>&1

@@ -6,7 +6,7 @@ cd "$(dirname "$0")/../.."
 arch=${1:-sm_90a}
 shift || true
 files=("$@")
-[ ${#files[@]} -eq 0 ] && files=(kernels/stages/*.cu)
+[ ${#files[@]} -eq 0 ] && files=(kernels/stages/*/*.cu)
 nvcc=${NVCC:-/usr/local/cuda/bin/nvcc}
 for f in "${files[@]}"; do
   "$nvcc" -std=c++20 --expt-relaxed-constexpr -O3 -arch="$arch" -Ikernels -Isim/include \

@@ -2,7 +2,7 @@
 // of GEMM Lab's own kernels. For every stage, every shared load and store of one k-tile (and the
 // epilogue) is rebuilt lane by lane from the SAME header functions the kernel calls
 // (gemmlab/simt_warp_tile.h, sliced_k_tile.h, fp16_smem_tile.h, thread_map.h, fragments.h, with
-// the stage shapes of kernels/stages/fp16_shapes.h), for every warp of the block, and run through
+// the stage shapes of kernels/stages/fp16/fp16_shapes.h), for every warp of the block, and run through
 // the bank model (banks.h). Two checks per stage:
 //   1. each instruction costs what the isolated-warp hardware rule says (hardware_rules.md, the
 //      probes of bank_probe_h200.txt), for every warp;
@@ -36,7 +36,7 @@
 #include <string>
 #include <vector>
 
-#include "../../kernels/stages/fp16_shapes.h"
+#include "../../kernels/stages/fp16/fp16_shapes.h"
 #include "gemmlab/banks.h"
 #include "gemmlab/fp16_smem_tile.h"
 #include "gemmlab/simt_warp_tile.h"
@@ -196,7 +196,7 @@ void simt_tile_stores(StageModel& s, const st::SmemStage* smem, int stage, long 
 constexpr long long kSimtBlocks = (kProblem / st::kTileM) * (kProblem / st::kTileN);  // 1024
 constexpr long long kSimtTiles = kProblem / st::kTileK;                               // 512
 
-// Stage 3: one stage, scalar loads (simt-tile.cu: TileLoader<1>), load / sync / store / sync.
+// Stage 3: one stage, scalar loads (fp32/03_simt_tile.cu: TileLoader<1>), load / sync / store / sync.
 StageModel simt_tile_stage() {
   static st::SmemStage smem[1];
   StageModel s{"simt-tile", kSimtBlocks, st::kThreads / 32, {}, {}};

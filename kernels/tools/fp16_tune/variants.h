@@ -1,6 +1,6 @@
 // Tuning variants of the FP16 stages (tile k, pipeline depth, serpentine stride), registered as
 // StageInfo so the runner checks and times them exactly as it does the real stages. A developer
-// tool for choosing the stages' parameters (kernels/stages/FP16_NOTES.md records the outcome);
+// tool for choosing the stages' parameters (kernels/stages/fp16/FP16_NOTES.md records the outcome);
 // built by kernels/tools/fp16_session.sh on the GPU machine, not by CMake.
 #pragma once
 #include <vector>

@@ -17,8 +17,8 @@
 #include <vector>
 
 #include "gemmlab/raster.h"
-#include "stages/fp16_multistage.cuh"
-#include "stages/fp32_simt.cuh"
+#include "stages/fp16/fp16_multistage.cuh"
+#include "stages/fp32/fp32_simt.cuh"
 #include "probe_common.cuh"
 
 namespace {

@@ -18,7 +18,7 @@
 // A / B) takes 2-byte loads. Tile 128x128x32, 256 threads, 16 KB static shared memory.
 // Expected (H200, 4096^3): ~107 TFLOP/s, 15 % of cuBLAS; ncu: 4 wavefronts per LDS.32 (3
 // conflicts), the tensor pipe ~17 % busy: the shared-memory pipe (72 % busy) is the bottleneck.
-// Measured numbers and how they were taken: kernels/stages/FP16_NOTES.md.
+// Measured numbers and how they were taken: kernels/stages/fp16/FP16_NOTES.md.
 //
 // Run: gemmlab bench --stages mma-sync --sizes 4096 --check
 #include "fp16_sync_kernel.cuh"

@@ -15,7 +15,7 @@
 // chunks, so K % 8 == 0 (and 16-byte aligned A, B) takes the asynchronous path; other K fall
 // back to synchronous 2-byte loads into the same pipeline: correct, and much slower.
 // Expected (H200, 4096^3): ~323 TFLOP/s, 46 % of cuBLAS; 146 registers, one block per SM.
-// Measured numbers and how they were taken: kernels/stages/FP16_NOTES.md.
+// Measured numbers and how they were taken: kernels/stages/fp16/FP16_NOTES.md.
 //
 // Run: gemmlab bench --stages smem-swizzle,multistage --sizes 4096 --check
 #include "fp16_multistage.cuh"

@@ -23,7 +23,7 @@
 // synchronous fallback of stage 11; M % 4 == 0 for the 128-bit C stores, otherwise 32-bit ones.
 // Expected (H200): ~440-450 TFLOP/s at 4096^3 (62-65 % of cuBLAS), 400-450 at 8192^3 (55-61 %);
 // 238 registers. The issue's 70 % is not reached: FP16_NOTES.md says why.
-// Measured numbers and how they were taken: kernels/stages/FP16_NOTES.md.
+// Measured numbers and how they were taken: kernels/stages/fp16/FP16_NOTES.md.
 //
 // Run: gemmlab bench --stages multistage,epilogue --sizes 4096,8192 --check
 #include "fp16_staged_epilogue.cuh"

@@ -13,7 +13,7 @@
 // Any M, N, K (predicated, as stage 8). 16 KB static shared memory.
 // Expected (H200, 4096^3): ~117 TFLOP/s, 16.5 % of cuBLAS; ncu: 16 wavefronts per LDSM.x4
 // (12 conflicts), exactly what `gemmlab sim banks` predicts for these addresses.
-// Measured numbers and how they were taken: kernels/stages/FP16_NOTES.md.
+// Measured numbers and how they were taken: kernels/stages/fp16/FP16_NOTES.md.
 //
 // Run: gemmlab bench --stages mma-sync,ldmatrix --sizes 4096 --check
 #include "fp16_sync_kernel.cuh"

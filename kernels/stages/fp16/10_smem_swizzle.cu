@@ -12,7 +12,7 @@
 // Any M, N, K (predicated, as stage 8). 16 KB static shared memory.
 // Expected (H200, 4096^3): ~207 TFLOP/s, 29 % of cuBLAS; ncu: 4.0 wavefronts per LDSM.x4,
 // 0 conflicts.
-// Measured numbers and how they were taken: kernels/stages/FP16_NOTES.md.
+// Measured numbers and how they were taken: kernels/stages/fp16/FP16_NOTES.md.
 //
 // Run: gemmlab bench --stages ldmatrix,smem-swizzle --sizes 4096 --check
 #include "fp16_sync_kernel.cuh"
