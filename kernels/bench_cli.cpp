@@ -132,7 +132,7 @@ Options parse(int argc, char** argv, int first) {
   for (const std::string& id : split_commas(stages_arg)) {
     if (id == "all" || id == "fp32" || id == "fp16") {
       for (const StageInfo& s : stage_registry())
-        if (s.built() && (id == "all" || id == track_name(s.track))) o.stages.push_back(&s);
+        if ((id == "all" || id == track_name(s.track))) o.stages.push_back(&s);
       continue;
     }
     const StageInfo* s = find_stage(id);
@@ -159,20 +159,22 @@ Json registry_json() {
                       {"lesson", s.lesson},
                       {"tile", {s.tile_m, s.tile_n, s.tile_k}},
                       {"threads", s.threads},
-                      {"loads", s.loads},
-                      {"built", s.built()}});
+                      {"regs", s.regs},
+                      {"smem", s.smem},
+                      {"loads", load_name(s.loads)},
+                      {"coresident", coresidency_name(s.coresident)}});
   }
   return {{"stages", stages}};
 }
 
 void print_registry_table() {
-  std::printf("%-14s %-30s %-5s %-22s %-13s %-7s %s\n", "id", "name", "track", "lesson", "tile",
-              "threads", "built");
+  std::printf("%-14s %-30s %-5s %-22s %-13s %-7s %-5s %s\n", "id", "name", "track", "lesson", "tile",
+              "threads", "regs", "smem");
   for (const StageInfo& s : stage_registry()) {
     char tile[32];
     std::snprintf(tile, sizeof tile, "%dx%dx%d", s.tile_m, s.tile_n, s.tile_k);
-    std::printf("%-14s %-30s %-5s %-22s %-13s %-7d %s\n", s.id, s.name, track_name(s.track),
-                s.lesson, tile, s.threads, s.built() ? "yes" : "no (file missing)");
+    std::printf("%-14s %-30s %-5s %-22s %-13s %-7d %-5d %d\n", s.id, s.name, track_name(s.track),
+                s.lesson, tile, s.threads, s.regs, s.smem);
   }
 }
 

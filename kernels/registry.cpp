@@ -1,25 +1,19 @@
 #include "registry.h"
 
 namespace gemmlab::kernels {
-
-// Weak: a stage listed in stages.def whose .cu file does not exist yet links as a null pointer
-// instead of failing the whole build (kernels/CMakeLists.txt links the stages whole-archive so
-// that every stage that does exist is found).
-#define GEMMLAB_STAGE(id, name, track, lesson, tm, tn, tk, threads, loads, launch) \
-  __attribute__((weak)) StageLaunch launch();
-#include "stages.def"
-#undef GEMMLAB_STAGE
-
 namespace {
+
+// In stages.def order, like kStageTable: entry i pairs kStageTable[i] with its launch function.
 const StageInfo kStages[] = {
-#define GEMMLAB_STAGE(id, name, track, lesson, tm, tn, tk, threads, loads, launch) \
-  {id, name, Track::track, lesson, tm, tn, tk, threads, #loads, &launch},
-#include "stages.def"
+#define GEMMLAB_STAGE(id, name, track, lesson, kernel, tm, tn, tk, threads, regs, smem, loads, raster, \
+                      raster_param, partition, coresident, launch)                                     \
+  {kStageTable[stage_index(id)], &launch},
+#include "gemmlab/stages.def"
 #undef GEMMLAB_STAGE
 };
-}  // namespace
+static_assert(std::size(kStages) == std::size(kStageTable));
 
-const char* track_name(Track t) { return t == Track::fp32 ? "fp32" : "fp16"; }
+}  // namespace
 
 std::span<const StageInfo> stage_registry() { return kStages; }
 

@@ -1,28 +1,21 @@
-// The stage registry as data: stages.def expanded once, with each stage's launch functions.
-// `gemmlab bench`, the GPU tests and `gemmlab bench --list --json` all read this table.
+// The stage registry: the simulator's stage table (gemmlab/stage_desc.h, from stages.def) with
+// each stage's launch functions. `gemmlab bench`, the GPU tests and `gemmlab bench --list --json`
+// read it. Every stage listed in stages.def links to its launch function: a stage without its .cu
+// file, or a misspelt launch name, is a link error, not a run-time "not built".
 #pragma once
 #include <span>
 #include <string_view>
 
+#include "gemmlab/stage_desc.h"
 #include "stage_api.h"
 
 namespace gemmlab::kernels {
 
-enum class Track { fp32, fp16 };
+using Track = StageTrack;
+using gemmlab::track_name;
 
-// "fp32" / "fp16", as in stages.def and the results JSON.
-const char* track_name(Track t);
-
-struct StageInfo {
-  const char* id;      // "simt-tile"
-  const char* name;    // "3 SIMT 128x128x8"
-  Track track;
-  const char* lesson;  // lesson folder id, e.g. "05-register-tiling"
-  int tile_m, tile_n, tile_k, threads;
-  const char* loads;  // "ldg" or "cp_async": how the main loop reads A and B
-  // Null when the stage's kernels/stages/*.cu file is not in this build (written in parallel).
+struct StageInfo : StageDesc {
   StageLaunch (*get)();
-  bool built() const { return get != nullptr; }
 };
 
 std::span<const StageInfo> stage_registry();

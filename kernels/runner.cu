@@ -269,7 +269,7 @@ struct Runner::Impl {
     GL_CUDA(cudaGetLastError());
   }
 
-  // Stage check + built + limits. Empty when the target can run p.
+  // Stage check + limits. Empty when the target can run p.
   std::string refuse(const Target& t, const Problem& p) const {
     if (p.m < 1 || p.n < 1 || p.k < 1) return "M, N and K must be at least 1";
     if (p.m > kMaxDim || p.n > kMaxDim || p.k > kMaxDim)
@@ -278,9 +278,6 @@ struct Runner::Impl {
         1ll * p.m * p.n > kMaxElements)
       return "each matrix must have fewer than 2^31 elements (the kernels index with 32-bit ints)";
     if (t.stage) {
-      if (!t.stage->built())
-        return std::string("stage '") + t.stage->id + "' is not in this build (its file in "
-               "kernels/stages/ does not exist yet)";
       if (const char* why = t.stage->get().check(p.m, p.n, p.k)) return why;
     }
     return {};

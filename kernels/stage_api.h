@@ -26,9 +26,10 @@ struct StageLaunch {
   cudaError_t (*launch)(const GemmArgs& args);
 };
 
-#define GEMMLAB_STAGE(id, name, track, lesson, tm, tn, tk, threads, loads, launch) \
+#define GEMMLAB_STAGE(id, name, track, lesson, kernel, tm, tn, tk, threads, regs, smem, loads, raster, \
+                      raster_param, partition, coresident, launch)                                     \
   StageLaunch launch();
-#include "stages.def"
+#include "gemmlab/stages.def"
 #undef GEMMLAB_STAGE
 
 }  // namespace gemmlab::kernels

@@ -15,6 +15,7 @@
 #include "canvas.h"
 #include "gemmlab/device_presets.h"
 #include "gemmlab/l2_model.h"
+#include "gemmlab/launch_plan.h"
 #include "gemmlab/raster_analysis.h"
 #include "gemmlab/schedule.h"
 #include "palette.h"
@@ -25,6 +26,8 @@ namespace gemmlab::app {
 namespace {
 
 struct GridUiState {
+  std::string stage;        // a stages.def id: the launch is that stage's (tile, resources, raster...)
+  std::string stage_order;  // with a stage: another block order to try ("" = the stage's own)
   int problem[3] = {4096, 4096, 4096};
   int tile[3] = {128, 128, 32};
   std::string order = "launch";
@@ -40,20 +43,8 @@ struct GridUiState {
   CanvasState grid_canvas, slots_canvas;
 };
 
-// Everything derived synchronously (milliseconds even for 16k tiles).
-struct GridModel {
-  DeviceDesc device;
-  Occupancy occupancy;
-  BlockPlan plan;
-  Timeline timeline;
-  WaveSummary waves;
-  int tiles_m = 0, tiles_n = 0;
-  std::vector<int> tile_first_block;  // launch index of the first block that works on the tile
-  std::vector<int> tile_last_block;   // the block that finishes it (epilogue)
-  std::vector<int> tile_blocks;       // how many blocks work on it
-  std::vector<double> tile_start, tile_end;
-  std::vector<int> segment_block;     // per plan segment: its block
-};
+// Everything derived synchronously (milliseconds even for 16k tiles): gemmlab::plan_launch's result.
+using GridModel = LaunchPlan;
 
 const char* phase_label(PhaseKind k) {
   switch (k) {
@@ -92,6 +83,8 @@ class GridView final : public View {
         for (int i = 0; i < 3; ++i) v[i] = s[k][i];
     };
     get3("problem", ui_.problem);
+    if (s.contains("stage")) ui_.stage = s["stage"];
+    if (s.contains("stage") && s.contains("order")) ui_.stage_order = s["order"];
     get3("tile", ui_.tile);
     if (s.contains("order")) ui_.order = s["order"];
     if (s.contains("split_k")) ui_.split_k = s["split_k"];
@@ -125,9 +118,7 @@ class GridView final : public View {
     if (spec.quantity == "grid.waves") return m.waves.waves;
     if (spec.quantity == "grid.blocks_per_sm") return double(m.occupancy.blocks_per_sm);
     if (spec.quantity == "grid.last_wave_blocks") {
-      if (m.waves.blocks == 0) return 0.0;
-      const long long rest = m.waves.blocks - m.waves.full_waves * m.waves.slots;
-      return double(rest > 0 ? rest : m.waves.slots);
+      return double(m.waves.last_wave_blocks);
     }
     if (spec.quantity == "grid.l2_hit_rate") {
       self->wait_for_l2();
@@ -143,6 +134,7 @@ class GridView final : public View {
     Json out;
     out["view"] = id();
     out["problem"] = {ui_.problem[0], ui_.problem[1], ui_.problem[2]};
+    if (!ui_.stage.empty()) out["stage"] = ui_.stage;
     out["tile"] = {ui_.tile[0], ui_.tile[1], ui_.tile[2]};
     out["order"] = ui_.order;
     out["device"] = ui_.device;
@@ -151,17 +143,21 @@ class GridView final : public View {
       return out;
     }
     const GridModel& m = *model_;
+    if (!ui_.stage.empty()) {
+      out["tile"] = {m.spec.tile.m, m.spec.tile.n, m.spec.tile.k};
+      out["order"] = order_name(m.plan.order);
+    }
     out["blocks_per_sm"] = m.occupancy.blocks_per_sm;
     out["occupancy_limiter"] = m.occupancy.limiter;
     out["blocks"] = m.waves.blocks;
     out["slots"] = m.waves.slots;
     out["waves"] = m.waves.waves;
-    out["tiled_shape"] = {m.tiles_m, m.tiles_n};
+    out["tiled_shape"] = {m.tiles.tiles_m, m.tiles.tiles_n};
     out["relative_time"] = m.timeline.makespan;
     Json tiles = Json::array();
-    for (size_t t = 0; t < m.tile_first_block.size(); ++t)
-      tiles.push_back({t / m.tiles_n, t % m.tiles_n, m.tile_first_block[t], m.tile_last_block[t],
-                       m.tile_blocks[t], m.tile_start[t], m.tile_end[t]});
+    for (size_t t = 0; t < m.tiles.first_block.size(); ++t)
+      tiles.push_back({t / m.tiles.tiles_n, t % m.tiles.tiles_n, m.tiles.first_block[t], m.tiles.finishing_block[t],
+                       m.tiles.blocks[t], m.tiles.start[t], m.tiles.end[t]});
     out["tiles_columns"] = {"m_tile", "n_tile", "first_block", "finishing_block", "blocks", "start", "end"};
     out["tiles"] = tiles;
     Json runs = Json::array();
@@ -212,6 +208,7 @@ class GridView final : public View {
   std::string key() const {
     std::string k;
     for (int v : ui_.problem) k += std::to_string(v) + ",";
+    k += ui_.stage + "|" + ui_.stage_order + "|";
     for (int v : ui_.tile) k += std::to_string(v) + ",";
     k += ui_.order + "|" + std::to_string(ui_.split_k) + ui_.split_k_mode + (ui_.stream_k ? "sk" : "") +
          "|" + ui_.device + "|" + std::to_string(ui_.threads) + "," + std::to_string(ui_.regs) + "," +
@@ -238,91 +235,62 @@ class GridView final : public View {
     start_l2();
   }
 
+  // The launch: a stage of the ladder as stages.def describes it, or the learner's own settings.
+  Expected<LaunchSpec> launch_spec() const {
+    const GemmCoord problem{ui_.problem[0], ui_.problem[1], ui_.problem[2]};
+    LaunchSpec spec;
+    if (!ui_.stage.empty()) {
+      const StageDesc* st = find_stage_desc(ui_.stage);
+      if (!st) return Error{"no stage '" + ui_.stage + "' in stages.def"};
+      auto s = stage_launch_spec(*st, problem);
+      if (!s) return Error{s.error()};
+      spec = *s;
+      if (!ui_.stage_order.empty()) {
+        auto order = parse_order(ui_.stage_order);
+        if (!order) return Error{order.error()};
+        spec.order = *order;
+      }
+    } else {
+      spec.problem = problem;
+      spec.tile = {ui_.tile[0], ui_.tile[1], ui_.tile[2]};
+      spec.resources = {ui_.threads, ui_.regs, ui_.smem};
+      auto order = parse_order(ui_.order);
+      if (!order) return Error{order.error()};
+      spec.order = *order;
+      if (ui_.stream_k && ui_.split_k > 1)
+        return Error{"choose split-k or stream-k, not both (split_k is " + std::to_string(ui_.split_k) + ")"};
+      if (ui_.stream_k) {
+        spec.partition = Partition::StreamK;
+      } else if (ui_.split_k > 1) {
+        spec.partition = ui_.split_k_mode == "parallel" ? Partition::SplitKParallel : Partition::SplitKSerial;
+        spec.split_k = ui_.split_k;
+      }
+      // The course's tracks (stages.def): f32 is BLAS NN, f16 is TN; C is f32, column-major.
+      StageDesc like{};
+      like.track = ui_.dtype == "f32" ? StageTrack::fp32 : StageTrack::fp16;
+      spec.l2.element_bytes = like.element_bytes();
+      spec.l2.a_order = like.a_order();
+      spec.l2.b_order = like.b_order();
+      spec.l2.c_element_bytes = like.c_element_bytes();
+      spec.l2.c_order = like.c_order();
+    }
+    spec.l2.buckets = 60;
+    return spec;
+  }
+
   Expected<GridModel> build_model() const {
-    GridModel m;
     auto dev = device_preset(ui_.device);
     if (!dev) return Error{dev.error()};
-    m.device = *dev;
-    KernelResources k{ui_.threads, ui_.regs, ui_.smem};
-    auto occ = compute_occupancy(m.device, k);
-    if (!occ) return Error{occ.error()};
-    m.occupancy = *occ;
-    auto order = parse_order(ui_.order);
-    if (!order) return Error{order.error()};
-    PlanRequest rq;
-    rq.problem = {ui_.problem[0], ui_.problem[1], ui_.problem[2]};
-    rq.tile = {ui_.tile[0], ui_.tile[1], ui_.tile[2]};
-    rq.order = *order;
-    if (ui_.stream_k && ui_.split_k > 1)
-      return Error{"choose split-k or stream-k, not both (split_k is " + std::to_string(ui_.split_k) + ")"};
-    if (ui_.stream_k) {
-      rq.partition = Partition::StreamK;
-    } else if (ui_.split_k > 1) {
-      rq.partition = ui_.split_k_mode == "parallel" ? Partition::SplitKParallel : Partition::SplitKSerial;
-      rq.split_k = ui_.split_k;
-    }
-    rq.sms = m.device.sms;
-    rq.sm_occupancy = m.occupancy.blocks_per_sm;
-    auto plan = make_block_plan(rq);
-    if (!plan) return Error{plan.error()};
-    m.plan = std::move(*plan);
-    auto tl = simulate_timeline(m.plan, m.device.sms, m.occupancy.blocks_per_sm, CostModel{});
-    if (!tl) return Error{tl.error()};
-    m.timeline = std::move(*tl);
-    m.waves = summarize_waves(m.plan, m.timeline.slots);
-    m.tiles_m = m.plan.tiled_shape.m;
-    m.tiles_n = m.plan.tiled_shape.n;
-    const size_t tiles = static_cast<size_t>(m.tiles_m) * m.tiles_n;
-    m.tile_first_block.assign(tiles, -1);
-    m.tile_last_block.assign(tiles, -1);
-    m.tile_blocks.assign(tiles, 0);
-    m.tile_start.assign(tiles, 1e300);
-    m.tile_end.assign(tiles, 0);
-    m.segment_block.assign(m.plan.segments.size(), -1);
-    for (size_t b = 0; b < m.plan.blocks.size(); ++b) {
-      const BlockWork& w = m.plan.blocks[b];
-      for (int i = 0; i < w.segment_count; ++i) {
-        const size_t si = static_cast<size_t>(w.first_segment + i);
-        m.segment_block[si] = static_cast<int>(b);
-        const WorkSegment& s = m.plan.segments[si];
-        if (s.tile_index < 0 || static_cast<size_t>(s.tile_index) >= tiles) continue;
-        if (m.tile_first_block[s.tile_index] < 0) m.tile_first_block[s.tile_index] = static_cast<int>(b);
-        ++m.tile_blocks[s.tile_index];
-      }
-    }
-    for (const Phase& ph : m.timeline.phases) {
-      const int b = m.segment_block[ph.segment];
-      const WorkSegment& s = m.plan.segments[ph.segment];
-      if (s.tile_index < 0 || static_cast<size_t>(s.tile_index) >= tiles) continue;
-      m.tile_start[s.tile_index] = std::min(m.tile_start[s.tile_index], ph.start);
-      if (ph.end >= m.tile_end[s.tile_index]) {
-        m.tile_end[s.tile_index] = ph.end;
-        m.tile_last_block[s.tile_index] = b;
-      }
-    }
-    return m;
+    auto spec = launch_spec();
+    if (!spec) return Error{spec.error()};
+    return plan_launch(*spec, *dev);
   }
 
   // ---- L2 replay on a worker thread ----
-  L2ReplayOptions l2_options() const {
-    L2ReplayOptions o;
-    o.element_bytes = ui_.dtype == "f32" ? 4 : 2;
-    // The course's two tracks (kernels/stages.def): fp32 is BLAS NN, fp16 is TN.
-    o.a_order = ui_.dtype == "f32" ? MatrixOrder::ColumnMajor : MatrixOrder::RowMajor;
-    o.b_order = MatrixOrder::ColumnMajor;
-    // Both tracks write C as f32, column-major (stages.def; as validated in sim/L2_VALIDATION.md).
-    o.c_element_bytes = 4;
-    o.c_order = MatrixOrder::ColumnMajor;
-    o.buckets = 60;
-    return o;
-  }
-
   void start_l2() {
     if (!model_) return;
-    const L2ReplayOptions o = l2_options();
-    const std::uint64_t lookups = estimate_l2_lookups(model_->plan, o);
-    if (lookups > kMaxL2Lookups) {
-      l2_error_ = "the L2 replay would make " + fmt_int(static_cast<long long>(lookups)) +
+    if (model_->l2_lookups > kMaxL2Lookups) {
+      l2_error_ = "the L2 replay would make " + fmt_int(static_cast<long long>(model_->l2_lookups)) +
                   " look-ups (more than the simulator's " + fmt_int(static_cast<long long>(kMaxL2Lookups)) +
                   "): use a smaller problem or larger tiles";
       return;
@@ -331,9 +299,7 @@ class GridView final : public View {
     auto model = model_;
     l2_key_ = computed_key_;
     l2_started_ = std::chrono::steady_clock::now();
-    l2_job_ = std::async(std::launch::async, [model, o]() {
-      return replay_l2(model->plan, model->timeline, model->device, o);
-    });
+    l2_job_ = std::async(std::launch::async, [model]() { return replay_launch_l2(*model); });
   }
 
   void poll_l2(bool block) {
@@ -353,22 +319,48 @@ class GridView final : public View {
 
   // ---- UI ----
   void draw_controls() {
+    // A stage of the ladder fixes tile, resources, raster, partition and operands (stages.def).
+    std::vector<std::string> stages = {"(own settings)"};
+    for (const StageDesc& st : stage_table())
+      if (st.has_tile()) stages.push_back(st.id);
+    std::string stage = ui_.stage.empty() ? stages.front() : ui_.stage;
+    if (combo_string("stage", &stage, stages, 10)) {
+      ui_.stage = stage == stages.front() ? "" : stage;
+      ui_.stage_order.clear();
+    }
+    help_marker("A stage launches as its kernel does: its tile, threads, registers and shared memory, "
+                "block order, split-k / stream-k plan, operand layouts and co-residency (stages.def). "
+                "\"(own settings)\" lets you set each of them.");
+    ImGui::SameLine();
     input_int3("problem M,N,K", ui_.problem, 1, kMaxProblemExtent, 6);
-    ImGui::SameLine();
-    input_int3("tile TM,TN,TK", ui_.tile, 1, 4096, 4);
-    ImGui::SameLine();
     static const std::vector<std::string> orders = {"launch", "identity:1", "identity:2", "identity:4",
-                                                    "identity:8", "serpentine", "along-m:2", "along-m:4",
-                                                    "along-m:8", "along-n:2", "along-n:4", "along-n:8"};
-    std::string order = ui_.order;
-    if (combo_string("order", &order, orders, 10)) ui_.order = order;
+                                                    "identity:8", "serpentine", "serpentine:8", "along-m:2",
+                                                    "along-m:4", "along-m:8", "along-n:2", "along-n:4", "along-n:8"};
+    const bool own = ui_.stage.empty();
+    if (!own) {
+      ImGui::SameLine();
+      std::vector<std::string> with_stage = {"the stage's"};
+      with_stage.insert(with_stage.end(), orders.begin(), orders.end());
+      std::string order = ui_.stage_order.empty() ? with_stage.front() : ui_.stage_order;
+      if (combo_string("order", &order, with_stage, 10)) ui_.stage_order = order == with_stage.front() ? "" : order;
+    }
+    ImGui::BeginDisabled(!own);
+    if (own) ImGui::SameLine();
+    input_int3("tile TM,TN,TK", ui_.tile, 1, 4096, 4);
+    if (own) {
+      ImGui::SameLine();
+      std::string order = ui_.order;
+      if (combo_string("order", &order, orders, 10)) ui_.order = order;
+    }
     help_marker("launch: blockIdx.x along M. identity:N: CUTLASS GemmIdentityThreadblockSwizzle<N>. "
                 "serpentine: seed 004's zig-zag. along-m:S / along-n:S: CUTLASS 3 rasterisation "
                 "with swizzle size S.");
+    ImGui::EndDisabled();
     same_line_if_fits(field_width(6) + ImGui::CalcTextSize("device").x + 8);
     static const std::vector<std::string> devices = {"h100", "h200", "a100", "rtx4090"};
     combo_string("device", &ui_.device, devices, 6);
 
+    ImGui::BeginDisabled(!own);
     input_int("split-k", &ui_.split_k, 1, 1024, 4);
     if (ui_.split_k > 1) {
       ImGui::SameLine();
@@ -386,6 +378,7 @@ class GridView final : public View {
     same_line_if_fits(field_width(3) + ImGui::CalcTextSize("dtype").x + 8);
     static const std::vector<std::string> dtypes = {"f16", "f32"};
     combo_string("dtype", &ui_.dtype, dtypes, 3);
+    ImGui::EndDisabled();
     same_line_if_fits(field_width(5) + ImGui::CalcTextSize("colour by").x + 8);
     static const std::vector<std::string> colorings = {"order", "wave", "sm", "reuse"};
     combo_string("colour by", &ui_.color_by, colorings, 5);
@@ -400,7 +393,7 @@ class GridView final : public View {
     std::snprintf(waves, sizeof waves, "%.2f waves, last wave %.0f%% full", m.waves.waves,
                   100.0 * m.waves.tail_utilisation);
     ImGui::Text("%d x %d tiles, %s blocks (grid %s)   %s per SM (%s) x %d SMs = %s slots   %s",
-                m.tiles_m, m.tiles_n, hide_blocks ? "?" : fmt_int(m.waves.blocks).c_str(),
+                m.tiles.tiles_m, m.tiles.tiles_n, hide_blocks ? "?" : fmt_int(m.waves.blocks).c_str(),
                 hide_blocks ? "?" : (std::to_string(m.plan.grid.x) + "," + std::to_string(m.plan.grid.y) +
                                      "," + std::to_string(m.plan.grid.z)).c_str(),
                 hide_per_sm ? "?" : std::to_string(m.occupancy.blocks_per_sm).c_str(),
@@ -411,9 +404,7 @@ class GridView final : public View {
     ImGui::Text("time %.0f (units of one k iteration)   ideal %.0f   slot efficiency %.0f%%",
                 m.timeline.makespan, m.timeline.ideal_time(), 100 * eff);
     if (m.plan.partition != Partition::None) {
-      // Counted off the plan: tiles one block finishes alone vs tiles that need a fix-up.
-      long long alone = 0, shared = 0;
-      for (int b : m.tile_blocks) (b == 1 ? alone : shared) += b > 0;
+      const long long alone = m.tiles.alone, shared = m.tiles.shared;
       ImGui::SameLine();
       if (m.plan.has_streamk)
         ImGui::Text("   stream-k: %d SK + %d DP blocks; %lld tiles done by one block, %lld shared (fix-up)",
@@ -440,13 +431,13 @@ class GridView final : public View {
 
   Rgba tile_color(size_t t) const {
     const GridModel& m = *model_;
-    const int first = m.tile_first_block[t];
+    const int first = m.tiles.first_block[t];
     if (first < 0) return kEmptyCell;
-    const int finishing = m.tile_last_block[t] >= 0 ? m.tile_last_block[t] : first;
+    const int finishing = m.tiles.finishing_block[t] >= 0 ? m.tiles.finishing_block[t] : first;
     if (ui_.color_by == "wave") return id_color(first / std::max(1, m.waves.slots));
     if (ui_.color_by == "sm") return id_color(m.timeline.blocks[finishing].sm);
     if (ui_.color_by == "reuse") {
-      if (!l2_ || l2_->c_tile_dram_sectors.size() != m.tile_first_block.size()) return kEmptyCell;
+      if (!l2_ || l2_->c_tile_dram_sectors.size() != m.tiles.first_block.size()) return kEmptyCell;
       const auto& v = l2_->c_tile_dram_sectors;
       const double mx = std::max<double>(1, *std::max_element(v.begin(), v.end()));
       return heat_color(v[t] / mx);
@@ -456,8 +447,8 @@ class GridView final : public View {
 
   void draw_tiles() {
     const GridModel& m = *model_;
-    if (std::max(m.tiles_m, m.tiles_n) > CellTexture::max_size()) {
-      error_box("The grid is " + std::to_string(m.tiles_m) + " x " + std::to_string(m.tiles_n) +
+    if (std::max(m.tiles.tiles_m, m.tiles.tiles_n) > CellTexture::max_size()) {
+      error_box("The grid is " + std::to_string(m.tiles.tiles_m) + " x " + std::to_string(m.tiles.tiles_n) +
                 " tiles; this view draws at most " + std::to_string(CellTexture::max_size()) +
                 " along a side (the graphics driver's texture limit). Use larger tiles.");
       return;
@@ -467,55 +458,55 @@ class GridView final : public View {
     const std::string k = ui_.color_by + std::to_string(ui_.time) + (l2_ ? "l2" : "");
     if (k != tiles_key_) {
       tiles_key_ = k;
-      std::vector<Rgba> px(m.tile_first_block.size());
+      std::vector<Rgba> px(m.tiles.first_block.size());
       for (size_t t = 0; t < px.size(); ++t) {
         Rgba c = tile_color(t);
         if (ui_.time < 1.0f) {
-          if (m.tile_first_block[t] < 0 || m.tile_start[t] > now) c = kEmptyCell;
-          else if (m.tile_end[t] > now) c = rgba(255, 255, 255);
+          if (m.tiles.first_block[t] < 0 || m.tiles.start[t] > now) c = kEmptyCell;
+          else if (m.tiles.end[t] > now) c = rgba(255, 255, 255);
         }
         px[t] = c;
       }
-      tiles_tex_.upload(m.tiles_n, m.tiles_m, px);
+      tiles_tex_.upload(m.tiles.tiles_n, m.tiles.tiles_m, px);
     }
     const float font = ImGui::GetFontSize();
     ImGui::Text("C tiles (m down, n across), colour: %s%s", ui_.color_by.c_str(),
                 ui_.color_by == "reuse"
                     ? (l2_ ? " = DRAM sectors its main loop fetched (dark: reused from L2)" : " (L2 replay running...)")
                     : ui_.color_by == "order" ? " (dark: launched first)" : "");
-    Canvas cv("##grid", ui_.grid_canvas, float(m.tiles_n), float(m.tiles_m), {0, 0}, font);
-    cv.draw_cells(tiles_tex_, 0, 0, float(m.tiles_n), float(m.tiles_m));
-    cv.draw_grid_lines(0, 0, m.tiles_n, m.tiles_m, 5);
+    Canvas cv("##grid", ui_.grid_canvas, float(m.tiles.tiles_n), float(m.tiles.tiles_m), {0, 0}, font);
+    cv.draw_cells(tiles_tex_, 0, 0, float(m.tiles.tiles_n), float(m.tiles.tiles_m));
+    cv.draw_grid_lines(0, 0, m.tiles.tiles_n, m.tiles.tiles_m, 5);
     if (cv.scale() >= font * 1.6f) {
       const ImVec2 v0 = cv.to_content(cv.min()), v1 = cv.to_content(cv.max());
-      for (int r = std::max(0, int(v0.y)); r < std::min(m.tiles_m, int(v1.y) + 1); ++r)
-        for (int c = std::max(0, int(v0.x)); c < std::min(m.tiles_n, int(v1.x) + 1); ++c) {
-          const int b = m.tile_first_block[static_cast<size_t>(r) * m.tiles_n + c];
+      for (int r = std::max(0, int(v0.y)); r < std::min(m.tiles.tiles_m, int(v1.y) + 1); ++r)
+        for (int c = std::max(0, int(v0.x)); c < std::min(m.tiles.tiles_n, int(v1.x) + 1); ++c) {
+          const int b = m.tiles.first_block[static_cast<size_t>(r) * m.tiles.tiles_n + c];
           if (b >= 0) cv.label(float(c), float(r), c + 1.f, r + 1.f, std::to_string(b).c_str(), IM_COL32(0, 0, 0, 220));
         }
     }
     if (auto mouse = cv.mouse()) {
       const int c = int(std::floor(mouse->x)), r = int(std::floor(mouse->y));
-      if (r >= 0 && r < m.tiles_m && c >= 0 && c < m.tiles_n) tile_tooltip(cv, r, c);
+      if (r >= 0 && r < m.tiles.tiles_m && c >= 0 && c < m.tiles.tiles_n) tile_tooltip(cv, r, c);
     }
   }
 
   void tile_tooltip(const Canvas& cv, int r, int c) {
     const GridModel& m = *model_;
-    const size_t t = static_cast<size_t>(r) * m.tiles_n + c;
+    const size_t t = static_cast<size_t>(r) * m.tiles.tiles_n + c;
     cv.draw_list()->AddRect(cv.to_screen(float(c), float(r)), cv.to_screen(c + 1.f, r + 1.f), kHighlight, 0, 0, 2);
     ImGui::BeginTooltip();
     tooltip_row("tile", "(m " + std::to_string(r) + ", n " + std::to_string(c) + "): rows " +
-                            fmt_int(static_cast<long long>(r) * ui_.tile[0]) + ".., cols " +
-                            fmt_int(static_cast<long long>(c) * ui_.tile[1]) + "..");
-    if (m.tile_first_block[t] < 0) {
+                            fmt_int(static_cast<long long>(r) * m.spec.tile.m) + ".., cols " +
+                            fmt_int(static_cast<long long>(c) * m.spec.tile.n) + "..");
+    if (m.tiles.first_block[t] < 0) {
       tooltip_row("blocks", "none");
     } else {
       int shown = 0;
       for (size_t si = 0; si < m.plan.segments.size() && shown < 8; ++si) {
         const WorkSegment& s = m.plan.segments[si];
         if (s.tile_index != static_cast<int>(t)) continue;
-        const int b = m.segment_block[si];
+        const int b = m.tiles.segment_block[si];
         const BlockWork& w = m.plan.blocks[b];
         const BlockRun& run = m.timeline.blocks[b];
         tooltip_row(shown == 0 ? "blocks" : "",
@@ -526,9 +517,9 @@ class GridView final : public View {
                         std::to_string(b / std::max(1, m.waves.slots)));
         ++shown;
       }
-      if (m.tile_blocks[t] > shown) tooltip_row("", "... " + std::to_string(m.tile_blocks[t] - shown) + " more");
+      if (m.tiles.blocks[t] > shown) tooltip_row("", "... " + std::to_string(m.tiles.blocks[t] - shown) + " more");
       char buf[96];
-      std::snprintf(buf, sizeof buf, "%.1f .. %.1f", m.tile_start[t], m.tile_end[t]);
+      std::snprintf(buf, sizeof buf, "%.1f .. %.1f", m.tiles.start[t], m.tiles.end[t]);
       tooltip_row("time", buf);
       if (l2_ && t < l2_->c_tile_dram_sectors.size())
         tooltip_row("DRAM", fmt_int(l2_->c_tile_dram_sectors[t]) + " sectors (32 B) fetched by its main loop");
@@ -550,11 +541,11 @@ class GridView final : public View {
       slots_key_ = k;
       std::vector<Rgba> px(static_cast<size_t>(slots) * bins, IM_COL32(28, 28, 32, 255));
       for (const Phase& ph : m.timeline.phases) {
-        const int b = m.segment_block[ph.segment];
+        const int b = m.tiles.segment_block[ph.segment];
         const int slot = m.timeline.blocks[b].slot;
         if (slot < 0 || slot >= slots) continue;
         const WorkSegment& s = m.plan.segments[ph.segment];
-        const Rgba base = s.tile_index >= 0 && static_cast<size_t>(s.tile_index) < m.tile_first_block.size()
+        const Rgba base = s.tile_index >= 0 && static_cast<size_t>(s.tile_index) < m.tiles.first_block.size()
                               ? tile_color(static_cast<size_t>(s.tile_index))
                               : kEmptyCell;
         const Rgba col = phase_color(ph.kind, base);

@@ -1,4 +1,4 @@
-// View 6, "Kernels & timings": the stage registry (kernels/stages.def), results of
+// View 6, "Kernels & timings": the stage registry (sim/include/gemmlab/stages.def), results of
 // `gemmlab bench --json` as bars of TFLOP/s and % of cuBLAS with their correctness status, and,
 // in a build with the CUDA runner and a GPU, "Run" on a worker thread (progress, cancel).
 // Without CUDA the view says so and shows the reference results in assets/results/.
@@ -156,16 +156,16 @@ class KernelsView final : public View {
       return;
     for (const char* h : {"id", "name", "track", "lesson", "tile", "threads"}) ImGui::TableSetupColumn(h);
     ImGui::TableHeadersRow();
-    for (const auto& s : stage_registry()) {
+    for (const StageDesc& s : stage_table()) {
       ImGui::TableNextRow();
       ImGui::TableSetColumnIndex(0);
-      ImGui::TextUnformatted(s.id.c_str());
+      ImGui::TextUnformatted(s.id);
       ImGui::TableSetColumnIndex(1);
-      ImGui::TextUnformatted(s.name.c_str());
+      ImGui::TextUnformatted(s.name);
       ImGui::TableSetColumnIndex(2);
-      ImGui::TextUnformatted(s.track.c_str());
+      ImGui::TextUnformatted(track_name(s.track));
       ImGui::TableSetColumnIndex(3);
-      ImGui::TextUnformatted(s.lesson.c_str());
+      ImGui::TextUnformatted(s.lesson);
       ImGui::TableSetColumnIndex(4);
       if (s.tile_m) ImGui::Text("%dx%dx%d", s.tile_m, s.tile_n, s.tile_k);
       else ImGui::TextUnformatted("-");
@@ -176,7 +176,7 @@ class KernelsView final : public View {
   }
 
   std::string stage_name(const std::string& id) const {
-    if (const StageInfo* s = find_stage(id)) return s->name;
+    if (const StageDesc* s = find_stage_desc(id)) return s->name;
     if (id == "cublas-fp32") return "cuBLAS fp32 (Sgemm)";
     if (id == "cublas-fp16") return "cuBLAS fp16 (GemmEx)";
     return id;

@@ -1,9 +1,11 @@
 // View 7, "Measured vs predicted": an Nsight Compute CSV (`ncu --csv --metrics ...`) beside the
 // simulator. Per kernel: shared-memory wavefronts per shared load instruction (measured) next to
 // the banks view's instruction (simulated); L2 hit rate and DRAM bytes read (measured) next to
-// gemmlab::replay_l2 for the same stage, size and launch resources (simulated, worker thread).
+// the stage's launch (gemmlab::plan_launch, as the Grid view and `gemmlab sim l2 --stage` build it)
+// replayed through the L2 model (simulated, worker thread).
 // Which ncu ratio compares with which model number: model/ncu_l2.h (sim/L2_VALIDATION.md).
 #include <algorithm>
+#include <cstring>
 #include <cmath>
 #include <filesystem>
 #include <future>
@@ -15,6 +17,7 @@
 #include "file_dialog.h"
 #include "gemmlab/device_presets.h"
 #include "gemmlab/l2_model.h"
+#include "gemmlab/launch_plan.h"
 #include "gemmlab/raster_analysis.h"
 #include "gemmlab/schedule.h"
 #include "model/ncu_csv.h"
@@ -29,13 +32,12 @@ namespace {
 
 // How to simulate one measured kernel: filled from the CSV, editable.
 struct SimSetup {
-  std::string stage;  // kernels/stages.def id
+  std::string stage;  // stages.def id, found from the kernel's name (gemmlab::stage_of_kernel)
   int problem[3] = {4096, 4096, 4096};
-  std::string order = "launch";
-  int split_k = 1;
-  bool stream_k = false;
+  std::string order;  // "" = the stage's own raster
   std::string device = "h100";
-  int threads = 256, regs = 128, smem = 0;
+  // As ncu measured them, shown beside the stage's own (stages.def).
+  int threads = 0, regs = 0, smem = 0;
 };
 
 struct SimOutcome {
@@ -56,49 +58,28 @@ struct KernelRow {
 
 std::string setup_key(const SimSetup& s) {
   return s.stage + "|" + std::to_string(s.problem[0]) + "x" + std::to_string(s.problem[1]) + "x" +
-         std::to_string(s.problem[2]) + "|" + s.order + "|" + std::to_string(s.split_k) +
-         (s.stream_k ? "sk" : "") + "|" + s.device + "|" + std::to_string(s.threads) + "," +
-         std::to_string(s.regs) + "," + std::to_string(s.smem);
+         std::to_string(s.problem[2]) + "|" + s.order + "|" + s.device;
 }
 
 SimOutcome simulate(const SimSetup& s) {
   SimOutcome out;
-  const StageInfo* st = find_stage(s.stage);
-  if (!st || st->tile_m == 0) {
-    out.error = st ? "stage " + s.stage + " has no threadblock tile to simulate" : "pick a stage";
-    return out;
-  }
+  const StageDesc* st = find_stage_desc(s.stage);
+  if (!st) return out.error = "pick a stage", out;
   auto dev = device_preset(s.device);
   if (!dev) return out.error = dev.error(), out;
-  auto occ = compute_occupancy(*dev, {s.threads, s.regs, s.smem});
-  if (!occ) return out.error = occ.error(), out;
-  auto order = parse_order(s.order);
-  if (!order) return out.error = order.error(), out;
-  PlanRequest rq;
-  rq.problem = {s.problem[0], s.problem[1], s.problem[2]};
-  rq.tile = {st->tile_m, st->tile_n, st->tile_k};
-  rq.order = *order;
-  if (s.stream_k) rq.partition = Partition::StreamK;
-  if (s.split_k > 1) rq.partition = Partition::SplitKParallel, rq.split_k = s.split_k;
-  rq.sms = dev->sms;
-  rq.sm_occupancy = occ->blocks_per_sm;
-  auto plan = make_block_plan(rq);
-  if (!plan) return out.error = plan.error(), out;
-  auto tl = simulate_timeline(*plan, dev->sms, occ->blocks_per_sm, CostModel{});
-  if (!tl) return out.error = tl.error(), out;
-  L2ReplayOptions o;
-  o.element_bytes = st->track == "fp32" ? 4 : 2;
-  o.a_order = st->track == "fp32" ? MatrixOrder::ColumnMajor : MatrixOrder::RowMajor;
-  o.b_order = MatrixOrder::ColumnMajor;
-  // The lab's kernels write C as f32, column-major, on both tracks (as in sim/L2_VALIDATION.md).
-  o.c_element_bytes = 4;
-  o.c_order = MatrixOrder::ColumnMajor;
-  o.global_load = st->loads == "cp_async" ? GlobalLoad::CpAsync : GlobalLoad::Ldg;
-  // Two blocks per SM: the older runs faster in the fp32 SIMT kernels; the fp16 register stages'
-  // two blocks share the SM evenly (both measured on the H200, sim/L2_VALIDATION.md).
-  o.coresident.enabled = st->track == "fp32";
-  if (estimate_l2_lookups(*plan, o) > kMaxL2Lookups) return out.error = "too large to replay", out;
-  auto r = replay_l2(*plan, *tl, *dev, o);
+  // The stage's launch as the Grid view and `gemmlab sim l2 --stage` build it.
+  auto stage_spec = stage_launch_spec(*st, {s.problem[0], s.problem[1], s.problem[2]});
+  if (!stage_spec) return out.error = stage_spec.error(), out;
+  LaunchSpec spec = *stage_spec;
+  if (!s.order.empty()) {
+    auto order = parse_order(s.order);
+    if (!order) return out.error = order.error(), out;
+    spec.order = *order;
+  }
+  auto launch = plan_launch(spec, *dev);
+  if (!launch) return out.error = launch.error(), out;
+  if (launch->l2_lookups > kMaxL2Lookups) return out.error = "too large to replay", out;
+  auto r = replay_launch_l2(*launch);
   if (!r) return out.error = r.error(), out;
   out.hit_rate = r->hit_rate;
   out.hit_rate_with_far = r->hit_rate_with_far;
@@ -107,8 +88,8 @@ SimOutcome simulate(const SimSetup& s) {
   out.report.hit_rate_over_time.clear();  // the view keeps totals only
   out.report.a_tiles = out.report.b_tiles = {};
   out.report.c_tile_dram_sectors.clear();
-  out.grid = plan->grid;
-  out.blocks_per_sm = occ->blocks_per_sm;
+  out.grid = launch->plan.grid;
+  out.blocks_per_sm = launch->blocks_per_sm;
   return out;
 }
 
@@ -223,20 +204,16 @@ class MeasuredView final : public View {
  private:
   SimSetup guess_setup(const NcuKernel& k, const NcuReport& r) const {
     SimSetup s;
-    // Stage: the kernel's name ("block_swizzle_kernel" for "block-swizzle"), else a stage id in
-    // the file name (kernels/tools write ncu_<stage>.csv). The longest match wins.
-    const std::string file = fs::path(r.source).filename().string();
-    const std::string kname = k.short_name();
-    size_t best = 0;
-    for (const auto& st : stage_registry()) {
-      std::string underscored = st.id;
-      std::replace(underscored.begin(), underscored.end(), '-', '_');
-      if (kname.find(underscored) != std::string::npos && st.id.size() > best)
-        s.stage = st.id, best = st.id.size();
+    // Stage: the registry's kernel name (stages.def), else a stage id in the file name
+    // (kernels/tools write ncu_<stage>.csv). cuBLAS and reduction kernels have none.
+    if (const StageDesc* st = stage_of_kernel(k.name)) {
+      s.stage = st->id;
+    } else if (k.name.find("cublas") == std::string::npos && k.name.find("reduce") == std::string::npos) {
+      const std::string file = fs::path(r.source).filename().string();
+      size_t best = 0;
+      for (const StageDesc& st : stage_table())
+        if (file.find(st.id) != std::string::npos && std::strlen(st.id) > best) s.stage = st.id, best = std::strlen(st.id);
     }
-    if (s.stage.empty() && k.name.find("cublas") == std::string::npos)
-      for (const auto& st : stage_registry())
-        if (file.find(st.id) != std::string::npos && st.id.size() > best) s.stage = st.id, best = st.id.size();
     // Size: the profiled program's "MxNxK" line, if it printed one.
     static const std::regex size_re(R"((\d+)x(\d+)x(\d+))");
     for (const auto& line : r.preamble) {
@@ -255,12 +232,6 @@ class MeasuredView final : public View {
     if (auto v = k.metric("launch__registers_per_thread")) s.regs = std::clamp(int(*v), 1, 255);
     s.smem = int(k.metric("launch__shared_mem_per_block_dynamic").value_or(0) +
                  k.metric("launch__shared_mem_per_block_static").value_or(0));
-    // The raster each stage launches with (kernels/stages/*/*.cu).
-    if (s.stage == "block-swizzle") s.order = "identity:8";      // GemmIdentitySwizzle<8>
-    if (s.stage == "epilogue") s.order = "serpentine:8";         // kMaxStride = 8
-    if (s.stage == "stream-k") s.stream_k = true;
-    if (s.stage == "split-k")
-      if (auto g = parse_dim3(k.grid)) s.split_k = std::max(1, g->z);  // grid z = slices
     return s;
   }
 
@@ -291,18 +262,21 @@ class MeasuredView final : public View {
     // Simulate as...
     SimSetup& s = row.setup;
     std::vector<std::string> ids;
-    for (const auto& st : stage_registry()) ids.push_back(st.id);
+    for (const StageDesc& st : stage_table())
+      if (st.has_tile()) ids.push_back(st.id);
     combo_string("stage", &s.stage, ids, 10);
     ImGui::SameLine();
     input_int3("size", s.problem, 1, kMaxProblemExtent, 5);
     ImGui::SameLine();
-    static const std::vector<std::string> orders = {"launch", "identity:8", "serpentine:8", "serpentine"};
-    combo_string("order", &s.order, orders, 9);
+    static const std::vector<std::string> orders = {"the stage's", "launch", "identity:8", "serpentine:8", "serpentine"};
+    std::string order = s.order.empty() ? orders.front() : s.order;
+    if (combo_string("order", &order, orders, 9)) s.order = order == orders.front() ? "" : order;
     ImGui::SameLine();
     static const std::vector<std::string> devices = {"h100", "h200", "a100", "rtx4090"};
     combo_string("device", &s.device, devices, 6);
-    ImGui::TextDisabled("launch resources from ncu: %d threads, %d registers, %d B shared memory%s",
-                        s.threads, s.regs, s.smem, s.split_k > 1 ? (", " + std::to_string(s.split_k) + " k slices").c_str() : "");
+    if (const StageDesc* st = find_stage_desc(s.stage))
+      ImGui::TextDisabled("launch: ncu %d threads, %d registers, %d B shared memory; the stage (stages.def) %d, %d, %d",
+                          s.threads, s.regs, s.smem, st->threads, st->regs, st->smem);
 
     if (!ImGui::BeginTable("##cmp", 3, ImGuiTableFlags_Borders | ImGuiTableFlags_SizingStretchProp)) return;
     ImGui::TableSetupColumn("quantity", ImGuiTableColumnFlags_WidthStretch, 2.6f);

@@ -124,8 +124,8 @@ TEST(SettingsSchema, FormatTableValues) {
 }
 
 TEST(StageRegistry, MatchesStagesDef) {
-  // Every GEMMLAB_STAGE( line of kernels/stages.def, counted from the file itself.
-  std::ifstream in(std::string(GEMMLAB_ROOT_DIR) + "/kernels/stages.def");
+  // Every GEMMLAB_STAGE( line of sim/include/gemmlab/stages.def, counted from the file itself.
+  std::ifstream in(std::string(GEMMLAB_ROOT_DIR) + "/sim/include/gemmlab/stages.def");
   std::string line, first_id;
   size_t lines = 0;
   while (std::getline(in, line))
@@ -133,13 +133,13 @@ TEST(StageRegistry, MatchesStagesDef) {
       if (!lines) first_id = line.substr(15, line.find('"', 15) - 15);
       ++lines;
     }
-  const auto& s = stage_registry();
+  const auto s = stage_table();
   ASSERT_GT(lines, 0u);
   ASSERT_EQ(s.size(), lines);
   EXPECT_EQ(s.front().id, first_id);
-  ASSERT_NE(find_stage("simt-tile"), nullptr);
-  EXPECT_EQ(find_stage("simt-tile")->tile_m, 128);
-  EXPECT_EQ(find_stage("simt-tile")->track, "fp32");
+  ASSERT_NE(find_stage_desc("simt-tile"), nullptr);
+  EXPECT_EQ(find_stage_desc("simt-tile")->tile_m, 128);
+  EXPECT_EQ(find_stage_desc("simt-tile")->track, StageTrack::fp32);
 }
 
 }  // namespace

@@ -1,8 +1,9 @@
-// gemmlab sim l2: replay a whole GEMM through the L2 model.
+// gemmlab sim l2: replay a whole GEMM through the L2 model (a stage with --stage ID, or a launch
+// described flag by flag), through gemmlab::plan_launch like the views.
 #include <optional>
 
 #include "gemmlab/l2_model.h"
-#include "sched_options.h"
+#include "launch_options.h"
 
 namespace gemmlab::cli {
 
@@ -15,66 +16,18 @@ static Json heat_json(const TileHeat& h) {
 }
 
 Json cmd_l2(const Args& a) {
-  a.reject_unknown(merge({kPlanOptions, kDeviceOptions, kCostOptions,
-                          {"--json", "--dtype", "--layout", "--blocks-per-sm", "--threads", "--regs", "--smem",
-                           "--buckets", "--heat", "--c-dtype", "--c-layout", "--coresident", "--global-load",
-                           "--lrc-merged"}}));
+  a.reject_unknown(merge({kPlanOptions, kDeviceOptions, kCostOptions, kKernelOptions, kLaunchOptions,
+                          {"--json", "--buckets", "--heat", "--lrc-merged"}}));
   const DeviceDesc dev = read_device(a);
-  int blocks_per_sm = 1;
-  const bool resources = a.has("--threads") || a.has("--regs") || a.has("--smem");
-  if (resources && a.has("--blocks-per-sm")) throw CliError("give either --blocks-per-sm or --threads/--regs/--smem");
-  if (resources) {
-    if (!a.has("--threads") || !a.has("--regs") || !a.has("--smem"))
-      throw CliError("occupancy needs all of --threads, --regs and --smem");
-    KernelResources k{read_int(a, "--threads", 1, 1 << 20, 0), read_int(a, "--regs", 1, 1 << 20, 0),
-                      read_int(a, "--smem", 0, 1 << 30, 0)};
-    auto occ = compute_occupancy(dev, k);
-    if (!occ) throw CliError(occ.error());
-    blocks_per_sm = occ->blocks_per_sm;
-  } else {
-    blocks_per_sm = read_int(a, "--blocks-per-sm", 1, dev.max_blocks_per_sm, 1);
-  }
-  PlanRequest rq = read_plan_request(a, true);
-  rq.sms = dev.sms;
-  rq.sm_occupancy = blocks_per_sm;
-  auto plan = make_block_plan(rq);
-  if (!plan) throw CliError(plan.error());
-  auto tl = simulate_timeline(*plan, dev.sms, blocks_per_sm, read_cost_model(a));
-  if (!tl) throw CliError(tl.error());
-
-  L2ReplayOptions o;
-  const std::string dtype = a.str("--dtype", "f16");
-  if (dtype == "f16")
-    o.element_bytes = 2;
-  else if (dtype == "f32")
-    o.element_bytes = 4;
-  else
-    throw CliError("--dtype is f16 or f32 (got '" + dtype + "')");
-  // BLAS letters, A then B: N = column-major as stored, T = transposed (row-major A, row-major B).
-  const std::string layout = a.str("--layout", "tn");
-  if (layout.size() != 2 || (layout[0] != 'n' && layout[0] != 't') || (layout[1] != 'n' && layout[1] != 't'))
-    throw CliError("--layout is two BLAS letters for A and B: nn, nt, tn or tt (got '" + layout + "')");
-  o.a_order = layout[0] == 't' ? MatrixOrder::RowMajor : MatrixOrder::ColumnMajor;
-  o.b_order = layout[1] == 'n' ? MatrixOrder::ColumnMajor : MatrixOrder::RowMajor;
-  // C: the lab's kernels write f32, column-major (--c-dtype f32 --c-layout col).
-  const std::string c_dtype = a.str("--c-dtype", dtype);
-  if (c_dtype != "f16" && c_dtype != "f32") throw CliError("--c-dtype is f16 or f32 (got '" + c_dtype + "')");
-  o.c_element_bytes = c_dtype == "f16" ? 2 : 4;
-  const std::string c_layout = a.str("--c-layout", "row");
-  if (c_layout != "row" && c_layout != "col")
-    throw CliError("--c-layout is row or col (column-major; got '" + c_layout + "')");
-  o.c_order = c_layout == "col" ? MatrixOrder::ColumnMajor : MatrixOrder::RowMajor;
-  // Two blocks per SM: the older one runs faster (measured, l2_progress.h); 'even' shares the SM.
-  const std::string coresident = a.str("--coresident", "older-first");
-  if (coresident != "older-first" && coresident != "even")
-    throw CliError("--coresident is older-first or even (got '" + coresident + "')");
-  o.coresident.enabled = coresident == "older-first";
-  // Only ncu's look-up counts depend on it: a missed cp.async request is also counted as a hit.
-  const std::string load = a.str("--global-load", "ldg");
-  if (load != "ldg" && load != "cp.async") throw CliError("--global-load is ldg or cp.async (got '" + load + "')");
-  o.global_load = load == "cp.async" ? GlobalLoad::CpAsync : GlobalLoad::Ldg;
-  o.buckets = read_int(a, "--buckets", 1, 10000, 50);
-  auto r = replay_l2(*plan, *tl, dev, o);
+  const StageDesc* stage = nullptr;
+  LaunchSpec spec = read_launch_spec(a, false, &stage);
+  spec.l2.buckets = read_int(a, "--buckets", 1, 10000, 50);
+  auto launch = plan_launch(spec, dev);
+  if (!launch) throw CliError(launch.error());
+  const BlockPlan* plan = &launch->plan;
+  const int blocks_per_sm = launch->blocks_per_sm;
+  const L2ReplayOptions& o = launch->spec.l2;
+  auto r = replay_launch_l2(*launch);
   if (!r) throw CliError(r.error());
   // lookup_hit / op_read as ncu would read it, given the coalescer's merges (from an ncu run).
   std::optional<double> ncu_ratio;
@@ -87,8 +40,11 @@ Json cmd_l2(const Args& a) {
   Json out;
   out["device"] = device_json(dev);
   out["plan"] = plan_summary_json(*plan);
-  out["dtype"] = dtype;
-  out["layout"] = layout;
+  if (stage) out["stage"] = stage_json(*stage);
+  out["dtype"] = o.element_bytes == 4 ? "f32" : "f16";
+  out["layout"] = std::string(o.a_order == MatrixOrder::RowMajor ? "t" : "n") +
+                  (o.b_order == MatrixOrder::ColumnMajor ? "n" : "t");
+  out["c_layout"] = o.c_order == MatrixOrder::ColumnMajor ? "col" : "row";
   out["blocks_per_sm"] = blocks_per_sm;
   out["hit_rate"] = r->hit_rate;
   out["hit_rate_with_far_lookups"] = r->hit_rate_with_far;
@@ -103,7 +59,7 @@ Json cmd_l2(const Args& a) {
   out["far_sector_lookups"] = c.far_lookups;
   out["far_sector_hits"] = c.far_hits;
   out["write_sectors"] = c.write_sectors;
-  out["global_load"] = load;
+  out["global_load"] = o.global_load == GlobalLoad::CpAsync ? "cp.async" : "ldg";
   out["read_requests_missed"] = c.read_requests_missed;
   out["extra_tag_lookups"] = r->extra_tag_lookups;
   if (ncu_ratio) out["ncu_lookup_hit_over_op_read"] = *ncu_ratio;

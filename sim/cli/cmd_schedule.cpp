@@ -1,32 +1,26 @@
-// gemmlab sim schedule: occupancy, waves and the per-slot timeline.
-#include "sched_options.h"
+// gemmlab sim schedule: occupancy, waves and the per-slot timeline of a stage (--stage ID) or of
+// a launch described flag by flag, through gemmlab::plan_launch like the views.
+#include "launch_options.h"
 
 namespace gemmlab::cli {
 
 Json cmd_schedule(const Args& a) {
-  a.reject_unknown(merge({kPlanOptions, kDeviceOptions, kCostOptions,
-                          {"--json", "--threads", "--regs", "--smem", "--detail"}}));
+  a.reject_unknown(merge({kPlanOptions, kDeviceOptions, kCostOptions, kKernelOptions, kLaunchOptions,
+                          {"--json", "--detail"}}));
   const DeviceDesc dev = read_device(a);
-  KernelResources k;
-  k.threads = read_int(a, "--threads", 1, 1 << 20, 0);
-  k.regs_per_thread = read_int(a, "--regs", 1, 1 << 20, 0);
-  k.smem_per_block = read_int(a, "--smem", 0, 1 << 30, 0);
-  if (!a.has("--threads") || !a.has("--regs") || !a.has("--smem"))
-    throw CliError("schedule needs --threads T --regs R --smem BYTES (per block)");
-  auto occ = compute_occupancy(dev, k);
-  if (!occ) throw CliError(occ.error());
-  PlanRequest rq = read_plan_request(a, true);
-  rq.sms = dev.sms;
-  rq.sm_occupancy = occ->blocks_per_sm;
-  auto plan = make_block_plan(rq);
-  if (!plan) throw CliError(plan.error());
-  const CostModel cost = read_cost_model(a);
-  auto tl = simulate_timeline(*plan, dev.sms, occ->blocks_per_sm, cost);
-  if (!tl) throw CliError(tl.error());
-  const WaveSummary w = summarize_waves(*plan, tl->slots);
+  const StageDesc* stage = nullptr;
+  const LaunchSpec spec = read_launch_spec(a, !a.has("--blocks-per-sm"), &stage);
+  auto launch = plan_launch(spec, dev);
+  if (!launch) throw CliError(launch.error());
+  const Occupancy* occ = &launch->occupancy;
+  const BlockPlan* plan = &launch->plan;
+  const Timeline* tl = &launch->timeline;
+  const WaveSummary& w = launch->waves;
+  const CostModel& cost = spec.cost;
 
   Json out;
   out["device"] = device_json(dev);
+  if (stage) out["stage"] = stage_json(*stage);
   Json o;
   o["blocks_per_sm"] = occ->blocks_per_sm;
   o["limiter"] = occ->limiter;
@@ -46,6 +40,7 @@ Json cmd_schedule(const Args& a) {
   wj["slots"] = w.slots;
   wj["waves"] = w.waves;
   wj["full_waves"] = w.full_waves;
+  wj["last_wave_blocks"] = w.last_wave_blocks;
   wj["tail_utilisation"] = w.tail_utilisation;
   out["waves"] = wj;
   Json c;

@@ -38,15 +38,16 @@ const std::vector<Command>& sim_commands() {
        "--blocks-per-sm B]]",
        cmd_raster},
       {"schedule",
-       "--device h100|h200|a100|rtx4090 --problem M,N,K --tile TM,TN,TK --threads T --regs R "
-       "--smem B [--order ...] [--split-k S [--split-k-mode serial|parallel] | --stream-k] "
+       "--device h100|h200|a100|rtx4090 --problem M,N,K (--stage ID [--order ...] | --tile TM,TN,TK "
+       "--threads T --regs R --smem B [--order ...] [--split-k S [--split-k-mode serial|parallel] | --stream-k]) "
        "[--iter-cost C] [--epilogue-cost C] [--partial-cost C] [--sms N] [--detail 1]",
        cmd_schedule},
       {"l2",
-       "--device D --problem M,N,K --tile TM,TN,TK [--dtype f16|f32] [--layout tn|nn|nt|tt] "
-       "[--order ...] [--split-k S | --stream-k] [--blocks-per-sm B | --threads T --regs R --smem B] "
-       "[--c-dtype f16|f32] [--c-layout row|col] [--coresident older-first|even] "
-       "[--global-load ldg|cp.async] [--lrc-merged SECTORS] "
+       "--device D --problem M,N,K (--stage ID (tile, resources, layouts, loads from the stage) | "
+       "--tile TM,TN,TK [--dtype f16|f32] [--layout tn|nn|nt|tt] "
+       "[--split-k S | --stream-k] [--blocks-per-sm B | --threads T --regs R --smem B] "
+       "[--c-dtype f32|f16] [--c-layout col|row] [--global-load ldg|cp.async]) [--order ...] "
+       "[--coresident older-first|even] [--lrc-merged SECTORS] "
        "[--l2-bytes B] [--l2-ways W] [--l2-partitions P] [--buckets N] [--heat 0|1]",
        cmd_l2},
       {"pipeline",

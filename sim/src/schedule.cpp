@@ -276,6 +276,7 @@ WaveSummary summarize_waves(const BlockPlan& plan, int slots) {
   w.full_waves = w.blocks / slots;
   const long long rest = w.blocks % slots;
   w.tail_utilisation = rest == 0 ? 1.0 : double(rest) / slots;
+  w.last_wave_blocks = w.blocks == 0 ? 0 : rest > 0 ? rest : slots;
   return w;
 }
 

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <fstream>
 #include <stdexcept>
+#include <vector>
 
 namespace gemmlab::test {
 
@@ -21,6 +22,56 @@ std::vector<nlohmann::json> cutlass_cases(const std::string& kind) {
   std::vector<nlohmann::json> out;
   for (const auto& c : cutlass_reference()["cases"])
     if (c["kind"] == kind) out.push_back(c);
+  return out;
+}
+
+namespace {
+
+std::vector<std::string> csv_fields(const std::string& line) {
+  std::vector<std::string> out;
+  std::string cur;
+  bool quoted = false;
+  for (char ch : line) {
+    if (ch == '"') quoted = !quoted;
+    else if (ch == ',' && !quoted) out.push_back(cur), cur.clear();
+    else cur += ch;
+  }
+  out.push_back(cur);
+  return out;
+}
+
+double number(const std::string& text) {
+  std::string digits;
+  for (char ch : text)
+    if (ch != ',') digits += ch;
+  return std::stod(digits);
+}
+
+}  // namespace
+
+std::map<std::string, NcuSection> read_ncu_csv_sections(const std::string& file, const std::string& prefix) {
+  std::ifstream in(std::string(GEMMLAB_TEST_DATA) + "/" + file);
+  if (!in) throw std::runtime_error("cannot open " + file);
+  std::map<std::string, NcuSection> out;
+  std::string key, line;
+  std::vector<std::string> header;
+  while (std::getline(in, line)) {
+    if (line.rfind(prefix, 0) == 0) {
+      key = line.substr(prefix.size());
+      header.clear();
+      continue;
+    }
+    if (line.empty() || line[0] == '#') continue;
+    const auto f = csv_fields(line);
+    if (header.empty()) {
+      header = f;
+      continue;
+    }
+    std::map<std::string, std::string> row;
+    for (size_t i = 0; i < f.size() && i < header.size(); ++i) row[header[i]] = f[i];
+    out[key].kernel = row["Kernel Name"];
+    out[key].metrics[row["Metric Name"]] = number(row["Metric Value"]);
+  }
   return out;
 }
 

@@ -1,6 +1,7 @@
 // Shared helpers for the sim tests: the CUTLASS reference cases and running the CLI.
 #pragma once
 #include <nlohmann/json.hpp>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -17,5 +18,14 @@ struct CliResult {
 };
 // Runs the built `gemmlab` executable with the given arguments (each shell-quoted).
 CliResult run_gemmlab(const std::vector<std::string>& args);
+
+// An ncu --csv file of sim/tests/data cut into sections by comment lines starting with `prefix`
+// ("# stage=" -> key "double-buffer size=4096"): the (last) kernel's name and its metrics, with
+// thousands separators removed.
+struct NcuSection {
+  std::string kernel;
+  std::map<std::string, double> metrics;
+};
+std::map<std::string, NcuSection> read_ncu_csv_sections(const std::string& file, const std::string& prefix);
 
 }  // namespace gemmlab::test

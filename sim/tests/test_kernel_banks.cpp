@@ -2,7 +2,7 @@
 // of GEMM Lab's own kernels. For every stage, every shared load and store of one k-tile (and the
 // epilogue) is rebuilt lane by lane from the SAME header functions the kernel calls
 // (gemmlab/simt_warp_tile.h, sliced_k_tile.h, fp16_smem_tile.h, thread_map.h, fragments.h, with
-// the stage shapes of kernels/stages/fp16/fp16_shapes.h), for every warp of the block, and run through
+// the stage shapes of sim/include/gemmlab/fp16_shapes.h), for every warp of the block, and run through
 // the bank model (banks.h). Two checks per stage:
 //   1. each instruction costs what the isolated-warp hardware rule says (hardware_rules.md, the
 //      probes of bank_probe_h200.txt), for every warp;
@@ -36,7 +36,7 @@
 #include <string>
 #include <vector>
 
-#include "../../kernels/stages/fp16/fp16_shapes.h"
+#include "gemmlab/fp16_shapes.h"
 #include "gemmlab/banks.h"
 #include "gemmlab/fp16_smem_tile.h"
 #include "gemmlab/simt_warp_tile.h"

@@ -13,6 +13,7 @@
 #include <tuple>
 
 #include "gemmlab/l2_model.h"
+#include "gemmlab/launch_plan.h"
 #include "support.h"
 
 using namespace gemmlab;
@@ -21,55 +22,13 @@ using nlohmann::json;
 namespace {
 
 // One ncu CSV line: quoted fields separated by commas (values keep their thousands commas).
-std::vector<std::string> csv_fields(const std::string& line) {
-  std::vector<std::string> out;
-  std::string cur;
-  bool quoted = false;
-  for (char ch : line) {
-    if (ch == '"') quoted = !quoted;
-    else if (ch == ',' && !quoted) out.push_back(cur), cur.clear();
-    else cur += ch;
-  }
-  out.push_back(cur);
-  return out;
-}
-
-double number(std::string text) {
-  std::string digits;
-  for (char ch : text)
-    if (ch != ',') digits += ch;
-  return std::stod(digits);
-}
-
-// Section header (the text after `prefix`) -> metric -> value, from a CSV of ncu runs each headed
-// by a "# <prefix>..." line (l2_session.sh writes them so).
 using Sections = std::map<std::string, std::map<std::string, double>>;
 Sections read_ncu_sections(const std::string& name, const std::string& prefix) {
-  std::ifstream in(std::string(GEMMLAB_TEST_DATA) + "/" + name);
-  EXPECT_TRUE(in) << name;
   Sections out;
-  std::string key, line;
-  std::vector<std::string> header;
-  while (std::getline(in, line)) {
-    if (line.rfind(prefix, 0) == 0) {
-      key = line.substr(prefix.size());
-      header.clear();
-      continue;
-    }
-    if (line.empty() || line[0] == '#') continue;
-    const auto f = csv_fields(line);
-    if (header.empty()) {
-      header = f;
-      continue;
-    }
-    std::map<std::string, std::string> row;
-    for (size_t i = 0; i < f.size() && i < header.size(); ++i) row[header[i]] = f[i];
-    out[key][row["Metric Name"]] = number(row["Metric Value"]);
-  }
+  for (auto& [key, section] : test::read_ncu_csv_sections(name, prefix)) out[key] = section.metrics;
   return out;
 }
 
-// (stage, n) -> metric -> value, from the "# stage=S size=N" sections of l2_session.sh's CSV.
 using Measured = std::map<std::pair<std::string, int>, std::map<std::string, double>>;
 Measured read_ncu_csv(const std::string& name) {
   Measured out;
@@ -82,59 +41,26 @@ Measured read_ncu_csv(const std::string& name) {
   return out;
 }
 
-// How each stage is launched (read in its source; ncu's grid size and occupancy limits below
-// confirm it): tile, element type and layouts, block order, blocks per SM.
-struct StageSetup {
-  GemmCoord tile;
-  int element_bytes;
-  MatrixOrder a_order;
-  const char* order;
-  int blocks_per_sm;
-  GlobalLoad load;
-  bool even_coresident = false;  // 2 blocks per SM sharing the SM evenly (not older-first)
-};
-const std::map<std::string, StageSetup> kStages = {
-    // fp32 track, A and B column-major, LDG; 127 registers -> 2 blocks per SM.
-    {"double-buffer", {{128, 128, 8}, 4, MatrixOrder::ColumnMajor, "launch", 2, GlobalLoad::Ldg}},  // grid (m, n)
-    {"block-swizzle", {{128, 128, 8}, 4, MatrixOrder::ColumnMajor, "identity:8", 2, GlobalLoad::Ldg}},
-    // fp16 track, A row-major, B column-major, cp.async; 64 / 96 KB of shared memory -> 1 block per SM.
-    {"multistage", {{128, 128, 32}, 2, MatrixOrder::RowMajor, "launch", 1, GlobalLoad::CpAsync}},
-    {"epilogue", {{128, 256, 32}, 2, MatrixOrder::RowMajor, "serpentine:8", 1, GlobalLoad::CpAsync}},  // seed 004
-    // Outside the table (l2_runs_h200.csv): fp16 through registers (LDG.128 via __ldg), 128
-    // registers -> 2 blocks per SM, which on the H200 share the SM evenly.
-    {"smem-swizzle", {{128, 128, 32}, 2, MatrixOrder::RowMajor, "launch", 2, GlobalLoad::Ldg, true}},
-};
-
 struct Modelled {
-  BlockPlan plan;
+  LaunchPlan launch;
   L2Report report;
 };
 
+// The stage's launch as every other caller builds it (stages.def -> plan_launch), on the H200,
+// with the co-residency the stage declares unless `even_coresident` asks for the other one.
 Modelled replay_stage(const std::string& stage, GemmCoord problem, bool even_coresident) {
-  const StageSetup& s = kStages.at(stage);
-  const DeviceDesc dev = *device_preset("h200");
-  PlanRequest rq;
-  rq.problem = problem;
-  rq.tile = s.tile;
-  rq.order = *parse_order(s.order);
-  rq.sms = dev.sms;
-  rq.sm_occupancy = s.blocks_per_sm;
-  auto plan = make_block_plan(rq);
-  EXPECT_TRUE(plan.ok()) << plan.error();
-  auto tl = simulate_timeline(*plan, dev.sms, s.blocks_per_sm, CostModel{});
-  EXPECT_TRUE(tl.ok()) << tl.error();
-  L2ReplayOptions o;
-  o.element_bytes = s.element_bytes;
-  o.a_order = s.a_order;
-  o.b_order = MatrixOrder::ColumnMajor;
-  o.c_element_bytes = 4;  // C is f32, column-major, on both tracks (stages.def)
-  o.c_order = MatrixOrder::ColumnMajor;
-  o.buckets = 1;
-  o.global_load = s.load;
-  o.coresident.enabled = !even_coresident;
-  auto r = replay_l2(*plan, *tl, dev, o);
+  const StageDesc* s = find_stage_desc(stage);
+  EXPECT_NE(s, nullptr) << stage;
+  auto spec = stage_launch_spec(*s, problem);
+  EXPECT_TRUE(spec.ok()) << spec.error();
+  LaunchSpec o = *spec;
+  o.l2.buckets = 1;
+  o.l2.coresident.enabled = !even_coresident;
+  auto launch = plan_launch(o, *device_preset("h200"));
+  EXPECT_TRUE(launch.ok()) << launch.error();
+  auto r = replay_launch_l2(*launch);
   EXPECT_TRUE(r.ok()) << r.error();
-  return {*plan, *r};
+  return {*launch, *r};
 }
 
 // Each replay once per test binary: several tests compare the same replay with different counters.
@@ -146,7 +72,7 @@ const Modelled& model(const std::string& stage, GemmCoord problem, bool even_cor
   return it->second;
 }
 const Modelled& model(const std::string& stage, int n) {
-  return model(stage, {n, n, n}, kStages.at(stage).even_coresident);
+  return model(stage, {n, n, n}, find_stage_desc(stage)->coresident == Coresidency::Even);
 }
 
 // "4096" -> 4096^3, "128x256x8192" -> (128, 256, 8192)
@@ -177,15 +103,14 @@ TEST(L2Validation, EveryMeasuredConfigurationIsWithinTolerance) {
   for (const auto& [key, m] : measured) {
     const auto& [stage, n] = key;
     SCOPED_TRACE(stage + " " + std::to_string(n));
-    ASSERT_TRUE(kStages.count(stage));
+    ASSERT_NE(find_stage_desc(stage), nullptr);
     const Modelled& got = model(stage, n);
-    const StageSetup& s = kStages.at(stage);
 
     // Same launch: blocks (swizzle no-ops included) and blocks per SM (the tightest ncu limit).
-    EXPECT_EQ(m.at("launch__grid_size"), double(got.plan.blocks.size()));
+    EXPECT_EQ(m.at("launch__grid_size"), double(got.launch.plan.blocks.size()));
     const double limit = std::min({m.at("launch__occupancy_limit_registers"), m.at("launch__occupancy_limit_shared_mem"),
                                    m.at("launch__occupancy_limit_warps"), m.at("launch__occupancy_limit_blocks")});
-    EXPECT_EQ(limit, double(s.blocks_per_sm));
+    EXPECT_EQ(limit, double(got.launch.blocks_per_sm));
     // Same loads: the sectors the SMs read from L2 (the model counts them exactly; the counter
     // also sees a handful of other sectors).
     const double requested = m.at("l1tex__m_xbar2l1tex_read_sectors.sum");
@@ -267,7 +192,9 @@ TEST(L2Validation, CliOptionsForTheLabKernels) {
   ASSERT_EQ(r.exit_code, 0) << r.err;
   out = json::parse(r.out);
   EXPECT_EQ(out["clock"], "timeline");
-  EXPECT_EQ(out["write_sectors"], 65536);  // f16 C by default
+  // C as every kernel of the lab writes it by default: f32, column-major (4 MiB, 131072 sectors).
+  EXPECT_EQ(out["write_sectors"], 131072);
+  EXPECT_EQ(out["c_layout"], "col");
   for (const auto& bad : std::vector<std::vector<std::string>>{{"--c-dtype", "f64"}, {"--c-layout", "diag"},
                                                                {"--coresident", "fair"}}) {
     std::vector<std::string> args = {"sim", "l2", "--problem", "64,64,64", "--tile", "64,64,32"};
@@ -371,7 +298,7 @@ TEST(L2Validation, LookupHitOverOpReadGivenTheCoalescersMerges) {
     worst_without = std::max(worst_without, std::abs(100 * *ncu_lookup_hit_over_op_read(got.report, 0) - want));
     // The double count itself: cp.async rows within 40% of the measured extra look-ups (model /
     // measured 0.96, 1.38, 1.06, 1.05); LDG rows have none modelled and 0.3-2.6% of op_read measured.
-    if (kStages.at(stage).load == GlobalLoad::CpAsync)
+    if (find_stage_desc(stage)->loads == GlobalLoad::CpAsync)
       EXPECT_NEAR(double(got.report.extra_tag_lookups) / extra_lookups(m), 1.0, 0.4);
     else
       EXPECT_LT(extra_lookups(m), 0.03 * m.at("lts__t_sectors_srcunit_tex_op_read.sum"));

@@ -9,14 +9,14 @@
 namespace gemmlab::app {
 namespace {
 
-// What an entry id runs: a registered stage or cuBLAS of a track. The registry (stages.def) is
+// What an entry id runs: a registered stage or cuBLAS of a track. The registry (gemmlab/stages.def) is
 // the only list of ids; anything else is refused here, before the runner sees it.
 Expected<kernels::Target> target_of(const std::string& id) {
   if (id == "cublas-fp32") return kernels::Target::cublas(kernels::Track::fp32);
   if (id == "cublas-fp16") return kernels::Target::cublas(kernels::Track::fp16);
   if (const kernels::StageInfo* s = kernels::find_stage(id)) return kernels::Target::of(*s);
   return Error{"unknown stage id '" + id +
-               "': not in kernels/stages.def (nor cublas-fp32 / cublas-fp16); "
+               "': not in sim/include/gemmlab/stages.def (nor cublas-fp32 / cublas-fp16); "
                "use an id from the stage registry"};
 }
 
@@ -155,8 +155,7 @@ std::unique_ptr<KernelRun> start_kernel_run(std::vector<std::string> stages, ker
 
 std::vector<std::string> built_stage_ids() {
   std::vector<std::string> ids;
-  for (const auto& s : kernels::stage_registry())
-    if (s.built()) ids.push_back(s.id);
+  for (const auto& s : kernels::stage_registry()) ids.push_back(s.id);
   return ids;
 }
 

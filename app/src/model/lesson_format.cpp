@@ -224,10 +224,10 @@ struct LessonParser {
         has_id = true;
       } else if (k == "stage") {
         auto* s = v.as_string();
-        if (!s || !find_stage(s->get())) {
+        if (!s || !find_stage_desc(s->get())) {
           std::string list;
-          for (const auto& st : stage_registry()) list += (list.empty() ? "" : ", ") + st.id;
-          error(line_of(v), "stage must be a kernel stage id from kernels/stages.def: " + list);
+          for (const StageDesc& st : stage_table()) list += std::string(list.empty() ? "" : ", ") + st.id;
+          error(line_of(v), "stage must be a kernel stage id from sim/include/gemmlab/stages.def: " + list);
         } else {
           lesson.stage = s->get();
         }

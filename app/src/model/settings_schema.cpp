@@ -96,10 +96,18 @@ Check swizzle_params() {
   };
 }
 
+// Stages the Grid view can launch: those with a threadblock tile.
+std::vector<std::string> tiled_stage_ids() {
+  std::vector<std::string> ids;
+  for (const StageDesc& s : stage_table())
+    if (s.has_tile()) ids.push_back(s.id);
+  return ids;
+}
+
 Check stage_list() {
   return [](const Json& v) -> std::optional<std::string> {
     std::vector<std::string> ids;
-    for (const auto& s : stage_registry()) ids.push_back(s.id);
+    for (const StageDesc& s : stage_table()) ids.push_back(s.id);
     ids.push_back("cublas-fp32");
     ids.push_back("cublas-fp16");
     if (!v.is_array()) return "must be a list of stage ids: " + quoted_list(ids);
@@ -145,7 +153,8 @@ const std::map<std::string, std::vector<KeySpec>>& schema() {
         {"origin", int_tuple(2, 0, 4095, "[row, col]")},
         {"compare", boolean()}}},
       {"grid",
-       {{"problem", int_tuple(3, 1, gemmlab::kMaxProblemExtent, "[M, N, K]")},
+       {{"stage", one_of(tiled_stage_ids())},
+        {"problem", int_tuple(3, 1, gemmlab::kMaxProblemExtent, "[M, N, K]")},
         {"tile", int_tuple(3, 1, 4096, "[TM, TN, TK]")},
         {"order", parsed_by([](const std::string& x) { return parse_order(x); })},
         {"split_k", integer(1, 1024)},
@@ -206,22 +215,6 @@ const std::vector<std::string>& known_predict_quantities() {
       "grid.last_wave_blocks",  "grid.blocks_per_sm",     "grid.l2_hit_rate",
       "pipeline.stages_in_flight"};
   return q;
-}
-
-const std::vector<StageInfo>& stage_registry() {
-  static const std::vector<StageInfo> stages = {
-#define GEMMLAB_STAGE(id, name, track, lesson, tm, tn, tk, threads, loads, launch) \
-  StageInfo{id, name, #track, lesson, tm, tn, tk, threads, #loads},
-#include "stages.def"
-#undef GEMMLAB_STAGE
-  };
-  return stages;
-}
-
-const StageInfo* find_stage(const std::string& id) {
-  for (const auto& s : stage_registry())
-    if (s.id == id) return &s;
-  return nullptr;
 }
 
 }  // namespace gemmlab::app

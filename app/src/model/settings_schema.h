@@ -7,6 +7,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "gemmlab/stage_desc.h"  // the stage table: kernels.stages and predict steps name its ids
+
 namespace gemmlab::app {
 
 using Json = nlohmann::json;
@@ -25,15 +27,6 @@ std::optional<std::string> check_view_setting(const std::string& view, const std
 
 // Predict quantities of FORMAT.md's "predict" table.
 const std::vector<std::string>& known_predict_quantities();
-
-// The stage ids of kernels/stages.def, in ladder order (metadata only, no CUDA needed).
-struct StageInfo {
-  std::string id, name, track, lesson;
-  int tile_m = 0, tile_n = 0, tile_k = 0, threads = 0;
-  std::string loads;  // "ldg" or "cp_async": how the main loop reads A and B (kernels/stages.def)
-};
-const std::vector<StageInfo>& stage_registry();
-const StageInfo* find_stage(const std::string& id);
 
 // Largest sizes the views accept from a lesson or the user: a grid of more cells would not be
 // readable and could exhaust memory. The views clamp with a message; the checker reports.

@@ -17,7 +17,7 @@
 #include <cuda_fp16.h>
 
 #include "fp16_problem.cuh"
-#include "fp16_shapes.h"
+#include "gemmlab/fp16_shapes.h"
 #include "fp16_tile_copy.cuh"
 #include "fp16_warp_tile.cuh"
 #include "stage_api.h"

@@ -104,7 +104,7 @@ __global__ void __launch_bounds__(Shape::kThreads, kMinBlocks)
 template <class Shape>
 Dim3 serpentine_grid(int m, int n, int max_stride) {
   const GemmCoord tiled{tiles_of(m, Shape::kTileM), tiles_of(n, Shape::kTileN), 1};
-  return serpentine_swizzle::get_grid_shape(tiled, tiled.n < max_stride ? tiled.n : max_stride);
+  return serpentine_swizzle::get_grid_shape(tiled, serpentine_swizzle::launch_stride(tiled.n, max_stride));
 }
 
 template <class Shape>

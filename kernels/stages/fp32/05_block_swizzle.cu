@@ -19,7 +19,7 @@
 namespace gemmlab::kernels {
 namespace {
 using namespace simt;
-using Swizzle = GemmIdentitySwizzle<8>;
+using Swizzle = GemmIdentitySwizzle<simt_tile::kBlockSwizzleN>;  // 8
 
 template <int kAccess>
 __global__ void __launch_bounds__(kThreads, 2)

@@ -63,11 +63,7 @@ int device_slots() {  // SMs x resident blocks of the main kernel
 
 int slices_for(int m, int n, int k) {
   const long long tiles = 1ll * ((m + kTileM - 1) / kTileM) * ((n + kTileN - 1) / kTileN);
-  const long long slots = device_slots();
-  if (slots == 0 || tiles >= slots) return 1;
-  const long long wanted = (slots + tiles - 1) / tiles;
-  const long long most = std::max(1, k / (16 * kTileK));
-  return int(std::min(wanted, most));
+  return split_k_parallel_slices(tiles, device_slots(), k, kTileK);  // gemmlab/raster.h
 }
 
 const char* check(int, int n, int) {

@@ -125,6 +125,10 @@ static_assert(identity_swizzle::get_tile_offset(2, Dim3{5, 1, 0}) == GemmCoord{1
 // (the seed shifts both left by 4 to count m16n8 MMA tiles; here they count block tiles).
 namespace serpentine_swizzle {
 
+// The slab width a launch uses: max_stride, but no wider than the problem's n tiles (stage 12
+// launches S = min(8, n tiles), so a narrow problem gets no row of no-op blocks).
+GL_HD constexpr int launch_stride(int tiles_n, int max_stride) { return tiles_n < max_stride ? tiles_n : max_stride; }
+
 GL_HD constexpr Dim3 get_grid_shape(GemmCoord tiled_shape, int stride) {
   return Dim3{stride, tiled_shape.m, ceil_div(tiled_shape.n, stride)};
 }
@@ -236,6 +240,18 @@ GL_HD constexpr KRange split_k_parallel_range(int slice, int problem_k, int tile
   const int size = split_k_parallel_size(problem_k, tile_k, slices);
   return KRange{slice * size, slice + 1 < slices ? (slice + 1) * size : problem_k};
 }
+
+// How many k slices stage 6 (split-k) launches: enough blocks to fill every slot of the GPU
+// (slots = SMs * blocks per SM), but each slice at least 16 k tiles; 1 when the tiles fill it.
+GL_HD constexpr int split_k_parallel_slices(long long tiles, long long slots, int problem_k, int tile_k) {
+  if (slots <= 0 || tiles >= slots) return 1;
+  const long long wanted = (slots + tiles - 1) / tiles;
+  const long long most = problem_k / (16 * tile_k) > 1 ? problem_k / (16 * tile_k) : 1;
+  return int(wanted < most ? wanted : most);
+}
+// 512x512x16384 in 128x128x8 tiles on 132 SMs x 2: 16 tiles, 264 slots -> 17 slices.
+static_assert(split_k_parallel_slices(16, 264, 16384, 8) == 17);
+static_assert(split_k_parallel_slices(1024, 264, 4096, 8) == 1);
 
 static_assert(split_k_serial_range(3, 1000, 32, 4) == KRange{768, 1000});
 static_assert(split_k_parallel_range(3, 1000, 32, 4) == KRange{672, 1000});

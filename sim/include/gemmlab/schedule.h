@@ -102,6 +102,7 @@ struct WaveSummary {
   int slots = 0;
   double waves = 0;           // blocks / slots
   long long full_waves = 0;
+  long long last_wave_blocks = 0; // blocks of the last wave: a full wave's slots when none is partial
   double tail_utilisation = 1.0;  // share of slots the last, partial wave fills (1 when none)
 };
 WaveSummary summarize_waves(const BlockPlan& plan, int slots);

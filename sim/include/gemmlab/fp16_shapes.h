@@ -16,6 +16,7 @@ struct SyncTileShape {
   static constexpr int kWarpM = 64, kWarpN = 32;  // warps 2 (m) x 4 (n)
   static constexpr int kWarpsN = kTileN / kWarpN;
   static_assert((kTileM / kWarpM) * kWarpsN * 32 == kThreads);
+  static constexpr int kSmemBytes = (kTileM + kTileN) * kTileK * 2;  // A and B tiles of __half: 16 KB
 };
 
 // Stages 11-12: kStages shared buffers of (A tile, then B tile), always Swizzle<3,3,3>.

@@ -1,0 +1,68 @@
+// A launch as the simulator sees it, built in one place: a stage (or the learner's own settings)
+// + a problem + a device -> occupancy, block plan, timeline, waves, per-tile spans and the L2
+// replay's options. The Grid and Measured views, `gemmlab sim l2|schedule` and the validation
+// tests all go through plan_launch, so that they cannot disagree about how a stage runs.
+#pragma once
+#include <optional>
+#include <vector>
+
+#include "gemmlab/device_presets.h"
+#include "gemmlab/expected.h"
+#include "gemmlab/l2_model.h"
+#include "gemmlab/raster_analysis.h"
+#include "gemmlab/schedule.h"
+#include "gemmlab/stage_desc.h"
+
+namespace gemmlab {
+
+// Everything plan_launch needs. stage_launch_spec fills it from a stage; the views and the CLI
+// may then edit fields (the learner's "what if").
+struct LaunchSpec {
+  GemmCoord problem{4096, 4096, 4096};
+  GemmCoord tile{128, 128, 32};
+  KernelResources resources{256, 128, 32768};
+  int blocks_per_sm = 0;              // > 0: use it instead of the occupancy of `resources`
+  OrderSpec order;
+  Partition partition = Partition::None;
+  int split_k = 0;                    // slices; 0 with SplitKParallel: the kernel's own choice
+  CostModel cost;
+  L2ReplayOptions l2;                 // element sizes, layouts, co-residency, global loads
+};
+
+// The stage's launch at this problem: its tile, resources, raster, partition, layouts, loads and
+// co-residency (stages.def). Fails for a stage without a threadblock tile (the naive stages).
+Expected<LaunchSpec> stage_launch_spec(const StageDesc& stage, GemmCoord problem);
+
+// Per C tile of the plan: which blocks work on it and when (the Grid view's tile colours).
+struct TileSpans {
+  int tiles_m = 0, tiles_n = 0;
+  std::vector<int> first_block;      // launch index of the first block that works on the tile
+  std::vector<int> finishing_block;  // the block whose phase ends last on it (the epilogue)
+  std::vector<int> blocks;           // how many blocks work on it
+  std::vector<double> start, end;    // timeline units
+  std::vector<int> segment_block;    // per plan segment: its block
+  long long alone = 0;               // tiles one block computes alone
+  long long shared = 0;              // tiles several blocks share (split-k / stream-k fix-ups)
+};
+TileSpans tile_spans(const BlockPlan& plan, const Timeline& timeline);
+
+struct LaunchPlan {
+  LaunchSpec spec;
+  DeviceDesc device;
+  Occupancy occupancy;               // of spec.resources (limiter "given" when blocks_per_sm was set)
+  int blocks_per_sm = 0;
+  int split_k = 1;                   // slices actually planned
+  BlockPlan plan;
+  Timeline timeline;
+  WaveSummary waves;
+  TileSpans tiles;
+  std::uint64_t l2_lookups = 0;      // estimate_l2_lookups: whether the replay is affordable
+};
+
+Expected<LaunchPlan> plan_launch(const LaunchSpec& spec, const DeviceDesc& device);
+
+// plan_launch, then replay_l2 with the plan's options (seconds for large problems); fails when
+// the replay would exceed kMaxL2Lookups.
+Expected<L2Report> replay_launch_l2(const LaunchPlan& plan);
+
+}  // namespace gemmlab

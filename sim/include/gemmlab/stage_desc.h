@@ -1,0 +1,80 @@
+// The one description of each kernel stage (gemmlab/stages.def expanded), as the simulator needs
+// it: tile, threads, registers, shared memory, global loads, block raster, partition, co-residency
+// and the operands' layouts. The kernels' registry (kernels/registry.h) adds only the launch
+// functions; the views, `gemmlab sim l2|schedule --stage` and the tests read this table.
+#pragma once
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "gemmlab/fp16_shapes.h"
+#include "gemmlab/l2_model.h"
+#include "gemmlab/raster_analysis.h"
+#include "gemmlab/simt_warp_tile.h"
+#include "gemmlab/sliced_k_tile.h"
+
+namespace gemmlab {
+
+enum class StageTrack { fp32, fp16 };
+// How two co-resident blocks of one SM progress (l2_progress.h, sim/L2_VALIDATION.md).
+enum class Coresidency { OlderFirst, Even };
+
+struct StageDesc {
+  const char* id;      // "simt-tile"
+  const char* name;    // "3 SIMT 128x128x8"
+  StageTrack track;
+  const char* lesson;  // lesson folder, e.g. "05-register-tiling"
+  const char* kernel;  // ncu's kernel name up to what tells the stages apart
+  int tile_m, tile_n, tile_k, threads;
+  int regs;            // per thread
+  int smem;            // bytes per block, static + dynamic
+  GlobalLoad loads;
+  OrderKind raster;
+  int raster_param;
+  Partition partition;
+  Coresidency coresident;
+
+  bool has_tile() const { return tile_m > 0; }
+  // The track's operands: fp32 A column-major f32 (NN), fp16 A row-major f16 (TN); B column-major;
+  // C f32, column-major, on both tracks.
+  int element_bytes() const { return track == StageTrack::fp32 ? 4 : 2; }
+  MatrixOrder a_order() const { return track == StageTrack::fp32 ? MatrixOrder::ColumnMajor : MatrixOrder::RowMajor; }
+  MatrixOrder b_order() const { return MatrixOrder::ColumnMajor; }
+  MatrixOrder c_order() const { return MatrixOrder::ColumnMajor; }
+  int c_element_bytes() const { return 4; }
+};
+
+inline constexpr StageDesc kStageTable[] = {
+#define GEMMLAB_STAGE(id, name, track, lesson, kernel, tm, tn, tk, threads, regs, smem, loads, raster, \
+                      raster_param, partition, coresident, launch)                                     \
+  {id,          name,           StageTrack::track,    lesson,           kernel,                        \
+   tm,          tn,             tk,                   threads,          regs,                          \
+   int(smem),   GlobalLoad::loads, OrderKind::raster, raster_param,     Partition::partition,          \
+   Coresidency::coresident},
+#include "gemmlab/stages.def"
+#undef GEMMLAB_STAGE
+};
+
+inline constexpr int stage_index(std::string_view id) {
+  for (int i = 0; i < int(std::size(kStageTable)); ++i)
+    if (id == kStageTable[i].id) return i;
+  return -1;
+}
+
+inline std::span<const StageDesc> stage_table() { return kStageTable; }
+// nullptr when no stage has this id.
+inline const StageDesc* find_stage_desc(std::string_view id) {
+  const int i = stage_index(id);
+  return i < 0 ? nullptr : &kStageTable[i];
+}
+
+// Header-only so that the kernels' registry (no sim library) can print them.
+constexpr const char* track_name(StageTrack t) { return t == StageTrack::fp32 ? "fp32" : "fp16"; }  // results JSON
+constexpr const char* load_name(GlobalLoad l) { return l == GlobalLoad::CpAsync ? "cp_async" : "ldg"; }
+constexpr const char* coresidency_name(Coresidency c) { return c == Coresidency::Even ? "even" : "older-first"; }
+
+// The stage whose kernel an Nsight Compute kernel name shows ("void unnamed>::block_swizzle_kernel<4>(int, ...)",
+// "void sync_tile_kernel<SyncTileShape<32>, 1, 1, 1>(...)"), or nullptr (cuBLAS, a reduction kernel).
+const StageDesc* stage_of_kernel(std::string_view ncu_kernel_name);
+
+}  // namespace gemmlab

@@ -1,0 +1,124 @@
+#include "gemmlab/launch_plan.h"
+
+#include <algorithm>
+#include <string>
+
+namespace gemmlab {
+
+Expected<LaunchSpec> stage_launch_spec(const StageDesc& s, GemmCoord problem) {
+  if (!s.has_tile())
+    return Error{std::string("stage ") + s.id + " has no threadblock tile: each thread computes one C element, "
+                 "there is no block plan to simulate"};
+  LaunchSpec o;
+  o.problem = problem;
+  o.tile = {s.tile_m, s.tile_n, s.tile_k};
+  o.resources = {s.threads, s.regs, s.smem};
+  o.order.kind = s.raster;
+  o.order.param = s.raster_param;
+  if (s.raster == OrderKind::Serpentine)  // as the kernel launches it (fp16_staged_epilogue.cuh)
+    o.order.param = serpentine_swizzle::launch_stride((problem.n + s.tile_n - 1) / s.tile_n, s.raster_param);
+  o.partition = s.partition;
+  o.split_k = 0;  // split-k: the kernel's own choice of slices
+  o.l2.element_bytes = s.element_bytes();
+  o.l2.a_order = s.a_order();
+  o.l2.b_order = s.b_order();
+  o.l2.c_element_bytes = s.c_element_bytes();
+  o.l2.c_order = s.c_order();
+  o.l2.global_load = s.loads;
+  o.l2.coresident.enabled = s.coresident == Coresidency::OlderFirst;
+  return o;
+}
+
+TileSpans tile_spans(const BlockPlan& plan, const Timeline& tl) {
+  TileSpans t;
+  t.tiles_m = plan.tiled_shape.m;
+  t.tiles_n = plan.tiled_shape.n;
+  const size_t tiles = static_cast<size_t>(t.tiles_m) * static_cast<size_t>(t.tiles_n);
+  t.first_block.assign(tiles, -1);
+  t.finishing_block.assign(tiles, -1);
+  t.blocks.assign(tiles, 0);
+  t.start.assign(tiles, 1e300);
+  t.end.assign(tiles, 0);
+  t.segment_block.assign(plan.segments.size(), -1);
+  for (size_t b = 0; b < plan.blocks.size(); ++b) {
+    const BlockWork& w = plan.blocks[b];
+    for (int i = 0; i < w.segment_count; ++i) {
+      const size_t si = static_cast<size_t>(w.first_segment + i);
+      t.segment_block[si] = static_cast<int>(b);
+      const WorkSegment& s = plan.segments[si];
+      if (s.tile_index < 0 || static_cast<size_t>(s.tile_index) >= tiles) continue;
+      if (t.first_block[s.tile_index] < 0) t.first_block[s.tile_index] = static_cast<int>(b);
+      ++t.blocks[s.tile_index];
+    }
+  }
+  for (int b : t.blocks) (b == 1 ? t.alone : t.shared) += b > 0;
+  for (const Phase& ph : tl.phases) {
+    const int b = t.segment_block[ph.segment];
+    const WorkSegment& s = plan.segments[ph.segment];
+    if (s.tile_index < 0 || static_cast<size_t>(s.tile_index) >= tiles) continue;
+    t.start[s.tile_index] = std::min(t.start[s.tile_index], ph.start);
+    if (ph.end >= t.end[s.tile_index]) {
+      t.end[s.tile_index] = ph.end;
+      t.finishing_block[s.tile_index] = b;
+    }
+  }
+  return t;
+}
+
+Expected<LaunchPlan> plan_launch(const LaunchSpec& spec, const DeviceDesc& device) {
+  LaunchPlan p;
+  p.spec = spec;
+  p.device = device;
+  if (const std::string bad = validate_device(device); !bad.empty()) return Error{bad};
+  if (spec.blocks_per_sm > 0) {
+    if (spec.blocks_per_sm > device.max_blocks_per_sm)
+      return Error{"blocks per SM is " + std::to_string(spec.blocks_per_sm) + ", more than the " +
+                   std::to_string(device.max_blocks_per_sm) + " the " + device.name + " allows"};
+    p.blocks_per_sm = spec.blocks_per_sm;
+    p.occupancy.blocks_per_sm = spec.blocks_per_sm;
+    p.occupancy.limiter = "given";
+  } else {
+    auto occ = compute_occupancy(device, spec.resources);
+    if (!occ) return Error{occ.error()};
+    p.occupancy = *occ;
+    p.blocks_per_sm = occ->blocks_per_sm;
+  }
+  PlanRequest rq;
+  rq.problem = spec.problem;
+  rq.tile = spec.tile;
+  rq.order = spec.order;
+  rq.partition = spec.partition;
+  rq.sms = device.sms;
+  rq.sm_occupancy = p.blocks_per_sm;
+  if (spec.partition == Partition::SplitKSerial || spec.partition == Partition::SplitKParallel) {
+    if (spec.tile.m <= 0 || spec.tile.n <= 0 || spec.tile.k <= 0)
+      return Error{"the tile must be positive in m, n and k"};
+    const long long tiles = 1ll * ((spec.problem.m + spec.tile.m - 1) / spec.tile.m) *
+                            ((spec.problem.n + spec.tile.n - 1) / spec.tile.n);
+    rq.split_k = spec.split_k > 0 ? spec.split_k
+                                  : split_k_parallel_slices(tiles, 1ll * device.sms * p.blocks_per_sm,
+                                                            spec.problem.k, spec.tile.k);
+    // One slice is the data-parallel launch (stage 6 then writes C directly).
+    if (rq.split_k == 1) rq.partition = Partition::None;
+  }
+  p.split_k = rq.split_k;
+  auto plan = make_block_plan(rq);
+  if (!plan) return Error{plan.error()};
+  p.plan = std::move(*plan);
+  auto tl = simulate_timeline(p.plan, device.sms, p.blocks_per_sm, spec.cost);
+  if (!tl) return Error{tl.error()};
+  p.timeline = std::move(*tl);
+  p.waves = summarize_waves(p.plan, p.timeline.slots);
+  p.tiles = tile_spans(p.plan, p.timeline);
+  p.l2_lookups = estimate_l2_lookups(p.plan, spec.l2);
+  return p;
+}
+
+Expected<L2Report> replay_launch_l2(const LaunchPlan& p) {
+  if (p.l2_lookups > kMaxL2Lookups)
+    return Error{"the L2 replay would make " + std::to_string(p.l2_lookups) + " look-ups (more than the simulator's " +
+                 std::to_string(kMaxL2Lookups) + "): use a smaller problem or larger tiles"};
+  return replay_l2(p.plan, p.timeline, p.device, p.spec.l2);
+}
+
+}  // namespace gemmlab

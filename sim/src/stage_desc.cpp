@@ -1,0 +1,54 @@
+#include "gemmlab/stage_desc.h"
+
+#include <cctype>
+#include <string>
+
+namespace gemmlab {
+
+namespace {
+
+// ncu's name without "void ", namespaces and "(anonymous namespace)", bools as 0 / 1:
+// "void unnamed>::block_swizzle_kernel<4>(int, ...)" -> "block_swizzle_kernel<4>(int, ...)".
+std::string plain_kernel_name(std::string_view name) {
+  std::string s(name);
+  if (s.rfind("void ", 0) == 0) s.erase(0, 5);
+  for (const char* drop : {"(anonymous namespace)::", "unnamed>::", "<unnamed>::"})
+    for (size_t at; (at = s.find(drop)) != std::string::npos;) s.erase(at, std::string_view(drop).size());
+  // "gemmlab::kernels::fp16::x" -> "x": drop identifier:: prefixes.
+  std::string out;
+  for (size_t i = 0; i < s.size();) {
+    size_t j = i;
+    while (j < s.size() && (std::isalnum(static_cast<unsigned char>(s[j])) || s[j] == '_')) ++j;
+    if (j > i && s.compare(j, 2, "::") == 0) {
+      i = j + 2;
+      continue;
+    }
+    if (j > i) {
+      const std::string word = s.substr(i, j - i);
+      out += word == "true" ? "1" : word == "false" ? "0" : word;
+      i = j;
+    } else {
+      out += s[i++];
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+const StageDesc* stage_of_kernel(std::string_view ncu_kernel_name) {
+  const std::string plain = plain_kernel_name(ncu_kernel_name);
+  const StageDesc* best = nullptr;
+  for (const StageDesc& s : kStageTable) {
+    const std::string_view k = s.kernel;
+    if (plain.compare(0, k.size(), k) != 0) continue;
+    // The name must end where the pattern ends or go on with its template or parameter list.
+    const char next = plain.size() > k.size() ? plain[k.size()] : '\0';
+    if (k.back() != '<' && k.back() != ',' && next != '\0' && next != '<' && next != '(' && next != ',' && next != '>')
+      continue;
+    if (!best || k.size() > std::string_view(best->kernel).size()) best = &s;
+  }
+  return best;
+}
+
+}  // namespace gemmlab

@@ -1,0 +1,245 @@
+// The one description of each stage (stages.def -> gemmlab/stage_desc.h) and the one launch plan
+// built from it (gemmlab/launch_plan.h), checked against what ncu measured of the kernels on the
+// H200 (the committed CSVs: kernel names, registers, shared memory, block size, grid size) and
+// against the CLI, which must give the same numbers as the library the views call.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <set>
+#include <string>
+
+#include "gemmlab/launch_plan.h"
+#include "support.h"
+
+using namespace gemmlab;
+
+namespace {
+
+TEST(StageTable, EveryStageIsDescribed) {
+  std::set<std::string> ids;
+  for (const StageDesc& s : stage_table()) {
+    SCOPED_TRACE(s.id);
+    EXPECT_TRUE(ids.insert(s.id).second) << "duplicate id";
+    EXPECT_EQ(stage_index(s.id), &s - stage_table().data());
+    EXPECT_GT(std::string(s.kernel).size(), 3u);
+    EXPECT_TRUE(std::filesystem::is_directory(std::string(GEMMLAB_TEST_DATA) + "/../../../lessons/" + s.lesson))
+        << s.lesson;
+    EXPECT_GT(s.threads, 0);
+    EXPECT_GT(s.regs, 0);
+    EXPECT_LE(s.regs, 255);
+    if (s.has_tile()) {
+      EXPECT_GT(s.smem, 0);
+      // Every stage with a tile has a launch the simulator can replay.
+      auto spec = stage_launch_spec(s, {1024, 1024, 1024});
+      ASSERT_TRUE(spec.ok()) << spec.error();
+      auto plan = plan_launch(*spec, *device_preset("h100"));
+      EXPECT_TRUE(plan.ok()) << plan.error();
+    } else {
+      EXPECT_FALSE(stage_launch_spec(s, {1024, 1024, 1024}).ok());
+    }
+  }
+  EXPECT_EQ(ids.size(), 13u);
+}
+
+TEST(StageTable, ValuesComeFromTheKernelsConstants) {
+  const StageDesc& e = *find_stage_desc("epilogue");
+  EXPECT_EQ(e.tile_m, 128);
+  EXPECT_EQ(e.tile_n, 256);
+  EXPECT_EQ(e.tile_k, 32);
+  EXPECT_EQ(e.smem, 98304);  // 4 stages x (128 + 256) x 32 halves
+  EXPECT_EQ(e.raster, OrderKind::Serpentine);
+  EXPECT_EQ(e.raster_param, 8);
+  EXPECT_EQ(e.loads, GlobalLoad::CpAsync);
+  const StageDesc& b = *find_stage_desc("block-swizzle");
+  EXPECT_EQ(b.raster, OrderKind::Identity);
+  EXPECT_EQ(b.raster_param, 8);
+  EXPECT_EQ(b.smem, 16640);  // two 8320-byte SIMT stages
+  EXPECT_EQ(find_stage_desc("simt-tile")->smem, 8320);
+  EXPECT_EQ(find_stage_desc("sliced-k")->threads, 1024);
+  EXPECT_EQ(find_stage_desc("split-k")->partition, Partition::SplitKParallel);
+  EXPECT_EQ(find_stage_desc("stream-k")->partition, Partition::StreamK);
+  EXPECT_EQ(find_stage_desc("mma-sync")->smem, 16384);
+  EXPECT_EQ(find_stage_desc("nope"), nullptr);
+}
+
+TEST(StageTable, NcuKernelNamesFindTheirStage) {
+  const std::pair<const char*, const char*> names[] = {
+      {"void unnamed>::double_buffer_kernel<4>(int, int, int, float, const float *, const float *, float, float *, bool)",
+       "double-buffer"},
+      {"void (anonymous namespace)::block_swizzle_kernel<1>(int, int, int, float, const float *)", "block-swizzle"},
+      {"void gemmlab::kernels::(anonymous namespace)::naive_kernel<false>(int, int, int, float)", "naive-uncoalesced"},
+      {"void naive_kernel<1>(int, int, int, float)", "naive"},
+      {"void sync_tile_kernel<SyncTileShape<32>, 0, 0, 1>(const __half *, const __half *)", "mma-sync"},
+      {"void sync_tile_kernel<SyncTileShape<32>, 1, 0, 1>(const __half *, const __half *)", "ldmatrix"},
+      {"void sync_tile_kernel<SyncTileShape<32>, 1, 1, 1>(const __half *, const __half *)", "smem-swizzle"},
+      {"void multistage_kernel<MultistageShape<128, 128, 32, 4, 64, 32>, 1, 1>(const __half *)", "multistage"},
+      {"void staged_epilogue_kernel<MultistageShape<128, 256, 32, 4, 64, 64>, 1, 1, 1>(const __half *)", "epilogue"},
+      {"void unnamed>::split_k_kernel<4>(int, int, int)", "split-k"},
+  };
+  for (const auto& [name, id] : names) {
+    const StageDesc* s = stage_of_kernel(name);
+    ASSERT_NE(s, nullptr) << name;
+    EXPECT_STREQ(s->id, id) << name;
+  }
+  EXPECT_EQ(stage_of_kernel("void unnamed>::split_k_reduce_kernel(long long, int, float, float)"), nullptr);
+  EXPECT_EQ(stage_of_kernel("sm90_xmma_gemm_f16f16_f16f32_f32_tn_n_tilesize128x256x64_cublas"), nullptr);
+  EXPECT_EQ(stage_of_kernel(""), nullptr);
+}
+
+// What ncu measured of each kernel it profiled: the stage found from the kernel's name, its
+// block size, registers, shared memory, and the grid the launch plan predicts.
+void expect_matches_ncu(const std::string& file) {
+  int sections = 0;
+  for (const auto& [key, sec] : test::read_ncu_csv_sections(file, "# stage=")) {
+    SCOPED_TRACE(file + ": " + key);
+    const std::string id = key.substr(0, key.find(' '));
+    const StageDesc* s = stage_of_kernel(sec.kernel);
+    ASSERT_NE(s, nullptr) << sec.kernel;
+    EXPECT_EQ(s->id, id);
+    const auto& m = sec.metrics;
+    if (m.count("launch__registers_per_thread")) EXPECT_EQ(m.at("launch__registers_per_thread"), s->regs);
+    if (m.count("launch__block_size")) EXPECT_EQ(m.at("launch__block_size"), s->threads);
+    if (m.count("launch__shared_mem_per_block_static"))
+      EXPECT_EQ(m.at("launch__shared_mem_per_block_static") + m.at("launch__shared_mem_per_block_dynamic"), s->smem);
+    // "size=4096" or "size=128x256x8192"
+    std::string size = key.substr(key.find("size=") + 5);
+    size = size.substr(0, size.find(' '));
+    GemmCoord p;
+    if (size.find('x') == std::string::npos) {
+      p = {std::stoi(size), std::stoi(size), std::stoi(size)};
+    } else {
+      const size_t x1 = size.find('x'), x2 = size.find('x', x1 + 1);
+      p = {std::stoi(size.substr(0, x1)), std::stoi(size.substr(x1 + 1, x2 - x1 - 1)), std::stoi(size.substr(x2 + 1))};
+    }
+    auto plan = plan_launch(*stage_launch_spec(*s, p), *device_preset("h200"));
+    ASSERT_TRUE(plan.ok()) << plan.error();
+    if (m.count("launch__grid_size")) EXPECT_EQ(m.at("launch__grid_size"), double(plan->plan.blocks.size()));
+    ++sections;
+  }
+  EXPECT_GT(sections, 5) << file;
+}
+
+TEST(StageTable, MatchesWhatNcuMeasuredOfTheKernels) {
+  expect_matches_ncu("l2_ncu_h200.csv");
+  expect_matches_ncu("l2_runs_h200.csv");
+}
+
+TEST(LaunchPlan, StagesLaunchAsTheirKernelsDo) {
+  const DeviceDesc h100 = *device_preset("h100");
+  // double-buffer at 4096^3: 32 x 32 tiles, 127 registers -> 2 blocks per SM, 264 slots:
+  // 3 full waves (792 blocks) and 232 in the last.
+  auto db = plan_launch(*stage_launch_spec(*find_stage_desc("double-buffer"), {4096, 4096, 4096}), h100);
+  ASSERT_TRUE(db.ok()) << db.error();
+  EXPECT_EQ(db->blocks_per_sm, 2);
+  EXPECT_EQ(db->occupancy.limiter, "registers");
+  EXPECT_EQ(db->waves.blocks, 1024);
+  EXPECT_EQ(db->waves.slots, 264);
+  EXPECT_EQ(db->waves.full_waves, 3);
+  EXPECT_EQ(db->waves.last_wave_blocks, 232);
+  EXPECT_TRUE(db->spec.l2.coresident.enabled);
+  EXPECT_EQ(db->spec.l2.element_bytes, 4);
+  EXPECT_EQ(db->spec.l2.a_order, MatrixOrder::ColumnMajor);
+  EXPECT_EQ(db->spec.l2.c_order, MatrixOrder::ColumnMajor);
+  // split-k at 512x512x16384 (06_split_k.cu's own example): 16 tiles, 264 slots -> 17 slices.
+  auto sk = plan_launch(*stage_launch_spec(*find_stage_desc("split-k"), {512, 512, 16384}), h100);
+  ASSERT_TRUE(sk.ok()) << sk.error();
+  EXPECT_EQ(sk->split_k, 17);
+  EXPECT_EQ(sk->plan.grid.z, 17);
+  EXPECT_EQ(sk->tiles.shared, 16);
+  EXPECT_EQ(sk->tiles.alone, 0);
+  // At 4096^3 the tiles fill the GPU: one slice, the data-parallel launch.
+  auto sk1 = plan_launch(*stage_launch_spec(*find_stage_desc("split-k"), {4096, 4096, 4096}), h100);
+  ASSERT_TRUE(sk1.ok());
+  EXPECT_EQ(sk1->split_k, 1);
+  EXPECT_EQ(sk1->tiles.alone, 1024);
+  // epilogue: 238 registers -> 1 block per SM; serpentine grid of 512 blocks at 4096^3; fp16 TN;
+  // two-block co-residency does not arise, and the stage says even.
+  auto ep = plan_launch(*stage_launch_spec(*find_stage_desc("epilogue"), {4096, 4096, 4096}), h100);
+  ASSERT_TRUE(ep.ok());
+  EXPECT_EQ(ep->blocks_per_sm, 1);
+  EXPECT_EQ(ep->waves.blocks, 512);
+  EXPECT_EQ(ep->waves.last_wave_blocks, 512 - 3 * 132);
+  EXPECT_FALSE(ep->spec.l2.coresident.enabled);
+  EXPECT_EQ(ep->spec.l2.global_load, GlobalLoad::CpAsync);
+  EXPECT_EQ(ep->spec.l2.a_order, MatrixOrder::RowMajor);
+  EXPECT_EQ(order_name(ep->plan.order), "serpentine:8");
+}
+
+TEST(LaunchPlan, WavesAndTileSpans) {
+  // 3 x 2 tiles, 4 slots: one full wave and 2 blocks in the last.
+  LaunchSpec spec;
+  spec.problem = {384, 256, 64};
+  spec.tile = {128, 128, 32};
+  spec.blocks_per_sm = 1;
+  DeviceDesc d = *device_preset("h100");
+  d.sms = 4;
+  auto p = plan_launch(spec, d);
+  ASSERT_TRUE(p.ok()) << p.error();
+  EXPECT_EQ(p->waves.blocks, 6);
+  EXPECT_EQ(p->waves.full_waves, 1);
+  EXPECT_EQ(p->waves.last_wave_blocks, 2);
+  ASSERT_EQ(p->tiles.first_block.size(), 6u);
+  EXPECT_EQ(p->tiles.alone, 6);
+  // Launch order: blockIdx.x along M, so tile (m 1, n 0) is block 1 and (m 0, n 1) block 3.
+  EXPECT_EQ(p->tiles.first_block[1 * 2 + 0], 1);
+  EXPECT_EQ(p->tiles.first_block[0 * 2 + 1], 3);
+  // Blocks 4 and 5 start when the first wave ends (2 k iterations + the epilogue).
+  EXPECT_GT(p->tiles.start[2 * 2 + 1], 0);
+  EXPECT_EQ(p->tiles.start[0], 0);
+  // A full last wave counts as full.
+  spec.problem = {512, 128, 64};
+  auto q = plan_launch(spec, d);
+  ASSERT_TRUE(q.ok());
+  EXPECT_EQ(q->waves.last_wave_blocks, 4);
+  // More blocks per SM than the device allows.
+  spec.blocks_per_sm = 99;
+  EXPECT_FALSE(plan_launch(spec, d).ok());
+}
+
+// `gemmlab sim l2|schedule --stage ID` gives the library's numbers (what the views show).
+TEST(LaunchPlanCli, StageFlagGivesTheLibrarysNumbers) {
+  const StageDesc& s = *find_stage_desc("multistage");
+  auto spec = stage_launch_spec(s, {1024, 1024, 1024});
+  ASSERT_TRUE(spec.ok());
+  LaunchSpec o = *spec;
+  o.l2.buckets = 50;
+  auto plan = plan_launch(o, *device_preset("h200"));
+  ASSERT_TRUE(plan.ok());
+  auto lib = replay_launch_l2(*plan);
+  ASSERT_TRUE(lib.ok());
+
+  auto r = test::run_gemmlab({"sim", "l2", "--stage", "multistage", "--device", "h200", "--problem", "1024,1024,1024",
+                              "--heat", "0"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_DOUBLE_EQ(j["hit_rate"].get<double>(), lib->hit_rate);
+  EXPECT_EQ(j["dram_bytes_read"].get<long long>(), static_cast<long long>(lib->dram_bytes_read));
+  EXPECT_EQ(j["blocks_per_sm"], 1);
+  EXPECT_EQ(j["c_layout"], "col");
+  EXPECT_EQ(j["global_load"], "cp.async");
+  EXPECT_EQ(j["stage"]["regs"], 146);
+
+  r = test::run_gemmlab({"sim", "schedule", "--stage", "double-buffer", "--device", "h100", "--problem", "4096,4096,4096"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto k = nlohmann::json::parse(r.out);
+  EXPECT_EQ(k["occupancy"]["blocks_per_sm"], 2);
+  EXPECT_EQ(k["waves"]["last_wave_blocks"], 232);
+  EXPECT_EQ(k["stage"]["id"], "double-buffer");
+}
+
+TEST(LaunchPlanCli, StageFlagRefusesWhatTheStageFixes) {
+  auto r = test::run_gemmlab({"sim", "l2", "--stage", "epilogue", "--problem", "256,256,256", "--tile", "64,64,32"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("--tile describes the kernel"), std::string::npos) << r.err;
+  r = test::run_gemmlab({"sim", "schedule", "--stage", "warp-specialised", "--problem", "256,256,256"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("no stage 'warp-specialised'; stages: naive-uncoalesced"), std::string::npos) << r.err;
+  r = test::run_gemmlab({"sim", "l2", "--stage", "naive", "--problem", "256,256,256"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("has no threadblock tile"), std::string::npos) << r.err;
+  r = test::run_gemmlab({"sim", "l2", "--stage", "split-k", "--problem", "256,256,256", "--split-k", "4"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("the stage's own partition"), std::string::npos) << r.err;
+}
+
+}  // namespace
