@@ -99,6 +99,7 @@ class GridView final : public View {
     if (s.contains("time")) ui_.time = s["time"].get<float>();
     // time = 0 in a lesson means "before launch": show the finished picture until Play.
     if (s.contains("time") && ui_.time <= 0) ui_.time = 1.0f;
+    show_stage_values();
   }
 
   void wait_idle() override { wait_for_l2(); }
@@ -235,6 +236,16 @@ class GridView final : public View {
     start_l2();
   }
 
+  // With a stage, the (disabled) fields show the stage's own values; "(own settings)" starts from them.
+  void show_stage_values() {
+    const StageDesc* st = find_stage_desc(ui_.stage);
+    if (!st || !st->has_tile()) return;
+    ui_.tile[0] = st->tile_m, ui_.tile[1] = st->tile_n, ui_.tile[2] = st->tile_k;
+    ui_.threads = st->threads, ui_.regs = st->regs, ui_.smem = st->smem;
+    ui_.dtype = st->element_bytes() == 4 ? "f32" : "f16";
+    ui_.split_k = 1, ui_.stream_k = st->partition == Partition::StreamK;
+  }
+
   // The launch: a stage of the ladder as stages.def describes it, or the learner's own settings.
   Expected<LaunchSpec> launch_spec() const {
     const GemmCoord problem{ui_.problem[0], ui_.problem[1], ui_.problem[2]};
@@ -327,6 +338,7 @@ class GridView final : public View {
     if (combo_string("stage", &stage, stages, 10)) {
       ui_.stage = stage == stages.front() ? "" : stage;
       ui_.stage_order.clear();
+      show_stage_values();
     }
     help_marker("A stage launches as its kernel does: its tile, threads, registers and shared memory, "
                 "block order, split-k / stream-k plan, operand layouts and co-residency (stages.def). "

@@ -1,6 +1,6 @@
 // View 7, "Measured vs predicted": an Nsight Compute CSV (`ncu --csv --metrics ...`) beside the
 // simulator. Per kernel: shared-memory wavefronts per shared load instruction (measured) next to
-// the banks view's instruction (simulated); L2 hit rate and DRAM bytes read (measured) next to
+// the stage's own shared-memory instruction mix (gemmlab/kernel_smem_mix.h); L2 hit rate and DRAM bytes read (measured) next to
 // the stage's launch (gemmlab::plan_launch, as the Grid view and `gemmlab sim l2 --stage` build it)
 // replayed through the L2 model (simulated, worker thread).
 // Which ncu ratio compares with which model number: model/ncu_l2.h (sim/L2_VALIDATION.md).
@@ -16,6 +16,7 @@
 
 #include "file_dialog.h"
 #include "gemmlab/device_presets.h"
+#include "gemmlab/kernel_smem_mix.h"
 #include "gemmlab/l2_model.h"
 #include "gemmlab/launch_plan.h"
 #include "gemmlab/raster_analysis.h"
@@ -47,6 +48,7 @@ struct SimOutcome {
   L2Report report;  // for ncu's lookup_hit / op_read given the CSV's coalescer merges
   Dim3 grid;
   int blocks_per_sm = 0;
+  Expected<StageSmemMix> smem = Error{"not simulated"};  // the stage's shared-memory instruction mix
 };
 
 struct KernelRow {
@@ -65,6 +67,7 @@ SimOutcome simulate(const SimSetup& s) {
   SimOutcome out;
   const StageDesc* st = find_stage_desc(s.stage);
   if (!st) return out.error = "pick a stage", out;
+  out.smem = stage_smem_mix(*st, {s.problem[0], s.problem[1], s.problem[2]});
   auto dev = device_preset(s.device);
   if (!dev) return out.error = dev.error(), out;
   // The stage's launch as the Grid view and `gemmlab sim l2 --stage` build it.
@@ -153,6 +156,10 @@ class MeasuredView final : public View {
         j["simulated"]["l2_hit_rate"] = rows_[i].outcome->hit_rate;
         j["simulated"]["l2_hit_rate_with_far"] = rows_[i].outcome->hit_rate_with_far;
         j["simulated"]["dram_bytes_read"] = rows_[i].outcome->dram_read;
+        if (const auto& mix = rows_[i].outcome->smem) {
+          j["simulated"]["shared_load_instructions"] = mix->load.instructions;
+          j["simulated"]["shared_load_wavefronts_per_instruction"] = mix->load.wavefronts_per_instruction();
+        }
         if (const auto t = ncu_tag_stage(k)) {
           j["measured_lookup_hit_over_op_read"] = t->lookup_hit_over_op_read;
           if (const auto v = model_tag_stage_ratio(*rows_[i].outcome, *t))
@@ -188,13 +195,12 @@ class MeasuredView final : public View {
     ImGui::Text("%s: %zu kernel launch(es)", report_->source.c_str(), report_->kernels.size());
     for (size_t i = 0; i < rows_.size(); ++i)
       if (!rows_[i].setup.stage.empty()) poll(rows_[i], ctx.headless);
-    auto banks = ctx.ask ? ctx.ask("banks.wavefronts") : Expected<double>(Error{"no banks view"});
     ImGui::Checkbox("hide cuBLAS kernels", &hide_cublas_);
     ImGui::BeginChild("##kernels", {0, 0});
     for (size_t i = 0; i < report_->kernels.size() && i < rows_.size(); ++i) {
       if (hide_cublas_ && report_->kernels[i].name.find("cublas") != std::string::npos) continue;
       ImGui::PushID(static_cast<int>(i));
-      draw_kernel(report_->kernels[i], rows_[i], banks);
+      draw_kernel(report_->kernels[i], rows_[i]);
       ImGui::PopID();
       ImGui::Separator();
     }
@@ -254,7 +260,7 @@ class MeasuredView final : public View {
     }
   }
 
-  void draw_kernel(const NcuKernel& k, KernelRow& row, const Expected<double>& banks) {
+  void draw_kernel(const NcuKernel& k, KernelRow& row) {
     ImGui::TextColored({0.7f, 0.85f, 1, 1}, "%s", k.short_name().c_str());
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", k.name.c_str());
     ImGui::SameLine();
@@ -305,8 +311,20 @@ class MeasuredView final : public View {
     } else if (wf) {
       meas = fmt_int((long long)*wf) + " wavefronts (no instruction count in the CSV)";
     }
-    std::string sim = banks ? std::to_string(int(*banks)) + " for the banks view's instruction (set it to this stage's access)"
-                            : "banks view: " + banks.error();
+    // The stage's own instruction mix (gemmlab/kernel_smem_mix.h), computed with the L2 replay.
+    std::string sim = s.stage.empty() ? "pick the stage this kernel is" : "running...";
+    if (row.outcome) {
+      const auto& mix = row.outcome->smem;
+      if (mix) {
+        std::snprintf(buf, sizeof buf, "%.2f  (%s wavefronts / %s instructions, %s's instruction mix%s)",
+                      mix->load.wavefronts_per_instruction(), fmt_int(mix->load.wavefronts).c_str(),
+                      fmt_int(mix->load.instructions).c_str(), s.stage.c_str(),
+                      mix->complete ? "" : "; its fix-up state is not modelled");
+        sim = buf;
+      } else {
+        sim = mix.error();
+      }
+    }
     if (wf) row3("shared wavefronts per load instruction", meas, sim);  // an L2-only capture has none
 
     // L2: the best ratio the CSV has (model/ncu_l2.h) and the model's number it compares with.

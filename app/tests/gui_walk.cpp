@@ -200,6 +200,53 @@ TEST(GuiWalk, ExportEveryView) {
   if (!HasFailure()) fs::remove_all(out);
 }
 
+// The same stage, problem and device give the same L2 numbers in the Grid view, in the Measured
+// view (which finds the stage from the ncu kernel name) and from `gemmlab sim l2 --stage`: all three
+// build the launch with gemmlab::plan_launch (issue: five copies of a launch disagreed).
+TEST(GuiWalk, SameLaunchEverywhere) {
+  if (fs::path(g_course).filename() != "course" || g_lang != "en") GTEST_SKIP() << "fixture course only";
+  const std::string course = (fs::path(g_course).parent_path() / "same_launch").string();
+  const fs::path out = fs::temp_directory_path() / ("gemmlab_same_" + std::to_string(::getpid()));
+  fs::create_directories(out);
+  auto view_data = [&](int step, const char* view) {
+    const std::string data = (out / (std::to_string(step) + ".json")).string();
+    const std::string cmd = std::string(GEMMLAB_EXE) + " shot --course '" + course + "' --lesson 01-multistage --step " +
+                            std::to_string(step) + " --size 1280x800 --view " + view + " --view-only --data '" + data +
+                            "' --out '" + (out / "shot.png").string() + "' 2> '" + (out / "log").string() + "'";
+    EXPECT_EQ(std::system(cmd.c_str()), 0) << read_all((out / "log").string());
+    return nlohmann::json::parse(read_all(data));
+  };
+  auto cli = [&](const char* stage) {
+    const std::string json = (out / (std::string(stage) + ".json")).string();
+    const std::string cmd = std::string(GEMMLAB_EXE) + " sim l2 --stage " + stage +
+                            " --device h200 --problem 4096,4096,4096 --heat 0 > '" + json + "'";
+    EXPECT_EQ(std::system(cmd.c_str()), 0);
+    return nlohmann::json::parse(read_all(json));
+  };
+  const auto grid_ms = view_data(1, "grid"), grid_ep = view_data(2, "grid"), measured = view_data(3, "measured");
+  const auto cli_ms = cli("multistage"), cli_ep = cli("epilogue");
+  ASSERT_TRUE(grid_ms.contains("l2_hit_rate")) << grid_ms.dump().substr(0, 300);
+  ASSERT_TRUE(grid_ep.contains("l2_hit_rate")) << grid_ep.dump().substr(0, 300);
+  EXPECT_DOUBLE_EQ(grid_ms["l2_hit_rate"].get<double>(), cli_ms["hit_rate"].get<double>());
+  EXPECT_DOUBLE_EQ(grid_ep["l2_hit_rate"].get<double>(), cli_ep["hit_rate"].get<double>());
+  EXPECT_EQ(grid_ms["dram_bytes_read"], cli_ms["dram_bytes_read"]);
+  EXPECT_EQ(grid_ep["order"], "serpentine:8");
+  EXPECT_EQ(grid_ep["blocks"], 512);
+  int matched = 0;
+  for (const auto& k : measured["kernels"]) {
+    ASSERT_TRUE(k.contains("simulated")) << k.dump().substr(0, 300);
+    const std::string stage = k["simulated"]["stage"];
+    const auto& want = stage == "multistage" ? cli_ms : cli_ep;
+    EXPECT_DOUBLE_EQ(k["simulated"]["l2_hit_rate"].get<double>(), want["hit_rate"].get<double>()) << stage;
+    EXPECT_EQ(k["simulated"]["dram_bytes_read"].get<double>(), want["dram_bytes_read"].get<double>()) << stage;
+    // The stage's own shared-memory mix: 4 wavefronts per ldmatrix.x4 (swizzled), as ncu measured.
+    EXPECT_DOUBLE_EQ(k["simulated"]["shared_load_wavefronts_per_instruction"].get<double>(), 4.0) << stage;
+    ++matched;
+  }
+  EXPECT_EQ(matched, 2);
+  if (!HasFailure()) fs::remove_all(out);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
