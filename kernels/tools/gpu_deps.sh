@@ -3,7 +3,8 @@
 # travels with the tree (the GPU machine reaches no package registry).
 #   bash kernels/tools/gpu_deps.sh fetch    here, once: apt-get download into .deps/ (git-ignored)
 #   P=$(bash kernels/tools/gpu_deps.sh unpack)   there: unpacks .deps/*.deb into .deps/root and
-#                                           prints the prefix for -DCMAKE_PREFIX_PATH
+#                                           prints the prefix for -DCMAKE_PREFIX_PATH (/usr when
+#                                           there is no .deps and the packages are installed)
 # With the device tool: run `fetch` here, then name ".deps" in the call's carry.
 # Header-only or static packages only, so the same .debs work on the GPU machine's image.
 set -euo pipefail
@@ -23,7 +24,14 @@ case "${1:-}" in
     shopt -s nullglob
     debs=(.deps/*.deb)
     if [ ${#debs[@]} -eq 0 ]; then
-      echo "gpu_deps: no .deps/*.deb: run 'bash kernels/tools/gpu_deps.sh fetch' on a machine with apt and carry .deps" >&2
+      # A GPU machine that has the packages installed needs nothing carried.
+      if dpkg -s "${PACKAGES[@]}" >/dev/null 2>&1; then
+        echo "/usr"
+        exit 0
+      fi
+      echo "gpu_deps: no .deps/*.deb and the packages (${PACKAGES[*]}) are not installed:" \
+           "install them (sudo apt-get install ${PACKAGES[*]}), or run 'bash kernels/tools/gpu_deps.sh fetch'" \
+           "on a machine with apt and copy .deps here" >&2
       exit 1
     fi
     for d in "${debs[@]}"; do dpkg-deb -x "$d" .deps/root; done

@@ -45,25 +45,7 @@ ncu_counters() {  # shared-memory wavefronts and instructions, one check run per
     --metrics l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum,smsp__sass_inst_executed_op_shared_ld.sum,smsp__sass_inst_executed_op_shared_st.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum,launch__registers_per_thread,launch__shared_mem_per_block_static,launch__occupancy_limit_registers,gpu__time_duration.sum \
     --csv "$G" bench --check --stages "$1" --sizes 4096 >"$OUT/ncu.csv" 2>"$OUT/ncu.err"
   echo "ncu rc=$?"; tail -3 "$OUT/ncu.err"
-  python3 - "$OUT/ncu.csv" <<'PY'
-import csv, sys, collections
-rows = [r for r in csv.reader(open(sys.argv[1])) if len(r) > 10]
-if not rows: sys.exit("no ncu rows")
-h = rows[0]; ki = h.index("Kernel Name"); mi = h.index("Metric Name"); vi = h.index("Metric Value"); ii = h.index("ID")
-d = collections.OrderedDict()
-for r in rows[1:]:
-    d.setdefault((r[ii], r[ki][:48]), {})[r[mi]] = r[vi].replace(",", "")
-def f(x):
-    try: return float(x)
-    except: return float("nan")
-print(f"{'kernel':48s} {'regs':>4s} {'smem':>6s} {'ld wf/inst':>10s} {'st wf/inst':>10s} {'ld conf':>10s} {'st conf':>10s} {'ms':>8s}")
-for (i, k), m in d.items():
-    ldw, ldi = f(m.get("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum")), f(m.get("smsp__sass_inst_executed_op_shared_ld.sum"))
-    stw, sti = f(m.get("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum")), f(m.get("smsp__sass_inst_executed_op_shared_st.sum"))
-    print(f"{k:48s} {m.get('launch__registers_per_thread','?'):>4s} {m.get('launch__shared_mem_per_block_static','?'):>6s} "
-          f"{(ldw/ldi if ldi else 0):10.3f} {(stw/sti if sti else 0):10.3f} {m.get('l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum','?'):>10s} "
-          f"{m.get('l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum','?'):>10s} {f(m.get('gpu__time_duration.sum'))/1e6:8.3f}")
-PY
+  python3 kernels/tools/ncu_table.py smem "$OUT/ncu.csv"
 }
 
 case "$mode" in

@@ -36,9 +36,10 @@ stamp "device"
 
 if [ "${1:-counters}" = lrc ]; then
   stamp "lrc probe"
-  mkdir -p build-gpu
-  /usr/local/cuda/bin/nvcc -std=c++17 -O3 -gencode=arch=compute_90a,code=sm_90a \
-    kernels/tools/l2_probe/lrc_probe.cu -o build-gpu/lrc_probe || exit 1
+  P=$(bash kernels/tools/gpu_deps.sh unpack) || exit 1
+  cmake --preset gpu -DCMAKE_PREFIX_PATH="$P" -DCMAKE_CUDA_ARCHITECTURES=90a-real -DGEMMLAB_GPU_PROBES=ON \
+    >/tmp/build.log 2>&1 && cmake --build build-gpu --target lrc_probe -j16 >>/tmp/build.log 2>&1 ||
+    { tail -30 /tmp/build.log; exit 1; }
   M=$LOOKUP_METRICS
   : > "$OUT/lrc_probe_ncu.csv"
   : > "$OUT/lrc_probe_timing.csv"
@@ -48,11 +49,11 @@ if [ "${1:-counters}" = lrc ]; then
   for cfg in "${CFG_LIST[@]}"; do
     echo "# probe=$cfg" >> "$OUT/lrc_probe_ncu.csv"
     timeout 60 ncu --clock-control none --cache-control all --metrics "$M" --csv --print-units base \
-      build-gpu/lrc_probe $cfg > /tmp/lrcp.csv 2>>"$OUT/lrc_probe.err"
+      build-gpu/kernels/tools/lrc_probe $cfg > /tmp/lrcp.csv 2>>"$OUT/lrc_probe.err"
     echo "ncu $cfg rc=$?"
     grep -E '^"' /tmp/lrcp.csv >> "$OUT/lrc_probe_ncu.csv"
     echo "# probe=$cfg" >> "$OUT/lrc_probe_timing.csv"
-    timeout 20 build-gpu/lrc_probe $cfg >> "$OUT/lrc_probe_timing.csv" 2>>"$OUT/lrc_probe.err"
+    timeout 20 build-gpu/kernels/tools/lrc_probe $cfg >> "$OUT/lrc_probe_timing.csv" 2>>"$OUT/lrc_probe.err"
   done
   stamp "done"
   exit 0
@@ -60,8 +61,8 @@ fi
 
 stamp "configure + build"
 P=$(bash kernels/tools/gpu_deps.sh unpack) || exit 1
-cmake --preset gpu -DCMAKE_PREFIX_PATH="$P" -DCMAKE_CUDA_ARCHITECTURES=90a-real >/tmp/build.log 2>&1 &&
-  cmake --build build-gpu --target gemmlab -j16 >>/tmp/build.log 2>&1
+cmake --preset gpu -DCMAKE_PREFIX_PATH="$P" -DCMAKE_CUDA_ARCHITECTURES=90a-real -DGEMMLAB_GPU_PROBES=ON \
+  >/tmp/build.log 2>&1 && cmake --build build-gpu --target gemmlab block_timing -j16 >>/tmp/build.log 2>&1
 build_rc=$?
 tail -30 /tmp/build.log > "$OUT/build_tail.log"
 if [ $build_rc -ne 0 ]; then tail -40 /tmp/build.log; exit 1; fi
@@ -90,9 +91,7 @@ fi
 
 if [ "${1:-counters}" = probe ]; then
   stamp "block timing probe"
-  /usr/local/cuda/bin/nvcc -std=c++20 -O3 --expt-relaxed-constexpr -gencode=arch=compute_90a,code=sm_90a \
-    -I kernels -I sim/include kernels/tools/l2_probe/block_timing.cu -o build-gpu/block_timing &&
-    timeout 120 build-gpu/block_timing > "$OUT/block_timing.csv"
+  timeout 120 build-gpu/kernels/tools/block_timing > "$OUT/block_timing.csv"
   echo "probe rc=$? lines=$(wc -l < "$OUT/block_timing.csv")"
   stamp "lrc counters"
   ncu --query-metrics > /tmp/query.txt 2>&1
@@ -178,25 +177,4 @@ for n in 4096 8192; do
 done
 stamp "done"
 
-python3 - "$OUT/ncu_l2.csv" <<'PY'
-import csv, sys
-stage = size = None; header = None
-want = ["lts__t_sectors_srcunit_tex_op_read_lookup_hit.sum", "lts__t_sectors_srcunit_tex_op_read.sum",
-        "lts__t_sector_hit_rate.pct", "dram__bytes_read.sum", "gpu__time_duration.sum",
-        "launch__occupancy_limit_registers", "launch__occupancy_limit_shared_mem"]
-rows = {}
-for line in open(sys.argv[1]):
-    if line.startswith("# stage="):
-        stage, size = [kv.split("=")[1] for kv in line[2:].split()]; header = None; continue
-    r = next(csv.reader([line]))
-    if header is None: header = r; continue
-    m = dict(zip(header, r))
-    rows.setdefault((stage, size), {})[m["Metric Name"]] = (m["Metric Value"], m.get("Metric Unit", ""))
-for (st, n), m in rows.items():
-    g = lambda k: m.get(k, ("?", ""))
-    try: hr = 100 * float(g(want[0])[0].replace(",", "")) / float(g(want[1])[0].replace(",", ""))
-    except Exception: hr = float("nan")
-    print(f"{st:14s} {n:5s} lookup_hit/read {hr:6.2f}%  sector_hit {g(want[2])[0]:>6s}%  dram_read "
-          f"{g(want[3])[0]} {g(want[3])[1]}  time {g(want[4])[0]} {g(want[4])[1]}  occ reg/smem "
-          f"{g(want[5])[0]}/{g(want[6])[0]}")
-PY
+python3 kernels/tools/ncu_table.py l2 "$OUT/ncu_l2.csv"

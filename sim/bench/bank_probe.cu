@@ -1,7 +1,9 @@
 // bank_probe: one warp, one shared-memory instruction per launch, for measuring with Nsight
-// Compute the cases of the bank model that hardware_rules.md does not list. Not part of the build.
+// Compute the cases of the bank model that hardware_rules.md does not list. Built only with
+// -DGEMMLAB_GPU_PROBES=ON (kernels/tools/CMakeLists.txt):
 //
-//   nvcc -arch=sm_90 -O2 -o bank_probe sim/bench/bank_probe.cu
+//   cmake --preset gpu -DGEMMLAB_GPU_PROBES=ON && cmake --build build-gpu --target bank_probe
+//   (the binary: build-gpu/kernels/tools/bank_probe)
 //   ncu --clock-control none --csv --metrics \
 //     l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,\
 //     l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,\

@@ -12,7 +12,7 @@ namespace {
 std::string plain_kernel_name(std::string_view name) {
   std::string s(name);
   if (s.rfind("void ", 0) == 0) s.erase(0, 5);
-  for (const char* drop : {"(anonymous namespace)::", "unnamed>::", "<unnamed>::"})
+  for (const char* drop : {"(anonymous namespace)::", "<unnamed>::", "unnamed>::"})
     for (size_t at; (at = s.find(drop)) != std::string::npos;) s.erase(at, std::string_view(drop).size());
   // "gemmlab::kernels::fp16::x" -> "x": drop identifier:: prefixes.
   std::string out;

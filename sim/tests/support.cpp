@@ -75,6 +75,33 @@ std::map<std::string, NcuSection> read_ncu_csv_sections(const std::string& file,
   return out;
 }
 
+std::vector<NcuLaunch> read_ncu_csv_launches(const std::string& repo_path) {
+  std::ifstream in(std::string(GEMMLAB_TEST_DATA) + "/../../../" + repo_path);
+  if (!in) throw std::runtime_error("cannot open " + repo_path);
+  std::vector<NcuLaunch> out;
+  std::map<std::string, size_t> by_id;
+  std::vector<std::string> header;
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.rfind("\"ID\"", 0) == 0) {
+      header = csv_fields(line);
+      continue;
+    }
+    if (header.empty() || line.empty() || line[0] != '"') continue;
+    const auto f = csv_fields(line);
+    std::map<std::string, std::string> row;
+    for (size_t i = 0; i < f.size() && i < header.size(); ++i) row[header[i]] = f[i];
+    auto [it, fresh] = by_id.emplace(row["ID"], out.size());
+    if (fresh) out.push_back({row["Kernel Name"], row["Block Size"], row["Grid Size"], {}});
+    try {
+      out[it->second].metrics[row["Metric Name"]] = number(row["Metric Value"]);
+    } catch (const std::exception&) {
+      // a metric ncu printed as text (e.g. "n/a"): not a number to compare
+    }
+  }
+  return out;
+}
+
 static std::string quote(const std::string& s) {
   std::string q = "'";
   for (char ch : s) q += ch == '\'' ? std::string("'\\''") : std::string(1, ch);

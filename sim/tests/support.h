@@ -28,4 +28,11 @@ struct NcuSection {
 };
 std::map<std::string, NcuSection> read_ncu_csv_sections(const std::string& file, const std::string& prefix);
 
+// Every kernel launch of a plain ncu --csv file (path from the repository root), in launch order.
+struct NcuLaunch {
+  std::string kernel, block, grid;  // "(256, 1, 1)"
+  std::map<std::string, double> metrics;
+};
+std::vector<NcuLaunch> read_ncu_csv_launches(const std::string& repo_path);
+
 }  // namespace gemmlab::test

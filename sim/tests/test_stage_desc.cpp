@@ -243,3 +243,37 @@ TEST(LaunchPlanCli, StageFlagRefusesWhatTheStageFixes) {
 }
 
 }  // namespace
+
+namespace {
+
+// The bench's own ncu captures of every kernel (assets/results/*-ncu.csv, H200 and H100): each
+// launch of a ladder kernel has the registers, shared memory and block size its stage declares.
+TEST(StageTable, MatchesTheBenchsNcuCaptures) {
+  for (const char* file : {"assets/results/nvidia-h200-ncu.csv", "assets/results/nvidia-h100-80gb-hbm3-ncu.csv"}) {
+    SCOPED_TRACE(file);
+    std::set<std::string> seen;
+    for (const test::NcuLaunch& l : test::read_ncu_csv_launches(file)) {
+      const StageDesc* s = stage_of_kernel(l.kernel);
+      if (!s) continue;  // cuBLAS, the split-k reduction
+      SCOPED_TRACE(l.kernel.substr(0, 80));
+      seen.insert(s->id);
+      auto metric = [&](const char* name) {
+        const auto it = l.metrics.find(name);
+        EXPECT_NE(it, l.metrics.end()) << name;
+        return it == l.metrics.end() ? -1.0 : it->second;
+      };
+      EXPECT_EQ(l.metrics.count("launch__shared_mem_per_block_dynamic"), 0u) << "compare the dynamic part too";
+      EXPECT_EQ(metric("launch__registers_per_thread"), s->regs);
+      // These captures list static shared memory only: the fp16 stages' dynamic buffers are in the
+      // L2 captures (MatchesWhatNcuMeasuredOfTheKernels).
+      const double static_smem = metric("launch__shared_mem_per_block_static");
+      if (static_smem > 0) EXPECT_EQ(static_smem, s->smem);
+      EXPECT_EQ(l.block, s->kernel == std::string("naive_kernel<0>") || s->kernel == std::string("naive_kernel<1>")
+                             ? "(32, 8, 1)"
+                             : s->threads == 1024 ? "(32, 32, 1)" : "(" + std::to_string(s->threads) + ", 1, 1)");
+    }
+    EXPECT_GE(seen.size(), 10u);  // every fp32 stage, multistage and epilogue
+  }
+}
+
+}  // namespace

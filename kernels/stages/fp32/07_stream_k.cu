@@ -18,6 +18,7 @@
 // Run: gemmlab bench --stages double-buffer,split-k,stream-k --sizes 512x512x16384
 #include "fp32_simt.cuh"
 #include "gemmlab/streamk.h"
+#include "gemmlab/stage_desc.h"
 
 #include <algorithm>
 
@@ -101,6 +102,8 @@ struct Position {
   int tile;
   int end_or_left;
 };
+// The registry (stages.def) says how much shared memory this kernel takes: two SIMT stages and this.
+static_assert(2 * sizeof(SmemStage) + sizeof(Position) == kStageTable[stage_index("stream-k")].smem);
 
 struct Work {
   bool sk;

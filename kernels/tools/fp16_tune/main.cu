@@ -18,24 +18,7 @@ namespace {
 
 const char* kStages[] = {"mma-sync", "ldmatrix", "smem-swizzle", "multistage", "epilogue"};
 
-// The registry refers to the stages weakly, and this tool is linked by hand: name each launch
-// function here so that the linker takes the stage's object file.
-const StageInfo* stage(const char* id) {
-  static const struct { const char* id; StageLaunch (*get)(); } kLaunch[] = {
-      {"mma-sync", launch_mma_sync}, {"ldmatrix", launch_ldmatrix},
-      {"smem-swizzle", launch_smem_swizzle}, {"multistage", launch_multistage},
-      {"epilogue", launch_epilogue}};
-  static std::vector<StageInfo> linked;
-  if (linked.empty())
-    for (const auto& l : kLaunch)
-      if (const StageInfo* s = find_stage(l.id)) {
-        linked.push_back(*s);
-        linked.back().get = l.get;
-      }
-  for (const StageInfo& s : linked)
-    if (!std::strcmp(s.id, id)) return &s;
-  return nullptr;
-}
+const StageInfo* stage(const char* id) { return find_stage(id); }
 
 int sanitize(Runner& r) {
   // Partial tiles everywhere; K % 8 == 0 sizes take cp.async, the others the fallback.

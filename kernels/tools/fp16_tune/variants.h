@@ -1,8 +1,9 @@
 // Tuning variants of the FP16 stages (tile k, pipeline depth, serpentine stride), registered as
 // StageInfo so the runner checks and times them exactly as it does the real stages. A developer
 // tool for choosing the stages' parameters (kernels/stages/fp16/FP16_NOTES.md records the outcome);
-// built by kernels/tools/fp16_session.sh on the GPU machine, not by CMake.
+// built with -DGEMMLAB_GPU_PROBES=ON (target fp16_tune) by kernels/tools/fp16_session.sh.
 #pragma once
+#include <string>
 #include <vector>
 
 #include "registry.h"
@@ -10,6 +11,17 @@
 namespace fp16_tune {
 
 using gemmlab::kernels::StageInfo;
+
+// The base stage's description (the id before '/', e.g. "epilogue" for "epilogue/sw2") with the
+// variant's own id, name, tile and threads, and its launch functions.
+inline StageInfo variant(const char* id, const char* name, int tm, int tn, int tk, int threads,
+                         gemmlab::kernels::StageLaunch (*get)()) {
+  const std::string base = std::string(id).substr(0, std::string(id).find('/'));
+  StageInfo s{*gemmlab::find_stage_desc(base), get};
+  s.id = id, s.name = name, s.lesson = "";
+  s.tile_m = tm, s.tile_n = tn, s.tile_k = tk, s.threads = threads;
+  return s;
+}
 
 std::vector<StageInfo> sync_variants();        // stages 8-10 with other tile k
 std::vector<StageInfo> multistage_variants();  // stage 11 shapes

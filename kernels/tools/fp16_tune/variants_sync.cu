@@ -16,11 +16,8 @@ StageLaunch get() {
 std::vector<StageInfo> fp16_tune::sync_variants() {
   using K64 = fp16::SyncTileShape<64>;
   return {
-      {"mma-sync/k64", "8 tile k 64", Track::fp16, "", 128, 128, 64, 256,
-       get<K64, fp16::FragmentLoad::Lds32, false>},
-      {"ldmatrix/k64", "9 tile k 64", Track::fp16, "", 128, 128, 64, 256,
-       get<K64, fp16::FragmentLoad::Ldmatrix, false>},
-      {"smem-swizzle/k64", "10 tile k 64", Track::fp16, "", 128, 128, 64, 256,
-       get<K64, fp16::FragmentLoad::Ldmatrix, true>},
+      variant("mma-sync/k64", "8 tile k 64", 128, 128, 64, 256, get<K64, fp16::FragmentLoad::Lds32, false>),
+      variant("ldmatrix/k64", "9 tile k 64", 128, 128, 64, 256, get<K64, fp16::FragmentLoad::Ldmatrix, false>),
+      variant("smem-swizzle/k64", "10 tile k 64", 128, 128, 64, 256, get<K64, fp16::FragmentLoad::Ldmatrix, true>),
   };
 }

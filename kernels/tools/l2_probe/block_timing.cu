@@ -4,9 +4,8 @@
 // of the main loop. The L2 model replays blocks in lockstep; this shows how far real blocks that
 // share an A or B tile drift apart (sim/L2_VALIDATION.md).
 // Build and run (kernels/tools/l2_session.sh does both, on the GPU machine):
-//   nvcc -std=c++20 -O3 --expt-relaxed-constexpr -gencode=arch=compute_90a,code=sm_90a \
-//        -I kernels -I sim/include kernels/tools/l2_probe/block_timing.cu -o build-gpu/block_timing
-//   build-gpu/block_timing > block_timing.csv
+//   cmake --preset gpu -DGEMMLAB_GPU_PROBES=ON && cmake --build build-gpu --target block_timing
+//   build-gpu/kernels/tools/block_timing > block_timing.csv
 // Output: one CSV line per block: kernel,n,block,m_tile,n_tile,smid,t0,...,t8 (ns from the
 // launch's first block start; fp16 rows have t0 and t8 only). The same sizes as the ncu runs.
 #include <cuda_fp16.h>

@@ -8,9 +8,8 @@
 // sector whose fill is still pending, depending on how far apart they come.
 //
 // Build and run (kernels/tools/l2_session.sh lrc does both, on the GPU machine, under ncu):
-//   nvcc -std=c++17 -O3 -gencode=arch=compute_90a,code=sm_90a kernels/tools/l2_probe/lrc_probe.cu \
-//        -o build-gpu/lrc_probe
-//   build-gpu/lrc_probe SHARE DELAY_NS BYTES CHUNK [WARM]
+//   cmake --preset gpu -DGEMMLAB_GPU_PROBES=ON && cmake --build build-gpu --target lrc_probe
+//   build-gpu/kernels/tools/lrc_probe SHARE DELAY_NS BYTES CHUNK [WARM]
 //     CHUNK: bytes read of each 128-byte line (128: whole lines; 64: two sectors, as the fp16
 //     GEMM tiles with k 32 read them). WARM 1: the group's rank-0 block reads its data first,
 //     the others start 200 us later (all hits, nothing pending). WARM 2 (CHUNK 64): the first
