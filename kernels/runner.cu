@@ -182,6 +182,9 @@ constexpr int kMaxDim = 1 << 20;
 constexpr uint32_t kPoisonWord = 0x7FC0DEADu;
 constexpr uint32_t kGuardWord = 0x7FC0BEEFu;
 constexpr size_t kGuardWords = 1024;  // 4 KiB before and after C
+// The share of cudaMemGetInfo's free memory a run may take: the rest stays for the driver, cuBLAS's
+// workspace and other processes on the GPU.
+constexpr double kUsableFreeMemory = 0.8;
 
 size_t element_bytes(Track t) { return t == Track::fp32 ? 4 : 2; }
 
@@ -294,7 +297,7 @@ struct Runner::Impl {
   std::string memory_refusal(double bytes) const {
     size_t free_b = 0, total_b = 0;
     GL_CUDA(cudaMemGetInfo(&free_b, &total_b));
-    if (bytes > 0.9 * double(free_b))
+    if (bytes > kUsableFreeMemory * double(free_b))
       return "needs " + gib(bytes) + " of GPU memory and " + gib(double(free_b)) +
              " is free: choose smaller sizes";
     return {};
@@ -503,7 +506,7 @@ TimeResult Runner::time(const Target& t, const Problem& p, const TimeOptions& op
   sets = std::clamp(sets, 2, 64);
   size_t free_b = 0, total_b = 0;
   GL_CUDA(cudaMemGetInfo(&free_b, &total_b));
-  const double usable = 0.8 * double(free_b) - double(ws_bytes);
+  const double usable = kUsableFreeMemory * double(free_b) - double(ws_bytes);
   if (usable < set_bytes) {
     r.rejected = "needs " + gib(set_bytes + double(ws_bytes)) + " of GPU memory and " +
                  gib(double(free_b)) + " is free: choose smaller sizes";

@@ -365,7 +365,7 @@ class GridView final : public View {
       if (combo_string("order", &order, orders, 10)) ui_.order = order;
     }
     help_marker("launch: blockIdx.x along M. identity:N: CUTLASS GemmIdentityThreadblockSwizzle<N>. "
-                "serpentine: seed 004's zig-zag. along-m:S / along-n:S: CUTLASS 3 rasterisation "
+                "serpentine: the hand-written mma_base HGEMM's zig-zag. along-m:S / along-n:S: CUTLASS 3 rasterisation "
                 "with swizzle size S.");
     ImGui::EndDisabled();
     same_line_if_fits(field_width(6) + ImGui::CalcTextSize("device").x + 8);

@@ -1,5 +1,5 @@
 // View 5, "Pipeline stepper": one warp's main loop in time (every warp runs the same sequence)
-// for CUTLASS's MmaPipelined (2 stages), the kStage cp.async loop and seed 004's mma_base: which
+// for CUTLASS's MmaPipelined (2 stages), the kStage cp.async loop and the hand-written mma_base HGEMM: which
 // unit is busy, which shared-memory stage each event writes or reads, where barriers and
 // cp.async waits hold the warp. gemmlab::trace_pipeline computes the events; this file draws.
 #include <algorithm>
@@ -142,7 +142,7 @@ class PipelineView final : public View {
                                                    "multistage:8", "mma-base"};
     combo_string("pipeline", &ui_.kind, kinds, 10);
     help_marker("pipelined2: CUTLASS MmaPipelined (LDG to registers, STS to the other of 2 stages). "
-                "multistage:K: the kStage cp.async loop of seed 001. mma-base: seed 004's kernel.");
+                "multistage:K: the kStage cp.async loop of the CuTe GEMM tutorial. mma-base: the hand-written mma_base HGEMM.");
     ImGui::SameLine();
     input_int("k tiles", &ui_.k_iterations, 1, kMaxTraceKIterations, 4);
     ImGui::SameLine();

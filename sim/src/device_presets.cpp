@@ -107,8 +107,9 @@ std::string validate_device(const DeviceDesc& d) {
     return "device: per-SM limits must be positive";
   if (d.l2_ways < 1 || d.l2_ways > 16) return "device: L2 ways must be 1..16";
   if (d.l2_partitions < 1 || d.l2_partitions > 2) return "device: L2 partitions must be 1 or 2";
-  if (d.l2_sector_bytes != 32 || d.l2_line_bytes != 128)
-    return "device: the L2 model uses 32-byte sectors in 128-byte lines";
+  if (d.l2_sector_bytes != kL2ModelSectorBytes || d.l2_line_bytes != kL2ModelLineBytes)
+    return "device: the L2 model uses " + std::to_string(kL2ModelSectorBytes) + "-byte sectors in " +
+           std::to_string(kL2ModelLineBytes) + "-byte lines";
   const std::int64_t set_bytes = std::int64_t(d.l2_ways) * d.l2_line_bytes * d.l2_partitions;
   if (d.l2_bytes <= 0 || d.l2_bytes > (std::int64_t(1) << 33))
     return "device: L2 capacity must be 1 B .. 8 GiB";

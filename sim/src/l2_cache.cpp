@@ -8,6 +8,7 @@
 #endif
 
 #include "gemmlab/l2_model.h"
+#include "l2_geometry.h"
 
 namespace gemmlab {
 
@@ -32,8 +33,7 @@ inline std::uint64_t to_front(std::uint64_t order, int p) {
   return above | (below << 4) | w;
 }
 
-// Bits set in a 4-bit sector mask (std::popcount is a library call without -mpopcnt).
-inline unsigned bits4(unsigned m) { return static_cast<unsigned>(0x4332322132212110ull >> (4 * (m & 0xF))) & 0xF; }
+using l2_geometry::sectors_in;
 
 // Bit w set when way w holds `tag`. SSE2 is part of every x86-64 CPU; elsewhere the plain loop.
 inline unsigned match_ways(const std::uint16_t* tags, std::uint32_t tag) {
@@ -155,7 +155,7 @@ template <class S>
   }
   const unsigned w = static_cast<unsigned>(s.order >> (4 * lru)) & 0xF;
   const std::uint64_t nib = 0xFull << (4 * w);
-  evicted_dirty += bits4(static_cast<unsigned>(s.dirty >> (4 * w)));
+  evicted_dirty += sectors_in(static_cast<unsigned>(s.dirty >> (4 * w)));
   s.tag[w] = static_cast<std::remove_reference_t<decltype(s.tag[0])>>(tag);
   s.valid = (s.valid & ~nib) | (static_cast<std::uint64_t>(mask) << (4 * w));
   s.dirty &= ~nib;
@@ -205,16 +205,16 @@ std::uint64_t L2Cache::read_lines(S* sets, std::size_t n, int sm, Next&& next, u
     for (std::size_t i = 0; i < count; ++i) {
       const Pending& pd = todo[i];
       const unsigned miss = lookup_fill(*pd.near, pd.tag, pd.mask, lru, evicted_dirty);
-      lookups += bits4(pd.mask);
-      hits += bits4(pd.mask & ~miss);
+      lookups += sectors_in(pd.mask);
+      hits += sectors_in(pd.mask & ~miss);
       missed += miss != 0;
       unsigned fetched = miss;
       if (miss && pd.far) {
-        far_lookups += bits4(miss);
+        far_lookups += sectors_in(miss);
         fetched = lookup_fill(*pd.far, pd.tag, miss, lru, evicted_dirty);
-        far_hits += bits4(miss & ~fetched);
+        far_hits += sectors_in(miss & ~fetched);
       }
-      dram += bits4(fetched);
+      dram += sectors_in(fetched);
       if (from_dram) from_dram[done + i] = fetched;
     }
     done += count;
@@ -277,7 +277,7 @@ void L2Cache::write_in(S* sets, std::uint64_t line, unsigned mask) {
 void L2Cache::write(std::uint64_t line, unsigned mask, int) {
   if (narrow_tags()) write_in(narrow_.data(), line, mask);
   else write_in(wide_.data(), line, mask);
-  c_.write_sectors += bits4(mask);
+  c_.write_sectors += sectors_in(mask);
 }
 
 template <class S>

@@ -4,6 +4,7 @@
 #include <queue>
 
 #include "gemmlab/l2_model.h"
+#include "l2_geometry.h"
 
 namespace gemmlab {
 
@@ -42,9 +43,11 @@ struct Buffer {
   }
 };
 
+using namespace l2_geometry;
+
 inline unsigned sector_mask(std::uint64_t lo, std::uint64_t hi) {  // [lo, hi) within one line
-  const unsigned first = static_cast<unsigned>(lo & 127) >> 5;
-  const unsigned last = static_cast<unsigned>((hi - 1) & 127) >> 5;
+  const unsigned first = static_cast<unsigned>(lo & (kLineBytes - 1)) >> kSectorShift;
+  const unsigned last = static_cast<unsigned>((hi - 1) & (kLineBytes - 1)) >> kSectorShift;
   return ((2u << last) - 1) & ~((1u << first) - 1);
 }
 
@@ -54,21 +57,21 @@ inline void for_each_line(const Region& g, F&& f) {
   for (long long s = g.s0; s < g.s1; ++s) {
     const std::uint64_t start = g.base + static_cast<std::uint64_t>(s) * g.pitch + g.c0;
     const std::uint64_t end = g.base + static_cast<std::uint64_t>(s) * g.pitch + g.c1;
-    std::uint64_t line = start >> 7;
-    const std::uint64_t last = (end - 1) >> 7;
+    std::uint64_t line = start >> kLineShift;
+    const std::uint64_t last = (end - 1) >> kLineShift;
     if (line == last) {
       f(line, sector_mask(start, end));
       continue;
     }
-    f(line, sector_mask(start, (line + 1) << 7));
-    for (++line; line < last; ++line) f(line, 0xFu);
-    f(last, sector_mask(last << 7, end));
+    f(line, sector_mask(start, (line + 1) << kLineShift));
+    for (++line; line < last; ++line) f(line, kFullLine);
+    f(last, sector_mask(last << kLineShift, end));
   }
 }
 
 std::uint64_t region_lines(const Region& g) {
   if (g.c1 <= g.c0 || g.s1 <= g.s0) return 0;
-  const std::uint64_t per_row = (g.c1 - g.c0 + 127) / 128 + 1;
+  const std::uint64_t per_row = (g.c1 - g.c0 + kLineBytes - 1) / kLineBytes + 1;
   return per_row * static_cast<std::uint64_t>(g.s1 - g.s0);
 }
 
@@ -180,6 +183,297 @@ std::uint64_t estimate_l2_lookups(const BlockPlan& plan, const L2ReplayOptions& 
   return iters * (per_iter_a + per_iter_b);
 }
 
+namespace {
+
+// One replay, in named steps: the clock that says when each block touches memory, the regions it
+// reads and writes, the event queue of blocks walked one instant at a time, and the report.
+class Replay {
+ public:
+  Replay(const BlockPlan& plan, const Timeline& tl, const DeviceDesc& device, const L2ReplayOptions& o,
+         const Layout& layout)
+      : plan_(plan), tl_(tl), o_(o), L_(layout), cache_(device, layout.end >> kLineShift),  // 16-bit tags where they fit
+        kit_(plan.k_iterations), tiles_n_(plan.tiled_shape.n) {
+    batch_.reserve(4096);
+  }
+
+  L2Report run() {
+    prepare_report();
+    assign_partial_slots();
+    start_clock();
+    bucket_lookups_.assign(static_cast<size_t>(o_.buckets), 0);
+    bucket_hits_.assign(static_cast<size_t>(o_.buckets), 0);
+    for (size_t b = 0; b < plan_.blocks.size(); ++b) push_next(static_cast<int>(b), 0, 0);
+    while (!q_.empty()) run_instant();
+    finish_report();
+    return std::move(r_);
+  }
+
+ private:
+  struct ReadResult {
+    std::uint64_t sectors = 0;
+    std::uint64_t dram_sectors = 0;
+  };
+  // A main-loop tile load of one instant (see serve_tile_requests).
+  struct TileRequest {
+    int operand;  // 0: A, 1: B
+    int tile;     // m tile for A, n tile for B
+    int kk;
+    int side;
+    int index;    // into instant_
+  };
+
+  // Heat maps of A and B tile loads (unless too many cells) and per-C-tile DRAM sectors.
+  void prepare_report() {
+    const int tiles_m = plan_.tiled_shape.m;
+    const std::uint64_t heat_cells = static_cast<std::uint64_t>(kit_) * (static_cast<std::uint64_t>(tiles_m) + tiles_n_);
+    r_.heat_maps_omitted = heat_cells > (1ull << 22);  // 32 MB of counters at most
+    if (!r_.heat_maps_omitted) {
+      r_.a_tiles = {tiles_m, kit_, std::vector<std::uint32_t>(static_cast<size_t>(tiles_m) * kit_, 0),
+                    std::vector<std::uint32_t>(static_cast<size_t>(tiles_m) * kit_, 0)};
+      r_.b_tiles = {kit_, tiles_n_, std::vector<std::uint32_t>(static_cast<size_t>(kit_) * tiles_n_, 0),
+                    std::vector<std::uint32_t>(static_cast<size_t>(kit_) * tiles_n_, 0)};
+    }
+    r_.c_tile_dram_sectors.assign(static_cast<size_t>(plan_.tiles()), 0);
+  }
+
+  // Stream-k: which workspace slot holds each tile's partials (one slot per SK segment).
+  void assign_partial_slots() {
+    if (plan_.partition != Partition::StreamK) return;
+    partial_slots_.resize(static_cast<size_t>(plan_.tiles()));
+    for (size_t b = 0; b < plan_.blocks.size(); ++b) {
+      const BlockWork& bw = plan_.blocks[b];
+      for (int i = 0; i < bw.segment_count; ++i) {
+        const WorkSegment& seg = plan_.segments[static_cast<size_t>(bw.first_segment + i)];
+        if (seg.role == SegmentRole::SkPartial) partial_slots_[static_cast<size_t>(seg.tile_index)].push_back(b);
+      }
+    }
+  }
+
+  // The clock: with 2 blocks per SM, l2_progress.h's older-first rates; else the timeline's.
+  void start_clock() {
+    r_.coresident_clock = coresident_progress(plan_, tl_, o_.coresident, progress_);
+    if (!r_.coresident_clock) {
+      r_.makespan = tl_.makespan;
+      return;
+    }
+    work_before_.assign(tl_.phases.size(), 0.0);
+    for (const BlockRun& run : tl_.blocks) {
+      double w = 0;
+      for (int p = 0; p < run.phase_count; ++p) {
+        const Phase& ph = tl_.phases[static_cast<size_t>(run.first_phase + p)];
+        work_before_[static_cast<size_t>(run.first_phase + p)] = w;
+        w += ph.end - ph.start;
+      }
+    }
+    for (const BlockProgress& bp : progress_.blocks)
+      if (bp.piece_count > 0)
+        r_.makespan =
+            std::max(r_.makespan, progress_.pieces[static_cast<size_t>(bp.first_piece + bp.piece_count - 1)].time);
+  }
+  int sm_of(int b) const {
+    return r_.coresident_clock ? progress_.blocks[static_cast<size_t>(b)].sm : tl_.blocks[static_cast<size_t>(b)].sm;
+  }
+  // When block b reaches `step` iterations into phase `phase` (0 for phases without steps).
+  double time_of(int b, int phase, int step, double iter) const {
+    const BlockRun& run = tl_.blocks[static_cast<size_t>(b)];
+    const size_t pi = static_cast<size_t>(run.first_phase + phase);
+    if (r_.coresident_clock) return progress_.time_at(b, work_before_[pi] + step * iter);
+    return tl_.phases[pi].start + step * iter;
+  }
+
+  // A region whose rows are whole lines apart (pitch a multiple of the line) has the same sector
+  // masks in every row: the cache walks its rows. Otherwise its lines are gathered first.
+  ReadResult read_region(const Region& g, int sm) {
+    ReadResult rr;
+    if (g.c1 <= g.c0 || g.s1 <= g.s0) return rr;
+    if (g.pitch % kLineBytes == 0) {
+      row_masks_.clear();
+      const Region row0{g.base, g.pitch, g.s0, g.s0 + 1, g.c0, g.c1};
+      std::uint64_t first = 0;
+      for_each_line(row0, [&](std::uint64_t line, unsigned mask) {
+        if (row_masks_.empty()) first = line;
+        row_masks_.push_back(mask);
+        rr.sectors += sectors_in(mask);
+      });
+      const std::uint64_t rows = static_cast<std::uint64_t>(g.s1 - g.s0);
+      rr.sectors *= rows;
+      rr.dram_sectors = cache_.read_rows(first, g.pitch / kLineBytes, rows, row_masks_.data(), row_masks_.size(), sm);
+      return rr;
+    }
+    batch_.clear();
+    for_each_line(g, [&](std::uint64_t line, unsigned mask) {
+      batch_.push_back({line, mask});
+      rr.sectors += sectors_in(mask);
+    });
+    rr.dram_sectors = cache_.read_batch(batch_.data(), batch_.size(), sm);
+    return rr;
+  }
+  void write_region(const Region& g, int sm) {
+    for_each_line(g, [&](std::uint64_t line, unsigned mask) { cache_.write(line, mask, sm); });
+  }
+
+  // Queues block b's next memory event at or after (phase, step).
+  void push_next(int b, int phase, int step) {
+    const BlockRun& run = tl_.blocks[static_cast<size_t>(b)];
+    for (; phase < run.phase_count; ++phase, step = 0) {
+      const Phase& ph = tl_.phases[static_cast<size_t>(run.first_phase + phase)];
+      if (!has_memory(ph.kind)) continue;
+      if (ph.kind == PhaseKind::Mainloop) {
+        const WorkSegment& s = plan_.segments[static_cast<size_t>(ph.segment)];
+        const int iters = s.k_iter_end - s.k_iter_begin;
+        if (step >= iters) continue;
+        // The phase's own length per iteration (the timeline's iter_cost unless it was re-timed).
+        q_.push({time_of(b, phase, step, (ph.end - ph.start) / iters), run.slot, b, phase, step});
+        return;
+      }
+      if (step > 0) continue;
+      q_.push({time_of(b, phase, 0, 0.0), run.slot, b, phase, 0});
+      return;
+    }
+  }
+
+  const WorkSegment& segment_of(const Cursor& cur) const {
+    const BlockRun& run = tl_.blocks[static_cast<size_t>(cur.block)];
+    return plan_.segments[static_cast<size_t>(tl_.phases[static_cast<size_t>(run.first_phase + cur.phase)].segment)];
+  }
+
+  // One instant at a time: every block whose next memory event falls at this time, in slot order.
+  void run_instant() {
+    const double t = q_.top().time;
+    instant_.clear();
+    while (!q_.empty() && q_.top().time == t) {
+      instant_.push_back(q_.top());
+      q_.pop();
+    }
+    const std::uint64_t lookups_before = cache_.counters().read_lookups, hits_before = cache_.counters().read_hits;
+    requests_.clear();
+    for (size_t i = 0; i < instant_.size(); ++i) issue(instant_[i], static_cast<int>(i));
+    serve_tile_requests();
+    const int B = o_.buckets;
+    const double span = r_.makespan > 0 ? r_.makespan : 1.0;
+    const int bucket = std::min(B - 1, static_cast<int>(t / span * B));
+    bucket_lookups_[static_cast<size_t>(bucket)] += cache_.counters().read_lookups - lookups_before;
+    bucket_hits_[static_cast<size_t>(bucket)] += cache_.counters().read_hits - hits_before;
+    for (const Cursor& cur : instant_) push_next(cur.block, cur.phase, cur.step + 1);
+  }
+
+  // A block's memory event: main-loop loads become tile requests; the others touch memory now.
+  void issue(const Cursor& cur, int index) {
+    const BlockRun& run = tl_.blocks[static_cast<size_t>(cur.block)];
+    const Phase& ph = tl_.phases[static_cast<size_t>(run.first_phase + cur.phase)];
+    const WorkSegment& s = plan_.segments[static_cast<size_t>(ph.segment)];
+    const int sm = sm_of(cur.block);
+    switch (ph.kind) {
+      case PhaseKind::Mainloop: {
+        const int kk = s.k_iter_begin + cur.step;
+        const int side = cache_.near_partition(sm);
+        requests_.push_back({0, s.m_tile, kk, side, index});
+        requests_.push_back({1, s.n_tile, kk, side, index});
+        break;
+      }
+      case PhaseKind::ReadPartials:
+        if (s.role == SegmentRole::SplitSerial) {
+          read_region(c_region(plan_, L_, s.m_tile, s.n_tile), sm);
+        } else {
+          for (std::uint64_t slot : partial_slots_[static_cast<size_t>(s.tile_index)])
+            read_region(partial_region(plan_, L_, slot), sm);
+        }
+        break;
+      case PhaseKind::StorePartial:
+        write_region(partial_region(plan_, L_, static_cast<std::uint64_t>(cur.block)), sm);
+        break;
+      case PhaseKind::Epilogue:
+        if (s.role == SegmentRole::SplitParallel)
+          write_region(partial_region(plan_, L_, static_cast<std::uint64_t>(s.slice) * plan_.tiles() + s.tile_index), sm);
+        else
+          write_region(c_region(plan_, L_, s.m_tile, s.n_tile), sm);
+        break;
+      case PhaseKind::Wait:
+        break;
+    }
+  }
+
+  // Main-loop loads of one instant are issued together and grouped by tile (see l2_model.h): the
+  // first requester of an (operand, tile, k step, partition side) looks it up, the others merge
+  // with that request and count as hits on the same sectors.
+  void serve_tile_requests() {
+    std::sort(requests_.begin(), requests_.end(), [](const TileRequest& a, const TileRequest& b) {
+      if (a.operand != b.operand) return a.operand < b.operand;
+      if (a.tile != b.tile) return a.tile < b.tile;
+      if (a.kk != b.kk) return a.kk < b.kk;
+      if (a.side != b.side) return a.side < b.side;
+      return a.index < b.index;
+    });
+    ReadResult first{};
+    for (size_t j = 0; j < requests_.size(); ++j) {
+      const TileRequest& rq = requests_[j];
+      const Cursor& cur = instant_[static_cast<size_t>(rq.index)];
+      const bool merged = j > 0 && requests_[j - 1].operand == rq.operand && requests_[j - 1].tile == rq.tile &&
+                          requests_[j - 1].kk == rq.kk && requests_[j - 1].side == rq.side;
+      std::uint64_t dram = 0;
+      if (merged) {
+        cache_.count_merged_hits(first.sectors);
+      } else {
+        first = read_region(rq.operand == 0 ? a_region(plan_, L_, rq.tile, rq.kk) : b_region(plan_, L_, rq.tile, rq.kk),
+                            sm_of(cur.block));
+        dram = first.dram_sectors;
+      }
+      if (!r_.heat_maps_omitted) {
+        TileHeat& h = rq.operand == 0 ? r_.a_tiles : r_.b_tiles;
+        const size_t hi = rq.operand == 0 ? static_cast<size_t>(rq.tile) * kit_ + rq.kk
+                                          : static_cast<size_t>(rq.kk) * tiles_n_ + rq.tile;
+        ++h.loads[hi];
+        h.dram_sectors[hi] += static_cast<std::uint32_t>(dram);
+      }
+      r_.c_tile_dram_sectors[static_cast<size_t>(segment_of(cur).tile_index)] += static_cast<std::uint32_t>(dram);
+    }
+  }
+
+  // Counters, rates, bytes and the hit rate over time.
+  void finish_report() {
+    r_.counters = cache_.counters();
+    const auto& c = r_.counters;
+    r_.hit_rate = c.read_lookups ? double(c.read_hits) / double(c.read_lookups) : 0.0;
+    const std::uint64_t all = c.read_lookups + c.far_lookups;
+    r_.hit_rate_with_far = all ? double(c.read_hits + c.far_hits) / double(all) : 0.0;
+    r_.extra_tag_lookups = o_.global_load == GlobalLoad::CpAsync ? c.read_requests_missed : 0;
+    r_.dram_bytes_read = c.dram_read_sectors * kSectorBytes;
+    r_.dram_bytes_written = c.dram_write_sectors * kSectorBytes;
+    r_.dirty_bytes_at_end = cache_.dirty_sectors() * kSectorBytes;
+    const int B = o_.buckets;
+    const double span = r_.makespan > 0 ? r_.makespan : 1.0;
+    for (int i = 0; i < B; ++i) {
+      const size_t bi = static_cast<size_t>(i);
+      r_.hit_rate_over_time.push_back(bucket_lookups_[bi] ? double(bucket_hits_[bi]) / double(bucket_lookups_[bi]) : -1.0);
+      r_.bucket_end_time.push_back(span * (i + 1) / B);
+    }
+    // Distinct sectors of A and B (each buffer starts on a 1 MiB boundary and is dense).
+    auto sectors_of = [](std::uint64_t bytes) { return (bytes + kSectorBytes - 1) / kSectorBytes; };
+    const std::uint64_t e = static_cast<std::uint64_t>(o_.element_bytes);
+    r_.compulsory_read_bytes = kSectorBytes * (sectors_of(std::uint64_t(plan_.problem.m) * plan_.problem.k * e) +
+                                               sectors_of(std::uint64_t(plan_.problem.k) * plan_.problem.n * e));
+  }
+
+  const BlockPlan& plan_;
+  const Timeline& tl_;
+  const L2ReplayOptions& o_;
+  const Layout& L_;
+  L2Cache cache_;
+  const int kit_, tiles_n_;
+  L2Report r_;
+  std::vector<std::vector<std::uint64_t>> partial_slots_;
+  CoresidentClock progress_;
+  std::vector<double> work_before_;  // per timeline phase: the block's work done when it starts
+  std::vector<std::uint64_t> bucket_lookups_, bucket_hits_;
+  std::priority_queue<Cursor, std::vector<Cursor>, std::greater<Cursor>> q_;
+  std::vector<Cursor> instant_;
+  std::vector<TileRequest> requests_;
+  std::vector<L2Cache::LineRef> batch_;
+  std::vector<unsigned> row_masks_;
+};
+
+}  // namespace
+
 Expected<L2Report> replay_l2(const BlockPlan& plan, const Timeline& tl, const DeviceDesc& device,
                              const L2ReplayOptions& o) {
   if (auto e = validate_device(device); !e.empty()) return Error{e};
@@ -190,250 +484,14 @@ Expected<L2Report> replay_l2(const BlockPlan& plan, const Timeline& tl, const De
   if (o.buckets < 1 || o.buckets > 10000) return Error{"time buckets must be 1..10000"};
   if (tl.blocks.size() != plan.blocks.size()) return Error{"the timeline is not of this plan"};
   const Layout L = make_layout(plan, o);
-  if ((L.end >> 7) > L2Cache::kMaxLine)
+  if ((L.end >> kLineShift) > L2Cache::kMaxLine)
     return Error{"A, B, C and the workspace need " + std::to_string(L.end >> 30) +
                  " GiB; the L2 model addresses at most 512 GiB"};
   const std::uint64_t lookups = estimate_l2_lookups(plan, o);
   if (lookups > kMaxL2Lookups)
     return Error{"the replay would make " + std::to_string(lookups) +
                  " line look-ups (limit " + std::to_string(kMaxL2Lookups) + "): use a smaller problem or larger tiles"};
-
-  L2Cache cache(device, L.end >> 7);  // 16-bit tags wherever they fit
-  L2Report r;
-  const int tiles_m = plan.tiled_shape.m, tiles_n = plan.tiled_shape.n, kit = plan.k_iterations;
-  const std::uint64_t heat_cells = static_cast<std::uint64_t>(kit) * (static_cast<std::uint64_t>(tiles_m) + tiles_n);
-  r.heat_maps_omitted = heat_cells > (1ull << 22);  // 32 MB of counters at most
-  if (!r.heat_maps_omitted) {
-    r.a_tiles = {tiles_m, kit, std::vector<std::uint32_t>(static_cast<size_t>(tiles_m) * kit, 0),
-                 std::vector<std::uint32_t>(static_cast<size_t>(tiles_m) * kit, 0)};
-    r.b_tiles = {kit, tiles_n, std::vector<std::uint32_t>(static_cast<size_t>(kit) * tiles_n, 0),
-                 std::vector<std::uint32_t>(static_cast<size_t>(kit) * tiles_n, 0)};
-  }
-  r.c_tile_dram_sectors.assign(static_cast<size_t>(plan.tiles()), 0);
-
-  // Stream-k: which workspace slot holds each tile's partials (one slot per SK segment).
-  std::vector<std::vector<std::uint64_t>> partial_slots;
-  if (plan.partition == Partition::StreamK) {
-    partial_slots.resize(static_cast<size_t>(plan.tiles()));
-    for (size_t b = 0; b < plan.blocks.size(); ++b) {
-      const BlockWork& bw = plan.blocks[b];
-      for (int i = 0; i < bw.segment_count; ++i)
-        if (plan.segments[static_cast<size_t>(bw.first_segment + i)].role == SegmentRole::SkPartial)
-          partial_slots[static_cast<size_t>(plan.segments[static_cast<size_t>(bw.first_segment + i)].tile_index)]
-              .push_back(b);
-    }
-  }
-
-  // The clock: with 2 blocks per SM, l2_progress.h's older-first rates; else the timeline's.
-  CoresidentClock progress;
-  r.coresident_clock = coresident_progress(plan, tl, o.coresident, progress);
-  std::vector<double> work_before;  // per timeline phase: the block's work done when it starts
-  if (r.coresident_clock) {
-    work_before.assign(tl.phases.size(), 0.0);
-    for (const BlockRun& run : tl.blocks) {
-      double w = 0;
-      for (int p = 0; p < run.phase_count; ++p) {
-        const Phase& ph = tl.phases[static_cast<size_t>(run.first_phase + p)];
-        work_before[static_cast<size_t>(run.first_phase + p)] = w;
-        w += ph.end - ph.start;
-      }
-    }
-    for (const BlockProgress& bp : progress.blocks)
-      if (bp.piece_count > 0)
-        r.makespan = std::max(r.makespan, progress.pieces[static_cast<size_t>(bp.first_piece + bp.piece_count - 1)].time);
-  } else {
-    r.makespan = tl.makespan;
-  }
-  auto sm_of = [&](int b) {
-    return r.coresident_clock ? progress.blocks[static_cast<size_t>(b)].sm : tl.blocks[static_cast<size_t>(b)].sm;
-  };
-  // When block b reaches `step` iterations into phase `phase` (0 for phases without steps).
-  auto time_of = [&](int b, int phase, int step, double iter) {
-    const BlockRun& run = tl.blocks[static_cast<size_t>(b)];
-    const size_t pi = static_cast<size_t>(run.first_phase + phase);
-    if (r.coresident_clock) return progress.time_at(b, work_before[pi] + step * iter);
-    return tl.phases[pi].start + step * iter;
-  };
-
-  const int B = o.buckets;
-  std::vector<std::uint64_t> bucket_lookups(static_cast<size_t>(B), 0), bucket_hits(static_cast<size_t>(B), 0);
-  const double span = r.makespan > 0 ? r.makespan : 1.0;
-
-  std::priority_queue<Cursor, std::vector<Cursor>, std::greater<Cursor>> q;
-  std::vector<L2Cache::LineRef> batch;
-  batch.reserve(4096);
-  // A region whose rows are whole lines apart (pitch a multiple of 128 B) has the same sector
-  // masks in every row: the cache walks its rows. Otherwise its lines are gathered first.
-  struct ReadResult {
-    std::uint64_t sectors = 0;
-    std::uint64_t dram_sectors = 0;
-  };
-  std::vector<unsigned> row_masks;
-  auto read_region = [&](const Region& g, int sm) {
-    ReadResult rr;
-    if (g.c1 <= g.c0 || g.s1 <= g.s0) return rr;
-    if (g.pitch % 128 == 0) {
-      row_masks.clear();
-      const Region row0{g.base, g.pitch, g.s0, g.s0 + 1, g.c0, g.c1};
-      std::uint64_t first = 0;
-      for_each_line(row0, [&](std::uint64_t line, unsigned mask) {
-        if (row_masks.empty()) first = line;
-        row_masks.push_back(mask);
-        rr.sectors += (0x4332322132212110ull >> (4 * (mask & 0xF))) & 0xF;
-      });
-      const std::uint64_t rows = static_cast<std::uint64_t>(g.s1 - g.s0);
-      rr.sectors *= rows;
-      rr.dram_sectors = cache.read_rows(first, g.pitch / 128, rows, row_masks.data(), row_masks.size(), sm);
-      return rr;
-    }
-    batch.clear();
-    for_each_line(g, [&](std::uint64_t line, unsigned mask) {
-      batch.push_back({line, mask});
-      rr.sectors += (0x4332322132212110ull >> (4 * (mask & 0xF))) & 0xF;
-    });
-    rr.dram_sectors = cache.read_batch(batch.data(), batch.size(), sm);
-    return rr;
-  };
-  auto write_region = [&](const Region& g, int sm) {
-    for_each_line(g, [&](std::uint64_t line, unsigned mask) { cache.write(line, mask, sm); });
-  };
-  auto push_next = [&](int b, int phase, int step) {
-    const BlockRun& run = tl.blocks[static_cast<size_t>(b)];
-    for (; phase < run.phase_count; ++phase, step = 0) {
-      const Phase& ph = tl.phases[static_cast<size_t>(run.first_phase + phase)];
-      if (!has_memory(ph.kind)) continue;
-      if (ph.kind == PhaseKind::Mainloop) {
-        const WorkSegment& s = plan.segments[static_cast<size_t>(ph.segment)];
-        const int iters = s.k_iter_end - s.k_iter_begin;
-        if (step >= iters) continue;
-        // The phase's own length per iteration (the timeline's iter_cost unless it was re-timed).
-        q.push({time_of(b, phase, step, (ph.end - ph.start) / iters), run.slot, b, phase, step});
-        return;
-      }
-      if (step > 0) continue;
-      q.push({time_of(b, phase, 0, 0.0), run.slot, b, phase, 0});
-      return;
-    }
-  };
-  for (size_t b = 0; b < plan.blocks.size(); ++b) push_next(static_cast<int>(b), 0, 0);
-
-  // One instant at a time: every block whose next memory event falls at this time, in slot order.
-  // Main-loop loads of one instant are issued together and grouped by tile (see l2_model.h):
-  // the first requester of an (operand, tile, k step, partition side) looks it up, the others
-  // merge with that request and count as hits on the same sectors.
-  struct TileRequest {
-    int operand;  // 0: A, 1: B
-    int tile;     // m tile for A, n tile for B
-    int kk;
-    int side;
-    int index;    // into `instant`
-  };
-  std::vector<Cursor> instant;
-  std::vector<TileRequest> requests;
-  while (!q.empty()) {
-    const double t = q.top().time;
-    instant.clear();
-    while (!q.empty() && q.top().time == t) {
-      instant.push_back(q.top());
-      q.pop();
-    }
-    const std::uint64_t lookups_before = cache.counters().read_lookups, hits_before = cache.counters().read_hits;
-    requests.clear();
-    for (size_t i = 0; i < instant.size(); ++i) {
-      const Cursor& cur = instant[i];
-      const BlockRun& run = tl.blocks[static_cast<size_t>(cur.block)];
-      const Phase& ph = tl.phases[static_cast<size_t>(run.first_phase + cur.phase)];
-      const WorkSegment& s = plan.segments[static_cast<size_t>(ph.segment)];
-      const int sm = sm_of(cur.block);
-      switch (ph.kind) {
-        case PhaseKind::Mainloop: {
-          const int kk = s.k_iter_begin + cur.step;
-          const int side = cache.near_partition(sm);
-          requests.push_back({0, s.m_tile, kk, side, static_cast<int>(i)});
-          requests.push_back({1, s.n_tile, kk, side, static_cast<int>(i)});
-          break;
-        }
-        case PhaseKind::ReadPartials:
-          if (s.role == SegmentRole::SplitSerial) {
-            read_region(c_region(plan, L, s.m_tile, s.n_tile), sm);
-          } else {
-            for (std::uint64_t slot : partial_slots[static_cast<size_t>(s.tile_index)])
-              read_region(partial_region(plan, L, slot), sm);
-          }
-          break;
-        case PhaseKind::StorePartial:
-          write_region(partial_region(plan, L, static_cast<std::uint64_t>(cur.block)), sm);
-          break;
-        case PhaseKind::Epilogue:
-          if (s.role == SegmentRole::SplitParallel)
-            write_region(partial_region(plan, L, static_cast<std::uint64_t>(s.slice) * plan.tiles() + s.tile_index), sm);
-          else
-            write_region(c_region(plan, L, s.m_tile, s.n_tile), sm);
-          break;
-        case PhaseKind::Wait:
-          break;
-      }
-    }
-    std::sort(requests.begin(), requests.end(), [](const TileRequest& a, const TileRequest& b) {
-      if (a.operand != b.operand) return a.operand < b.operand;
-      if (a.tile != b.tile) return a.tile < b.tile;
-      if (a.kk != b.kk) return a.kk < b.kk;
-      if (a.side != b.side) return a.side < b.side;
-      return a.index < b.index;
-    });
-    ReadResult first{};
-    for (size_t j = 0; j < requests.size(); ++j) {
-      const TileRequest& rq = requests[j];
-      const Cursor& cur = instant[static_cast<size_t>(rq.index)];
-      const BlockRun& run = tl.blocks[static_cast<size_t>(cur.block)];
-      const WorkSegment& s =
-          plan.segments[static_cast<size_t>(tl.phases[static_cast<size_t>(run.first_phase + cur.phase)].segment)];
-      const bool merged = j > 0 && requests[j - 1].operand == rq.operand && requests[j - 1].tile == rq.tile &&
-                          requests[j - 1].kk == rq.kk && requests[j - 1].side == rq.side;
-      std::uint64_t dram = 0;
-      if (merged) {
-        cache.count_merged_hits(first.sectors);
-      } else {
-        first = read_region(rq.operand == 0 ? a_region(plan, L, rq.tile, rq.kk) : b_region(plan, L, rq.tile, rq.kk),
-                            sm_of(cur.block));
-        dram = first.dram_sectors;
-      }
-      if (!r.heat_maps_omitted) {
-        TileHeat& h = rq.operand == 0 ? r.a_tiles : r.b_tiles;
-        const size_t hi = rq.operand == 0 ? static_cast<size_t>(rq.tile) * kit + rq.kk
-                                          : static_cast<size_t>(rq.kk) * tiles_n + rq.tile;
-        ++h.loads[hi];
-        h.dram_sectors[hi] += static_cast<std::uint32_t>(dram);
-      }
-      r.c_tile_dram_sectors[static_cast<size_t>(s.tile_index)] += static_cast<std::uint32_t>(dram);
-    }
-    const int bucket = std::min(B - 1, static_cast<int>(t / span * B));
-    bucket_lookups[static_cast<size_t>(bucket)] += cache.counters().read_lookups - lookups_before;
-    bucket_hits[static_cast<size_t>(bucket)] += cache.counters().read_hits - hits_before;
-    for (const Cursor& cur : instant) push_next(cur.block, cur.phase, cur.step + 1);
-  }
-
-  r.counters = cache.counters();
-  const auto& c = r.counters;
-  r.hit_rate = c.read_lookups ? double(c.read_hits) / double(c.read_lookups) : 0.0;
-  const std::uint64_t all = c.read_lookups + c.far_lookups;
-  r.hit_rate_with_far = all ? double(c.read_hits + c.far_hits) / double(all) : 0.0;
-  r.extra_tag_lookups = o.global_load == GlobalLoad::CpAsync ? c.read_requests_missed : 0;
-  r.dram_bytes_read = c.dram_read_sectors * 32;
-  r.dram_bytes_written = c.dram_write_sectors * 32;
-  r.dirty_bytes_at_end = cache.dirty_sectors() * 32;
-  for (int i = 0; i < B; ++i) {
-    r.hit_rate_over_time.push_back(bucket_lookups[static_cast<size_t>(i)]
-                                       ? double(bucket_hits[static_cast<size_t>(i)]) / double(bucket_lookups[static_cast<size_t>(i)])
-                                       : -1.0);
-    r.bucket_end_time.push_back(span * (i + 1) / B);
-  }
-  // Distinct sectors of A and B (each buffer starts on a 1 MiB boundary and is dense).
-  auto sectors_of = [](std::uint64_t bytes) { return (bytes + 31) / 32; };
-  const std::uint64_t e = static_cast<std::uint64_t>(o.element_bytes);
-  r.compulsory_read_bytes = 32 * (sectors_of(std::uint64_t(plan.problem.m) * plan.problem.k * e) +
-                                  sectors_of(std::uint64_t(plan.problem.k) * plan.problem.n * e));
-  return r;
+  return Replay(plan, tl, device, o, L).run();
 }
 
 }  // namespace gemmlab

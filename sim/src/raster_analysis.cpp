@@ -69,7 +69,7 @@ Expected<OrderSpec> parse_order(const std::string& text) {
   }
   if (name == "serpentine") {
     o.kind = OrderKind::Serpentine;
-    o.param = 16;  // seed 004's BLOCK_STRIDE
+    o.param = 16;  // the hand-written mma_base HGEMM's BLOCK_STRIDE
     if (has_arg) {
       if (auto e = int_arg("the stride", o.param); !e.empty()) return Error{e};
       if (o.param < 1 || o.param > 1024)
@@ -309,7 +309,7 @@ Expected<BlockPlan> make_block_plan(const PlanRequest& rq) {
     }
     case OrderKind::Serpentine: {
       if (slices != 1)
-        return Error{"serpentine uses gridDim.z for its swizzle (seed 004), so it cannot also carry split-k slices"};
+        return Error{"serpentine uses gridDim.z for its swizzle (the hand-written mma_base HGEMM), so it cannot also carry split-k slices"};
       plan.grid = serpentine_swizzle::get_grid_shape(tiled, rq.order.param);
       if (auto e = check_grid(plan.grid); !e.empty()) return Error{e};
       for (int z = 0; z < plan.grid.z; ++z)

@@ -1,5 +1,5 @@
-// Pipeline traces against the loop structure they come from (CUTLASS MmaPipelined, seed 001's
-// kStage cp.async loop, seed 004's mma_base): event counts, which stage each tile lives in, and
+// Pipeline traces against the loop structure they come from (CUTLASS MmaPipelined, the CuTe GEMM tutorial's
+// kStage cp.async loop, the hand-written mma_base HGEMM): event counts, which stage each tile lives in, and
 // the hazards a correct pipeline never has (reading a stage before it landed, overwriting a
 // stage still being read).
 #include <gtest/gtest.h>

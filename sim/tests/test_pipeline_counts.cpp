@@ -1,6 +1,6 @@
 // pipeline.stages_in_flight, checked against the answers the course derives from CUTLASS's loops
 // (lessons/06-double-buffer: MmaPipelined has one tile travelling when math starts;
-// lessons/10-multistage: the kStage = 4 loop of seed 001 has kStage - 1 = 3).
+// lessons/10-multistage: the kStage = 4 loop of the CuTe GEMM tutorial has kStage - 1 = 3).
 #include <gtest/gtest.h>
 
 #include "gemmlab/pipeline_counts.h"

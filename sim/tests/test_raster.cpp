@@ -1,6 +1,6 @@
 // Rasterization and partitioning against CUTLASS 4.7's own values (cutlass_layouts.json,
 // identity_swizzle cases) and against small cases worked by hand from the CUTLASS formulas and
-// seed 004's swizzle, through the library, the constexpr header and `gemmlab sim raster`.
+// the hand-written mma_base HGEMM's swizzle, through the library, the constexpr header and `gemmlab sim raster`.
 #include <gtest/gtest.h>
 
 #include "gemmlab/raster.h"

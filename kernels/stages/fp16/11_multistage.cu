@@ -1,5 +1,5 @@
 // Stage 11 - + cp.async multistage (lesson 10-multistage). Stage 10's tile (128x128x32, 8 warps
-// of 64x32, Swizzle<3,3,3> shared layout, ldmatrix.x4, mma.sync m16n8k16) with seed 001's kStage
+// of 64x32, Swizzle<3,3,3> shared layout, ldmatrix.x4, mma.sync m16n8k16) with the CuTe GEMM tutorial's kStage
 // pipeline instead of one register-staged buffer:
 //   - `cp.async.cg.shared.global` 16 bytes (SASS LDGSTS.E.BYPASS.128) copies global -> shared
 //     without registers or a stall: the thread issues and moves on;

@@ -1,13 +1,13 @@
 // Stage 12 - + block swizzle and an epilogue through shared memory (lesson 12-epilogue; the
 // block swizzle is lesson 11's). The fastest FP16 stage: stage 11's cp.async multistage loop on
-// a larger tile, plus what seed 004 ("mma_base") adds around it:
+// a larger tile, plus what the hand-written mma_base HGEMM adds around it:
 //
 //   - Block tile 128x256x32, 8 warps of 64x64 (2 x 4): each warp's k16 step is 32 mma from 4 A
 //     and 4 B ldmatrix.x4, 4 mma per ldmatrix where stage 11's 64x32 warps get 2.67. 4 stages of
 //     24 KB (96 KB dynamic shared memory), one block per SM.
-//   - mma order serpentine (seed 004): odd m rows walk the n tiles backwards, so the B fragment
+//   - mma order serpentine (the hand-written mma_base HGEMM): odd m rows walk the n tiles backwards, so the B fragment
 //     of a row's last mma is the next row's first (register reuse).
-//   - Block swizzle, seed 004's serpentine across gridDim.z (gemmlab/raster.h,
+//   - Block swizzle, the hand-written mma_base HGEMM's serpentine across gridDim.z (gemmlab/raster.h,
 //     serpentine_swizzle): grid (S, m tiles, n tiles / S) with S = min(8, n tiles); in launch
 //     order, blocks walk S n tiles along an m row, then the next row, and odd z slabs walk the
 //     rows upwards, so blocks that run together share the A rows and B columns in L2.

@@ -1,4 +1,4 @@
-// The cp.async multistage main loop of stages 11 and 12 (seed 001's kStage loop, CUTLASS's
+// The cp.async multistage main loop of stages 11 and 12 (the CuTe GEMM tutorial's kStage loop, CUTLASS's
 // MmaMultistage): kStages shared buffers, kStages - 1 k-tiles in flight while one is computed,
 // and the warp fragments double-buffered in registers so ldmatrix of step kk+1 overlaps the
 // mma of step kk.

@@ -1,4 +1,4 @@
-// The kernel of stage 12: seed 004's serpentine block swizzle picks the tile, stage 11's
+// The kernel of stage 12: the hand-written mma_base HGEMM's serpentine block swizzle picks the tile, stage 11's
 // multistage main loop (with the serpentine mma order) computes it, and the accumulators leave
 // through shared memory as 128-bit stores. 12_epilogue.cu says why; this file says how.
 #pragma once

@@ -8,7 +8,7 @@
 //   (32 halves, 128 rows), 256 threads, warp 4x8, 8 halves/access -> Iterations (1,2), Delta (32,8)
 //   (32 halves, 256 rows), 256 threads, warp 4x8, 8 halves/access -> Iterations (1,4), Delta (32,8)
 //
-// Predication (seed 000's predicated loads): a vector whose row is past the matrix, or whose k is
+// Predication (CUTLASS 00_basic_gemm's predicated loads): a vector whose row is past the matrix, or whose k is
 // past K, is zero in shared memory, so partial tiles need no special case in the math.
 // The fast form reads 16 bytes at once; that needs every row start 16-byte aligned, i.e. K % 8 == 0
 // and 16-byte aligned A and B. Other problems take the scalar form (8 predicated 2-byte loads per

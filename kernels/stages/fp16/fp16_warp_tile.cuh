@@ -73,7 +73,7 @@ __device__ __forceinline__ void load_fragments_ldsm(WarpTile<kWarpM, kWarpN>& f,
   }
 }
 
-// All mma tiles of the warp for one k16 step. kSerpentine (seed 004): odd m rows walk n backwards,
+// All mma tiles of the warp for one k16 step. kSerpentine (the hand-written mma_base HGEMM): odd m rows walk n backwards,
 // so consecutive mma share a B fragment at every row turn (register reuse, fewer bank reads).
 template <bool kSerpentine, int kWarpM, int kWarpN>
 __device__ __forceinline__ void warp_mma(float (&acc)[kWarpM / 16][kWarpN / 8][4],

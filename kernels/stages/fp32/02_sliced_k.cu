@@ -1,4 +1,4 @@
-// Stage 2: sliced-k - shared-memory tiles, one block per 32x32 C tile, a loop over k (seed 001's
+// Stage 2: sliced-k - shared-memory tiles, one block per 32x32 C tile, a loop over k (the CuTe GEMM tutorial's
 // "sliced-k" work split: each block owns whole C tiles and walks all of K itself).
 //
 // What it adds over stage 1: reuse. The block stages a 32x32 slice of A and of B in shared

@@ -1,4 +1,4 @@
-// Stage 4: double buffer - CUTLASS MmaPipelined (seed 002): prologue, two shared-memory stages,
+// Stage 4: double buffer - CUTLASS MmaPipelined (CUTLASS's device::Gemm): prologue, two shared-memory stages,
 // warp-fragment double buffering.
 //
 // What it adds over stage 3: overlap. The loads of k-tile t+1 are issued into registers at the

@@ -1,4 +1,4 @@
-// Stage 5: threadblock swizzle - CUTLASS GemmIdentityThreadblockSwizzle<8> raster (seed 002).
+// Stage 5: threadblock swizzle - CUTLASS GemmIdentityThreadblockSwizzle<8> raster (CUTLASS's device::Gemm).
 //
 // What it adds over stage 4: the order in which C tiles run. Blocks start in launch order
 // (blockIdx.x fastest); with the plain grid (m tiles along x) the ~264 co-resident blocks of a
@@ -11,7 +11,7 @@
 // Same main loop as stage 4 (fp32_simt.cuh). Measured (H200): equal to stage 4 at 4096^3
 // (46.6 TFLOP/s: with 32 m tiles the plain grid's first wave already covers whole tile columns),
 // +0.7% on the lesson's 32768x1024x1024 (46.34 against 46.01): A row bands are reused from L2
-// (seed 002 measured +1.2% on a 3060 Ti). SGEMM moves few bytes per flop: the gain stays small.
+// (a study of CUTLASS's device::Gemm measured +1.2% on a 3060 Ti). SGEMM moves few bytes per flop: the gain stays small.
 // Run: gemmlab bench --stages double-buffer,block-swizzle --sizes 8192
 #include "fp32_simt.cuh"
 #include "gemmlab/raster.h"

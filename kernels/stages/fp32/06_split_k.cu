@@ -1,4 +1,4 @@
-// Stage 6: split-k with a parallel reduction (seed 001; CUTLASS kernel::GemmSplitKParallel).
+// Stage 6: split-k with a parallel reduction (the CuTe GEMM tutorial; CUTLASS kernel::GemmSplitKParallel).
 //
 // What it adds over stage 5: more blocks for problems with few C tiles. At M = N = 512 there
 // are only 16 tiles of 128x128 for 132 SMs; a long K leaves 116 SMs idle. Split-k cuts K into

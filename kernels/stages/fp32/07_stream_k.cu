@@ -1,4 +1,4 @@
-// Stage 7: stream-k (seed 001; CUTLASS 2.x GemmUniversalStreamk with ThreadblockSwizzleStreamK).
+// Stage 7: stream-k (the CuTe GEMM tutorial; CUTLASS 2.x GemmUniversalStreamk with ThreadblockSwizzleStreamK).
 //
 // What it adds over stage 6: an even split of the *iterations*, not of K per tile. The problem
 // is tiles x iters_per_tile MAC-iterations (one iteration = one 8-deep k-tile). Stream-k (SK)

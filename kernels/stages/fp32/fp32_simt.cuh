@@ -220,7 +220,7 @@ inline bool c_vector_ok(const GemmArgs& a) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// The MmaPipelined main loop (seed 002): two shared-memory stages and two register fragments.
+// The MmaPipelined main loop (CUTLASS's device::Gemm): two shared-memory stages and two register fragments.
 // While the warps multiply k-tile t out of one stage, the loads of tile t+1 are in flight into
 // registers; they go to the other stage at the last k step, and one __syncthreads per tile
 // separates the stages. Inside a tile the fragment of step k+1 is read from shared memory

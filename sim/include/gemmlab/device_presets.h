@@ -10,6 +10,9 @@
 
 namespace gemmlab {
 
+// The L2 model's sector and line (sim/src/l2_geometry.h): NVIDIA's L2 since Volta.
+inline constexpr int kL2ModelSectorBytes = 32, kL2ModelLineBytes = 128;
+
 struct DeviceDesc {
   std::string name;
   std::string compute_capability;
@@ -31,8 +34,8 @@ struct DeviceDesc {
   std::int64_t l2_bytes = 0;
   int l2_partitions = 1;
   int l2_ways = 16;       // assumption: NVIDIA does not publish the L2 associativity
-  int l2_line_bytes = 128;
-  int l2_sector_bytes = 32;
+  int l2_line_bytes = kL2ModelLineBytes;
+  int l2_sector_bytes = kL2ModelSectorBytes;
   std::string notes;      // sources and assumptions, shown by the CLI and the app
 };
 

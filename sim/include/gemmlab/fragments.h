@@ -46,7 +46,7 @@ GL_HD constexpr FragCoord mma_m16n8k16_c(int lane, int i) {
   return {mma_group_id(lane) + 8 * (i >> 1), mma_thread_in_group(lane) * 2 + (i & 1)};
 }
 
-// ---- mma.sync.aligned.m8n8k32 .s4 / .u4 (seed 003) ---------------------------------------------
+// ---- mma.sync.aligned.m8n8k32 .s4 / .u4 (CUTLASS's turing_tensorop_conv2dfprop) ------------
 constexpr int kM8n8k32ElementsA = 8;  // a0..a7: eight 4-bit values in one .b32 register
 constexpr int kM8n8k32ElementsB = 8;  // b0..b7 in one .b32 register
 constexpr int kM8n8k32ElementsC = 2;  // c0, c1: two .s32 registers
@@ -115,6 +115,6 @@ static_assert(mma_m16n8k16_b(31, 3) == FragCoord{15, 7}); // T31 b3 at k 15, n 7
 static_assert(mma_m16n8k16_c(30, 2) == FragCoord{15, 4}); // T30 c2 at row 15, col 4
 static_assert(mma_m8n8k32_a(3, 7) == FragCoord{0, 31});   // T3 a7 at col 31
 static_assert(ldsm_dest(6, 1, false) == FragCoord{1, 5}); // ldmatrix: T6 holds row 1, cols 4,5
-static_assert(ldsm_x4_a_row_start(17) == FragCoord{1, 8}); // seed 004: row lane&15, col (lane>>4)<<3
+static_assert(ldsm_x4_a_row_start(17) == FragCoord{1, 8}); // the hand-written mma_base HGEMM: row lane&15, col (lane>>4)<<3
 
 }  // namespace gemmlab

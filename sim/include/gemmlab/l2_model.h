@@ -163,7 +163,7 @@ struct L2ReplayOptions {
   int element_bytes = 2;          // A, B and C (f16: 2, f32: 4)
   int accumulator_bytes = 4;      // stream-k / parallel split-k partials (f32)
   MatrixOrder a_order = MatrixOrder::RowMajor;     // A is M x K
-  MatrixOrder b_order = MatrixOrder::ColumnMajor;  // B is K x N ("TN", seed 004)
+  MatrixOrder b_order = MatrixOrder::ColumnMajor;  // B is K x N ("TN", the hand-written mma_base HGEMM)
   // C (M x N): its element size (0: element_bytes) and order. The lab's kernels (stages.def)
   // write an f32 column-major C on both tracks.
   int c_element_bytes = 0;

@@ -1,5 +1,5 @@
 // Plain matrix layouts (CUTLASS's layout::RowMajor, ColumnMajor, PitchLinear), padding, and the
-// column-major-C swap of CUTLASS's device::Gemm (seed 002): C^T = B^T A^T lets every GEMM run
+// column-major-C swap of CUTLASS's device::Gemm: C^T = B^T A^T lets every GEMM run
 // with a row-major C without moving a byte.
 //
 //   RowMajor, ld 8:     (row 2, col 3) -> 2*8 + 3 = 19

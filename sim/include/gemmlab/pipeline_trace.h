@@ -6,9 +6,9 @@
 //   pipelined2   CUTLASS MmaPipelined (gemm/threadblock/mma_pipelined.h; seeds 002/003): global
 //                tile -> registers (LDG), registers -> shared (STS) into the other of 2 stages,
 //                warp fragments double-buffered in registers.
-//   multistage:K the CuTe kStage cp.async loop of seed 001: K-1 tiles in flight, cp.async.wait_group
+//   multistage:K the kStage cp.async loop of the CuTe GEMM tutorial: K-1 tiles in flight, cp.async.wait_group
 //                K-2 then __syncthreads before reading the next stage.
-//   mma-base     seed 004's hand-written HGEMM: one shared buffer; per 32-wide k tile LDGSTS,
+//   mma-base     the hand-written mma_base HGEMM: one shared buffer; per 32-wide k tile LDGSTS,
 //                wait, barrier, then S2R (ldmatrix) and calc per 16-wide k step; epilogue R2S,
 //                barrier, shared -> global store.
 //

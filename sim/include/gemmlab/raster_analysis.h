@@ -18,7 +18,7 @@ struct OrderSpec {
   std::vector<GemmCoord> tile_list;   // OrderKind::List: (m, n) tiles in launch order
 };
 
-// "launch", "identity:N" (N = 1,2,4,8), "serpentine[:S]" (S default 16, seed 004),
+// "launch", "identity:N" (N = 1,2,4,8), "serpentine[:S]" (S default 16, the hand-written mma_base HGEMM),
 // "along-m:S" / "along-n:S" (S = 1,2,4,8), "list:m,n;m,n;..." (every tile exactly once).
 Expected<OrderSpec> parse_order(const std::string& text);
 std::string order_name(const OrderSpec& o);

@@ -186,7 +186,7 @@ template <int ShapeC, int ShapeS, int Threads, int WarpC, int WarpS, int Access 
 using PitchLinearWarpStripedThreadMap =
     ThreadMapT<ThreadMapKind::WarpStriped, ShapeC, ShapeS, Threads, Access, WarpC, WarpS>;
 
-// The SIMT example's A loader (seed 000): 128x8 tile, 256 threads, scalar loads.
+// The SIMT example's A loader (CUTLASS's 00_basic_gemm): 128x8 tile, 256 threads, scalar loads.
 static_assert(PitchLinearStripminedThreadMap<128, 8, 256>::kIterationsS == 4);
 static_assert(PitchLinearStripminedThreadMap<128, 8, 256>::kDeltaS == 2);
 
