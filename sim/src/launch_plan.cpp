@@ -15,7 +15,7 @@ Expected<LaunchSpec> stage_launch_spec(const StageDesc& s, GemmCoord problem) {
   o.resources = {s.threads, s.regs, s.smem};
   o.order.kind = s.raster;
   o.order.param = s.raster_param;
-  if (s.raster == OrderKind::Serpentine)  // as the kernel launches it (fp16_staged_epilogue.cuh)
+  if (s.raster == OrderKind::Serpentine)  // as the kernel launches it (12_epilogue.cuh)
     o.order.param = serpentine_swizzle::launch_stride((problem.n + s.tile_n - 1) / s.tile_n, s.raster_param);
   o.partition = s.partition;
   o.split_k = 0;  // split-k: the kernel's own choice of slices

@@ -21,7 +21,7 @@
 // Measured numbers and how they were taken: kernels/stages/fp16/FP16_NOTES.md.
 //
 // Run: gemmlab bench --stages mma-sync --sizes 4096 --check
-#include "fp16_sync_kernel.cuh"
+#include "08_mma_sync.cuh"
 
 namespace gemmlab::kernels {
 namespace {

@@ -3,7 +3,8 @@
 // `ldmatrix.sync.aligned.m8n8.x4.shared.b16` (SASS LDSM.16.M88.4): one instruction per 16x16 A
 // tile and one per pair of 16x8 B tiles, where stage 8 needed 4 and 4 LDS.32. Each lane gives the
 // address of one 16-byte row (gemmlab/fragments.h: ldsm_x4_a_row_start / ldsm_x4_b_row_start)
-// and the hardware hands every lane exactly the elements mma wants.
+// and the hardware hands every lane exactly the elements mma wants. That code, the only new code
+// of this stage, is 09_ldmatrix.cuh (FragmentLoads<Ldmatrix>); the rest is stage 8's kernel.
 //
 // The shared tiles are still unswizzled rows of 32 halves (64 bytes), so the conflicts are there
 // to see: an ldmatrix phase reads 8 rows at the same k; rows r and r+2 are 128 bytes apart and
@@ -16,7 +17,7 @@
 // Measured numbers and how they were taken: kernels/stages/fp16/FP16_NOTES.md.
 //
 // Run: gemmlab bench --stages mma-sync,ldmatrix --sizes 4096 --check
-#include "fp16_sync_kernel.cuh"
+#include "09_ldmatrix.cuh"
 
 namespace gemmlab::kernels {
 namespace {

@@ -15,12 +15,30 @@
 // Measured numbers and how they were taken: kernels/stages/fp16/FP16_NOTES.md.
 //
 // Run: gemmlab bench --stages ldmatrix,smem-swizzle --sizes 4096 --check
-#include "fp16_sync_kernel.cuh"
+#include "09_ldmatrix.cuh"
 
 namespace gemmlab::kernels {
 namespace {
 
 using Stage = fp16::SmemSwizzleStage;  // 128x128x32, 256 threads, ldmatrix, swizzled (fp16_shapes.h)
+
+// What is new here is the layout every shared offset of stage 9 goes through, one line of
+// gemmlab/fp16_smem_tile.h that the simulator's Banks view draws with the same function:
+//   offset(row, k) = kSwizzled ? Swizzle<3,3,3>(row * kTileK + k) : row * kTileK + k
+using Unswizzled = fp16_tile::SmemOperandLayout<Stage::Shape::kTileK, false>;
+using Swizzled = fp16_tile::SmemOperandLayout<Stage::Shape::kTileK, true>;
+// The 16-byte chunk (of the 8 in a 128-byte line) where row r, k 0 starts: the 8 rows one ldmatrix
+// phase reads. Unswizzled 0,4,0,4,... (rows r and r+2 share banks); swizzled 0,4,1,5,2,6,3,7.
+template <class Layout>
+constexpr int chunk_of_row(int r) { return (Layout::offset(r, 0) / 8) % 8; }
+template <class Layout>
+constexpr bool eight_rows_in_eight_chunks() {
+  int seen = 0;
+  for (int r = 0; r < 8; ++r) seen |= 1 << chunk_of_row<Layout>(r);
+  return seen == 0xFF;
+}
+static_assert(!eight_rows_in_eight_chunks<Unswizzled>() && chunk_of_row<Unswizzled>(2) == 0);
+static_assert(eight_rows_in_eight_chunks<Swizzled>() && chunk_of_row<Swizzled>(2) == 1);
 const char* check_smem_swizzle(int m, int n, int k) { return fp16::check_grid_m_by_n_128(m, n, k); }
 size_t no_workspace(int, int, int) { return 0; }
 cudaError_t run_smem_swizzle(const GemmArgs& args) {

@@ -7,7 +7,7 @@
 //     tiles t+1 .. t+3 are in flight; `cp.async.wait_group 2` + one barrier per k-tile;
 //   - the warp fragments double-buffered in registers: ldmatrix for step kk+1 is issued before
 //     the mma of step kk.
-// The loop, step by step, is in fp16_multistage.cuh (MultistageMainloop, multistage_kernel).
+// The loop, step by step, is in 11_multistage.cuh (MultistageMainloop, multistage_kernel).
 // Stages 8-10 wait for global memory once per k-tile with the whole block at a barrier; here
 // that latency hides behind three tiles of math.
 //
@@ -18,7 +18,7 @@
 // Measured numbers and how they were taken: kernels/stages/fp16/FP16_NOTES.md.
 //
 // Run: gemmlab bench --stages smem-swizzle,multistage --sizes 4096 --check
-#include "fp16_multistage.cuh"
+#include "11_multistage.cuh"
 
 namespace gemmlab::kernels {
 namespace {

@@ -17,7 +17,7 @@
 //     its own shared buffer (64 rows + 4 floats of padding per column: conflict-free 32-bit
 //     writes), reads 4 consecutive rows per lane back and stores them with one 128-bit
 //     st.global (SASS STG.E.128): 2 columns x 256 contiguous bytes per instruction.
-// The kernel: fp16_staged_epilogue.cuh (StagedEpilogue, staged_epilogue_kernel).
+// The kernel: 12_epilogue.cuh (StagedEpilogue, staged_epilogue_kernel).
 //
 // Any M, N (predicated). K % 8 == 0 (16-byte aligned rows) for cp.async, otherwise the slow
 // synchronous fallback of stage 11; M % 4 == 0 for the 128-bit C stores, otherwise 32-bit ones.
@@ -26,7 +26,7 @@
 // Measured numbers and how they were taken: kernels/stages/fp16/FP16_NOTES.md.
 //
 // Run: gemmlab bench --stages multistage,epilogue --sizes 4096,8192 --check
-#include "fp16_staged_epilogue.cuh"
+#include "12_epilogue.cuh"
 
 namespace gemmlab::kernels {
 namespace {

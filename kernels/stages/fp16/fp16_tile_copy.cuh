@@ -55,6 +55,7 @@ struct OperandTileCopy {
   using ThreadMap = OperandThreadMap<kRows, kTileK, kThreads>;
   using Layout = SmemOperandLayout<kTileK, kSwizzled>;
   static constexpr int kAccesses = ThreadMap::kAccesses;
+  static constexpr bool kVectorizedLoads = kVectorized;
 
   const __half* operand;
   size_t first_element;  // operand index of (this thread's first row, its k within the tile)
@@ -88,6 +89,7 @@ struct OperandTileCopy {
   }
 
   // Register-staged copy (stages 8-10): fetch the tile at k0 into registers, later store them.
+  // (Stage 11's copy without registers, cp.async, is in 11_multistage.cuh.)
   __device__ __forceinline__ void fetch(uint4 (&staged)[kAccesses], int k0) const {
 #pragma unroll
     for (int i = 0; i < kAccesses; ++i)
@@ -97,32 +99,6 @@ struct OperandTileCopy {
 #pragma unroll
     for (int i = 0; i < kAccesses; ++i)
       *reinterpret_cast<uint4*>(tile + smem_offset(i)) = staged[i];
-  }
-
-  // Asynchronous copy (stages 11-12): cp.async 16 bytes per vector, zero-filled when predicated
-  // off. Without 16-byte alignment (kVectorized false) the copy falls back to a synchronous load
-  // and a shared store, which the barrier before the tile's use orders just the same; one vector
-  // at a time, as this path is about correctness, not speed.
-  __device__ __forceinline__ void copy_async(int k0, uint32_t tile_address, __half* tile) const {
-    copy_async_part(k0, tile_address, tile, 0, kAccesses);
-  }
-  // Accesses first .. last-1 only (a tile's copy spread over several k16 steps: the bounds are
-  // constants once the caller's step loop is unrolled).
-  __device__ __forceinline__ void copy_async_part(int k0, uint32_t tile_address, __half* tile,
-                                                  int first, int last) const {
-    const int k = k0 + k_in_tile;
-    if constexpr (kVectorized) {
-#pragma unroll
-      for (int i = first; i < last; ++i) {
-        const bool ok = row_ok(i) && k < K;
-        cp_async_16(tile_address + 2u * smem_offset(i), ok ? source(i) + k0 : operand, ok);
-      }
-    } else {
-#pragma unroll 1
-      for (int i = first; i < last; ++i)
-        *reinterpret_cast<uint4*>(tile + smem_offset(i)) =
-            load_vector<false>(source(i) + k0, k, K, row_ok(i));
-    }
   }
 };
 

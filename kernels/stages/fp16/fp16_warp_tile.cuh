@@ -24,55 +24,6 @@ struct WarpTile {
   uint32_t b[kMmaN][2];  // B fragments: b0b1, b2b3 of each k16 x n8 tile
 };
 
-// Stage 8: plain 32-bit shared loads. Register r of the A fragment holds a_{2r} and a_{2r+1},
-// two neighbours along k, so one LDS.32 at a_{2r}'s (row, col) fills it; likewise for B, whose
-// tile is stored n-major (the element (k, n) lives at row n, column k). 4 + 2 loads per mma tile.
-template <class Layout, int kWarpM, int kWarpN>
-__device__ __forceinline__ void load_fragments_lds32(WarpTile<kWarpM, kWarpN>& f, const __half* sA,
-                                                     const __half* sB, int warp_m, int warp_n,
-                                                     int kk, int lane) {
-  using Tile = WarpTile<kWarpM, kWarpN>;
-#pragma unroll
-  for (int mi = 0; mi < Tile::kMmaM; ++mi)
-#pragma unroll
-    for (int r = 0; r < 4; ++r) {
-      f.a[mi][r] = *reinterpret_cast<const uint32_t*>(
-          sA + lds32_a_offset<Layout>(warp_m, mi, kk, lane, r));
-    }
-#pragma unroll
-  for (int ni = 0; ni < Tile::kMmaN; ++ni)
-#pragma unroll
-    for (int r = 0; r < 2; ++r) {
-      f.b[ni][r] = *reinterpret_cast<const uint32_t*>(
-          sB + lds32_b_offset<Layout>(warp_n, ni, kk, lane, r));
-    }
-}
-
-// ldmatrix row addresses: LdsmLaneOffsets (each lane's row for k step 0, swizzled once) and
-// ldsm_step_offset ((base ^ kk) + block * 16 * kTileK, no re-swizzling per use; proved for
-// every row by ldsm_offsets_separable) come from gemmlab/fp16_smem_tile.h.
-
-// Stages 9-10: ldmatrix.x4. One instruction per m16 x k16 A tile (four 8x8 matrices, registers in
-// a0a1..a6a7 order) and one per pair of k16 x n8 B tiles. Each lane gives one 16-byte row address.
-template <int kTileK, int kWarpM, int kWarpN>
-__device__ __forceinline__ void load_fragments_ldsm(WarpTile<kWarpM, kWarpN>& f, const __half* sA,
-                                                    const __half* sB, LdsmLaneOffsets lane_offsets,
-                                                    int kk) {
-  using Tile = WarpTile<kWarpM, kWarpN>;
-#pragma unroll
-  for (int mi = 0; mi < Tile::kMmaM; ++mi)
-    ldmatrix_x4(f.a[mi], shared_address(sA + ldsm_step_offset<kTileK>(lane_offsets.a, kk, mi)));
-#pragma unroll
-  for (int nj = 0; nj < Tile::kMmaN / 2; ++nj) {
-    uint32_t r[4];
-    ldmatrix_x4(r, shared_address(sB + ldsm_step_offset<kTileK>(lane_offsets.b, kk, nj)));
-    f.b[2 * nj][0] = r[0];
-    f.b[2 * nj][1] = r[1];
-    f.b[2 * nj + 1][0] = r[2];
-    f.b[2 * nj + 1][1] = r[3];
-  }
-}
-
 // All mma tiles of the warp for one k16 step. kSerpentine (the hand-written mma_base HGEMM): odd m rows walk n backwards,
 // so consecutive mma share a B fragment at every row turn (register reuse, fewer bank reads).
 template <bool kSerpentine, int kWarpM, int kWarpN>

@@ -1,5 +1,5 @@
 #include "fp16_tune/variants.h"
-#include "stages/fp16/fp16_staged_epilogue.cuh"
+#include "stages/fp16/12_epilogue.cuh"
 
 using namespace gemmlab::kernels;
 
@@ -11,7 +11,7 @@ const char* check(int m, int n, int k) {
   return fp16::check_serpentine<S>(m, n, k, kStride);
 }
 // kMinBlocks: __launch_bounds__ blocks per SM (2: two independent blocks share an SM);
-// kCopyParts: the next tile's cp.async spread over that many k16 steps (fp16_multistage.cuh).
+// kCopyParts: the next tile's cp.async spread over that many k16 steps (11_multistage.cuh).
 template <class S, int kStride, int kMinBlocks = 1, int kCopyParts = 1>
 cudaError_t launch(const GemmArgs& args) {
   return fp16::launch_staged_epilogue<S, kMinBlocks, kCopyParts>(args, kStride);

@@ -1,5 +1,5 @@
 #include "fp16_tune/variants.h"
-#include "stages/fp16/fp16_multistage.cuh"
+#include "stages/fp16/11_multistage.cuh"
 
 using namespace gemmlab::kernels;
 

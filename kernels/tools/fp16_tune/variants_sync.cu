@@ -1,5 +1,5 @@
 #include "fp16_tune/variants.h"
-#include "stages/fp16/fp16_sync_kernel.cuh"
+#include "stages/fp16/09_ldmatrix.cuh"
 
 using namespace gemmlab::kernels;
 

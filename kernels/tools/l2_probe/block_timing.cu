@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "gemmlab/raster.h"
-#include "stages/fp16/fp16_multistage.cuh"
+#include "stages/fp16/11_multistage.cuh"
 #include "stages/fp32/fp32_simt.cuh"
 #include "probe_common.cuh"
 

@@ -18,11 +18,59 @@
 
 #include "fp16_problem.cuh"
 #include "gemmlab/fp16_shapes.h"
+#include "09_ldmatrix.cuh"
 #include "fp16_tile_copy.cuh"
 #include "fp16_warp_tile.cuh"
 #include "stage_api.h"
 
 namespace gemmlab::kernels::fp16 {
+
+// Copies 16 bytes global -> shared without going through registers. When !valid, nothing is read
+// (src-size 0) and the 16 shared bytes are zero-filled: that is how rows past M / N and k past K
+// become zeros that the mma adds harmlessly. `.cg` caches in L2 only (the data is used once per
+// block from shared memory).
+__device__ __forceinline__ void cp_async_16(uint32_t smem_address, const void* global, bool valid) {
+  const int src_bytes = valid ? 16 : 0;
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(smem_address),
+               "l"(global), "r"(src_bytes));
+}
+
+// Closes the group of cp.async issued since the last commit (one group per k-tile).
+__device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commit_group;\n" ::); }
+
+// Waits until at most `kPending` committed groups are still in flight.
+template <int kPending>
+__device__ __forceinline__ void cp_async_wait() {
+  asm volatile("cp.async.wait_group %0;\n" ::"n"(kPending));
+}
+
+// Stage 11's copy: cp.async 16 bytes per vector of the thread map, zero-filled when predicated off.
+// Without 16-byte alignment (kVectorizedLoads false) the copy falls back to a synchronous load and
+// a shared store, which the barrier before the tile's use orders just the same; one vector at a
+// time, as this path is about correctness, not speed.
+// Accesses first .. last-1 only (a tile's copy spread over several k16 steps: the bounds are
+// constants once the caller's step loop is unrolled).
+template <class Copy>
+__device__ __forceinline__ void copy_tile_async_part(const Copy& c, int k0, uint32_t tile_address, __half* tile,
+                                                     int first, int last) {
+  const int k = k0 + c.k_in_tile;
+  if constexpr (Copy::kVectorizedLoads) {
+#pragma unroll
+    for (int i = first; i < last; ++i) {
+      const bool ok = c.row_ok(i) && k < c.K;
+      cp_async_16(tile_address + 2u * c.smem_offset(i), ok ? c.source(i) + k0 : c.operand, ok);
+    }
+  } else {
+#pragma unroll 1
+    for (int i = first; i < last; ++i)
+      *reinterpret_cast<uint4*>(tile + c.smem_offset(i)) = load_vector<false>(c.source(i) + k0, k, c.K, c.row_ok(i));
+  }
+}
+template <class Copy>
+__device__ __forceinline__ void copy_tile_async(const Copy& c, int k0, uint32_t tile_address, __half* tile) {
+  copy_tile_async_part(c, k0, tile_address, tile, 0, Copy::kAccesses);
+}
+
 
 // MultistageShape (tile, stages, warps, shared bytes) and each stage's choice: fp16_shapes.h.
 // kCopyParts > 1 (a tuning option, fp16_tune): the cp.async of the next tile is spread over the
@@ -61,8 +109,8 @@ struct MultistageMainloop {
     auto issue_tile = [&](int tile, int stage) {
       const uint32_t stage_address = smem_base + stage * kStageBytes;
       __half* stage_ptr = smem + stage * S::kStageHalves;
-      copy_a.copy_async(tile * S::kTileK, stage_address, stage_ptr);
-      copy_b.copy_async(tile * S::kTileK, stage_address + kBOffsetBytes,
+      copy_tile_async(copy_a, tile * S::kTileK, stage_address, stage_ptr);
+      copy_tile_async(copy_b, tile * S::kTileK, stage_address + kBOffsetBytes,
                         stage_ptr + S::kBOffsetHalves);
     };
     auto load_step = [&](Tile& f, int stage, int kk) {
@@ -116,10 +164,10 @@ struct MultistageMainloop {
         } else if (step < kCopyParts) {
           const uint32_t stage_address = smem_base + write_stage * kStageBytes;
           __half* stage_ptr = smem + write_stage * S::kStageHalves;
-          copy_a.copy_async_part(next_tile * S::kTileK, stage_address, stage_ptr,
+          copy_tile_async_part(copy_a, next_tile * S::kTileK, stage_address, stage_ptr,
                                  step * CopyA::kAccesses / kCopyParts,
                                  (step + 1) * CopyA::kAccesses / kCopyParts);
-          copy_b.copy_async_part(next_tile * S::kTileK, stage_address + kBOffsetBytes,
+          copy_tile_async_part(copy_b, next_tile * S::kTileK, stage_address + kBOffsetBytes,
                                  stage_ptr + S::kBOffsetHalves,
                                  step * CopyB::kAccesses / kCopyParts,
                                  (step + 1) * CopyB::kAccesses / kCopyParts);

@@ -1,8 +1,9 @@
-// The kernel of stages 8, 9 and 10: one 128x128xkTileK block tile, 8 warps of 64x32, one shared
-// buffer filled through registers. The three stages differ only in the template arguments:
-//   8 mma-sync     FragmentLoad::Lds32,    unswizzled
-//   9 ldmatrix     FragmentLoad::Ldmatrix, unswizzled
-//  10 smem-swizzle FragmentLoad::Ldmatrix, Swizzle<3,3,3>
+// Stage 8's kernel, which stages 9 and 10 reuse: one 128x128xkTileK block tile, 8 warps of 64x32,
+// one shared buffer filled through registers, mma.sync m16n8k16, and the fragments read with plain
+// 32-bit shared loads (FragmentLoads<Lds32> below). What the later stages change:
+//   9 ldmatrix     FragmentLoads<Ldmatrix>, in 09_ldmatrix.cuh
+//  10 smem-swizzle the shared layout: SmemOperandLayout<kTileK, true> (Swizzle<3,3,3>, in
+//                  gemmlab/fp16_smem_tile.h, the function the simulator draws)
 #pragma once
 #include <cuda_fp16.h>
 
@@ -15,6 +16,41 @@
 namespace gemmlab::kernels::fp16 {
 
 // FragmentLoad, SyncTileShape and each stage's choice of them: fp16_shapes.h.
+
+// How a warp reads its A and B fragments of one k16 step from the shared tiles. Each stage that
+// brings a new way specialises it in its own file; the kernel only calls load().
+template <FragmentLoad kLoad, class Layout, int kTileK>
+struct FragmentLoads;
+
+// Stage 8: plain 32-bit shared loads. Register r of the A fragment holds a_{2r} and a_{2r+1},
+// two neighbours along k, so one LDS.32 at a_{2r}'s (row, col) fills it; likewise for B, whose
+// tile is stored n-major (the element (k, n) lives at row n, column k). 4 + 2 loads per mma tile.
+template <class Layout, int kTileK>
+struct FragmentLoads<FragmentLoad::Lds32, Layout, kTileK> {
+  int warp_m, warp_n, lane;
+  __device__ __forceinline__ FragmentLoads(int warp_m_, int warp_n_, int lane_)
+      : warp_m(warp_m_), warp_n(warp_n_), lane(lane_) {}
+
+  template <int kWarpM, int kWarpN>
+  __device__ __forceinline__ void load(WarpTile<kWarpM, kWarpN>& f, const __half* sA, const __half* sB,
+                                       int kk) const {
+    using Tile = WarpTile<kWarpM, kWarpN>;
+#pragma unroll
+    for (int mi = 0; mi < Tile::kMmaM; ++mi)
+#pragma unroll
+      for (int r = 0; r < 4; ++r) {
+        f.a[mi][r] = *reinterpret_cast<const uint32_t*>(
+            sA + lds32_a_offset<Layout>(warp_m, mi, kk, lane, r));
+      }
+#pragma unroll
+    for (int ni = 0; ni < Tile::kMmaN; ++ni)
+#pragma unroll
+      for (int r = 0; r < 2; ++r) {
+        f.b[ni][r] = *reinterpret_cast<const uint32_t*>(
+            sB + lds32_b_offset<Layout>(warp_n, ni, kk, lane, r));
+      }
+  }
+};
 
 // Two blocks per SM (at most 128 registers) on the fast path; the scalar fallback, which needs
 // more registers for its 2-byte loads, is left one block so that it does not spill.
@@ -38,7 +74,7 @@ __global__ void __launch_bounds__(S::kThreads, kVectorized ? 2 : 1)
 
   float acc[S::kWarpM / 16][S::kWarpN / 8][4] = {};
   WarpTile<S::kWarpM, S::kWarpN> frag;
-  const LdsmLaneOffsets lane_offsets = LdsmLaneOffsets::of<Layout>(warp_m, warp_n, lane);
+  const FragmentLoads<kLoad, Layout, S::kTileK> fragments(warp_m, warp_n, lane);
 
   const int k_tiles = tiles_of(K, S::kTileK);
   for (int t = 0; t < k_tiles; ++t) {
@@ -51,10 +87,7 @@ __global__ void __launch_bounds__(S::kThreads, kVectorized ? 2 : 1)
     __syncthreads();  // the tile is complete
 #pragma unroll
     for (int kk = 0; kk < S::kTileK; kk += 16) {
-      if constexpr (kLoad == FragmentLoad::Lds32)
-        load_fragments_lds32<Layout>(frag, sA, sB, warp_m, warp_n, kk, lane);
-      else
-        load_fragments_ldsm<S::kTileK>(frag, sA, sB, lane_offsets, kk);
+      fragments.load(frag, sA, sB, kk);
       warp_mma<false>(acc, frag);
     }
   }

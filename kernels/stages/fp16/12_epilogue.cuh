@@ -6,7 +6,7 @@
 
 #include <cstdint>
 
-#include "fp16_multistage.cuh"
+#include "11_multistage.cuh"
 #include "fp16_problem.cuh"
 #include "gemmlab/raster.h"
 #include "stage_api.h"
