@@ -160,12 +160,7 @@ class FragmentsView final : public View {
 
   void draw_tile(const FragmentMap& m) {
     const int rows = m.tile_rows, cols = m.tile_cols;
-    std::vector<int> owner(static_cast<size_t>(rows) * cols, -1);
-    for (size_t i = 0; i < m.elements.size(); ++i) {
-      const auto& e = m.elements[i];
-      if (e.at.row >= 0 && e.at.row < rows && e.at.col >= 0 && e.at.col < cols)
-        owner[static_cast<size_t>(e.at.row) * cols + e.at.col] = static_cast<int>(i);
-    }
+    const std::vector<int> owner = fragment_element_grid(m);
     const bool ldsm = !m.addresses.empty();
     const float font = ImGui::GetFontSize();
     // m8n8k32 s4 tiles are 8 x 32: cells twice as tall as wide would not be readable, keep squares.

@@ -412,7 +412,7 @@ class GridView final : public View {
                 hide_per_sm ? "?" : m.occupancy.limiter.c_str(), m.device.sms,
                 hide_per_sm ? "?" : std::to_string(m.waves.slots).c_str(),
                 hide_waves ? "waves: ?" : waves);
-    const double eff = m.timeline.makespan > 0 ? m.timeline.ideal_time() / m.timeline.makespan : 0;
+    const double eff = m.timeline.efficiency();
     ImGui::Text("time %.0f (units of one k iteration)   ideal %.0f   slot efficiency %.0f%%",
                 m.timeline.makespan, m.timeline.ideal_time(), 100 * eff);
     if (m.plan.partition != Partition::None) {
@@ -446,7 +446,7 @@ class GridView final : public View {
     const int first = m.tiles.first_block[t];
     if (first < 0) return kEmptyCell;
     const int finishing = m.tiles.finishing_block[t] >= 0 ? m.tiles.finishing_block[t] : first;
-    if (ui_.color_by == "wave") return id_color(first / std::max(1, m.waves.slots));
+    if (ui_.color_by == "wave") return id_color(static_cast<int>(m.waves.wave_of(first)));
     if (ui_.color_by == "sm") return id_color(m.timeline.blocks[finishing].sm);
     if (ui_.color_by == "reuse") {
       if (!l2_ || l2_->c_tile_dram_sectors.size() != m.tiles.first_block.size()) return kEmptyCell;
@@ -526,7 +526,7 @@ class GridView final : public View {
                         std::to_string(w.block_idx.y) + "," + std::to_string(w.block_idx.z) + "), k " +
                         std::to_string(s.k_iter_begin) + ".." + std::to_string(s.k_iter_end) + ", " +
                         segment_role_name(s.role) + ", SM " + std::to_string(run.sm) + ", wave " +
-                        std::to_string(b / std::max(1, m.waves.slots)));
+                        std::to_string(m.waves.wave_of(b)));
         ++shown;
       }
       if (m.tiles.blocks[t] > shown) tooltip_row("", "... " + std::to_string(m.tiles.blocks[t] - shown) + " more");
@@ -594,7 +594,7 @@ class GridView final : public View {
           const BlockRun& r = m.timeline.blocks[b];
           if (r.slot != slot || t < r.start || t > r.end) continue;
           found = true;
-          tooltip_row("block", "#" + std::to_string(b) + ", wave " + std::to_string(b / std::max(1, m.waves.slots)));
+          tooltip_row("block", "#" + std::to_string(b) + ", wave " + std::to_string(m.waves.wave_of(b)));
           for (int i = 0; i < r.phase_count; ++i) {
             const Phase& ph = m.timeline.phases[static_cast<size_t>(r.first_phase + i)];
             if (t < ph.start || t > ph.end) continue;
@@ -633,7 +633,7 @@ class GridView final : public View {
     ImGui::Text("DRAM read %s MB (compulsory %s MB), written %s MB",
                 fmt_int(static_cast<long long>(r.dram_bytes_read / 1000000)).c_str(),
                 fmt_int(static_cast<long long>(r.compulsory_read_bytes / 1000000)).c_str(),
-                fmt_int(static_cast<long long>((r.dram_bytes_written + r.dirty_bytes_at_end) / 1000000)).c_str());
+                fmt_int(static_cast<long long>(r.dram_bytes_written_total() / 1000000)).c_str());
     const ImVec2 p0 = ImGui::GetCursorScreenPos();
     const float w = ImGui::GetContentRegionAvail().x;
     const float h = std::max(40.f, height - ImGui::GetTextLineHeightWithSpacing() * 3.5f);

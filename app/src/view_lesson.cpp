@@ -78,7 +78,7 @@ void draw_predict(App& app, const PredictSpec& spec) {
       error_box("The simulator cannot answer: " + ps.answer->error());
     } else {
       const double a = ps.answer->value();
-      const bool right = std::abs(ps.guess - a) <= spec.tolerance + 1e-9;
+      const bool right = spec.accepts(ps.guess, a);
       ImGui::TextColored(right ? ImVec4(0.5f, 1, 0.5f, 1) : ImVec4(1, 0.7f, 0.4f, 1),
                          "%s  The simulator says %.6g%s", right ? "Right." : "Not quite.", a,
                          spec.tolerance > 0 ? (" (within " + std::to_string(spec.tolerance) + ")").c_str() : "");

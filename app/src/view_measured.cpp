@@ -299,17 +299,15 @@ class MeasuredView final : public View {
       ImGui::TextWrapped("%s", sim.c_str());
     };
     char buf[256];
-    // Shared memory: wavefronts per shared load instruction (ldmatrix counts inside _op_ld).
-    const auto wf = k.metric("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum");
-    const auto lds = k.metric("smsp__sass_inst_executed_op_shared_ld.sum");
-    const auto ldsm = k.metric("smsp__sass_inst_executed_op_ldsm.sum");
+    // Shared memory: wavefronts per shared load instruction, as ncu counts them (model/ncu_l2.h).
+    const auto loads = ncu_shared_loads(k);
     std::string meas = "-";
-    if (wf && (lds || ldsm) && lds.value_or(0) + ldsm.value_or(0) > 0) {
-      std::snprintf(buf, sizeof buf, "%.2f  (%s wavefronts / %s instructions)", *wf / (lds.value_or(0) + ldsm.value_or(0)),
-                    fmt_int((long long)*wf).c_str(), fmt_int((long long)(lds.value_or(0) + ldsm.value_or(0))).c_str());
+    if (loads && loads->instructions > 0) {
+      std::snprintf(buf, sizeof buf, "%.2f  (%s wavefronts / %s instructions)", loads->per_instruction(),
+                    fmt_int((long long)loads->wavefronts).c_str(), fmt_int((long long)loads->instructions).c_str());
       meas = buf;
-    } else if (wf) {
-      meas = fmt_int((long long)*wf) + " wavefronts (no instruction count in the CSV)";
+    } else if (loads) {
+      meas = fmt_int((long long)loads->wavefronts) + " wavefronts (no instruction count in the CSV)";
     }
     // The stage's own instruction mix (gemmlab/kernel_smem_mix.h), computed with the L2 replay.
     std::string sim = s.stage.empty() ? "pick the stage this kernel is" : "running...";
@@ -325,7 +323,7 @@ class MeasuredView final : public View {
         sim = mix.error();
       }
     }
-    if (wf) row3("shared wavefronts per load instruction", meas, sim);  // an L2-only capture has none
+    if (loads) row3("shared wavefronts per load instruction", meas, sim);  // an L2-only capture has none
 
     // L2: the best ratio the CSV has (model/ncu_l2.h) and the model's number it compares with.
     const auto l2 = ncu_l2_read_hit_rate(k);

@@ -113,7 +113,7 @@ class PipelineView final : public View {
     }
     ImGui::Text("%d shared stages, %d warp k groups per tile, %zu events: time %.0f, MMA busy %.0f%%",
                 t->spec.stages, t->spec.warp_k_steps, t->events.size(), t->total_time,
-                t->total_time > 0 ? 100 * t->math_busy / t->total_time : 0.0);
+                100 * math_busy_share(*t));
     note_text("Every warp of the block runs this sequence (the barriers keep them in step). "
               "Times are relative: a global load takes the global latency, an STS 1.");
     draw_cursor_bar(*t);
@@ -184,26 +184,12 @@ class PipelineView final : public View {
     (void)origin;
     auto row_y = [&](int r) { return r * row_h; };
     // Stage occupancy: from the first write of a tile into a stage to its last read.
-    struct Hold { double from = 1e300, to = 0; };
-    std::map<std::pair<int, int>, Hold> holds;  // (stage, k tile)
-    for (const auto& e : t.events) {
-      if (e.smem_write >= 0 && e.k_tile >= 0 && !e.predicated_off) {
-        Hold& h = holds[{e.smem_write, e.k_tile}];
-        h.from = std::min(h.from, e.start);
-        h.to = std::max(h.to, e.end);
-      }
-      if (e.smem_read >= 0 && e.k_tile >= 0) {
-        Hold& h = holds[{e.smem_read, e.k_tile}];
-        h.to = std::max(h.to, e.end);
-      }
-    }
-    for (const auto& [key, h] : holds) {
-      const int r = kRows + 1 + key.first;
-      if (h.from > h.to) continue;
+    for (const StageHold& h : stage_holds(t)) {
+      const int r = kRows + 1 + h.stage;
       const ImVec2 a = cv.to_screen(float(h.from), row_y(r) + row_h * 0.15f),
                    b = cv.to_screen(float(std::max(h.to, h.from + 0.5)), row_y(r) + row_h * 0.85f);
-      dl->AddRectFilled(a, b, dim(id_color(key.second), 0.55f), 3);
-      const std::string label = "tile " + std::to_string(key.second);
+      dl->AddRectFilled(a, b, dim(id_color(h.k_tile), 0.55f), 3);
+      const std::string label = "tile " + std::to_string(h.k_tile);
       if (b.x - a.x > ImGui::CalcTextSize(label.c_str()).x + 4)
         dl->AddText({a.x + 3, (a.y + b.y - font) / 2}, IM_COL32(255, 255, 255, 230), label.c_str());
     }

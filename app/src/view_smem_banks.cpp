@@ -34,38 +34,15 @@ struct BanksUiState {
   CanvasState canvas[2];
 };
 
-// What one scenario draws, derived once from the simulator's result.
+// What one scenario draws: the simulator's scenario and its word map (gemmlab/bank_scenario.h).
 struct BankPicture {
   BankScenario s;
-  int lines = 0;                       // 128-byte lines the tile spans
-  std::vector<int> word_element;       // per word: row * cols + col of its first element, or -1
-  std::vector<int> word_lane[4];       // per phase: the first lane asking for the word, or -1
+  BankWordMap words;
 };
 
 BankPicture make_picture(BankScenario s) {
-  BankPicture p;
-  p.lines = static_cast<int>((s.tile_bytes + 127) / 128);
-  const size_t words = static_cast<size_t>(p.lines) * 32;
-  p.word_element.assign(words, -1);
-  for (int r = 0; r < s.params.rows; ++r)
-    for (int c = 0; c < s.params.cols; ++c) {
-      const long long w = s.cell(r, c).byte / 4;
-      if (w >= 0 && static_cast<size_t>(w) < words && p.word_element[w] < 0)
-        p.word_element[w] = r * s.params.cols + c;
-    }
-  const auto& a = s.analysis;
-  for (int ph = 0; ph < 4; ++ph) p.word_lane[ph].assign(words, -1);
-  for (int lane = 0; lane < kWarpLanes; ++lane) {
-    const LaneAccess& la = a.lanes[lane];
-    if (!la.active || la.phase < 0) continue;
-    for (int k = 0; k < a.words_per_lane; ++k) {
-      const long long w = la.word() + k;
-      if (w >= 0 && static_cast<size_t>(w) < words && p.word_lane[la.phase][w] < 0)
-        p.word_lane[la.phase][w] = lane;
-    }
-  }
-  p.s = std::move(s);
-  return p;
+  BankWordMap words = bank_word_map(s);
+  return {std::move(s), std::move(words)};
 }
 
 class BanksView final : public View {
@@ -328,7 +305,7 @@ class BanksView final : public View {
   // 32 banks across, one 128-byte line per row, plus a row of per-bank word counts below.
   void draw_banks(const BankPicture& pic, int index) {
     const BankAnalysis& a = pic.s.analysis;
-    const int lines = pic.lines;
+    const int lines = pic.words.lines;
     const float font = ImGui::GetFontSize();
     Canvas cv("##banks", ui_.canvas[index], 32.f, float(lines + 2), {0, 0}, font * 3.2f);
     ImDrawList* dl = cv.draw_list();
@@ -337,8 +314,7 @@ class BanksView final : public View {
     if (!tex.valid()) {
       std::vector<Rgba> px(static_cast<size_t>(lines) * 32, IM_COL32(30, 30, 34, 255));
       for (size_t w = 0; w < px.size(); ++w)
-        if (pic.word_element[w] >= 0)
-          px[w] = dim(id_color(pic.word_element[w] / pic.s.params.cols), 0.35f);
+        if (pic.words.element_row(w) >= 0) px[w] = dim(id_color(pic.words.element_row(w)), 0.35f);
       tex.upload(32, lines, px);
     }
     cv.draw_cells(tex, 0, 0, 32, float(lines));
@@ -350,7 +326,7 @@ class BanksView final : public View {
       const BankPhase& phase = a.phases[ph];
       for (int line = l0; line < l1; ++line)
         for (int bank = 0; bank < 32; ++bank) {
-          const int lane = pic.word_lane[ph][static_cast<size_t>(line) * 32 + bank];
+          const int lane = pic.words.word_lane[ph][static_cast<size_t>(line) * 32 + bank];
           if (lane < 0) continue;
           const ImVec2 p0 = cv.to_screen(float(bank), float(line)), p1 = cv.to_screen(bank + 1.f, line + 1.f);
           dl->AddRectFilled(p0, p1, lane_color(ph, lane));
@@ -377,10 +353,9 @@ class BanksView final : public View {
       }
     // Distinct words asked of each bank: the tallest is the phase's wavefront count.
     const float y = float(lines) + 0.6f;
+    const auto words_in_bank = words_per_bank(a, ui_.phase);
     for (int bank = 0; bank < 32; ++bank) {
-      int words = 0;
-      for (int ph = 0; ph < a.phase_count; ++ph)
-        if (ui_.phase < 0 || ph == ui_.phase) words = std::max(words, a.phases[ph].words_in_bank[bank]);
+      const int words = words_in_bank[bank];
       const ImU32 col = words > 1 ? IM_COL32(255, 90, 90, 255) : IM_COL32(150, 220, 150, 255);
       if (words > 0)
         cv.label(float(bank), y, bank + 1.f, y + 1.f, std::to_string(words).c_str(), col);
@@ -400,15 +375,14 @@ class BanksView final : public View {
         tooltip_row("address", "bytes " + fmt_int(static_cast<long long>(w) * 4) + ".." +
                                    fmt_int(static_cast<long long>(w) * 4 + 3) + " (word " + fmt_int(w) + ")");
         tooltip_row("bank", std::to_string(bank));
-        const int e = pic.word_element[w];
-        if (e >= 0)
-          tooltip_row("element", "(" + std::to_string(e / pic.s.params.cols) + ", " +
-                                     std::to_string(e % pic.s.params.cols) + ") of the tile" +
+        if (pic.words.element_row(w) >= 0)
+          tooltip_row("element", "(" + std::to_string(pic.words.element_row(w)) + ", " +
+                                     std::to_string(pic.words.element_col(w)) + ") of the tile" +
                                      (pic.s.params.element_bits < 32 ? ", and the next in the word" : ""));
         else
           tooltip_row("element", "none (padding or past the tile)");
         for (int ph = 0; ph < a.phase_count; ++ph) {
-          const int lane = pic.word_lane[ph][w];
+          const int lane = pic.words.word_lane[ph][w];
           if (lane < 0) continue;
           tooltip_row("lane", std::to_string(lane) + " in phase " + std::to_string(ph) + " (warp 0)");
           tooltip_row("words", std::to_string(a.phases[ph].words_in_bank[bank]) +

@@ -144,18 +144,12 @@ class ThreadMapView final : public View {
       return;
     }
     result_ = analyze_thread_map(p);
-    owner_.assign(result_ ? static_cast<size_t>(p.shape_c) * p.shape_s : 0, -1);
+    owner_.clear();
     outside_ = 0;
     if (!result_) return;
-    const auto& acc = result_->accesses;
-    for (size_t i = 0; i < acc.size(); ++i) {
-      if (!acc[i].in_tile) {
-        ++outside_;
-        continue;
-      }
-      owner_[static_cast<size_t>(acc[i].element.s) * p.shape_c + acc[i].element.c] =
-          static_cast<int>(i);
-    }
+    ThreadMapOwners owners = thread_map_owners(*result_);
+    owner_ = std::move(owners.access);
+    outside_ = owners.outside;
   }
 
   void draw_controls() {
@@ -238,11 +232,9 @@ class ThreadMapView final : public View {
       ui_.iteration = shown;
     ImGui::SameLine();
     if (shown > 0 && shown <= per_thread) {
-      // Which (s, c, v) the last shown access is, in the iterator's loop order.
-      const int k = shown - 1;
-      const int v = k % ui_.access, c = (k / ui_.access) % result_->geometry.iterations.c,
-                s = k / (ui_.access * result_->geometry.iterations.c);
-      ImGui::Text("last: s=%d c=%d v=%d", s, c, v);
+      // Which (s, c, v) the last shown access is, in the iterator's loop order (thread 0's).
+      const ThreadMapAccess& last = result_->accesses[static_cast<size_t>(shown - 1)];
+      ImGui::Text("last: s=%d c=%d v=%d", last.s, last.c, last.v);
     } else {
       ImGui::TextUnformatted("nothing loaded yet");
     }
@@ -269,8 +261,7 @@ class ThreadMapView final : public View {
     for (size_t i = 0; i < owner_.size(); ++i) {
       const int a = owner_[i];
       if (a < 0) continue;
-      const int index_in_thread = a % per_thread;
-      if (index_in_thread >= shown) continue;
+      if (r.index_in_thread(static_cast<size_t>(a)) >= shown) continue;
       pixels_[i] = cell_color(r.accesses[a]);
     }
     texture_.upload(w, h, pixels_);
@@ -302,13 +293,13 @@ class ThreadMapView final : public View {
       for (int s = s0; s < s1; ++s)
         for (int c = c0; c < c1; ++c) {
           const int ai = owner_[static_cast<size_t>(s) * w + c];
-          if (ai < 0 || ai % per_thread >= shown) continue;
+          if (ai < 0 || r.index_in_thread(static_cast<size_t>(ai)) >= shown) continue;
           const auto& acc = r.accesses[ai];
           if (cell_px >= 22) {
             std::snprintf(buf, sizeof buf, "%d", acc.thread);
             cv.label(c, s, c + 1, s + 1, buf, IM_COL32(0, 0, 0, 255));
           }
-          if (ui_.iteration >= 0 && ai % per_thread == shown - 1)
+          if (ui_.iteration >= 0 && r.index_in_thread(static_cast<size_t>(ai)) == shown - 1)
             dl->AddRect(cv.to_screen(c, s), cv.to_screen(c + 1, s + 1),
                         IM_COL32(255, 255, 255, 255), 0, 0, 2);
         }
@@ -339,7 +330,7 @@ class ThreadMapView final : public View {
           tooltip_row("lane", std::to_string(acc.thread % 32));
           tooltip_row("iteration", "s=" + std::to_string(acc.s) + " c=" + std::to_string(acc.c) +
                                        " v=" + std::to_string(acc.v) + "  (access " +
-                                       std::to_string(ai % per_thread + 1) + " of " +
+                                       std::to_string(r.index_in_thread(static_cast<size_t>(ai)) + 1) + " of " +
                                        std::to_string(per_thread) + ")");
           const auto& o = r.initial_offsets[acc.thread];
           tooltip_row("initial", "thread starts at (c=" + std::to_string(o.c) +

@@ -144,3 +144,21 @@ TEST(StageRegistry, MatchesStagesDef) {
 
 }  // namespace
 }  // namespace gemmlab::app
+
+namespace gemmlab::app {
+namespace {
+
+TEST(PredictSpec, AcceptsWithinTheTolerance) {
+  PredictSpec exact;  // integer answers: wavefronts, lanes, blocks
+  EXPECT_TRUE(exact.accepts(4, 4.0));
+  EXPECT_FALSE(exact.accepts(5, 4.0));
+  EXPECT_FALSE(exact.accepts(3.99, 4.0));
+  PredictSpec rate;
+  rate.tolerance = 2.0;  // a hit rate in percent
+  EXPECT_TRUE(rate.accepts(80.0, 81.5));
+  EXPECT_TRUE(rate.accepts(83.5, 81.5));
+  EXPECT_FALSE(rate.accepts(84.0, 81.5));
+}
+
+}  // namespace
+}  // namespace gemmlab::app

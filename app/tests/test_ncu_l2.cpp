@@ -194,3 +194,33 @@ TEST(NcuL2, TheLessonAssetHasBothCpAsyncKernelsAt4096) {
 
 }  // namespace
 }  // namespace gemmlab::app
+
+namespace gemmlab::app {
+namespace {
+
+// The bench's own capture (assets/results/nvidia-h200-ncu.csv, gpu_session.sh): wavefronts per
+// shared load instruction as kernels/README.md tabulates them (sliced-k 1.200: four LDS.32 and
+// one broadcast LDS.128 per 4 k; the SIMT stages 2.000).
+TEST(NcuSharedLoads, WavefrontsPerLoadInstructionOfTheBenchCapture) {
+  auto r = load_ncu_csv(kRoot + "/assets/results/nvidia-h200-ncu.csv");
+  ASSERT_TRUE(r.ok()) << r.error();
+  int checked = 0;
+  for (const NcuKernel& k : r->kernels) {
+    const auto s = ncu_shared_loads(k);
+    ASSERT_TRUE(s.has_value()) << k.name;
+    if (k.name.find("sliced_k_kernel") != std::string::npos) {
+      EXPECT_NEAR(s->per_instruction(), 1.200, 0.0005);
+      ++checked;
+    }
+    if (k.name.find("double_buffer_kernel<4>") != std::string::npos) {
+      EXPECT_NEAR(s->per_instruction(), 2.000, 0.0005);
+      ++checked;
+    }
+  }
+  EXPECT_EQ(checked, 2);
+  NcuKernel none;
+  EXPECT_FALSE(ncu_shared_loads(none).has_value());
+}
+
+}  // namespace
+}  // namespace gemmlab::app

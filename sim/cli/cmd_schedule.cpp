@@ -51,7 +51,7 @@ Json cmd_schedule(const Args& a) {
   out["cost_model"] = c;
   out["relative_time"] = tl->makespan;
   out["ideal_time"] = tl->ideal_time();
-  out["efficiency"] = tl->makespan > 0 ? tl->ideal_time() / tl->makespan : 0.0;
+  out["efficiency"] = tl->efficiency();
   out["total_wait"] = tl->busy_time - tl->work_time;
   // Per slot: [start, end, block] in time order; slot s is on SM s % sms.
   std::vector<Json> slots(static_cast<size_t>(tl->slots), Json::array());

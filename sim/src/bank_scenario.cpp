@@ -276,4 +276,37 @@ Expected<BankComparison> compare_with_rowmajor(const BankScenarioParams& params)
   return BankComparison{*a, *b};
 }
 
+BankWordMap bank_word_map(const BankScenario& s) {
+  BankWordMap p;
+  p.cols = s.params.cols;
+  constexpr long long kLineBytes = kSmemBanks * kBankWordBytes;  // 128
+  p.lines = static_cast<int>((s.tile_bytes + kLineBytes - 1) / kLineBytes);
+  const size_t words = static_cast<size_t>(p.lines) * kSmemBanks;
+  p.word_element.assign(words, -1);
+  for (int r = 0; r < s.params.rows; ++r)
+    for (int c = 0; c < s.params.cols; ++c) {
+      const long long w = s.cell(r, c).byte / kBankWordBytes;
+      if (w >= 0 && static_cast<size_t>(w) < words && p.word_element[w] < 0) p.word_element[w] = r * s.params.cols + c;
+    }
+  const BankAnalysis& a = s.analysis;
+  for (auto& lanes : p.word_lane) lanes.assign(words, -1);
+  for (int lane = 0; lane < kWarpLanes; ++lane) {
+    const LaneAccess& la = a.lanes[lane];
+    if (!la.active || la.phase < 0 || la.phase >= static_cast<int>(p.word_lane.size())) continue;
+    for (int k = 0; k < a.words_per_lane; ++k) {
+      const long long w = la.word() + k;
+      if (w >= 0 && static_cast<size_t>(w) < words && p.word_lane[la.phase][w] < 0) p.word_lane[la.phase][w] = lane;
+    }
+  }
+  return p;
+}
+
+std::array<int, kSmemBanks> words_per_bank(const BankAnalysis& a, int phase) {
+  std::array<int, kSmemBanks> words{};
+  for (int ph = 0; ph < a.phase_count; ++ph)
+    if (phase < 0 || ph == phase)
+      for (int bank = 0; bank < kSmemBanks; ++bank) words[bank] = std::max(words[bank], a.phases[ph].words_in_bank[bank]);
+  return words;
+}
+
 }  // namespace gemmlab

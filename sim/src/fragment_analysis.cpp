@@ -205,4 +205,14 @@ const char* fragment_operand_name(FragmentOperand o) {
   return "?";
 }
 
+std::vector<int> fragment_element_grid(const FragmentMap& m) {
+  std::vector<int> owner(static_cast<size_t>(m.tile_rows) * static_cast<size_t>(m.tile_cols), -1);
+  for (size_t i = 0; i < m.elements.size(); ++i) {
+    const FragCoord at = m.elements[i].at;
+    if (at.row >= 0 && at.row < m.tile_rows && at.col >= 0 && at.col < m.tile_cols)
+      owner[static_cast<size_t>(at.row) * m.tile_cols + at.col] = static_cast<int>(i);
+  }
+  return owner;
+}
+
 }  // namespace gemmlab

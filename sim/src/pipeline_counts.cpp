@@ -53,4 +53,25 @@ Expected<int> stages_in_flight_at_first_math(const PipelineTrace& trace) {
   return in_flight;
 }
 
+double math_busy_share(const PipelineTrace& t) { return t.total_time > 0 ? t.math_busy / t.total_time : 0.0; }
+
+std::vector<StageHold> stage_holds(const PipelineTrace& t) {
+  struct Hold {
+    double from = 1e300, to = 0;
+  };
+  std::map<std::pair<int, int>, Hold> holds;  // (stage, k tile)
+  for (const TraceEvent& e : t.events) {
+    if (e.smem_write >= 0 && e.k_tile >= 0 && !e.predicated_off) {
+      Hold& h = holds[{e.smem_write, e.k_tile}];
+      h.from = std::min(h.from, e.start);
+      h.to = std::max(h.to, e.end);
+    }
+    if (e.smem_read >= 0 && e.k_tile >= 0) holds[{e.smem_read, e.k_tile}].to = std::max(holds[{e.smem_read, e.k_tile}].to, e.end);
+  }
+  std::vector<StageHold> out;
+  for (const auto& [key, h] : holds)
+    if (h.from <= h.to) out.push_back({key.first, key.second, h.from, h.to});
+  return out;
+}
+
 }  // namespace gemmlab

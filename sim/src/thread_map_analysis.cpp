@@ -91,4 +91,18 @@ const char* thread_map_kind_name(ThreadMapKind kind) {
   return "?";
 }
 
+ThreadMapOwners thread_map_owners(const ThreadMapResult& r) {
+  ThreadMapOwners o;
+  o.access.assign(static_cast<size_t>(r.params.shape_c) * static_cast<size_t>(r.params.shape_s), -1);
+  for (size_t i = 0; i < r.accesses.size(); ++i) {
+    const ThreadMapAccess& a = r.accesses[i];
+    if (!a.in_tile) {
+      ++o.outside;
+      continue;
+    }
+    o.access[static_cast<size_t>(a.element.s) * r.params.shape_c + a.element.c] = static_cast<int>(i);
+  }
+  return o;
+}
+
 }  // namespace gemmlab

@@ -2,6 +2,7 @@
 // tile, checked against hardware_rules.md's measured rows, plus the tile arithmetic and every
 // validation message.
 #include <gtest/gtest.h>
+#include <algorithm>
 
 #include "gemmlab/bank_scenario.h"
 #include "gemmlab/swizzle.h"
@@ -281,4 +282,29 @@ TEST(BankScenarioCli, TileModeMatchesTheLibrary) {
     EXPECT_TRUE(e.out.empty());
     EXPECT_FALSE(e.err.empty());
   }
+}
+
+// The Banks view's word picture: which element and which lane each 4-byte word of the tile has.
+TEST(BankScenario, WordMapAndWordsPerBank) {
+  BankScenarioParams p;  // row-major 16 x 64 halves (128-byte rows), ldmatrix.x4 at (0, 0)
+  auto s = build_bank_scenario(p);
+  ASSERT_TRUE(s.ok()) << s.error();
+  const BankWordMap m = bank_word_map(*s);
+  EXPECT_EQ(m.lines, 16);  // 16 rows of 128 bytes
+  ASSERT_EQ(m.word_element.size(), 16u * 32u);
+  // Word 33 = line 1, bank 1: row 1, columns 2-3 (two halves per word).
+  EXPECT_EQ(m.element_row(33), 1);
+  EXPECT_EQ(m.element_col(33), 2);
+  // ldmatrix.x4: matrix 0's rows 0-7 at column 0 are read by lanes 0-7 in phase 0 (4 words each).
+  EXPECT_EQ(m.word_lane[0][0], 0);
+  EXPECT_EQ(m.word_lane[0][3 * 32], 3);
+  EXPECT_EQ(m.word_lane[0][3 * 32 + 4], -1);  // columns 8.. belong to matrix 2 (lanes 16-23)
+  // Each matrix's 8 rows are 128 bytes apart, all in banks 0-3: 8 distinct words there.
+  const auto all = words_per_bank(s->analysis, -1);
+  EXPECT_EQ(all[0], 8);
+  EXPECT_EQ(all[3], 8);
+  EXPECT_EQ(*std::max_element(all.begin(), all.end()), s->analysis.wavefronts / s->analysis.phase_count);
+  const auto one = words_per_bank(s->analysis, 0);
+  EXPECT_EQ(one[0], 8);
+  EXPECT_EQ(one[4], 0);  // phase 0 is matrix 0: banks 0-3 only
 }

@@ -354,3 +354,22 @@ TEST(Fragments, CliRejectsMalformedInput) {
     EXPECT_TRUE(r.out.empty());
   }
 }
+
+// The fragments view's picture: every element of the mma operand tile is held by exactly one
+// lane, the one the PTX table names (A m16n8k16: a0 of lane 5 is (row 1, col 2)).
+TEST(Fragments, ElementGridCoversTheTileOnce) {
+  for (const auto& c : kMmaCases) {
+    SCOPED_TRACE(std::string(c.op) + " " + c.operand);
+    const FragmentMap m = analyze_ok({c.fop, false, c.foperand});
+    const std::vector<int> grid = fragment_element_grid(m);
+    ASSERT_EQ(grid.size(), size_t(c.rows) * c.cols);
+    for (int lane = 0; lane < 32; ++lane)
+      for (int i = 0; i < c.count; ++i) {
+        const RC at = c.ptx(lane, i);
+        const int e = grid[size_t(at.row) * c.cols + at.col];
+        ASSERT_GE(e, 0);
+        EXPECT_EQ(m.elements[e].lane, lane);
+        EXPECT_EQ(m.elements[e].index, i);
+      }
+  }
+}

@@ -136,6 +136,11 @@ TEST(LaunchPlan, StagesLaunchAsTheirKernelsDo) {
   EXPECT_EQ(db->waves.slots, 264);
   EXPECT_EQ(db->waves.full_waves, 3);
   EXPECT_EQ(db->waves.last_wave_blocks, 232);
+  EXPECT_EQ(db->waves.wave_of(263), 0);
+  EXPECT_EQ(db->waves.wave_of(264), 1);
+  EXPECT_EQ(db->waves.wave_of(1023), 3);
+  // 1024 equal blocks on 264 slots: 4 rounds where 3.88 would do -> efficiency 3.88 / 4.
+  EXPECT_NEAR(db->timeline.efficiency(), 1024.0 / 264.0 / 4.0, 1e-9);
   EXPECT_TRUE(db->spec.l2.coresident.enabled);
   EXPECT_EQ(db->spec.l2.element_bytes, 4);
   EXPECT_EQ(db->spec.l2.a_order, MatrixOrder::ColumnMajor);
@@ -207,6 +212,8 @@ TEST(LaunchPlanCli, StageFlagGivesTheLibrarysNumbers) {
   ASSERT_TRUE(plan.ok());
   auto lib = replay_launch_l2(*plan);
   ASSERT_TRUE(lib.ok());
+  // Every byte of C (1024^2 f32, 4 MiB) reaches DRAM once: written back or still dirty at the end.
+  EXPECT_EQ(lib->dram_bytes_written_total(), 1024ull * 1024 * 4);
 
   auto r = test::run_gemmlab({"sim", "l2", "--stage", "multistage", "--device", "h200", "--problem", "1024,1024,1024",
                               "--heat", "0"});

@@ -163,3 +163,33 @@ TEST(ThreadMap, CliRejectsMalformedInput) {
     EXPECT_TRUE(r.out.empty());
   }
 }
+
+// The thread map view's picture: each element's access, and accesses past the tile counted.
+TEST(ThreadMap, OwnersAndIndexInThread) {
+  ThreadMapParams p;  // CUTLASS 00_basic_gemm's A loader: (128, 8), 256 threads, scalar
+  p.kind = ThreadMapKind::Stripmined;
+  p.shape_c = 128, p.shape_s = 8, p.threads = 256, p.access = 1;
+  auto r = analyze_thread_map(p);
+  ASSERT_TRUE(r.ok()) << r.error();
+  EXPECT_EQ(r->accesses_per_thread(), 4);  // Iterations (1, 4)
+  const ThreadMapOwners o = thread_map_owners(*r);
+  ASSERT_EQ(o.access.size(), 128u * 8u);
+  EXPECT_EQ(o.outside, 0);
+  // Element (c 5, s 2): thread 5 + 128 * (2 % 2) = 5, its access s = 1 (Delta (1, 2)).
+  const int a = o.access[2 * 128 + 5];
+  ASSERT_GE(a, 0);
+  EXPECT_EQ(r->accesses[a].thread, 5);
+  EXPECT_EQ(r->accesses[a].s, 1);
+  EXPECT_EQ(r->index_in_thread(static_cast<size_t>(a)), 1);
+  // 32 x 5 with 64 threads: Iterations (1, 3) round 5 rows up to 6, so the last pass of the
+  // threads on row 1 falls past the tile: 192 accesses, 160 elements, 32 outside.
+  p.shape_c = 32, p.shape_s = 5, p.threads = 64;
+  auto q = analyze_thread_map(p);
+  ASSERT_TRUE(q.ok()) << q.error();
+  const ThreadMapOwners oq = thread_map_owners(*q);
+  long long covered = 0;
+  for (int x : oq.access) covered += x >= 0;
+  EXPECT_EQ(covered, 32 * 5);
+  EXPECT_EQ(oq.outside, 32);
+  EXPECT_EQ(q->accesses.size(), 192u);
+}

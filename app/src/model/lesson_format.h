@@ -2,6 +2,7 @@
 // en.md / zh.md split into steps. Parsing never throws; every problem becomes a Diagnostic with
 // the file and line, and a broken lesson keeps its place in the course so the app can show why.
 #pragma once
+#include <cmath>
 #include <map>
 #include <optional>
 #include <string>
@@ -25,6 +26,8 @@ struct PredictSpec {
   double tolerance = 0;
   Json extra = Json::object();  // further keys, e.g. element = [row, col]
   int line = 0;
+  // A learner's guess counts as right within the step's tolerance (exact answers: within 1e-9).
+  bool accepts(double guess, double answer) const { return std::abs(guess - answer) <= tolerance + 1e-9; }
 };
 
 struct LessonStep {

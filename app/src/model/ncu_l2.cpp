@@ -66,4 +66,14 @@ std::optional<NcuL2HitRate> ncu_l2_read_hit_rate(const NcuKernel& k) {
   return std::nullopt;
 }
 
+std::optional<NcuSharedLoads> ncu_shared_loads(const NcuKernel& k) {
+  const auto wf = k.metric("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum");
+  if (!wf) return std::nullopt;
+  NcuSharedLoads s;
+  s.wavefronts = *wf;
+  s.instructions = k.metric("smsp__sass_inst_executed_op_shared_ld.sum").value_or(0) +
+                   k.metric("smsp__sass_inst_executed_op_ldsm.sum").value_or(0);
+  return s;
+}
+
 }  // namespace gemmlab::app

@@ -45,6 +45,17 @@ struct NcuTagStage {
 };
 std::optional<NcuTagStage> ncu_tag_stage(const NcuKernel& k);
 
+// Shared-memory wavefronts per shared load instruction as ncu counts them. ldmatrix has no
+// wavefront counter of its own (its wavefronts are in ..._op_ld, hardware_rules.md), so:
+// l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld / (LDS + LDSM instructions). nullopt when the
+// CSV has no wavefront counter; instructions 0 when it has no instruction counts.
+struct NcuSharedLoads {
+  double wavefronts = 0;
+  double instructions = 0;  // smsp__sass_inst_executed_op_shared_ld + ..._op_ldsm
+  double per_instruction() const { return instructions > 0 ? wavefronts / instructions : 0.0; }
+};
+std::optional<NcuSharedLoads> ncu_shared_loads(const NcuKernel& k);
+
 // The metrics ratio 1 needs, for the "make one with: ncu --metrics ..." hint.
 inline constexpr const char* kNcuL2Metrics =
     "lts__t_sectors_srcunit_tex_op_read_lookup_miss.sum,l1tex__m_xbar2l1tex_read_sectors.sum,dram__bytes_read.sum";

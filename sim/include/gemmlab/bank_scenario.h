@@ -88,4 +88,20 @@ struct BankComparison {
 };
 Expected<BankComparison> compare_with_rowmajor(const BankScenarioParams& params);
 
+// The tile over the 32 banks, word by word, as the Banks view draws it: 128-byte lines of 32 words.
+struct BankWordMap {
+  int lines = 0;                                // 128-byte lines the tile spans
+  std::vector<int> word_element;                // per word: row * cols + col of its first element, or -1
+  std::array<std::vector<int>, 4> word_lane;    // per phase: the first lane asking for the word, or -1
+  int cols = 0;                                 // the tile's columns
+  // (row, col) of the first element in `word`, or -1 when the word holds none (padding).
+  int element_row(size_t word) const { return word_element[word] < 0 ? -1 : word_element[word] / cols; }
+  int element_col(size_t word) const { return word_element[word] < 0 ? -1 : word_element[word] % cols; }
+};
+BankWordMap bank_word_map(const BankScenario& s);
+
+// Distinct words asked of each bank: in one phase, or the most over all phases (phase -1). The
+// tallest bank is the phase's wavefront count.
+std::array<int, kSmemBanks> words_per_bank(const BankAnalysis& a, int phase);
+
 }  // namespace gemmlab

@@ -58,6 +58,10 @@ Expected<FragmentMap> analyze_fragment(const FragmentRequest& r);
 // The (lane, register, element) holding tile element (row, col); refuses coordinates off the tile.
 Expected<FragmentElement> fragment_owner(const FragmentMap& m, int row, int col);
 
+// The whole tile at once (the fragments view's picture): per element, row-major, the index into
+// m.elements of the fragment element that holds it, or -1.
+std::vector<int> fragment_element_grid(const FragmentMap& m);
+
 // "ldsm.x4.trans" -> {LdsmX4, trans}; "mma.m16n8k16.f16" -> {MmaM16n8k16F16}.
 Expected<FragmentRequest> parse_fragment_op(const std::string& name);
 Expected<FragmentOperand> parse_fragment_operand(const std::string& name);

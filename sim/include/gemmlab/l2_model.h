@@ -188,6 +188,8 @@ struct L2Report {
   std::uint64_t dram_bytes_read = 0;
   std::uint64_t dram_bytes_written = 0;
   std::uint64_t dirty_bytes_at_end = 0;
+  // What the launch writes to DRAM in the end: the write-backs so far plus the dirty lines left.
+  std::uint64_t dram_bytes_written_total() const { return dram_bytes_written + dirty_bytes_at_end; }
   std::uint64_t compulsory_read_bytes = 0;  // distinct A and B bytes: a perfect cache reads these once
   // What ncu's tag stage counts on top of one look-up per sector: with cp.async, one hit per
   // request that missed (counters.read_requests_missed); 0 with ld.global.

@@ -91,6 +91,8 @@ struct Timeline {
   double busy_time = 0;           // sum of block durations (waits included)
   double work_time = 0;           // sum of block durations without waits
   double ideal_time() const { return slots > 0 ? work_time / slots : 0; }
+  // Ideal time over the makespan: the share of the slots' time spent working (1 = no tail, no wait).
+  double efficiency() const { return makespan > 0 ? ideal_time() / makespan : 0; }
 };
 
 Expected<Timeline> simulate_timeline(const BlockPlan& plan, int sms, int blocks_per_sm,
@@ -103,6 +105,8 @@ struct WaveSummary {
   double waves = 0;           // blocks / slots
   long long full_waves = 0;
   long long last_wave_blocks = 0; // blocks of the last wave: a full wave's slots when none is partial
+  // The wave a block (by launch index) starts in, if every slot took the next block at once.
+  long long wave_of(long long block) const { return slots > 0 ? block / slots : 0; }
   double tail_utilisation = 1.0;  // share of slots the last, partial wave fills (1 when none)
 };
 WaveSummary summarize_waves(const BlockPlan& plan, int slots);

@@ -24,7 +24,16 @@ struct ThreadMapResult {
   int accesses_per_thread() const {
     return geometry.iterations.c * geometry.iterations.s * params.access;
   }
+  // Position of accesses[i] in its thread's loop (0 .. accesses_per_thread() - 1).
+  int index_in_thread(size_t i) const { return static_cast<int>(i % static_cast<size_t>(accesses_per_thread())); }
 };
+
+// Which access covers each element of the tile (the thread map view's picture).
+struct ThreadMapOwners {
+  std::vector<int> access;  // per element, row-major (s * shape_c + c): index into accesses, or -1
+  int outside = 0;          // accesses past the tile (CUTLASS's rounding up, predicated off)
+};
+ThreadMapOwners thread_map_owners(const ThreadMapResult& r);
 
 // The rule in words, with the numbers of this configuration.
 std::string thread_map_rule_text(ThreadMapRule rule, const ThreadMapParams& p);
