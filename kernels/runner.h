@@ -37,7 +37,8 @@ struct Problem {
 struct Target {
   const StageInfo* stage = nullptr;  // nullptr: cuBLAS
   Track track = Track::fp32;
-  static Target of(const StageInfo& s) { return {&s, s.track}; }
+  // The data a stage reads is its operand track's (a hopper stage reads the fp16 problem).
+  static Target of(const StageInfo& s) { return {&s, operand_track(s.track)}; }
   static Target cublas(Track t) { return {nullptr, t}; }
   std::string id() const;  // stage id, or "cublas-fp32" / "cublas-fp16"
 };
@@ -105,6 +106,10 @@ class Runner {
 
   // Median of CUDA-event timings over rotated input sets (alpha 1, beta 0).
   TimeResult time(const Target& t, const Problem& p, const TimeOptions& opt);
+  // The targets timed in turns (one run each per round, same inputs), so that clock changes under
+  // load affect them alike: a stage and its cuBLAS reference for a fair ratio.
+  std::vector<TimeResult> time_interleaved(const std::vector<Target>& targets, const Problem& p,
+                                           const TimeOptions& opt);
 
   // Runs the target once on given device buffers (for tools and tests that bring their own data).
   void launch(const Target& t, const GemmArgs& args);

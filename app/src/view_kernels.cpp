@@ -227,7 +227,8 @@ class KernelsView final : public View {
       dl->AddText({p.x, p.y + font * 0.2f}, ImGui::GetColorU32(ImGuiCol_Text), stage_name(x->stage).c_str());
       const float w = max_tflops > 0 ? float(x->tflops / max_tflops) * bar_w : 0;
       const Rgba col = x->is_cublas() ? rgba(150, 150, 160) : !x->ok ? rgba(220, 70, 70)
-                                                            : x->track == "fp16" ? rgba(90, 170, 240) : rgba(110, 200, 120);
+                                                            : x->track == "fp16" ? rgba(90, 170, 240)
+                                                            : x->track == "hopper" ? rgba(240, 160, 60) : rgba(110, 200, 120);
       dl->AddRectFilled({p.x + name_w, p.y + 2}, {p.x + name_w + w, p.y + h - 2}, col, 2);
       char buf[160];
       if (x->is_cublas())

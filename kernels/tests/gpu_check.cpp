@@ -5,7 +5,7 @@
 //   gpu_check                       the full test
 //   gpu_check --sanitizer           small sizes, host reference only (no cuBLAS kernels in the
 //                                   sanitizer's trace): what run_sanitizer.sh runs
-//   gpu_check --stages a,b          only these stages
+//   gpu_check --stages a,b          only these stages (ids or tracks: fp32, fp16, hopper)
 //   gpu_check --probe               77 when there is no GPU, else 0
 #include <cstdio>
 #include <algorithm>
@@ -23,12 +23,18 @@ namespace {
 // The sizes, then the lesson problems (lessons/*/lesson.toml: 4096^3, 32768x1024x1024
 // for block-swizzle, 512x512x32768 for split-k / stream-k) and odd shapes that leave partial
 // tiles and k-tiles everywhere (a K split into uneven pieces, M not a multiple of 4).
+// The Hopper stages need K % 8 == 0 (TMA row strides): 1001x1499x712 gives them ragged M and N,
+// 1000x1500x712 the same with M % 4 == 0 (the persistent stage's TMA-store epilogue).
 const Problem kSizes[] = {{1, 1, 1},        {127, 129, 65},     {1000, 1500, 700},
                           {4096, 4096, 4096}, {32768, 1024, 1024}, {512, 512, 32768},
-                          {512, 512, 16384}, {33, 65, 5003},      {130, 3, 1031}};
+                          {512, 512, 16384}, {33, 65, 5003},      {130, 3, 1031},
+                          {1001, 1499, 712}, {1000, 1500, 712}};
 // Small enough for the host reference and for the sanitizers (which run 10-100x slower).
 // 132x68x300 takes the 128-bit load path of stages 4-7 (M, K multiples of 4) with a k residue.
-const Problem kSmallSizes[] = {{1, 1, 1}, {127, 129, 65}, {67, 35, 300}, {130, 260, 17}, {132, 68, 300}};
+// 127x129x72, 130x260x24 and 132x260x40: partial tiles with K % 8 == 0, which the Hopper stages
+// accept (the last with M % 4 == 0: the persistent stage's TMA-store epilogue).
+const Problem kSmallSizes[] = {{1, 1, 1},      {127, 129, 65}, {67, 35, 300},  {130, 260, 17},
+                               {132, 68, 300}, {127, 129, 72}, {130, 260, 24}, {132, 260, 40}};
 
 struct Tally {
   int passed = 0, failed = 0, skipped = 0;
@@ -92,7 +98,9 @@ int main(int argc, char** argv) {
     }
 
     for (const StageInfo& s : stage_registry()) {
-      if (!only.empty() && std::find(only.begin(), only.end(), s.id) == only.end()) continue;
+      if (!only.empty() && std::find(only.begin(), only.end(), s.id) == only.end() &&
+          std::find(only.begin(), only.end(), track_name(s.track)) == only.end())
+        continue;
       std::printf("%s (%s, %s):\n", s.id, s.name, track_name(s.track));
       const Target target = Target::of(s);
       for (const Problem& p : kSmallSizes) {
@@ -101,6 +109,8 @@ int main(int argc, char** argv) {
       }
       if (sanitizer) continue;
       for (const Problem& p : kSizes) report(t, "cuBLAS", p, runner.check(target, p), s.track);
+      if (s.track == Track::hopper)  // the Hopper issue's second benchmark size
+        report(t, "cuBLAS", {8192, 8192, 8192}, runner.check(target, {8192, 8192, 8192}), s.track);
       report(t, "cuBLAS a/b", {1000, 1500, 700},
              runner.check(target, {1000, 1500, 700}, 0.5f, 2.0f), s.track);
       // A rejection must name its rule.

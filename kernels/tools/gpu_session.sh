@@ -4,6 +4,9 @@
 #                                         SASS + resource usage, ncu shared-memory counters
 #   kernels/tools/gpu_session.sh full     build, ctest -L gpu (correctness + 4 sanitizers),
 #                                         full bench -> $OUT/results.json, ncu counters
+#   kernels/tools/gpu_session.sh hopper   build, SASS of the Hopper stages (HGMMA, UTMALDG counts),
+#                                         gpu_check + sanitizers of $STAGES (default: the hopper
+#                                         track), bench with stage 12 and cuBLAS at 4096 and 8192
 #   kernels/tools/gpu_session.sh bench    build, ctest -L gpu (verbose), full bench ->
 #                                         $OUT/results.json, ncu counters of every stage
 # Needs `carry: [".deps"]`, made here by `bash kernels/tools/gpu_deps.sh fetch`. Builds sm_90a only, in build-gpu.
@@ -89,6 +92,32 @@ case "$mode" in
     echo "bench rc=$?"; tail -2 "$OUT/bench.err"
     ncu_counters all
     stamp "done"; cat "$OUT/bench.txt"
+    ;;
+  hopper)
+    resources
+    H=${STAGES:-hopper}
+    for o in build-gpu/kernels/CMakeFiles/gemmlab_kernels.dir/stages/hopper/1*.o; do
+      cuobjdump -sass "$o" > "$OUT/$(basename "$o" .cu.o).sass" 2>&1
+      echo "$(basename "$o"): $(grep -oE 'HGMMA[.0-9A-Zx]*|UTMALDG[.0-9A-Z]*|UTMASTG[.0-9A-Z]*|HMMA[.0-9A-Z]*|LDSM[.0-9A-Z]*|SYNCS[.A-Z]*|WARPGROUP[.A-Z]*|LDL|STL' "$OUT/$(basename "$o" .cu.o).sass" | sort | uniq -c | tr '\n' ' ')"
+    done
+    stamp "gpu_check $H"
+    timeout 300 build-gpu/kernels/tests/gpu_check --stages "$H" > "$OUT/gpu_check.log" 2>&1
+    echo "gpu_check rc=$?"; grep -E "FAIL|passed|SKIP" "$OUT/gpu_check.log" | head -30
+    stamp "sanitizers"
+    export PATH=$PATH:/usr/local/cuda/bin
+    for tool in memcheck racecheck synccheck initcheck; do
+      timeout 200 compute-sanitizer --tool $tool --error-exitcode 9 build-gpu/kernels/tests/gpu_check --sanitizer --stages "$H" > "$OUT/san_$tool.log" 2>&1
+      echo "$tool rc=$? $(grep -E 'ERROR SUMMARY|passed' "$OUT/san_$tool.log" | tr '\n' ' ')"
+    done
+    stamp "bench"
+    # The SM clock and power while the bench runs (the H100 lowers its clock at its power limit).
+    nvidia-smi --query-gpu=timestamp,clocks.sm,power.draw,temperature.gpu --format=csv,noheader -lms 100 > "$OUT/clocks.csv" &
+    smi=$!
+    timeout 200 "$G" bench --stages "epilogue,$H" --sizes "${SIZES:-4096,8192}" --json "$OUT/bench.json" > "$OUT/bench.txt" 2>"$OUT/bench.err"
+    echo "bench rc=$?"; tail -3 "$OUT/bench.err"; cat "$OUT/bench.txt"
+    kill $smi
+    awk -F', ' '{gsub(/ MHz/,"",$2); gsub(/ W/,"",$3); if ($3 > 300) {n++; c+=$2; p+=$3}} END {if (n) printf "under load (%d samples > 300 W): SM clock %.0f MHz, power %.0f W\n", n, c/n, p/n}' "$OUT/clocks.csv"
+    stamp "done"
     ;;
   *) echo "unknown mode $mode"; exit 2 ;;
 esac

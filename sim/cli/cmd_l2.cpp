@@ -59,7 +59,7 @@ Json cmd_l2(const Args& a) {
   out["far_sector_lookups"] = c.far_lookups;
   out["far_sector_hits"] = c.far_hits;
   out["write_sectors"] = c.write_sectors;
-  out["global_load"] = o.global_load == GlobalLoad::CpAsync ? "cp.async" : "ldg";
+  out["global_load"] = o.global_load == GlobalLoad::CpAsync ? "cp.async" : o.global_load == GlobalLoad::Tma ? "tma" : "ldg";
   out["read_requests_missed"] = c.read_requests_missed;
   out["extra_tag_lookups"] = r->extra_tag_lookups;
   if (ncu_ratio) out["ncu_lookup_hit_over_op_read"] = *ncu_ratio;

@@ -78,8 +78,9 @@ void read_operands(const Args& a, LaunchSpec& o) {
   o.l2.c_order = c_layout == "col" ? MatrixOrder::ColumnMajor : MatrixOrder::RowMajor;
   // Only ncu's look-up counts depend on it: a missed cp.async request is also counted as a hit.
   const std::string load = a.str("--global-load", "ldg");
-  if (load != "ldg" && load != "cp.async") throw CliError("--global-load is ldg or cp.async (got '" + load + "')");
-  o.l2.global_load = load == "cp.async" ? GlobalLoad::CpAsync : GlobalLoad::Ldg;
+  if (load != "ldg" && load != "cp.async" && load != "tma")
+    throw CliError("--global-load is ldg, cp.async or tma (got '" + load + "')");
+  o.l2.global_load = load == "cp.async" ? GlobalLoad::CpAsync : load == "tma" ? GlobalLoad::Tma : GlobalLoad::Ldg;
   o.l2.coresident.enabled = true;
 }
 

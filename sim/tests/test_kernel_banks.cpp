@@ -76,11 +76,13 @@ StageModel model_of(const std::string& stage) {
   return m.ok() ? *m : StageModel{};
 }
 
-// Every stage with shared memory, as the simulator models it (gemmlab/kernel_smem_mix.h).
+// Every Ampere-style stage with shared memory, as the simulator models it
+// (gemmlab/kernel_smem_mix.h). The Hopper stages' shared memory is written by the TMA and read by
+// wgmma, which this model does not replay yet (HopperStagesSayTheyAreNotModelled).
 std::vector<StageModel> all_stages() {
   std::vector<StageModel> v;
   for (const StageDesc& s : stage_table())
-    if (s.has_tile()) v.push_back(model_of(s.id));
+    if (s.has_tile() && s.track != StageTrack::hopper) v.push_back(model_of(s.id));
   return v;
 }
 
@@ -181,6 +183,15 @@ void expect_matches_ncu(const StageModel& s, const std::string& direction,
 }
 
 }  // namespace
+
+TEST(KernelBanks, HopperStagesSayTheyAreNotModelled) {
+  for (const StageDesc& s : stage_table()) {
+    if (s.track != StageTrack::hopper) continue;
+    const auto m = stage_smem_model(s, {kProblem, kProblem, kProblem});
+    ASSERT_FALSE(m.ok()) << s.id;
+    EXPECT_NE(m.error().find("no shared-memory model yet"), std::string::npos) << m.error();
+  }
+}
 
 // ---- 1. Every instruction costs what its isolated-warp rule says, in every warp -------------
 

@@ -118,14 +118,19 @@ void KernelRun::work() {
         continue;
       }
       const bool is_reference = t.stage == nullptr;
-      const kernels::TimeResult tm = is_reference ? reference[tr] : runner.time(t, p, {});
+      // A stage is timed in turns with cuBLAS (Runner::time_interleaved): its ratio compares runs
+      // at the same clock. The reference row keeps its own earlier timing.
+      const std::vector<kernels::TimeResult> pair =
+          is_reference ? std::vector<kernels::TimeResult>{reference[tr], reference[tr]}
+                       : runner.time_interleaved({t, kernels::Target::cublas(t.track)}, p, {});
+      const kernels::TimeResult& tm = pair[0];
       if (!tm.rejected.empty()) {
         add_skipped(id, tm.rejected);
         continue;
       }
       BenchResult b;
       b.stage = id;
-      b.track = kernels::track_name(t.track);
+      b.track = kernels::track_name(t.stage ? t.stage->track : t.track);
       b.m = p.m, b.n = p.n, b.k = p.k;
       b.ok = c.ok;
       b.rel_err = c.rel_err;
@@ -133,7 +138,7 @@ void KernelRun::work() {
       b.tflops = tm.tflops;
       b.reps = tm.reps;
       b.ratio_to_cublas = is_reference         ? 1.0
-                          : tm.median_ms > 0   ? reference[tr].median_ms / tm.median_ms
+                          : tm.median_ms > 0   ? pair[1].median_ms / tm.median_ms
                                                : 0;
       add_result(b);
     }

@@ -69,7 +69,8 @@ Expected<BenchResults> parse_bench_results(const std::string& text, const std::s
       BenchResult b;
       b.stage = str(x, w, "stage");
       b.track = str(x, w, "track");
-      if (b.track != "fp32" && b.track != "fp16") throw ShapeError{w + ".track must be fp32 or fp16"};
+      if (b.track != "fp32" && b.track != "fp16" && b.track != "hopper")
+        throw ShapeError{w + ".track must be fp32, fp16 or hopper"};
       b.m = whole(x, w, "m", 1, 1 << 30);
       b.n = whole(x, w, "n", 1, 1 << 30);
       b.k = whole(x, w, "k", 1, 1 << 30);

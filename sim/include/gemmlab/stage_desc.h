@@ -8,6 +8,7 @@
 #include <string_view>
 
 #include "gemmlab/fp16_shapes.h"
+#include "gemmlab/hopper_shapes.h"
 #include "gemmlab/l2_model.h"
 #include "gemmlab/raster_analysis.h"
 #include "gemmlab/simt_warp_tile.h"
@@ -15,7 +16,8 @@
 
 namespace gemmlab {
 
-enum class StageTrack { fp32, fp16 };
+// fp32 and fp16: the Ampere-style ladders (any sm_80+ GPU); hopper: TMA and wgmma (sm_90a).
+enum class StageTrack { fp32, fp16, hopper };
 // How two co-resident blocks of one SM progress (l2_progress.h, sim/L2_VALIDATION.md).
 enum class Coresidency { OlderFirst, Even };
 
@@ -69,8 +71,16 @@ inline const StageDesc* find_stage_desc(std::string_view id) {
 }
 
 // Header-only so that the kernels' registry (no sim library) can print them.
-constexpr const char* track_name(StageTrack t) { return t == StageTrack::fp32 ? "fp32" : "fp16"; }  // results JSON
-constexpr const char* load_name(GlobalLoad l) { return l == GlobalLoad::CpAsync ? "cp_async" : "ldg"; }
+constexpr const char* track_name(StageTrack t) {  // results JSON
+  return t == StageTrack::fp32 ? "fp32" : t == StageTrack::fp16 ? "fp16" : "hopper";
+}
+// The operands a track's stages read: the hopper track solves the fp16 track's problem.
+constexpr StageTrack operand_track(StageTrack t) { return t == StageTrack::hopper ? StageTrack::fp16 : t; }
+// The GPU a track's kernels need: 0 = any the build targets, 90 = exactly sm_90 (Hopper, sm_90a code).
+constexpr int required_sm(StageTrack t) { return t == StageTrack::hopper ? 90 : 0; }
+constexpr const char* load_name(GlobalLoad l) {
+  return l == GlobalLoad::CpAsync ? "cp_async" : l == GlobalLoad::Tma ? "tma" : "ldg";
+}
 constexpr const char* coresidency_name(Coresidency c) { return c == Coresidency::Even ? "even" : "older-first"; }
 
 // The stage whose kernel an Nsight Compute kernel name shows ("void unnamed>::block_swizzle_kernel<4>(int, ...)",

@@ -1,0 +1,152 @@
+// The kernel of stage 13: stage 12's kernel with its global -> shared copies done by the tensor
+// memory accelerator. 13_tma.cu says why; this file says how.
+//
+//   setup   : thread 0 initialises one mbarrier per stage (count 1: its own arrive).
+//   prologue: thread 0 issues k-tiles 0 .. kStages-2: per tile one arrive.expect_tx of the two
+//             boxes' bytes, then the A box and the B box, both completing on the stage's barrier.
+//   for each k-tile t, for each k16 step kk (stage 11's loop, same fragment double buffer):
+//     last kk : every thread waits for tile t+1's barrier (parity (t+1)/kStages & 1), then a
+//               block barrier: all warps have left tile t's stage
+//     always  : ldmatrix the fragments of the next step
+//     first kk: thread 0 issues tile t+kStages-1 into the stage tile t-1 used
+//     always  : mma of step kk
+//   drain   : wait for the tiles issued past K (zero boxes) before the epilogue reuses the buffers.
+// Where cp.async took 16 bytes per thread per instruction (stage 12: 12 LDGSTS a thread per
+// k32-tile, plus their address arithmetic), one thread now issues two instructions per k64-tile
+// and the copy engine computes every address, swizzle included.
+#pragma once
+#include <cuda.h>
+#include <cuda_fp16.h>
+
+#include "gemmlab/hopper_shapes.h"
+#include "gemmlab/tma_box.h"
+#include "hopper_ptx.cuh"
+#include "stages/fp16/12_epilogue.cuh"
+
+namespace gemmlab::kernels::hopper {
+
+// The 1024-byte aligned start of the tiles inside dynamic shared memory (kAlignSlack reserved).
+__device__ __forceinline__ unsigned char* align_tiles(unsigned char* smem) {
+  const uint32_t a = smem_u32(smem);
+  return smem + ((tma::kSwizzleAtomBytes - a % tma::kSwizzleAtomBytes) % tma::kSwizzleAtomBytes);
+}
+
+template <class Shape>
+struct TmaMainloop {
+  using S = Shape;
+  using Tile = fp16::WarpTile<S::kWarpM, S::kWarpN>;
+  // Swizzle<3,3,3> on half offsets of 64-half rows: exactly what CU_TENSOR_MAP_SWIZZLE_128B
+  // writes (gemmlab/tma_box.h), so stage 12's ldmatrix addressing reads the boxes unchanged.
+  using Layout = fp16::SmemOperandLayout<S::kTileK, true>;
+  static_assert(S::kTileK == tma::kBoxK, "one box row per tile row");
+  static constexpr int kStageBytes = S::kStageHalves * 2;
+  static constexpr int kBOffsetBytes = S::kBOffsetHalves * 2;
+  static constexpr uint32_t kTxBytes = tma::box_bytes(S::kTileM) + tma::box_bytes(S::kTileN);
+  static_assert(kTxBytes == kStageBytes && kBOffsetBytes % tma::kSwizzleAtomBytes == 0);
+
+  __device__ __forceinline__ static void run(float (&acc)[S::kWarpM / 16][S::kWarpN / 8][4],
+                                             const CUtensorMap* map_a, const CUtensorMap* map_b,
+                                             int K, int m0, int n0, __half* tiles, uint64_t* full) {
+    const int thread = threadIdx.x, warp = thread / 32;
+    const int warp_m = (warp / S::kWarpsN) * S::kWarpM, warp_n = (warp % S::kWarpsN) * S::kWarpN;
+    const uint32_t smem_base = smem_u32(tiles);
+    const fp16::LdsmLaneOffsets lane = fp16::LdsmLaneOffsets::of<Layout>(warp_m, warp_n, thread % 32);
+    const uint32_t a_base = 2u * lane.a;
+    const uint32_t b_base = kBOffsetBytes + 2u * lane.b;
+
+    auto issue_tile = [&](int tile, int stage) {  // thread 0 only
+      __half* dst = tiles + stage * S::kStageHalves;
+      mbarrier_arrive_expect_tx(&full[stage], kTxBytes);
+      tma_load_2d(dst, map_a, &full[stage], tile * S::kTileK, m0);
+      tma_load_2d(dst + S::kBOffsetHalves, map_b, &full[stage], tile * S::kTileK, n0);
+    };
+    auto wait_tile = [&](int tile) {
+      mbarrier_wait(&full[tile % S::kStages], static_cast<uint32_t>(tile / S::kStages) & 1u);
+    };
+    auto load_step = [&](Tile& f, int stage, int kk) {
+      const uint32_t stage_address = smem_base + stage * kStageBytes;
+#pragma unroll
+      for (int mi = 0; mi < Tile::kMmaM; ++mi)
+        fp16::ldmatrix_x4(f.a[mi], stage_address + fp16::ldsm_step_offset<S::kTileK, 2>(a_base, kk, mi));
+#pragma unroll
+      for (int nj = 0; nj < Tile::kMmaN / 2; ++nj) {
+        uint32_t r[4];
+        fp16::ldmatrix_x4(r, stage_address + fp16::ldsm_step_offset<S::kTileK, 2>(b_base, kk, nj));
+        f.b[2 * nj][0] = r[0];
+        f.b[2 * nj][1] = r[1];
+        f.b[2 * nj + 1][0] = r[2];
+        f.b[2 * nj + 1][1] = r[3];
+      }
+    };
+
+    const int k_tiles = fp16::tiles_of(K, S::kTileK);
+    if (thread == 0)
+      for (int s = 0; s < S::kStages - 1; ++s) issue_tile(s, s);
+    wait_tile(0);
+
+    Tile frag[2];
+    int read_stage = 0, write_stage = S::kStages - 1, next_tile = S::kStages - 1;
+    load_step(frag[0], read_stage, 0);
+
+#pragma unroll 1
+    for (int t = 0; t < k_tiles; ++t) {
+#pragma unroll
+      for (int step = 0; step < S::kStepsPerTile; ++step) {
+        if (step == S::kStepsPerTile - 1) {
+          wait_tile(t + 1);
+          __syncthreads();
+          read_stage = read_stage == S::kStages - 1 ? 0 : read_stage + 1;
+        }
+        const int next_step = (step + 1) % S::kStepsPerTile;
+        load_step(frag[(step + 1) & 1], read_stage, next_step * 16);
+        if (step == 0) {
+          if (thread == 0) issue_tile(next_tile, write_stage);
+          ++next_tile;
+          write_stage = write_stage == S::kStages - 1 ? 0 : write_stage + 1;
+        }
+        fp16::warp_mma<true>(acc, frag[step & 1]);
+      }
+    }
+    // Tiles k_tiles+1 .. next_tile-1 (past K, all zeros) may still be landing.
+    for (int tile = k_tiles + 1; tile < next_tile; ++tile) wait_tile(tile);
+  }
+};
+
+// Grid as stage 12 (serpentine); C through stage 12's staged epilogue.
+template <class Shape>
+__global__ void __launch_bounds__(Shape::kThreads, 1)
+    tma_mma_sync_kernel(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b,
+                        float* C, int M, int N, int K, float alpha, float beta, bool vector_c) {
+#if GEMMLAB_SM90A
+  extern __shared__ __align__(16) unsigned char smem_raw[];
+  __half* tiles = reinterpret_cast<__half*>(align_tiles(smem_raw));
+  uint64_t* full = reinterpret_cast<uint64_t*>(tiles + Shape::kStages * Shape::kStageHalves);
+
+  const GemmCoord tile = serpentine_swizzle::get_tile_offset(
+      Dim3{int(blockIdx.x), int(blockIdx.y), int(blockIdx.z)},
+      Dim3{int(gridDim.x), int(gridDim.y), int(gridDim.z)});
+  const int m0 = tile.m * Shape::kTileM, n0 = tile.n * Shape::kTileN;
+  if (n0 >= N) return;  // a no-op block of the last z slab
+
+  if (threadIdx.x == 0) {
+    tma_prefetch_descriptor(&map_a);
+    tma_prefetch_descriptor(&map_b);
+    for (int s = 0; s < Shape::kStages; ++s) mbarrier_init(&full[s], 1);
+    fence_barrier_init();
+  }
+  __syncthreads();
+
+  float acc[Shape::kWarpM / 16][Shape::kWarpN / 8][4] = {};
+  TmaMainloop<Shape>::run(acc, &map_a, &map_b, K, m0, n0, tiles, full);
+  __syncthreads();  // every warp is done with the pipeline's buffers
+
+  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+  const int warp_m = (warp / Shape::kWarpsN) * Shape::kWarpM;
+  const int warp_n = (warp % Shape::kWarpsN) * Shape::kWarpN;
+  float* staged = reinterpret_cast<float*>(tiles) + fp16::StagedEpilogue<Shape>::Layout::buffer(warp);
+  fp16::StagedEpilogue<Shape>::store(acc, staged, C, M, N, m0 + warp_m, n0 + warp_n, lane, alpha,
+                                     beta, vector_c);
+#endif
+}
+
+}  // namespace gemmlab::kernels::hopper

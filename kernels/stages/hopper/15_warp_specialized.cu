@@ -1,0 +1,45 @@
+// Stage 15 - + warp specialization (sm_90a only). Stage 14 made every warpgroup both compute and
+// wait: thread 0 issued the TMA between its MMAs, and one block barrier per k-tile told it a stage
+// was free, so the slowest warp of the block set the pace of all. Here the roles split:
+//
+//   - A producer warpgroup (128 threads, one of them working) only issues TMA. It gives its
+//     registers away with `setmaxnreg.dec 40`; the two consumer warpgroups take them with
+//     `setmaxnreg.inc 232` (SASS USETMAXREG), room for 128 accumulators and the pipeline.
+//   - A full and an empty mbarrier per stage replace the block barrier: consumers wait on full
+//     (the copy engine completes it), and each consumer warp arrives on empty once its MMAs of
+//     that stage are done; the producer waits on empty before it refills the stage. No warp waits
+//     for another warp, only for the data it needs.
+//   - 384 threads on the same 128x256x64 tile, 4 stages (192 KB), serpentine blocks as stage 12.
+// K must be a multiple of 8 (TMA's 16-byte row strides); any M and N.
+// The kernel: 15_warp_specialized.cuh (warp_specialized_kernel).
+//
+// Run: gemmlab bench --stages wgmma,warp-specialized --sizes 4096,8192 --check
+#include "15_warp_specialized.cuh"
+#include "hopper_launch.cuh"
+
+namespace gemmlab::kernels {
+namespace {
+
+using Stage = hopper::WarpSpecializedStage;  // 128x256x64, 1 producer + 2 consumer warpgroups
+using Shape = Stage::Shape;
+const void* kKernel = reinterpret_cast<const void*>(hopper::warp_specialized_kernel<Shape>);
+
+const char* check_warp_specialized(int m, int n, int k) {
+  return hopper::check_serpentine_tma<Shape>(kKernel, m, n, k, Stage::kMaxStride);
+}
+size_t no_workspace(int, int, int) { return 0; }
+
+cudaError_t run_warp_specialized(const GemmArgs& args) {
+  if (check_warp_specialized(args.m, args.n, args.k) != nullptr) return cudaErrorInvalidValue;
+  CUtensorMap map_a, map_b;
+  if (const cudaError_t e = hopper::encode_maps<Shape>(args, &map_a, &map_b); e != cudaSuccess) return e;
+  return hopper::launch_serpentine<Shape>(hopper::warp_specialized_kernel<Shape>, Stage::kMaxStride, 1,
+                                          Shape::kSmemBytes, args, map_a, map_b, args.C, args.m,
+                                          args.n, args.k, args.alpha, args.beta);
+}
+
+}  // namespace
+
+StageLaunch launch_warp_specialized() { return {check_warp_specialized, no_workspace, run_warp_specialized}; }
+
+}  // namespace gemmlab::kernels

@@ -1,0 +1,108 @@
+// The kernel of stage 15: a producer warpgroup and two consumer warpgroups that never meet at a
+// block barrier. 15_warp_specialized.cu says why; this file says how.
+//
+//   setup    : full[s] (count 1: the producer's arrive.expect_tx) and empty[s] (count 8: one
+//              arrive per consumer warp) for every stage s.
+//   producer : warpgroup 0 gives registers away (setmaxnreg.dec 40); its thread 0, for each
+//              k-tile t: waits until empty[t % S] completed its phase for tile t - S (parity
+//              (t / S - 1) & 1; the first S tiles need no wait), then arrive.expect_tx + two TMA
+//              boxes on full[t % S].
+//   consumers: warpgroups 1 and 2 take registers (setmaxnreg.inc 232); for each k-tile t: wait
+//              full[t % S] (parity t / S & 1), 4 wgmma, commit, wait until <= 1 group in flight,
+//              then each warp's lane 0 arrives on empty[(t - 1) % S]: tile t-1's MMAs are done.
+//   epilogue : the consumers store their 64 x 256 accumulators as stage 14.
+#pragma once
+#include "14_wgmma.cuh"
+
+namespace gemmlab::kernels::hopper {
+
+// Registers move between the warpgroups of a block at run time: the producer needs ~30, a
+// consumer 128 accumulators and more. ptxas compiles the code after each instruction for the new
+// budget. 128 x 40 + 256 x 232 = 64512 of the SM's 65536.
+constexpr int kProducerRegisters = 40;
+constexpr int kConsumerRegisters = 232;
+
+template <int kRegisters>
+__device__ __forceinline__ void setmaxnreg_dec() {
+#if GEMMLAB_SM90A
+  asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;\n" ::"n"(kRegisters));
+#endif
+}
+template <int kRegisters>
+__device__ __forceinline__ void setmaxnreg_inc() {
+#if GEMMLAB_SM90A
+  asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;\n" ::"n"(kRegisters));
+#endif
+}
+
+template <class Shape>
+__global__ void __launch_bounds__(Shape::kThreads, 1)
+    warp_specialized_kernel(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b,
+                            float* C, int M, int N, int K, float alpha, float beta) {
+#if GEMMLAB_SM90A
+  static_assert(Shape::kProducer, "warpgroup 0 produces");
+  static_assert(128 * kProducerRegisters + 128 * Shape::kConsumers * kConsumerRegisters <= 65536);
+  constexpr int kS = Shape::kStages;
+  extern __shared__ __align__(16) unsigned char smem_raw[];
+  unsigned char* tiles = align_tiles(smem_raw);
+  uint64_t* full = reinterpret_cast<uint64_t*>(tiles + kS * Shape::kStageBytes);
+  uint64_t* empty = full + kS;
+
+  const GemmCoord tile = serpentine_swizzle::get_tile_offset(
+      Dim3{int(blockIdx.x), int(blockIdx.y), int(blockIdx.z)},
+      Dim3{int(gridDim.x), int(gridDim.y), int(gridDim.z)});
+  const int m0 = tile.m * Shape::kTileM, n0 = tile.n * Shape::kTileN;
+  if (n0 >= N) return;  // a no-op block of the last z slab
+
+  if (threadIdx.x == 0) {
+    tma_prefetch_descriptor(&map_a);
+    tma_prefetch_descriptor(&map_b);
+    for (int s = 0; s < kS; ++s) {
+      mbarrier_init(&full[s], 1);
+      mbarrier_init(&empty[s], Shape::kConsumers * 4);
+    }
+    fence_barrier_init();
+  }
+  __syncthreads();  // the last block-wide barrier: from here the warpgroups run apart
+
+  const int k_tiles = fp16::tiles_of(K, Shape::kTileK);
+  const int wg = threadIdx.x / 128;
+  if (wg == 0) {
+    setmaxnreg_dec<kProducerRegisters>();
+    if (threadIdx.x == 0) {
+#pragma unroll 1
+      for (int t = 0; t < k_tiles; ++t) {
+        const int stage = t % kS;
+        if (t >= kS) mbarrier_wait(&empty[stage], static_cast<uint32_t>(t / kS - 1) & 1u);
+        unsigned char* dst = tiles + stage * Shape::kStageBytes;
+        mbarrier_arrive_expect_tx(&full[stage], Shape::kStageBytes);
+        tma_load_2d(dst, &map_a, &full[stage], t * Shape::kTileK, m0);
+        tma_load_2d(dst + Shape::kABytes, &map_b, &full[stage], t * Shape::kTileK, n0);
+      }
+    }
+    return;
+  }
+
+  setmaxnreg_inc<kConsumerRegisters>();
+  const int consumer = wg - 1;
+  const bool warp_leader = threadIdx.x % 32 == 0;
+  const uint32_t tiles_address = smem_u32(tiles);
+  float d[Shape::kAccumulators] = {};
+  fence_accumulators(d);
+#pragma unroll 1
+  for (int t = 0; t < k_tiles; ++t) {
+    const int stage = t % kS;
+    mbarrier_wait(&full[stage], static_cast<uint32_t>(t / kS) & 1u);
+    consume_tile<Shape>(d, tiles_address + stage * Shape::kStageBytes, consumer);
+    wgmma_wait<1>();
+    fence_accumulators(d);
+    if (t > 0 && warp_leader) mbarrier_arrive(&empty[(t - 1) % kS]);
+  }
+  wgmma_wait<0>();
+  fence_accumulators(d);
+
+  store_accumulators<Shape>(d, C, M, N, m0 + 64 * consumer, n0, threadIdx.x % 128, alpha, beta);
+#endif
+}
+
+}  // namespace gemmlab::kernels::hopper

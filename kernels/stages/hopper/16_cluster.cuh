@@ -1,0 +1,142 @@
+// The kernel of stage 16: stage 15's producer and consumers in clusters of two blocks that share
+// their B tile through TMA multicast. 16_cluster.cu says why; this file says how.
+//
+//   cluster  : blocks (x, 2j, z) and (x, 2j+1, z) of the serpentine grid: m tiles 2j and 2j+1 (or
+//              the reverse in odd slabs), the same n tile, so the same 256 x 64 B box per k-tile.
+//   setup    : full[s] count 1 (own producer); empty[s] count 16: the 8 consumer warps of *both*
+//              blocks, because each block's producer writes into both blocks' stage s. Then a
+//              cluster barrier: no block may signal a peer's barrier before the peer made it.
+//   producer : for k-tile t, after empty[t % S] (both blocks done with tile t - S):
+//              arrive.expect_tx(full, 16 KB of A + 32 KB of B), its own A box, and its half of B
+//              (rows 128 r .. 128 r + 127 for cluster rank r) multicast to both blocks: each
+//              block's full barrier counts the half from its peer's copy too.
+//   consumers: as stage 15, but each warp releases a stage on its own block's empty barrier and,
+//              through the cluster's shared window (mapa), on the peer's.
+//   exit     : a last cluster barrier, so no block leaves while its peer may still arrive on it.
+// A block whose m tile is past M (odd m-tile counts round the grid up) still loads B for its peer
+// and stores nothing.
+#pragma once
+#include "15_warp_specialized.cuh"
+
+namespace gemmlab::kernels::hopper {
+
+constexpr int kClusterBlocks = 2;  // along gridDim.y (m)
+
+__device__ __forceinline__ uint32_t cluster_rank() {
+  uint32_t r = 0;
+#if GEMMLAB_SM90A
+  asm volatile("mov.u32 %0, %%cluster_ctarank;\n" : "=r"(r));
+#endif
+  return r;
+}
+// Every thread of every block of the cluster arrives and waits (release / acquire).
+__device__ __forceinline__ void cluster_sync() {
+#if GEMMLAB_SM90A
+  asm volatile("barrier.cluster.arrive.release.aligned;\nbarrier.cluster.wait.acquire.aligned;\n" ::: "memory");
+#endif
+}
+// One arrival on the barrier at the same shared-memory offset in block `rank` of the cluster.
+// Default (.cta) release semantics: the arrival only orders this warp's finished reads of the
+// stage, which wgmma.wait_group already completed. `.release.cluster` would make ptxas put
+// MEMBAR.ALL.GPU before every arrival (seen in the SASS: the stage ran at 60 % of cuBLAS).
+__device__ __forceinline__ void mbarrier_arrive_cluster(uint64_t* bar, uint32_t rank) {
+#if GEMMLAB_SM90A
+  asm volatile(
+      "{\n .reg .b32 remote;\n mapa.shared::cluster.u32 remote, %0, %1;\n"
+      " mbarrier.arrive.shared::cluster.b64 _, [remote];\n}\n" ::"r"(smem_u32(bar)),
+      "r"(rank)
+      : "memory");
+#endif
+}
+// A TMA box written to the same offset in every block of `block_mask`, completing bytes on each
+// one's barrier at `bar`'s offset.
+__device__ __forceinline__ void tma_load_2d_multicast(void* dst, const CUtensorMap* map, uint64_t* bar, int c0,
+                                                      int c1, uint16_t block_mask) {
+#if GEMMLAB_SM90A
+  asm volatile(
+      "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster"
+      " [%0], [%1, {%3, %4}], [%2], %5;\n" ::"r"(smem_u32(dst)),
+      "l"(reinterpret_cast<uint64_t>(map)), "r"(smem_u32(bar)), "r"(c0), "r"(c1), "h"(block_mask)
+      : "memory");
+#endif
+}
+
+// Launched with a cluster shape of (1, kClusterBlocks, 1) (hopper_launch.cuh; __cluster_dims__ would
+// not compile for the sm_80 build).
+template <class Shape>
+__global__ void __launch_bounds__(Shape::kThreads, 1)
+    cluster_kernel(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b_half,
+                   float* C, int M, int N, int K, float alpha, float beta) {
+#if GEMMLAB_SM90A
+  static_assert(Shape::kProducer && Shape::kTileN % kClusterBlocks == 0);
+  constexpr int kS = Shape::kStages;
+  constexpr int kBHalfBytes = Shape::kBBytes / kClusterBlocks;
+  extern __shared__ __align__(16) unsigned char smem_raw[];
+  unsigned char* tiles = align_tiles(smem_raw);
+  uint64_t* full = reinterpret_cast<uint64_t*>(tiles + kS * Shape::kStageBytes);
+  uint64_t* empty = full + kS;
+
+  const GemmCoord tile = serpentine_swizzle::get_tile_offset(
+      Dim3{int(blockIdx.x), int(blockIdx.y), int(blockIdx.z)},
+      Dim3{int(gridDim.x), int(gridDim.y), int(gridDim.z)});
+  const int m0 = tile.m * Shape::kTileM, n0 = tile.n * Shape::kTileN;
+  // Both blocks of a cluster have the same n tile: they leave together, before any cluster barrier.
+  if (n0 >= N) return;
+  const uint32_t rank = cluster_rank(), peer = rank ^ 1u;
+
+  if (threadIdx.x == 0) {
+    tma_prefetch_descriptor(&map_a);
+    tma_prefetch_descriptor(&map_b_half);
+    for (int s = 0; s < kS; ++s) {
+      mbarrier_init(&full[s], 1);
+      mbarrier_init(&empty[s], kClusterBlocks * Shape::kConsumers * 4);
+    }
+    fence_barrier_init();
+  }
+  cluster_sync();
+
+  const int k_tiles = fp16::tiles_of(K, Shape::kTileK);
+  const int wg = threadIdx.x / 128;
+  if (wg == 0) {
+    setmaxnreg_dec<kProducerRegisters>();
+    if (threadIdx.x == 0) {
+#pragma unroll 1
+      for (int t = 0; t < k_tiles; ++t) {
+        const int stage = t % kS;
+        if (t >= kS) mbarrier_wait(&empty[stage], static_cast<uint32_t>(t / kS - 1) & 1u);
+        unsigned char* dst = tiles + stage * Shape::kStageBytes;
+        mbarrier_arrive_expect_tx(&full[stage], Shape::kStageBytes);
+        tma_load_2d(dst, &map_a, &full[stage], t * Shape::kTileK, m0);
+        tma_load_2d_multicast(dst + Shape::kABytes + rank * kBHalfBytes, &map_b_half, &full[stage],
+                              t * Shape::kTileK, n0 + int(rank) * (Shape::kTileN / kClusterBlocks),
+                              uint16_t((1u << kClusterBlocks) - 1));
+      }
+    }
+  } else {
+    setmaxnreg_inc<kConsumerRegisters>();
+    const int consumer = wg - 1;
+    const bool warp_leader = threadIdx.x % 32 == 0;
+    const uint32_t tiles_address = smem_u32(tiles);
+    float d[Shape::kAccumulators] = {};
+    fence_accumulators(d);
+#pragma unroll 1
+    for (int t = 0; t < k_tiles; ++t) {
+      const int stage = t % kS;
+      mbarrier_wait(&full[stage], static_cast<uint32_t>(t / kS) & 1u);
+      consume_tile<Shape>(d, tiles_address + stage * Shape::kStageBytes, consumer);
+      wgmma_wait<1>();
+      fence_accumulators(d);
+      if (t > 0 && warp_leader) {
+        mbarrier_arrive(&empty[(t - 1) % kS]);
+        mbarrier_arrive_cluster(&empty[(t - 1) % kS], peer);
+      }
+    }
+    wgmma_wait<0>();
+    fence_accumulators(d);
+    store_accumulators<Shape>(d, C, M, N, m0 + 64 * consumer, n0, threadIdx.x % 128, alpha, beta);
+  }
+  cluster_sync();  // the peer may still arrive on this block's empty barriers until here
+#endif
+}
+
+}  // namespace gemmlab::kernels::hopper

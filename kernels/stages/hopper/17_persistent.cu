@@ -1,0 +1,70 @@
+// Stage 17 - + persistent blocks (sm_90a only). Stage 16 launched one block per output tile: at
+// 4096^3 that is 512 blocks, 3.9 per SM, and each block's start (barriers made, pipeline filled
+// from empty: 4 k-tiles of latency before the first wgmma) and end (the tensor cores idle while
+// 128 KB of C is stored) are paid per tile.
+//
+//   - One block per SM, in as many clusters of 2 as the GPU holds at once
+//     (cudaOccupancyMaxActiveClusters), each looping over cluster tiles in stage 12's serpentine
+//     order (gemmlab/persistent_schedule.h: the tile scheduler, tested on the host).
+//   - The producer's k-tile counter runs on across tiles: while the consumers store one tile's
+//     accumulators it already loads the next tile's first 4 k-tiles, so the next main loop
+//     starts with a full pipeline; barriers are made once per block, not once per tile.
+//   - The epilogue through the TMA: each consumer stages its accumulators in shared memory,
+//     32 columns at a time, and the copy engine stores them (`cp.async.bulk.tensor` global <-
+//     shared, SASS UTMASTG) while the warpgroup goes on; the last stores overlap the next tile's
+//     main loop. Stage 16's direct stores cost the tensor cores 6-9 % of the time (measured by
+//     leaving them out). With beta != 0, or M % 4 != 0, the direct stores remain.
+// K must be a multiple of 8 (TMA's 16-byte row strides); any M and N.
+// The kernel: 17_persistent.cuh (persistent_kernel).
+//
+// Run: gemmlab bench --stages cluster,persistent --sizes 4096,8192 --check
+#include "17_persistent.cuh"
+#include "hopper_launch.cuh"
+
+namespace gemmlab::kernels {
+namespace {
+
+using Stage = hopper::PersistentStage;  // stage 16's tile and clusters (hopper_shapes.h)
+using Shape = Stage::Shape;
+static_assert(Stage::kClusterM == hopper::kClusterBlocks);
+const void* kKernel = reinterpret_cast<const void*>(hopper::persistent_kernel<Shape, true>);
+
+const char* check_persistent(int m, int n, int k) {
+  if (const char* why = hopper::check_hopper_device(kKernel)) return why;
+  return hopper::check_tma_problem(m, n, k);
+}
+size_t no_workspace(int, int, int) { return 0; }
+
+cudaError_t run_persistent(const GemmArgs& args) {
+  if (check_persistent(args.m, args.n, args.k) != nullptr) return cudaErrorInvalidValue;
+  CUtensorMap map_a, map_b_half;
+  if (const cudaError_t e = hopper::encode_maps<Shape>(args, &map_a, &map_b_half, Stage::kClusterM); e != cudaSuccess)
+    return e;
+  // C through the TMA when nothing reads it (beta == 0) and its columns start 16-byte aligned.
+  CUtensorMap map_c{};
+  const bool tma_store = args.beta == 0.f && args.m % 4 == 0 && reinterpret_cast<uintptr_t>(args.C) % 16 == 0 &&
+                         hopper::encode_c_map(&map_c, args.C, args.m, args.n) == cudaSuccess;
+  auto* kernel = tma_store ? hopper::persistent_kernel<Shape, true> : hopper::persistent_kernel<Shape, false>;
+  if (const cudaError_t e = fp16::allow_shared_memory(kernel, Stage::kSmemBytes); e != cudaSuccess) return e;
+  const persistent::Plan plan = persistent::make_plan(fp16::tiles_of(args.m, Shape::kTileM),
+                                                      fp16::tiles_of(args.n, Shape::kTileN),
+                                                      Stage::kClusterM, Stage::kMaxStride);
+  // As many clusters as are resident at once, never more than there are units of work.
+  hopper::ClusterLaunch probe(dim3(Stage::kClusterM), dim3(Stage::kClusterM, 1, 1), Shape::kThreads,
+                              Stage::kSmemBytes, args.stream);
+  int clusters = 0;
+  if (const cudaError_t e = cudaOccupancyMaxActiveClusters(&clusters, kernel, &probe.config); e != cudaSuccess)
+    return e;
+  if (clusters < 1) return cudaErrorInvalidConfiguration;
+  clusters = clusters < plan.units() ? clusters : plan.units();
+  const hopper::ClusterLaunch launch(dim3(Stage::kClusterM * clusters), dim3(Stage::kClusterM, 1, 1),
+                                     Shape::kThreads, Stage::kSmemBytes, args.stream);
+  return cudaLaunchKernelEx(&launch.config, kernel, map_a, map_b_half, map_c, args.C, args.m, args.n, args.k,
+                            args.alpha, args.beta, plan);
+}
+
+}  // namespace
+
+StageLaunch launch_persistent() { return {check_persistent, no_workspace, run_persistent}; }
+
+}  // namespace gemmlab::kernels

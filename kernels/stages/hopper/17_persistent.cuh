@@ -1,0 +1,196 @@
+// The kernel of stage 17: stage 16's clusters made persistent. 17_persistent.cu says why; this
+// file says how.
+//
+//   grid     : as many clusters as fit on the GPU at once (cudaOccupancyMaxActiveClusters), each
+//              looping over units (gemmlab/persistent_schedule.h): unit c, c + clusters, ...
+//   counters : the producer and the consumers count k-tiles over all the block's units (`it`),
+//              so stage it % S and parity it / S & 1 run on across tile boundaries.
+//   producer : never waits for an epilogue: as soon as a stage is free it loads the next k-tile,
+//              of this unit or already of the next.
+//   consumers: per unit, the k-tiles as stage 16; after the last one wait for all MMAs, release
+//              the last stage, then store the accumulators while the producer refills the stages
+//              for the next unit, and start it with the pipeline full.
+//   epilogue : (beta == 0, M % 4 == 0) each consumer warpgroup writes its 64 x 256 accumulators
+//              32 columns at a time into a swizzled 8 KB half of its 16 KB staging buffer
+//              (conflict-free STS, tma::c_box_offset), and one thread hands each half to the copy
+//              engine as two 32 x 32 TMA stores (cp.async.bulk.tensor ... bulk_group) while the
+//              warpgroup fills the other half; the stores of the last chunks run on under the
+//              next unit's main loop. Otherwise (beta != 0 reads C, or rows not 16-byte aligned)
+//              stage 14's direct stores.
+#pragma once
+#include "16_cluster.cuh"
+#include "gemmlab/persistent_schedule.h"
+
+namespace gemmlab::kernels::hopper {
+
+// ---- The TMA store (new in this stage) --------------------------------------------------------
+// The box at `src` (shared memory) to the tensor at (c0, c1); completes in the current bulk group.
+__device__ __forceinline__ void tma_store_2d(const CUtensorMap* map, const void* src, int c0, int c1) {
+#if GEMMLAB_SM90A
+  asm volatile("cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [%0, {%2, %3}], [%1];\n" ::"l"(
+                   reinterpret_cast<uint64_t>(map)),
+               "r"(smem_u32(src)), "r"(c0), "r"(c1)
+               : "memory");
+#endif
+}
+__device__ __forceinline__ void bulk_commit() {
+#if GEMMLAB_SM90A
+  asm volatile("cp.async.bulk.commit_group;\n" ::: "memory");
+#endif
+}
+// Until at most kPending bulk groups still read their shared memory (.read) / are still running.
+template <int kPending>
+__device__ __forceinline__ void bulk_wait_read() {
+#if GEMMLAB_SM90A
+  asm volatile("cp.async.bulk.wait_group.read %0;\n" ::"n"(kPending) : "memory");
+#endif
+}
+template <int kPending>
+__device__ __forceinline__ void bulk_wait() {
+#if GEMMLAB_SM90A
+  asm volatile("cp.async.bulk.wait_group %0;\n" ::"n"(kPending) : "memory");
+#endif
+}
+// Makes this thread's shared-memory writes visible to the copy engine (the async proxy).
+__device__ __forceinline__ void fence_proxy_async_shared() {
+#if GEMMLAB_SM90A
+  asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
+#endif
+}
+// A barrier of one warpgroup (id 1.. : 0 is __syncthreads').
+__device__ __forceinline__ void warpgroup_barrier(int id) {
+#if GEMMLAB_SM90A
+  asm volatile("bar.sync %0, 128;\n" ::"r"(id) : "memory");
+#endif
+}
+
+constexpr int kStagingBytes = PersistentStage::kStagingBytesPerConsumer;  // 2 halves of 2 boxes, 16 KB
+
+// C = alpha * d for the warpgroup's 64 x kTileN rows at (row0, col0), through `staging`.
+template <class Shape>
+__device__ __forceinline__ void store_accumulators_tma(const float (&d)[Shape::kAccumulators], unsigned char* staging,
+                                                       const CUtensorMap* map_c, int row0, int col0,
+                                                       int thread_in_wg, float alpha, int barrier_id) {
+  constexpr int kChunkCols = tma::kCBoxCols, kChunks = Shape::kTileN / kChunkCols;
+  constexpr int kPerChunk = Shape::kAccumulators / kChunks;  // 16: n8 blocks 4q .. 4q+3
+  static_assert(kChunks % 2 == 0 && Shape::kAccumulators % kChunks == 0);
+#pragma unroll
+  for (int q = 0; q < kChunks; ++q) {
+    unsigned char* half = staging + (q % 2) * (2 * tma::kCBoxBytes);
+    warpgroup_barrier(barrier_id);  // this half's previous stores have read it (thread 0 waited)
+#pragma unroll
+    for (int j = 0; j < kPerChunk; ++j) {
+      const int i = kPerChunk * q + j;
+      const FragCoord e = gmma::accumulator(thread_in_wg, i);  // row 0..63, col 32 q .. 32 q + 31
+      *reinterpret_cast<float*>(half + (e.row / tma::kCBoxRows) * tma::kCBoxBytes +
+                                tma::c_box_offset(e.row % tma::kCBoxRows, e.col - kChunkCols * q)) = alpha * d[i];
+    }
+    fence_proxy_async_shared();
+    warpgroup_barrier(barrier_id);  // the whole chunk is written
+    if (thread_in_wg == 0) {
+      tma_store_2d(map_c, half, row0, col0 + kChunkCols * q);
+      tma_store_2d(map_c, half + tma::kCBoxBytes, row0 + tma::kCBoxRows, col0 + kChunkCols * q);
+      bulk_commit();
+      bulk_wait_read<1>();  // the chunk before has left the other half
+    }
+  }
+}
+
+template <class Shape, bool kTmaStore>
+__global__ void __launch_bounds__(Shape::kThreads, 1)
+    persistent_kernel(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b_half,
+                      const __grid_constant__ CUtensorMap map_c, float* C, int M, int N, int K, float alpha,
+                      float beta, persistent::Plan plan) {
+#if GEMMLAB_SM90A
+  static_assert(Shape::kProducer && Shape::kTileN % kClusterBlocks == 0);
+  constexpr int kS = Shape::kStages;
+  constexpr int kBHalfBytes = Shape::kBBytes / kClusterBlocks;
+  extern __shared__ __align__(16) unsigned char smem_raw[];
+  unsigned char* tiles = align_tiles(smem_raw);
+  unsigned char* staging = tiles + kS * Shape::kStageBytes;  // 1024-byte aligned, per consumer
+  uint64_t* full = reinterpret_cast<uint64_t*>(staging + Shape::kConsumers * kStagingBytes);
+  uint64_t* empty = full + kS;
+  const uint32_t rank = cluster_rank(), peer = rank ^ 1u;
+  const int cluster = blockIdx.x / kClusterBlocks, clusters = gridDim.x / kClusterBlocks;
+
+  if (threadIdx.x == 0) {
+    tma_prefetch_descriptor(&map_a);
+    tma_prefetch_descriptor(&map_b_half);
+    if (kTmaStore) tma_prefetch_descriptor(&map_c);
+    for (int s = 0; s < kS; ++s) {
+      mbarrier_init(&full[s], 1);
+      mbarrier_init(&empty[s], kClusterBlocks * Shape::kConsumers * 4);
+    }
+    fence_barrier_init();
+  }
+  cluster_sync();
+
+  const int k_tiles = fp16::tiles_of(K, Shape::kTileK);
+  const int units = plan.units();
+  const int wg = threadIdx.x / 128;
+  if (wg == 0) {
+    setmaxnreg_dec<kProducerRegisters>();
+    if (threadIdx.x == 0) {
+      int it = 0;
+#pragma unroll 1
+      for (int u = cluster; u < units; u += clusters) {
+        const GemmCoord tile = persistent::unit_tile(plan, u, int(rank));
+        if (tile.n >= plan.tiles_n) continue;  // padding of the last slab, for both blocks
+        const int m0 = tile.m * Shape::kTileM, n0 = tile.n * Shape::kTileN;
+#pragma unroll 1
+        for (int t = 0; t < k_tiles; ++t, ++it) {
+          const int stage = it % kS;
+          if (it >= kS) mbarrier_wait(&empty[stage], static_cast<uint32_t>(it / kS - 1) & 1u);
+          unsigned char* dst = tiles + stage * Shape::kStageBytes;
+          mbarrier_arrive_expect_tx(&full[stage], Shape::kStageBytes);
+          tma_load_2d(dst, &map_a, &full[stage], t * Shape::kTileK, m0);
+          tma_load_2d_multicast(dst + Shape::kABytes + rank * kBHalfBytes, &map_b_half, &full[stage],
+                                t * Shape::kTileK, n0 + int(rank) * (Shape::kTileN / kClusterBlocks),
+                                uint16_t((1u << kClusterBlocks) - 1));
+        }
+      }
+    }
+  } else {
+    setmaxnreg_inc<kConsumerRegisters>();
+    const int consumer = wg - 1;
+    const bool warp_leader = threadIdx.x % 32 == 0;
+    const uint32_t tiles_address = smem_u32(tiles);
+    auto release = [&](int stage) {
+      if (warp_leader) {
+        mbarrier_arrive(&empty[stage]);
+        mbarrier_arrive_cluster(&empty[stage], peer);
+      }
+    };
+    int it = 0;
+#pragma unroll 1
+    for (int u = cluster; u < units; u += clusters) {
+      const GemmCoord tile = persistent::unit_tile(plan, u, int(rank));
+      if (tile.n >= plan.tiles_n) continue;
+      float d[Shape::kAccumulators] = {};
+      fence_accumulators(d);
+#pragma unroll 1
+      for (int t = 0; t < k_tiles; ++t, ++it) {
+        const int stage = it % kS;
+        mbarrier_wait(&full[stage], static_cast<uint32_t>(it / kS) & 1u);
+        consume_tile<Shape>(d, tiles_address + stage * Shape::kStageBytes, consumer);
+        wgmma_wait<1>();
+        fence_accumulators(d);
+        if (t > 0) release((it - 1) % kS);
+      }
+      wgmma_wait<0>();
+      fence_accumulators(d);
+      release((it - 1) % kS);
+      const int row0 = tile.m * Shape::kTileM + 64 * consumer, col0 = tile.n * Shape::kTileN;
+      if constexpr (kTmaStore)
+        store_accumulators_tma<Shape>(d, staging + consumer * kStagingBytes, &map_c, row0, col0,
+                                      threadIdx.x % 128, alpha, 1 + consumer);
+      else
+        store_accumulators<Shape>(d, C, M, N, row0, col0, threadIdx.x % 128, alpha, beta);
+    }
+    if (kTmaStore && threadIdx.x % 128 == 0) bulk_wait<0>();  // C written before the block ends
+  }
+  cluster_sync();  // the peer may still arrive on this block's empty barriers until here
+#endif
+}
+
+}  // namespace gemmlab::kernels::hopper

@@ -1,0 +1,25 @@
+// Host side of the Hopper stages: the tensor maps the TMA copies read (one per operand), and the
+// checks every Hopper stage makes before it launches.
+#pragma once
+#include <cuda.h>
+#include <cuda_runtime.h>
+
+namespace gemmlab::kernels::hopper {
+
+// nullptr when the current GPU is an sm_90 (Hopper) and `kernel` was built for it (sm_90a),
+// else the message the bench and the Kernels view show.
+const char* check_hopper_device(const void* kernel);
+
+// The fp16 stages' rules plus TMA's: K % 8 == 0 (16-byte global row strides); nullptr when fine.
+const char* check_tma_problem(int m, int n, int k);
+
+// The 2D map of a K-contiguous fp16 operand (A: rows = M, B: rows = N; row stride K halves),
+// read as boxes of 64 halves x box_rows rows with the 128-byte swizzle (gemmlab/tma_box.h);
+// elements outside the tensor read as zero. cudaErrorInvalidValue if the driver refuses it.
+cudaError_t encode_operand_map(CUtensorMap* map, const void* operand, int rows, int k, int box_rows);
+
+// The map of C (f32, column-major m x n, ldc = m) for TMA stores of 32 x 32 boxes with the
+// 128-byte swizzle (gemmlab/tma_box.h, c_box_offset). Needs m % 4 == 0 and a 16-byte aligned C.
+cudaError_t encode_c_map(CUtensorMap* map, float* C, int m, int n);
+
+}  // namespace gemmlab::kernels::hopper

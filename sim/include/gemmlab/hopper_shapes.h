@@ -1,0 +1,89 @@
+// The Hopper stages' compile-time shapes (kernels/stages/hopper), and which shape each stage's .cu
+// file launches. No CUDA in here: stages.def and the simulator read the same constants.
+//
+// Same problem as the fp16 track: C (f32, column-major) = A (f16, row-major) * B (f16,
+// column-major). Every operand tile is one TMA box per operand per k-tile (gemmlab/tma_box.h):
+// kTileK = 64 halves, 128-byte rows, 128-byte swizzle.
+#pragma once
+#include <cstddef>
+
+#include "gemmlab/fp16_shapes.h"
+#include "gemmlab/tma_box.h"
+
+namespace gemmlab::kernels::hopper {
+
+// Shared memory every Hopper stage adds to its tiles: slack to align the first box to 1024 bytes
+// (the swizzle's repeat; dynamic shared memory is only 16-byte aligned) and the mbarriers.
+constexpr std::size_t kAlignSlack = tma::kSwizzleAtomBytes;
+constexpr std::size_t barrier_bytes(int stages) { return std::size_t(2 * stages) * 8; }  // full + empty
+
+// Stage 13: stage 12's kernel (8 warps of 64x64, ldmatrix + mma.sync, staged epilogue, serpentine
+// blocks) on a k64 tile whose copies are TMA boxes.
+struct TmaStage {
+  using Shape = fp16::MultistageShape<128, 256, tma::kBoxK, 4, 64, 64>;  // 4 x 48 KB
+  static constexpr int kMaxStride = 8;  // serpentine slab width, as stage 12
+  static constexpr std::size_t kSmemBytes = Shape::kSmemBytes + kAlignSlack + barrier_bytes(Shape::kStages);
+};
+
+// Stages 14+: warpgroup MMA. Each consumer warpgroup (128 threads) owns 64 rows x kTileN columns
+// of the tile (wgmma m64nNk16 with N = kTileN), so kTileM / 64 consumers; with a producer
+// warpgroup that only issues TMA (stage 15 on) the block has one warpgroup more.
+template <int kTileM_, int kTileN_, int kStages_, bool kProducer_>
+struct WgmmaShape {
+  static constexpr int kTileM = kTileM_, kTileN = kTileN_, kTileK = tma::kBoxK;
+  static constexpr int kStages = kStages_;
+  static constexpr bool kProducer = kProducer_;
+  static constexpr int kConsumers = kTileM / 64;
+  static constexpr int kThreads = (kConsumers + (kProducer ? 1 : 0)) * 128;
+  static constexpr int kWgmmaN = kTileN;        // one wgmma covers a consumer's whole row slab
+  static constexpr int kAccumulators = kTileN / 2;  // floats per consumer thread (64 x N / 128)
+  static constexpr int kStepsPerTile = kTileK / 16;
+  static constexpr int kABytes = tma::box_bytes(kTileM), kBBytes = tma::box_bytes(kTileN);
+  static constexpr int kStageBytes = kABytes + kBBytes;
+  static constexpr std::size_t kSmemBytes =
+      std::size_t(kStages) * kStageBytes + kAlignSlack + barrier_bytes(kStages);
+  static_assert(kTileM % 64 == 0 && kTileN % 8 == 0 && kTileN >= 8 && kTileN <= 256,
+                "wgmma m64nNk16: N a multiple of 8 up to 256");
+  static_assert(kTileM <= tma::kMaxBoxRows && kTileN <= tma::kMaxBoxRows, "one TMA box per operand");
+  static_assert(kABytes % tma::kSwizzleAtomBytes == 0 && kBBytes % tma::kSwizzleAtomBytes == 0,
+                "every box stays 1024-byte aligned");
+};
+
+// 14 wgmma: 2 consumer warpgroups of 64x256, 4 stages of 48 KB; thread 0 issues the TMA.
+struct WgmmaStage {
+  using Shape = WgmmaShape<128, 256, 4, false>;  // 256 threads, 197 KB shared
+  static constexpr int kMaxStride = 8;
+};
+static_assert(WgmmaStage::Shape::kThreads == 256 && WgmmaStage::Shape::kAccumulators == 128);
+// The most dynamic shared memory a block may opt in to on sm_90 (227 KB).
+constexpr std::size_t kMaxSmemPerBlock = 232448;
+static_assert(WgmmaStage::Shape::kSmemBytes <= kMaxSmemPerBlock && TmaStage::kSmemBytes <= kMaxSmemPerBlock);
+
+// 15 warp-specialized: stage 14's tile and consumers, plus a producer warpgroup (384 threads).
+struct WarpSpecializedStage {
+  using Shape = WgmmaShape<128, 256, 4, true>;
+  static constexpr int kMaxStride = 8;
+};
+static_assert(WarpSpecializedStage::Shape::kThreads == 384);
+
+// 16 cluster: stage 15 in clusters of 2 blocks along m that multicast their shared B tile.
+struct ClusterStage {
+  using Shape = WgmmaShape<128, 256, 4, true>;
+  static constexpr int kMaxStride = 8;
+  static constexpr int kClusterM = 2;  // blocks per cluster along gridDim.y (m tiles)
+};
+
+// 17 persistent: stage 16's clusters, one block per SM looping over tiles (the same serpentine
+// order over cluster tiles, gemmlab/persistent_schedule.h).
+struct PersistentStage {
+  using Shape = WgmmaShape<128, 256, 4, true>;
+  static constexpr int kMaxStride = 8;
+  static constexpr int kClusterM = 2;
+  // The TMA-store epilogue's buffer per consumer: two halves of two 32 x 32 f32 boxes.
+  static constexpr int kStagingBytesPerConsumer = 4 * tma::kCBoxBytes;
+  static constexpr std::size_t kSmemBytes = Shape::kSmemBytes + Shape::kConsumers * kStagingBytesPerConsumer;
+};
+static_assert(PersistentStage::kSmemBytes == 230464 && PersistentStage::kSmemBytes <= kMaxSmemPerBlock,
+              "192 KB of stages + 32 KB of C staging + 1 KB alignment + barriers");
+
+}  // namespace gemmlab::kernels::hopper

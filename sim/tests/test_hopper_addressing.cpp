@@ -1,0 +1,122 @@
+// The Hopper stages' addressing (gemmlab/tma_box.h, gemmlab/gmma_desc.h) on the host: the TMA's
+// 128-byte swizzle against CuTe's Swizzle<3,3,3> values from CUTLASS 4.7 (cutlass_layouts.json),
+// the wgmma descriptor's fields, the k16 step's address advance, and the accumulator fragment.
+#include <gtest/gtest.h>
+
+#include <set>
+
+#include "gemmlab/gmma_desc.h"
+#include "gemmlab/hopper_shapes.h"
+#include "gemmlab/persistent_schedule.h"
+#include "gemmlab/tma_box.h"
+#include "support.h"
+
+using namespace gemmlab;
+
+namespace {
+
+std::vector<long long> cute_values(int b, int m, int s) {
+  for (const auto& c : test::cutlass_cases("cute_swizzle"))
+    if (c["B"] == b && c["M"] == m && c["S"] == s) return c["values"].get<std::vector<long long>>();
+  return {};
+}
+
+}  // namespace
+
+// CU_TENSOR_MAP_SWIZZLE_128B on a box of 64-half rows is CuTe's SW128 atom for 16-bit types:
+// Swizzle<3,3,3> on half offsets (CUTLASS's GMMA::Layout_K_SW128_Atom).
+TEST(TmaBox, Swizzle128MatchesCute) {
+  const std::vector<long long> want = cute_values(3, 3, 3);
+  ASSERT_EQ(want.size(), 4096u);  // 64 rows of 64 halves
+  for (int i = 0; i < 4096; ++i) {
+    const int row = i / tma::kBoxK, k = i % tma::kBoxK;
+    ASSERT_EQ(tma::sw128_offset(row, k), 2 * want[i]) << "row " << row << " k " << k;
+  }
+}
+
+// An ldmatrix phase (8 rows at one 16-byte chunk) and a wgmma core matrix read 8 rows of one
+// chunk: after the swizzle they sit in 8 different 16-byte bank groups (no conflict).
+TEST(TmaBox, EightRowsOfAChunkHitEightBankGroups) {
+  for (int row0 = 0; row0 < 256; row0 += 8)
+    for (int k = 0; k < tma::kBoxK; k += 8) {
+      std::set<int> groups;
+      for (int r = 0; r < 8; ++r) groups.insert((tma::sw128_offset(row0 + r, k) / 16) % 8);
+      EXPECT_EQ(groups.size(), 8u) << "rows " << row0 << "+, k " << k;
+    }
+  // Without the swizzle every row would start in bank group 0.
+  EXPECT_EQ(tma::sw128_offset(3, 0) % 128, 48u);
+}
+
+TEST(TmaBox, PlansAndRules) {
+  EXPECT_EQ(tma::box_bytes(128), 16384);
+  EXPECT_EQ(tma::box_plan(256).boxes, 1);
+  EXPECT_EQ(tma::box_plan(512).boxes, 2);
+  EXPECT_TRUE(tma::k_supported(4096));
+  EXPECT_FALSE(tma::k_supported(65));
+}
+
+TEST(GmmaDesc, FieldsAreWhereThePtxIsaPutsThem) {
+  const std::uint64_t d = gmma::sw128_k_major(0x1C400, 0, 0);
+  EXPECT_EQ(d & 0x3FFF, 0x1C400u >> 4);           // start address
+  EXPECT_EQ((d >> 16) & 0x3FFF, 1u);              // leading byte offset 16 >> 4
+  EXPECT_EQ((d >> 32) & 0x3FFF, 1024u >> 4);      // stride byte offset: the next 8 rows
+  EXPECT_EQ((d >> 49) & 0x7, 0u);                 // base offset: boxes are 1024-byte aligned
+  EXPECT_EQ(d >> 62, 1u);                         // 128-byte swizzle
+  // Rows 64.. of a 128-row A box (the second consumer) and k step 48.
+  EXPECT_EQ(gmma::sw128_k_major(0x1C400, 64, 48) & 0x3FFF, (0x1C400u + 64 * 128 + 96) >> 4);
+}
+
+// What the tensor core reads for element (r, k) of the k16 step at kk: the descriptor's start plus
+// (r / 8) stride bytes plus (r % 8) 128-byte rows plus 2 k bytes, with the 128-byte swizzle applied
+// to the address bits (bits 4-6 ^= bits 7-9). It must be where the TMA wrote (row r, k kk + k).
+TEST(GmmaDesc, StepAdvanceReadsWhatTheTmaWrote) {
+  for (int kk = 0; kk < tma::kBoxK; kk += 16)
+    for (int r = 0; r < 256; ++r)
+      for (int k = 0; k < 16; ++k) {
+        const std::uint64_t d = gmma::sw128_k_major(0, 0, kk);
+        const std::uint32_t start = std::uint32_t(d & 0x3FFF) << 4;
+        const std::uint32_t stride = std::uint32_t((d >> 32) & 0x3FFF) << 4;
+        const std::uint32_t linear = start + (r / 8) * stride + (r % 8) * 128 + 2 * k;
+        const std::uint32_t physical = linear ^ (((linear >> 7) & 7u) << 4);
+        ASSERT_EQ(physical, tma::sw128_offset(r, kk + k)) << "r " << r << " kk " << kk << " k " << k;
+      }
+}
+
+// m64n256k16: 128 threads x 128 floats cover the 64 x 256 tile once; each warp its own 16 rows.
+TEST(GmmaDesc, AccumulatorFragmentCoversTheTileOnce) {
+  std::set<std::pair<int, int>> seen;
+  for (int t = 0; t < 128; ++t)
+    for (int i = 0; i < 128; ++i) {
+      const FragCoord c = gmma::accumulator(t, i);
+      EXPECT_EQ(c.row / 16, t / 32);
+      EXPECT_TRUE(seen.insert({c.row, c.col}).second);
+    }
+  EXPECT_EQ(seen.size(), 64u * 256u);
+}
+
+TEST(HopperShapes, WgmmaStage) {
+  using S = kernels::hopper::WgmmaStage::Shape;
+  EXPECT_EQ(S::kConsumers, 2);
+  EXPECT_EQ(S::kStageBytes, 49152);
+  EXPECT_EQ(S::kSmemBytes, 4u * 49152 + 1024 + 64);
+  EXPECT_LE(S::kSmemBytes, 232448u);  // the H100's 227 KB opt-in limit per block
+  EXPECT_LE(kernels::hopper::TmaStage::kSmemBytes, 232448u);
+}
+
+// The persistent stage's scheduler: every output tile once, both blocks of a unit on the same n
+// tile (they share B), neighbouring m tiles; padding units only past N.
+TEST(PersistentSchedule, EveryTileOnceAndPairsShareN) {
+  for (auto [tm, tn] : {std::pair{32, 16}, std::pair{64, 32}, std::pair{7, 3}, std::pair{1, 1}, std::pair{9, 20}}) {
+    const persistent::Plan p = persistent::make_plan(tm, tn, 2, 8);
+    std::set<std::pair<int, int>> seen;
+    for (int u = 0; u < p.units(); ++u) {
+      const GemmCoord a = persistent::unit_tile(p, u, 0), b = persistent::unit_tile(p, u, 1);
+      EXPECT_EQ(a.n, b.n);
+      EXPECT_EQ(b.m, a.m + 1);
+      if (a.n >= tn) continue;
+      for (const GemmCoord& t : {a, b})
+        if (t.m < tm) EXPECT_TRUE(seen.insert({t.m, t.n}).second) << t.m << "," << t.n;
+    }
+    EXPECT_EQ(seen.size(), size_t(tm) * size_t(tn)) << tm << "x" << tn;
+  }
+}
