@@ -8,7 +8,8 @@
 #                                         gpu_check + sanitizers of $STAGES (default: the hopper
 #                                         track), bench with stage 12 and cuBLAS at 4096 and 8192
 #   kernels/tools/gpu_session.sh bench    build, ctest -L gpu (verbose), full bench ->
-#                                         $OUT/results.json, ncu counters of every stage
+#                                         $OUT/results.json, ncu counters of every stage (NCU=0: not)
+#   kernels/tools/gpu_session.sh ncu      build, ncu counters of every stage -> $OUT/ncu.csv
 # Needs `carry: [".deps"]`, made here by `bash kernels/tools/gpu_deps.sh fetch`. Builds sm_90a only, in build-gpu.
 set -uo pipefail
 mode=${1:-dev}
@@ -19,7 +20,8 @@ t0=$(date +%s)
 stamp() { echo "[$(( $(date +%s) - t0 ))s] $*"; }
 
 FP32=naive-uncoalesced,naive,sliced-k,simt-tile,double-buffer,block-swizzle,split-k,stream-k
-KERNELS='regex:naive_kernel|sliced_k_kernel|simt_tile_kernel|double_buffer_kernel|block_swizzle_kernel|split_k_kernel|stream_k_kernel|mma|ldmatrix|swizzle|multistage|epilogue'
+KERNELS='regex:naive_kernel|sliced_k_kernel|simt_tile_kernel|double_buffer_kernel|block_swizzle_kernel|split_k_kernel|stream_k_kernel|mma|ldmatrix|swizzle|multistage|epilogue|wgmma_kernel|warp_specialized_kernel|cluster_kernel|persistent_kernel'
+HOPPER_KERNELS='regex:tma_mma_sync_kernel|wgmma_kernel|warp_specialized_kernel|cluster_kernel|persistent_kernel'
 
 stamp "device"
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,temperature.gpu,power.draw --format=csv | tee "$OUT/device.txt"
@@ -49,6 +51,24 @@ ncu_counters() {  # shared-memory wavefronts and instructions, one check run per
     --csv "$G" bench --check --stages "$1" --sizes 4096 >"$OUT/ncu.csv" 2>"$OUT/ncu.err"
   echo "ncu rc=$?"; tail -3 "$OUT/ncu.err"
   python3 kernels/tools/ncu_table.py smem "$OUT/ncu.csv"
+}
+
+hopper_ncu() {  # tensor-pipe activity, SM clock, gmma bank conflicts: one check run per stage at 4096
+  stamp "ncu hopper"
+  ncu --clock-control none -k "$HOPPER_KERNELS" \
+    --metrics sm__pipe_tensor_cycles_active_realtime.avg.pct_of_peak_sustained_elapsed,sm__cycles_elapsed.avg.per_second,sm__inst_executed_pipe_tensor_op_gmma.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_gmma.sum,launch__registers_per_thread,launch__grid_size,gpu__time_duration.sum \
+    --csv "$G" bench --check --stages "$1" --sizes 4096 >"$OUT/ncu_hopper.csv" 2>"$OUT/ncu_hopper.err"
+  echo "ncu rc=$?"
+  python3 - "$OUT/ncu_hopper.csv" <<'PY'
+import csv, sys, collections
+rows = [r for r in csv.reader(open(sys.argv[1])) if len(r) > 10]
+h = rows[0]; i = {k: h.index(k) for k in ("Kernel Name", "Metric Name", "Metric Value", "Metric Unit")}
+m = collections.OrderedDict()
+for r in rows[1:]:
+m.setdefault(r[i["Kernel Name"]].split("<")[0].split("(")[0][-28:], {})[r[i["Metric Name"]]] = r[i["Metric Value"]] + " " + r[i["Metric Unit"]]
+for k, v in m.items():
+print(k, "|", " | ".join(f"{n.split('.')[0].replace('sm__','').replace('launch__','')}={v[n]}" for n in v))
+PY
 }
 
 case "$mode" in
@@ -87,18 +107,24 @@ case "$mode" in
     (cd build-gpu && timeout 300 ctest -L gpu -j5 -V --timeout 290) > "$OUT/ctest.log" 2>&1
     echo "ctest rc=$?"; grep -E "Test +#|tests passed|passed, " "$OUT/ctest.log" | head -20
     stamp "bench"
-    timeout 330 "$G" bench --sizes "${SIZES:-4096,8192,1000x1500x700,512x512x16384,32768x1024x1024,512x512x32768}" \
+    timeout 480 "$G" bench --sizes "${SIZES:-4096,8192,1000x1500x700,512x512x16384,32768x1024x1024,512x512x32768}" \
       --json "$OUT/results.json" > "$OUT/bench.txt" 2>"$OUT/bench.err"
     echo "bench rc=$?"; tail -2 "$OUT/bench.err"
-    ncu_counters all
+    # NCU=0 leaves the counters to a second call (the lent machines allow 10 minutes a command).
+    [ "${NCU:-1}" = 1 ] && ncu_counters all
     stamp "done"; cat "$OUT/bench.txt"
+    ;;
+  ncu)
+    ncu_counters all
+    hopper_ncu hopper
     ;;
   hopper)
     resources
     H=${STAGES:-hopper}
     for o in build-gpu/kernels/CMakeFiles/gemmlab_kernels.dir/stages/hopper/1*.o; do
-      cuobjdump -sass "$o" > "$OUT/$(basename "$o" .cu.o).sass" 2>&1
-      echo "$(basename "$o"): $(grep -oE 'HGMMA[.0-9A-Zx]*|UTMALDG[.0-9A-Z]*|UTMASTG[.0-9A-Z]*|HMMA[.0-9A-Z]*|LDSM[.0-9A-Z]*|SYNCS[.A-Z]*|WARPGROUP[.A-Z]*|LDL|STL' "$OUT/$(basename "$o" .cu.o).sass" | sort | uniq -c | tr '\n' ' ')"
+      sass=/tmp/$(basename "$o" .cu.o).sass
+      cuobjdump -sass "$o" > "$sass" 2>&1
+      echo "$(basename "$o"): $(grep -oE 'HGMMA[.0-9A-Zx]*|UTMALDG[.0-9A-Z]*|UTMASTG[.0-9A-Z]*|HMMA[.0-9A-Z]*|LDSM[.0-9A-Z]*|SYNCS[.A-Z]*|WARPGROUP[.A-Z]*|MEMBAR[.A-Z]*|USETMAXREG[.A-Z]*|LDL|STL' "$sass" | sort | uniq -c | tr '\n' ' ')"
     done
     stamp "gpu_check $H"
     timeout 300 build-gpu/kernels/tests/gpu_check --stages "$H" > "$OUT/gpu_check.log" 2>&1
@@ -116,6 +142,7 @@ case "$mode" in
     timeout 200 "$G" bench --stages "epilogue,$H" --sizes "${SIZES:-4096,8192}" --json "$OUT/bench.json" > "$OUT/bench.txt" 2>"$OUT/bench.err"
     echo "bench rc=$?"; tail -3 "$OUT/bench.err"; cat "$OUT/bench.txt"
     kill $smi
+    hopper_ncu "$H"
     awk -F', ' '{gsub(/ MHz/,"",$2); gsub(/ W/,"",$3); if ($3 > 300) {n++; c+=$2; p+=$3}} END {if (n) printf "under load (%d samples > 300 W): SM clock %.0f MHz, power %.0f W\n", n, c/n, p/n}' "$OUT/clocks.csv"
     stamp "done"
     ;;
