@@ -65,9 +65,9 @@ rows = [r for r in csv.reader(open(sys.argv[1])) if len(r) > 10]
 h = rows[0]; i = {k: h.index(k) for k in ("Kernel Name", "Metric Name", "Metric Value", "Metric Unit")}
 m = collections.OrderedDict()
 for r in rows[1:]:
-m.setdefault(r[i["Kernel Name"]].split("<")[0].split("(")[0][-28:], {})[r[i["Metric Name"]]] = r[i["Metric Value"]] + " " + r[i["Metric Unit"]]
+    m.setdefault(r[i["Kernel Name"]].split("<")[0].split("(")[0][-28:], {})[r[i["Metric Name"]]] = r[i["Metric Value"]] + " " + r[i["Metric Unit"]]
 for k, v in m.items():
-print(k, "|", " | ".join(f"{n.split('.')[0].replace('sm__','').replace('launch__','')}={v[n]}" for n in v))
+    print(k, "|", " | ".join(f"{n.split('.')[0].replace('sm__','').replace('launch__','')}={v[n]}" for n in v))
 PY
 }
 
