@@ -74,8 +74,10 @@ TEST(KernelRun, StagesAndCublasAt512AreCorrectAndTimed) {
     EXPECT_GE(r.reps, 3);  // TimeOptions::min_reps
     // TFLOP/s is 2*M*N*K over the median time.
     EXPECT_NEAR(r.tflops, 2.0 * 512 * 512 * 512 / (r.ms * 1e-3) / 1e12, 1e-9 * r.tflops);
-    // Every ratio is against the same cuBLAS timing that the cuBLAS row shows.
-    EXPECT_NEAR(r.ratio_to_cublas * r.ms, cublas->ms, 1e-9 * cublas->ms);
+    // Every ratio divides the cuBLAS median timed in turns with the stage, which the result
+    // carries; it is the same kernel as the cuBLAS row's, timed at another moment.
+    EXPECT_NEAR(r.ratio_to_cublas * r.ms, r.cublas_ms, 1e-9 * r.cublas_ms);
+    EXPECT_NEAR(r.cublas_ms, cublas->ms, 0.5 * cublas->ms);
     std::printf("  %-14s %8.4f ms %7.2f TFLOP/s %6.1f%% of cuBLAS  rel_err %.2e  reps %d\n",
                 r.stage.c_str(), r.ms, r.tflops, 100 * r.ratio_to_cublas, r.rel_err, r.reps);
   }

@@ -137,6 +137,7 @@ void KernelRun::work() {
       b.ms = tm.median_ms;
       b.tflops = tm.tflops;
       b.reps = tm.reps;
+      b.cublas_ms = pair[1].median_ms;
       b.ratio_to_cublas = is_reference         ? 1.0
                           : tm.median_ms > 0   ? pair[1].median_ms / tm.median_ms
                                                : 0;

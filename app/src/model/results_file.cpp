@@ -78,6 +78,7 @@ Expected<BenchResults> parse_bench_results(const std::string& text, const std::s
       b.tflops = num(x, w, "tflops");
       b.ratio_to_cublas = num(x, w, "ratio_to_cublas");
       b.rel_err = num(x, w, "rel_err");
+      b.cublas_ms = x.contains("cublas_ms") ? num(x, w, "cublas_ms") : b.ratio_to_cublas * b.ms;
       const Json& ok = field(x, w, "ok");
       if (!ok.is_boolean()) throw ShapeError{w + ".ok must be true or false"};
       b.ok = ok.get<bool>();
@@ -123,7 +124,8 @@ std::string bench_results_json(const BenchResults& r) {
   for (const auto& b : r.results)
     doc["results"].push_back({{"stage", b.stage}, {"track", b.track}, {"m", b.m}, {"n", b.n},
                               {"k", b.k}, {"ms", b.ms}, {"tflops", b.tflops},
-                              {"ratio_to_cublas", b.ratio_to_cublas}, {"rel_err", b.rel_err},
+                              {"ratio_to_cublas", b.ratio_to_cublas}, {"cublas_ms", b.cublas_ms},
+                              {"rel_err", b.rel_err},
                               {"ok", b.ok}, {"reps", b.reps}});
   if (!r.skipped.empty()) {
     doc["skipped"] = nlohmann::ordered_json::array();

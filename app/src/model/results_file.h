@@ -22,6 +22,9 @@ struct BenchResult {
   std::string stage, track;
   int m = 0, n = 0, k = 0;
   double ms = 0, tflops = 0, ratio_to_cublas = 0, rel_err = 0;
+  // The cuBLAS median the ratio divides: timed in turns with this stage (Runner::time_interleaved);
+  // the reference row's own time for a cuBLAS row. Older files lack it: ratio_to_cublas * ms.
+  double cublas_ms = 0;
   bool ok = false;
   int reps = 0;
   bool is_cublas() const { return stage.rfind("cublas", 0) == 0; }
