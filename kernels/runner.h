@@ -100,7 +100,7 @@ class Runner {
   CheckResult check(const Target& t, const Problem& p, float alpha = 1.f, float beta = 0.f);
 
   // The same check against a reference computed on the host in double precision instead of
-  // cuBLAS: for small problems (M*N*K <= 2^28), for the sanitizer runs (no cuBLAS kernels in the
+  // cuBLAS: for small problems (M*N*K <= 2^30), for the sanitizer runs (no cuBLAS kernels in the
   // trace) and to check the cuBLAS reference itself (Target::cublas works here too).
   CheckResult check_host(const Target& t, const Problem& p, float alpha = 1.f, float beta = 0.f);
 

@@ -3,7 +3,10 @@
 // the wgmma descriptor's fields, the k16 step's address advance, and the accumulator fragment.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <map>
 #include <set>
+#include <tuple>
 
 #include "gemmlab/gmma_desc.h"
 #include "gemmlab/hopper_shapes.h"
@@ -119,4 +122,43 @@ TEST(PersistentSchedule, EveryTileOnceAndPairsShareN) {
     }
     EXPECT_EQ(seen.size(), size_t(tm) * size_t(tn)) << tm << "x" << tn;
   }
+}
+
+// The stream-k tail: every (unit, k-tile) computed once; a split unit's k-tile-0 piece is the
+// first tail segment of its cluster (it waits for nothing), and the clusters' tail shares differ
+// by at most one k-tile.
+TEST(PersistentSchedule, TailCoversEveryKTileOnceAndStartsFirst) {
+  for (auto [tm, tn, kt, cl] : {std::tuple{32, 16, 64, 66}, std::tuple{64, 32, 128, 66}, std::tuple{9, 8, 7, 5},
+                                std::tuple{18, 8, 2, 66}, std::tuple{3, 16, 1, 20}, std::tuple{20, 8, 5, 7}}) {
+    const persistent::Plan p = persistent::make_plan(tm, tn, 2, 8, kt, cl, true);
+    SCOPED_TRACE(testing::Message() << tm << "x" << tn << " k-tiles " << kt << " clusters " << cl);
+    std::map<int, std::vector<int>> covered;  // unit -> k-tiles
+    long long min_tail = 1LL << 40, max_tail = 0;
+    for (int c = 0; c < p.clusters; ++c) {
+      long long tail = 0;
+      bool first_tail = true;
+      for (int s = 0; s < persistent::segments(p, c); ++s) {
+        const persistent::Segment g = persistent::segment(p, c, s);
+        ASSERT_LT(g.k_begin, g.k_end);
+        for (int k = g.k_begin; k < g.k_end; ++k) covered[g.unit].push_back(k);
+        if (g.unit >= p.dp_units) {
+          tail += g.k_end - g.k_begin;
+          if (g.stores() && !g.whole(kt)) EXPECT_TRUE(first_tail) << "cluster " << c;
+          first_tail = false;
+        }
+      }
+      if (p.tail_units) min_tail = std::min(min_tail, tail), max_tail = std::max(max_tail, tail);
+    }
+    EXPECT_EQ(int(covered.size()), p.units());
+    for (auto& [unit, ks] : covered) {
+      std::sort(ks.begin(), ks.end());
+      ASSERT_EQ(int(ks.size()), kt) << "unit " << unit;
+      for (int k = 0; k < kt; ++k) EXPECT_EQ(ks[k], k);
+    }
+    if (p.tail_units) EXPECT_LE(max_tail - min_tail, 1);
+  }
+  EXPECT_EQ(persistent::make_plan(64, 32, 2, 8, 128, 66, true).tail_units, 34);  // 8192^3
+  EXPECT_EQ(persistent::make_plan(32, 16, 2, 8, 64, 66, true).tail_units, 0);    // 4096^3: 58 of 66
+  EXPECT_EQ(persistent::make_plan(32, 16, 2, 8, 64, 64, true).tail_units, 0);    // 4 whole rounds
+  EXPECT_EQ(persistent::make_plan(18, 8, 2, 8, 2, 66, true).tail_units, 6);      // gpu_check's tail size
 }

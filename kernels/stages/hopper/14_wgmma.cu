@@ -16,8 +16,8 @@
 // The accumulators go straight to C, 32-bit stores of 8 rows x 4 columns per instruction.
 // K must be a multiple of 8 (TMA's 16-byte row strides); any M and N (zero boxes, predicated stores).
 // The kernel: 14_wgmma.cuh (wgmma_kernel); its PTX: wgmma_ptx.cuh.
-// Measured (H100, 2026-11-25, ratio to cuBLAS timed in turns): 664 TFLOP/s, 97.3 % at 4096^3;
-// 693 TFLOP/s, 102.6 % at 8192^3. Runs and method: HOPPER_NOTES.md.
+// Measured (H100, 2026-11-25, ratio to cuBLAS timed in turns): 667 TFLOP/s, 97.7 % at 4096^3;
+// 644 TFLOP/s, 102.0 % at 8192^3. Runs and method: HOPPER_NOTES.md.
 //
 // Run: gemmlab bench --stages tma,wgmma --sizes 4096,8192 --check
 #include "14_wgmma.cuh"

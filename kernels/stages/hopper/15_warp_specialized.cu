@@ -12,8 +12,8 @@
 //   - 384 threads on the same 128x256x64 tile, 4 stages (192 KB), serpentine blocks as stage 12.
 // K must be a multiple of 8 (TMA's 16-byte row strides); any M and N.
 // The kernel: 15_warp_specialized.cuh (warp_specialized_kernel).
-// Measured (H100, 2026-11-25, ratio to cuBLAS timed in turns): 640 TFLOP/s, 96.3 % at 4096^3;
-// 641 TFLOP/s, 99.7 % at 8192^3. Runs and method: HOPPER_NOTES.md.
+// Measured (H100, 2026-11-25, ratio to cuBLAS timed in turns): 644 TFLOP/s, 98.5 % at 4096^3;
+// 636 TFLOP/s, 100.1 % at 8192^3. Runs and method: HOPPER_NOTES.md.
 //
 // Run: gemmlab bench --stages wgmma,warp-specialized --sizes 4096,8192 --check
 #include "15_warp_specialized.cuh"

@@ -14,8 +14,8 @@
 // The grid's m extent is rounded up to whole clusters; a block past M loads B for its peer and
 // stores nothing. K must be a multiple of 8 (TMA's 16-byte row strides); any M and N.
 // The kernel: 16_cluster.cuh (cluster_kernel).
-// Measured (H100, 2026-11-25, ratio to cuBLAS timed in turns): 598 TFLOP/s, 93.2 % at 4096^3;
-// 633 TFLOP/s, 97.9 % at 8192^3. Runs and method: HOPPER_NOTES.md.
+// Measured (H100, 2026-11-25, ratio to cuBLAS timed in turns): 593 TFLOP/s, 92.6 % at 4096^3;
+// 626 TFLOP/s, 97.2 % at 8192^3. Runs and method: HOPPER_NOTES.md.
 //
 // Run: gemmlab bench --stages warp-specialized,cluster --sizes 4096,8192 --check
 #include "16_cluster.cuh"

@@ -14,14 +14,22 @@
 //     shared, SASS UTMASTG) while the warpgroup goes on; the last stores overlap the next tile's
 //     main loop. Stage 16's direct stores cost 5-11 % of the time (measured by leaving
 //     them out, HOPPER_NOTES.md). With beta != 0, or M % 4 != 0, the direct stores remain.
+//   - A stream-k tail (lesson 13's idea on the last round): at 8192^3 the 1024 cluster tiles fill
+//     15 rounds of 66 clusters and leave 34, which would idle 32 clusters for the last round;
+//     their k-tiles are split evenly over all 66 clusters instead, the piece that starts a tile
+//     storing it and the others adding to it with the TMA's reduce-add (no partial sums in
+//     registers or a workspace; only a flag per piece of C). With the TMA epilogue only, and only
+//     where the last round would be at most 3/4 full (4096^3: 58 of 66, no tail).
 // K must be a multiple of 8 (TMA's 16-byte row strides); any M and N.
 // The kernel: 17_persistent.cuh (persistent_kernel).
-// Measured (H100, 2026-11-25, ratio to cuBLAS timed in turns): 641 TFLOP/s, 99.1 % at 4096^3;
-// 664 TFLOP/s, 100.8 % at 8192^3. Runs and method: HOPPER_NOTES.md.
+// Measured (H100, 2026-11-25, ratio to cuBLAS timed in turns): 636 TFLOP/s, 99.5 % at 4096^3;
+// 671 TFLOP/s, 106.9 % at 8192^3. Runs and method: HOPPER_NOTES.md.
 //
 // Run: gemmlab bench --stages cluster,persistent --sizes 4096,8192 --check
 #include "17_persistent.cuh"
 #include "hopper_launch.cuh"
+
+#include <atomic>
 
 namespace gemmlab::kernels {
 namespace {
@@ -35,7 +43,31 @@ const char* check_persistent(int m, int n, int k) {
   if (const char* why = hopper::check_hopper_device(kKernel)) return why;
   return hopper::check_tma_problem(m, n, k);
 }
-size_t no_workspace(int, int, int) { return 0; }
+
+// As many clusters as are resident at once; with `tail`, the stream-k tail when the units do not
+// fill whole rounds (only the TMA epilogue can add to C).
+cudaError_t plan_for(int m, int n, int k, bool tail, persistent::Plan* plan) {
+  auto* kernel = hopper::persistent_kernel<Shape, true>;
+  if (const cudaError_t e = fp16::allow_shared_memory(kernel, Stage::kSmemBytes); e != cudaSuccess) return e;
+  hopper::ClusterLaunch probe(dim3(Stage::kClusterM), dim3(Stage::kClusterM, 1, 1), Shape::kThreads,
+                              Stage::kSmemBytes, nullptr);
+  int clusters = 0;
+  if (const cudaError_t e = cudaOccupancyMaxActiveClusters(&clusters, kernel, &probe.config); e != cudaSuccess)
+    return e;
+  if (clusters < 1) return cudaErrorInvalidConfiguration;
+  *plan = persistent::make_plan(fp16::tiles_of(m, Shape::kTileM), fp16::tiles_of(n, Shape::kTileN), Stage::kClusterM,
+                                Stage::kMaxStride, fp16::tiles_of(k, Shape::kTileK), clusters, tail);
+  return cudaSuccess;
+}
+
+// The tail's flags: one int per (split unit, block of the cluster, consumer warpgroup).
+size_t workspace_for(const persistent::Plan& plan) {
+  return size_t(plan.tail_units) * Stage::kClusterM * Shape::kConsumers * sizeof(int);
+}
+size_t workspace(int m, int n, int k) {
+  persistent::Plan plan;
+  return plan_for(m, n, k, true, &plan) == cudaSuccess ? workspace_for(plan) : 0;
+}
 
 cudaError_t run_persistent(const GemmArgs& args) {
   if (check_persistent(args.m, args.n, args.k) != nullptr) return cudaErrorInvalidValue;
@@ -48,25 +80,19 @@ cudaError_t run_persistent(const GemmArgs& args) {
                          hopper::encode_c_map(&map_c, args.C, args.m, args.n) == cudaSuccess;
   auto* kernel = tma_store ? hopper::persistent_kernel<Shape, true> : hopper::persistent_kernel<Shape, false>;
   if (const cudaError_t e = fp16::allow_shared_memory(kernel, Stage::kSmemBytes); e != cudaSuccess) return e;
-  const persistent::Plan plan = persistent::make_plan(fp16::tiles_of(args.m, Shape::kTileM),
-                                                      fp16::tiles_of(args.n, Shape::kTileN),
-                                                      Stage::kClusterM, Stage::kMaxStride);
-  // As many clusters as are resident at once, never more than there are units of work.
-  hopper::ClusterLaunch probe(dim3(Stage::kClusterM), dim3(Stage::kClusterM, 1, 1), Shape::kThreads,
-                              Stage::kSmemBytes, args.stream);
-  int clusters = 0;
-  if (const cudaError_t e = cudaOccupancyMaxActiveClusters(&clusters, kernel, &probe.config); e != cudaSuccess)
-    return e;
-  if (clusters < 1) return cudaErrorInvalidConfiguration;
-  clusters = clusters < plan.units() ? clusters : plan.units();
-  const hopper::ClusterLaunch launch(dim3(Stage::kClusterM * clusters), dim3(Stage::kClusterM, 1, 1),
+  persistent::Plan plan;
+  if (const cudaError_t e = plan_for(args.m, args.n, args.k, tma_store, &plan); e != cudaSuccess) return e;
+  if (args.workspace_bytes < workspace_for(plan)) return cudaErrorInvalidValue;
+  static std::atomic<int> next_epoch{1};  // a new value per launch: the flags never need a reset
+  const hopper::TailFlags tail{static_cast<int*>(args.workspace), next_epoch++};
+  const hopper::ClusterLaunch launch(dim3(Stage::kClusterM * plan.clusters), dim3(Stage::kClusterM, 1, 1),
                                      Shape::kThreads, Stage::kSmemBytes, args.stream);
   return cudaLaunchKernelEx(&launch.config, kernel, map_a, map_b_half, map_c, args.C, args.m, args.n, args.k,
-                            args.alpha, args.beta, plan);
+                            args.alpha, args.beta, plan, tail);
 }
 
 }  // namespace
 
-StageLaunch launch_persistent() { return {check_persistent, no_workspace, run_persistent}; }
+StageLaunch launch_persistent() { return {check_persistent, workspace, run_persistent}; }
 
 }  // namespace gemmlab::kernels

@@ -10,6 +10,10 @@
 //   consumers: per unit, the k-tiles as stage 16; after the last one wait for all MMAs, release
 //              the last stage, then store the accumulators while the producer refills the stages
 //              for the next unit, and start it with the pipeline full.
+//   tail     : (with the TMA epilogue) the units of the last partial round split by k-tile over
+//              all clusters (stream-k, gemmlab/persistent_schedule.h): a unit's k-tile-0 segment
+//              stores its part of C and raises a flag; the unit's other segments wait for the flag
+//              and add theirs with the TMA's reduce-add (cp.reduce.async.bulk.tensor .add).
 //   epilogue : (beta == 0, M % 4 == 0) each consumer warpgroup writes its 64 x 256 accumulators
 //              32 columns at a time into a swizzled 8 KB half of its 16 KB staging buffer
 //              (conflict-free STS, tma::c_box_offset), and one thread hands each half to the copy
@@ -28,6 +32,15 @@ namespace gemmlab::kernels::hopper {
 __device__ __forceinline__ void tma_store_2d(const CUtensorMap* map, const void* src, int c0, int c1) {
 #if GEMMLAB_SM90A
   asm volatile("cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [%0, {%2, %3}], [%1];\n" ::"l"(
+                   reinterpret_cast<uint64_t>(map)),
+               "r"(smem_u32(src)), "r"(c0), "r"(c1)
+               : "memory");
+#endif
+}
+// The same, adding to what C holds (an atomic add of each element in the L2).
+__device__ __forceinline__ void tma_reduce_add_2d(const CUtensorMap* map, const void* src, int c0, int c1) {
+#if GEMMLAB_SM90A
+  asm volatile("cp.reduce.async.bulk.tensor.2d.global.shared::cta.add.tile.bulk_group [%0, {%2, %3}], [%1];\n" ::"l"(
                    reinterpret_cast<uint64_t>(map)),
                "r"(smem_u32(src)), "r"(c0), "r"(c1)
                : "memory");
@@ -66,11 +79,12 @@ __device__ __forceinline__ void warpgroup_barrier(int id) {
 
 constexpr int kStagingBytes = PersistentStage::kStagingBytesPerConsumer;  // 2 halves of 2 boxes, 16 KB
 
-// C = alpha * d for the warpgroup's 64 x kTileN rows at (row0, col0), through `staging`.
+// C = alpha * d (or C += alpha * d when `add`) for the warpgroup's 64 x kTileN rows at (row0,
+// col0), through `staging`.
 template <class Shape>
 __device__ __forceinline__ void store_accumulators_tma(const float (&d)[Shape::kAccumulators], unsigned char* staging,
                                                        const CUtensorMap* map_c, int row0, int col0,
-                                                       int thread_in_wg, float alpha, int barrier_id) {
+                                                       int thread_in_wg, float alpha, int barrier_id, bool add) {
   constexpr int kChunkCols = tma::kCBoxCols, kChunks = Shape::kTileN / kChunkCols;
   constexpr int kPerChunk = Shape::kAccumulators / kChunks;  // 16: n8 blocks 4q .. 4q+3
   static_assert(kChunks % 2 == 0 && Shape::kAccumulators % kChunks == 0);
@@ -88,19 +102,55 @@ __device__ __forceinline__ void store_accumulators_tma(const float (&d)[Shape::k
     fence_proxy_async_shared();
     warpgroup_barrier(barrier_id);  // the whole chunk is written
     if (thread_in_wg == 0) {
-      tma_store_2d(map_c, half, row0, col0 + kChunkCols * q);
-      tma_store_2d(map_c, half + tma::kCBoxBytes, row0 + tma::kCBoxRows, col0 + kChunkCols * q);
+      if (add) {
+        tma_reduce_add_2d(map_c, half, row0, col0 + kChunkCols * q);
+        tma_reduce_add_2d(map_c, half + tma::kCBoxBytes, row0 + tma::kCBoxRows, col0 + kChunkCols * q);
+      } else {
+        tma_store_2d(map_c, half, row0, col0 + kChunkCols * q);
+        tma_store_2d(map_c, half + tma::kCBoxBytes, row0 + tma::kCBoxRows, col0 + kChunkCols * q);
+      }
       bulk_commit();
       bulk_wait_read<1>();  // the chunk before has left the other half
     }
   }
 }
 
+// ---- The stream-k tail's order (gemmlab/persistent_schedule.h) ------------------------------
+// One flag per (split unit, block of the cluster, consumer warpgroup), raised to the launch's
+// epoch once that part of C is stored: the flags need no reset between launches.
+struct TailFlags {
+  int* flags;
+  int epoch;
+  __device__ __forceinline__ int* at(int tail_flag, int rank, int consumer) const {
+    return flags + (tail_flag * kClusterBlocks + rank) * 2 + consumer;
+  }
+};
+
+// After the unit's first segment stored its part of C (thread 0 of the warpgroup, which issued
+// the stores): wait until they are written, then raise the flag.
+__device__ __forceinline__ void raise_when_stored(int* flag, int epoch) {
+#if GEMMLAB_SM90A
+  bulk_wait<0>();
+  asm volatile("fence.proxy.async.global;\n" ::: "memory");  // the TMA's writes, seen by all proxies
+  asm volatile("st.release.gpu.global.b32 [%0], %1;\n" ::"l"(flag), "r"(epoch) : "memory");
+#endif
+}
+// Before a later segment adds to C (thread 0, which issues the adds).
+__device__ __forceinline__ void wait_until_stored(const int* flag, int epoch) {
+#if GEMMLAB_SM90A
+  int seen = 0;
+  do {
+    asm volatile("ld.acquire.gpu.global.b32 %0, [%1];\n" : "=r"(seen) : "l"(flag) : "memory");
+  } while (seen != epoch && (__nanosleep(32), true));
+  asm volatile("fence.proxy.async.global;\n" ::: "memory");
+#endif
+}
+
 template <class Shape, bool kTmaStore>
 __global__ void __launch_bounds__(Shape::kThreads, 1)
     persistent_kernel(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b_half,
                       const __grid_constant__ CUtensorMap map_c, float* C, int M, int N, int K, float alpha,
-                      float beta, persistent::Plan plan) {
+                      float beta, persistent::Plan plan, TailFlags tail) {
 #if GEMMLAB_SM90A
   static_assert(Shape::kProducer && Shape::kTileN % kClusterBlocks == 0);
   constexpr int kS = Shape::kStages;
@@ -111,7 +161,7 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
   uint64_t* full = reinterpret_cast<uint64_t*>(staging + Shape::kConsumers * kStagingBytes);
   uint64_t* empty = full + kS;
   const uint32_t rank = cluster_rank(), peer = rank ^ 1u;
-  const int cluster = blockIdx.x / kClusterBlocks, clusters = gridDim.x / kClusterBlocks;
+  const int cluster = blockIdx.x / kClusterBlocks;
 
   if (threadIdx.x == 0) {
     tma_prefetch_descriptor(&map_a);
@@ -125,20 +175,21 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
   }
   cluster_sync();
 
-  const int k_tiles = fp16::tiles_of(K, Shape::kTileK);
-  const int units = plan.units();
+  const int k_tiles = plan.k_tiles;
+  const int segments = persistent::segments(plan, cluster);
   const int wg = threadIdx.x / 128;
   if (wg == 0) {
     setmaxnreg_dec<kProducerRegisters>();
     if (threadIdx.x == 0) {
       int it = 0;
 #pragma unroll 1
-      for (int u = cluster; u < units; u += clusters) {
-        const GemmCoord tile = persistent::unit_tile(plan, u, int(rank));
+      for (int s = 0; s < segments; ++s) {
+        const persistent::Segment g = persistent::segment(plan, cluster, s);
+        const GemmCoord tile = persistent::unit_tile(plan, g.unit, int(rank));
         if (tile.n >= plan.tiles_n) continue;  // padding of the last slab, for both blocks
         const int m0 = tile.m * Shape::kTileM, n0 = tile.n * Shape::kTileN;
 #pragma unroll 1
-        for (int t = 0; t < k_tiles; ++t, ++it) {
+        for (int t = g.k_begin; t < g.k_end; ++t, ++it) {
           const int stage = it % kS;
           if (it >= kS) mbarrier_wait(&empty[stage], static_cast<uint32_t>(it / kS - 1) & 1u);
           unsigned char* dst = tiles + stage * Shape::kStageBytes;
@@ -161,31 +212,39 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
         mbarrier_arrive_cluster(&empty[stage], peer);
       }
     };
+    const int thread_in_wg = threadIdx.x % 128;
     int it = 0;
 #pragma unroll 1
-    for (int u = cluster; u < units; u += clusters) {
-      const GemmCoord tile = persistent::unit_tile(plan, u, int(rank));
+    for (int s = 0; s < segments; ++s) {
+      const persistent::Segment g = persistent::segment(plan, cluster, s);
+      const GemmCoord tile = persistent::unit_tile(plan, g.unit, int(rank));
       if (tile.n >= plan.tiles_n) continue;
       float d[Shape::kAccumulators] = {};
       fence_accumulators(d);
 #pragma unroll 1
-      for (int t = 0; t < k_tiles; ++t, ++it) {
+      for (int t = g.k_begin; t < g.k_end; ++t, ++it) {
         const int stage = it % kS;
         mbarrier_wait(&full[stage], static_cast<uint32_t>(it / kS) & 1u);
         consume_tile<Shape>(d, tiles_address + stage * Shape::kStageBytes, consumer);
         wgmma_wait<1>();
         fence_accumulators(d);
-        if (t > 0) release((it - 1) % kS);
+        if (t > g.k_begin) release((it - 1) % kS);
       }
       wgmma_wait<0>();
       fence_accumulators(d);
       release((it - 1) % kS);
       const int row0 = tile.m * Shape::kTileM + 64 * consumer, col0 = tile.n * Shape::kTileN;
-      if constexpr (kTmaStore)
-        store_accumulators_tma<Shape>(d, staging + consumer * kStagingBytes, &map_c, row0, col0,
-                                      threadIdx.x % 128, alpha, 1 + consumer);
-      else
-        store_accumulators<Shape>(d, C, M, N, row0, col0, threadIdx.x % 128, alpha, beta);
+      if constexpr (kTmaStore) {
+        // A split unit (only with the TMA epilogue): its first segment stores, the others add.
+        const bool split = !g.whole(k_tiles);
+        int* flag = split ? tail.at(persistent::tail_flag(plan, g.unit), int(rank), consumer) : nullptr;
+        if (split && !g.stores() && thread_in_wg == 0) wait_until_stored(flag, tail.epoch);
+        store_accumulators_tma<Shape>(d, staging + consumer * kStagingBytes, &map_c, row0, col0, thread_in_wg,
+                                      alpha, 1 + consumer, split && !g.stores());
+        if (split && g.stores() && thread_in_wg == 0) raise_when_stored(flag, tail.epoch);
+      } else {
+        store_accumulators<Shape>(d, C, M, N, row0, col0, thread_in_wg, alpha, beta);
+      }
     }
     if (kTmaStore && threadIdx.x % 128 == 0) bulk_wait<0>();  // C written before the block ends
   }

@@ -9,6 +9,16 @@
 // c + clusters, c + 2 clusters, ...; a unit past N (the last slab's padding) is skipped.
 //   4096^3, 128x256 tiles, clusters of 2, stride 8: 16 unit rows x 16 n tiles = 256 units;
 //   unit 0 = tiles (0,0),(1,0); unit 8 = tiles (2,0),(3,0); unit 128 = (30,8),(31,8)
+//
+// Stream-k tail: 8192^3 is 1024 units, on 66 clusters 15 full rounds and 34 units, which would
+// leave 32 clusters idle for the last round. Instead the last 34 units' k-tiles (34 x 128) are
+// split evenly over all 66 clusters (65 or 66 each, the stream-k of lesson 13): cluster c takes
+// tail iterations [c T K / C, (c + 1) T K / C). Only where the last round would be at most 3/4
+// full: a split costs its pieces an extra epilogue and a wait (measured on the H100: 4096^3, 58
+// of 66 clusters busy in the last round, ran 1.5 points slower with the tail; 8192^3 2.4 faster). Of a unit split between clusters, the segment that
+// starts at k-tile 0 stores its sums into C and raises the unit's flag; every other segment adds
+// its sums into C (the TMA's reduce-add) once the flag is up. Each cluster computes its tail
+// segments last one first: its unit-starting segment, which waits for nothing, comes first.
 #pragma once
 #include "gemmlab/hd.h"
 #include "gemmlab/raster.h"
@@ -21,10 +31,22 @@ struct Plan {
   int stride = 1;                // n tiles per slab
   int unit_rows = 0;             // ceil(tiles_m / cluster_m)
   int slabs = 0;                 // ceil(tiles_n / stride)
+  int k_tiles = 1;               // k-tiles per unit
+  int clusters = 1;              // launched
+  int dp_units = 0;              // units computed whole: clusters x full rounds (all, without a tail)
+  int tail_units = 0;            // units split by k-tile over all clusters (stream-k)
   GL_HD constexpr int units() const { return unit_rows * stride * slabs; }  // padding included
+  GL_HD constexpr int rounds() const { return dp_units / clusters; }
+  GL_HD constexpr long long tail_iterations() const { return static_cast<long long>(tail_units) * k_tiles; }
+  // Start of cluster c's tail range (c = clusters: the end).
+  GL_HD constexpr long long tail_begin(int c) const { return tail_iterations() * c / clusters; }
 };
 
-GL_HD constexpr Plan make_plan(int tiles_m, int tiles_n, int cluster_m, int max_stride) {
+// clusters: as many as run at once (at most units()). The stream-k tail (when `tail` allows it)
+// only where every unit is real (no padding slab), at least one whole round precedes it and the
+// last round would be at most 3/4 full.
+GL_HD constexpr Plan make_plan(int tiles_m, int tiles_n, int cluster_m, int max_stride, int k_tiles = 1,
+                               int clusters = 1, bool tail = false) {
   Plan p;
   p.tiles_m = tiles_m;
   p.tiles_n = tiles_n;
@@ -32,9 +54,39 @@ GL_HD constexpr Plan make_plan(int tiles_m, int tiles_n, int cluster_m, int max_
   p.stride = serpentine_swizzle::launch_stride(tiles_n, max_stride);
   p.unit_rows = ceil_div(tiles_m, cluster_m);
   p.slabs = ceil_div(tiles_n, p.stride);
+  p.k_tiles = k_tiles;
+  p.clusters = clusters < p.units() ? clusters : p.units();
+  const int rest = p.units() % p.clusters;
+  p.tail_units =
+      tail && rest != 0 && 4 * rest <= 3 * p.clusters && tiles_n % p.stride == 0 && p.units() > p.clusters ? rest : 0;
+  p.dp_units = p.units() - p.tail_units;
   return p;
 }
 
+// A piece of a unit's k range: [k_begin, k_end) of unit `unit`. The piece with k_begin 0 stores
+// C; the others add to it.
+struct Segment {
+  int unit = 0, k_begin = 0, k_end = 0;
+  GL_HD constexpr bool whole(int k_tiles) const { return k_begin == 0 && k_end == k_tiles; }
+  GL_HD constexpr bool stores() const { return k_begin == 0; }
+};
+
+// Cluster c's work: its whole units, then its tail segments (the last one first).
+GL_HD constexpr int segments(const Plan& p, int c) {
+  const int whole = p.dp_units / p.clusters + (c < p.dp_units % p.clusters ? 1 : 0);
+  const long long lo = p.tail_begin(c), hi = p.tail_begin(c + 1);
+  const int tail = hi > lo ? int((hi - 1) / p.k_tiles - lo / p.k_tiles + 1) : 0;
+  return whole + tail;
+}
+GL_HD constexpr Segment segment(const Plan& p, int c, int s) {
+  const int whole = p.dp_units / p.clusters + (c < p.dp_units % p.clusters ? 1 : 0);
+  if (s < whole) return Segment{c + s * p.clusters, 0, p.k_tiles};
+  const long long lo = p.tail_begin(c), hi = p.tail_begin(c + 1);
+  const int u = int((hi - 1) / p.k_tiles) - (s - whole);  // tail unit, last one first
+  const long long first = static_cast<long long>(u) * p.k_tiles;
+  return Segment{p.dp_units + u, int((lo > first ? lo : first) - first),
+                 int((hi < first + p.k_tiles ? hi : first + p.k_tiles) - first)};
+}
 // Tile (m, n) that block `rank` of a cluster computes for unit u; n >= tiles_n for padding units,
 // m >= tiles_m for the blocks of a last unit row that sticks out past M.
 GL_HD constexpr GemmCoord unit_tile(const Plan& p, int u, int rank) {
@@ -44,8 +96,21 @@ GL_HD constexpr GemmCoord unit_tile(const Plan& p, int u, int rank) {
   return GemmCoord{unit.m * p.cluster_m + rank, unit.n, 0};
 }
 
+// The flag of a split unit: raised when its k-tile-0 segment has stored C.
+GL_HD constexpr int tail_flag(const Plan& p, int unit) { return unit - p.dp_units; }
+
 static_assert(unit_tile(make_plan(32, 16, 2, 8), 0, 1) == GemmCoord{1, 0, 0});
 static_assert(unit_tile(make_plan(32, 16, 2, 8), 8, 0) == GemmCoord{2, 0, 0});
 static_assert(unit_tile(make_plan(32, 16, 2, 8), 128, 1) == GemmCoord{31, 8, 0});
+// 8192^3 on 66 clusters: 15 rounds (990 units), 34 tail units of 128 k-tiles; cluster 1's tail
+// [65, 131) is the start of tail unit 1 (computed first: it stores) and the end of tail unit 0
+// (added to C after cluster 0's [0, 65) stored it). 4096^3 (58 of 66 in the last round): no tail.
+constexpr Plan kPlan8192 = make_plan(64, 32, 2, 8, 128, 66, true);
+static_assert(kPlan8192.dp_units == 990 && kPlan8192.tail_units == 34 && segments(kPlan8192, 1) == 17);
+static_assert(segment(kPlan8192, 1, 15).unit == 991 && segment(kPlan8192, 1, 15).k_end == 3 &&
+              segment(kPlan8192, 1, 15).stores());
+static_assert(segment(kPlan8192, 1, 16).unit == 990 && segment(kPlan8192, 1, 16).k_begin == 65);
+static_assert(make_plan(64, 32, 2, 8, 128, 66, false).tail_units == 0 &&
+              make_plan(32, 16, 2, 8, 64, 66, true).tail_units == 0);
 
 }  // namespace gemmlab::persistent
