@@ -23,6 +23,7 @@
 #include "gemmlab/schedule.h"
 #include "model/ncu_csv.h"
 #include "model/ncu_l2.h"
+#include "model/ncu_numbers.h"
 #include "model/settings_schema.h"
 #include "ui_util.h"
 #include "view.h"
@@ -101,13 +102,6 @@ Expected<double> model_tag_stage_ratio(const SimOutcome& o, const NcuTagStage& t
   return ncu_lookup_hit_over_op_read(o.report, t.merged_fraction * double(o.report.counters.read_lookups));
 }
 
-// "(32, 32, 1)" -> {32, 32, 1}
-std::optional<Dim3> parse_dim3(const std::string& text) {
-  std::smatch m;
-  static const std::regex re(R"(\(\s*(\d+)\s*,\s*(\d+)\s*,\s*(\d+)\s*\))");
-  if (!std::regex_match(text, m, re)) return std::nullopt;
-  return Dim3{std::stoi(m[1]), std::stoi(m[2]), std::stoi(m[3])};
-}
 
 class MeasuredView final : public View {
  public:
@@ -221,23 +215,20 @@ class MeasuredView final : public View {
         if (file.find(st.id) != std::string::npos && std::strlen(st.id) > best) s.stage = st.id, best = std::strlen(st.id);
     }
     // Size: the profiled program's "MxNxK" line, if it printed one.
-    static const std::regex size_re(R"((\d+)x(\d+)x(\d+))");
-    for (const auto& line : r.preamble) {
-      std::smatch m;
-      if (std::regex_search(line, m, size_re)) {
-        s.problem[0] = std::min(std::stoi(m[1]), kMaxProblemExtent);
-        s.problem[1] = std::min(std::stoi(m[2]), kMaxProblemExtent);
-        s.problem[2] = std::min(std::stoi(m[3]), kMaxProblemExtent);
+    for (const auto& line : r.preamble)
+      if (const auto p = problem_in_line(line, kMaxProblemExtent)) {
+        s.problem[0] = p->m, s.problem[1] = p->n, s.problem[2] = p->k;
         break;
       }
-    }
     for (const auto& line : r.preamble)
       if (line.find("H200") != std::string::npos) s.device = "h200";
     // Launch resources, as measured.
-    if (auto b = parse_dim3(k.block)) s.threads = b->x * b->y * b->z;
-    if (auto v = k.metric("launch__registers_per_thread")) s.regs = std::clamp(int(*v), 1, 255);
-    s.smem = int(k.metric("launch__shared_mem_per_block_dynamic").value_or(0) +
-                 k.metric("launch__shared_mem_per_block_static").value_or(0));
+    if (const auto t = ncu_block_threads(k.block)) s.threads = *t;
+    // Counters are finite and below 2^53 (parse_ncu_number); clamped as doubles before any int.
+    if (auto v = k.metric("launch__registers_per_thread")) s.regs = int(std::clamp(*v, 1.0, 255.0));
+    s.smem = int(std::clamp(k.metric("launch__shared_mem_per_block_dynamic").value_or(0) +
+                                k.metric("launch__shared_mem_per_block_static").value_or(0),
+                            0.0, 1048576.0));
     return s;
   }
 
@@ -344,7 +335,7 @@ class MeasuredView final : public View {
                       far ? "(near and far-partition look-ups)" : "(1 - misses / sectors the SMs read)");
         sim_l2 = buf;
         sim_dram = fmt_int(std::llround(o.dram_read / 1e6)) + " MB";
-        if (auto g = parse_dim3(k.grid); g && !(*g == o.grid))
+        if (auto g = parse_ncu_dim3(k.grid); g && !(*g == o.grid))
           sim_l2 += "  (simulated grid (" + std::to_string(o.grid.x) + "," + std::to_string(o.grid.y) + "," +
                     std::to_string(o.grid.z) + ") differs from the measured one: check stage, size, order)";
       }

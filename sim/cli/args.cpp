@@ -1,5 +1,6 @@
 #include "args.h"
 
+#include <cctype>
 #include <cerrno>
 #include <cstdlib>
 
@@ -33,14 +34,22 @@ std::string Args::str(const std::string& key, const std::string& fallback) const
   return it == values_.end() ? fallback : it->second;
 }
 
+// Decimal only: "010" is ten, not octal eight; hex is for --mask / addresses (hex_or_int).
 long long parse_int(const std::string& text, const std::string& what) {
   if (text.empty()) throw CliError(what + ": empty number");
   errno = 0;
   char* end = nullptr;
-  const long long v = std::strtoll(text.c_str(), &end, 0);  // base 0: accepts 0x..
-  if (errno == ERANGE || *end != '\0')
+  const long long v = std::strtoll(text.c_str(), &end, 10);
+  if (errno == ERANGE || *end != '\0' || std::isspace(static_cast<unsigned char>(text[0])))
     throw CliError(what + ": '" + text + "' is not an integer");
   return v;
+}
+
+int checked_int(long long v, long long lo, long long hi, const std::string& what) {
+  if (v < lo || v > hi)
+    throw CliError(what + " must be " + std::to_string(lo) + ".." + std::to_string(hi) + " (got " +
+                   std::to_string(v) + ")");
+  return static_cast<int>(v);
 }
 
 std::vector<long long> parse_int_list(const std::string& text, const std::string& what) {
@@ -77,6 +86,18 @@ std::vector<long long> Args::int_list(const std::string& key) const {
 std::vector<long long> Args::int_list(const std::string& key,
                                       std::vector<long long> fallback) const {
   return has(key) ? int_list(key) : fallback;
+}
+
+int Args::int_in(const std::string& key, long long lo, long long hi) const {
+  return checked_int(integer(key), lo, hi, key);
+}
+int Args::int_in(const std::string& key, long long lo, long long hi, long long fallback) const {
+  return checked_int(integer(key, fallback), lo, hi, key);
+}
+std::vector<int> Args::int_tuple_in(const std::string& key, size_t n, long long lo, long long hi) const {
+  std::vector<int> out;
+  for (long long v : int_tuple(key, n)) out.push_back(checked_int(v, lo, hi, key));
+  return out;
 }
 
 std::vector<long long> Args::int_tuple(const std::string& key, size_t n, size_t n_alt) const {

@@ -29,6 +29,11 @@ class Args {
   std::vector<long long> int_list(const std::string& key, std::vector<long long> fallback) const;
   // A list of exactly n (or, if n_alt > 0, n_alt) integers, e.g. --shape C,S.
   std::vector<long long> int_tuple(const std::string& key, size_t n, size_t n_alt = 0) const;
+  // The same, each in lo..hi (an int the model can take without narrowing), or a message that
+  // names the option and the range.
+  int int_in(const std::string& key, long long lo, long long hi) const;
+  int int_in(const std::string& key, long long lo, long long hi, long long fallback) const;
+  std::vector<int> int_tuple_in(const std::string& key, size_t n, long long lo, long long hi) const;
 
   // Call after reading every option the command knows: anything left over is an error.
   void reject_unknown(const std::set<std::string>& known) const;
@@ -38,7 +43,9 @@ class Args {
   std::set<std::string> flags_set_;
 };
 
-long long parse_int(const std::string& text, const std::string& what);
+long long parse_int(const std::string& text, const std::string& what);  // decimal
+// v as an int if lo <= v <= hi, else CliError("WHAT must be lo..hi (got v)").
+int checked_int(long long v, long long lo, long long hi, const std::string& what);
 std::vector<long long> parse_int_list(const std::string& text, const std::string& what);
 
 }  // namespace gemmlab::cli

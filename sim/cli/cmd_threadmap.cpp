@@ -9,17 +9,18 @@ Json cmd_threadmap(const Args& a) {
                     "--elements"});
   auto kind = parse_thread_map_kind(a.str("--map"));
   if (!kind) throw CliError(kind.error());
-  const auto shape = a.int_tuple("--shape", 2);
+  // Limits wide enough for any threadblock tile, narrow enough that no product overflows an int.
+  const auto shape = a.int_tuple_in("--shape", 2, 1, 1 << 22);
   ThreadMapParams p;
   p.kind = *kind;
-  p.shape_c = static_cast<int>(shape[0]);
-  p.shape_s = static_cast<int>(shape[1]);
-  p.threads = static_cast<int>(a.integer("--threads"));
-  p.access = static_cast<int>(a.integer("--access", 1));
+  p.shape_c = shape[0];
+  p.shape_s = shape[1];
+  p.threads = a.int_in("--threads", 1, 1024);
+  p.access = a.int_in("--access", 1, 64, 1);
   if (p.kind != ThreadMapKind::Stripmined) {
-    const auto w = a.int_tuple("--warp-arrangement", 2);
-    p.warp_c = static_cast<int>(w[0]);
-    p.warp_s = static_cast<int>(w[1]);
+    const auto w = a.int_tuple_in("--warp-arrangement", 2, 1, 32);
+    p.warp_c = w[0];
+    p.warp_s = w[1];
   } else if (a.has("--warp-arrangement")) {
     throw CliError("--warp-arrangement applies to warp-raked and warp-striped maps only");
   }

@@ -1,5 +1,7 @@
 #include "model/ncu_csv.h"
 
+#include <cmath>
+
 #include <algorithm>
 #include <cstdlib>
 #include <sstream>
@@ -56,7 +58,9 @@ std::optional<double> parse_ncu_number(const std::string& text) {
   if (t.empty()) return std::nullopt;
   char* end = nullptr;
   const double v = std::strtod(t.c_str(), &end);
-  if (end != t.c_str() + t.size()) return std::nullopt;
+  // "nan", "inf" and 1e300 parse, but no counter is any of them: refused here, so that no
+  // later float -> int conversion meets them.
+  if (end != t.c_str() + t.size() || !std::isfinite(v) || std::fabs(v) > kMaxNcuNumber) return std::nullopt;
   return v;
 }
 

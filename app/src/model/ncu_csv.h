@@ -40,6 +40,9 @@ Expected<NcuReport> load_ncu_csv(const std::string& path);
 // Split one CSV line (RFC 4180 quotes).
 std::vector<std::string> split_csv_line(const std::string& line);
 // "170,967,040" -> 170967040; nullopt for text that is not a number ("n/a").
+// A counter value ("1,234.5"); nullopt for text, NaN, infinities and magnitudes over 2^53
+// (beyond any counter a GPU run produces, and beyond exact doubles).
+inline constexpr double kMaxNcuNumber = 9007199254740992.0;
 std::optional<double> parse_ncu_number(const std::string& text);
 
 }  // namespace gemmlab::app

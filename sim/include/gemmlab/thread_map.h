@@ -79,7 +79,7 @@ GL_HD constexpr ThreadMapGeometry thread_map_geometry(const ThreadMapParams& p) 
     g.rule = ThreadMapRule::NonPositive;
     return g;
   }
-  if (p.warp_c * p.warp_s != 32) {
+  if (p.warp_c > 32 || p.warp_s > 32 || p.warp_c * p.warp_s != 32) {  // no overflowing product
     g.rule = ThreadMapRule::WarpArrangementNotAWarp;
     return g;
   }
