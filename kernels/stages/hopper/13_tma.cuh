@@ -31,6 +31,22 @@ __device__ __forceinline__ unsigned char* align_tiles(unsigned char* smem) {
   return smem + ((tma::kSwizzleAtomBytes - a % tma::kSwizzleAtomBytes) % tma::kSwizzleAtomBytes);
 }
 
+// The block's output tile on stage 12's serpentine grid.
+__device__ __forceinline__ GemmCoord serpentine_block_tile() {
+  return serpentine_swizzle::get_tile_offset(Dim3{int(blockIdx.x), int(blockIdx.y), int(blockIdx.z)},
+                                             Dim3{int(gridDim.x), int(gridDim.y), int(gridDim.z)});
+}
+
+// Thread 0: a full barrier per stage (count 1: the producer's arrive.expect_tx) and, where
+// empty_count > 0, an empty one that many consumer arrivals complete.
+__device__ __forceinline__ void make_barriers(uint64_t* full, uint64_t* empty, int stages, int empty_count) {
+  for (int s = 0; s < stages; ++s) {
+    mbarrier_init(&full[s], 1);
+    if (empty_count > 0) mbarrier_init(&empty[s], empty_count);
+  }
+  fence_barrier_init();
+}
+
 template <class Shape>
 struct TmaMainloop {
   using S = Shape;
@@ -122,17 +138,14 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
   __half* tiles = reinterpret_cast<__half*>(align_tiles(smem_raw));
   uint64_t* full = reinterpret_cast<uint64_t*>(tiles + Shape::kStages * Shape::kStageHalves);
 
-  const GemmCoord tile = serpentine_swizzle::get_tile_offset(
-      Dim3{int(blockIdx.x), int(blockIdx.y), int(blockIdx.z)},
-      Dim3{int(gridDim.x), int(gridDim.y), int(gridDim.z)});
+  const GemmCoord tile = serpentine_block_tile();
   const int m0 = tile.m * Shape::kTileM, n0 = tile.n * Shape::kTileN;
   if (n0 >= N) return;  // a no-op block of the last z slab
 
   if (threadIdx.x == 0) {
     tma_prefetch_descriptor(&map_a);
     tma_prefetch_descriptor(&map_b);
-    for (int s = 0; s < Shape::kStages; ++s) mbarrier_init(&full[s], 1);
-    fence_barrier_init();
+    make_barriers(full, nullptr, Shape::kStages, 0);
   }
   __syncthreads();
 

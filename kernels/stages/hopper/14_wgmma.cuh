@@ -70,17 +70,14 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
   unsigned char* tiles = align_tiles(smem_raw);
   uint64_t* full = reinterpret_cast<uint64_t*>(tiles + Shape::kStages * Shape::kStageBytes);
 
-  const GemmCoord tile = serpentine_swizzle::get_tile_offset(
-      Dim3{int(blockIdx.x), int(blockIdx.y), int(blockIdx.z)},
-      Dim3{int(gridDim.x), int(gridDim.y), int(gridDim.z)});
+  const GemmCoord tile = serpentine_block_tile();
   const int m0 = tile.m * Shape::kTileM, n0 = tile.n * Shape::kTileN;
   if (n0 >= N) return;  // a no-op block of the last z slab
 
   if (threadIdx.x == 0) {
     tma_prefetch_descriptor(&map_a);
     tma_prefetch_descriptor(&map_b);
-    for (int s = 0; s < Shape::kStages; ++s) mbarrier_init(&full[s], 1);
-    fence_barrier_init();
+    make_barriers(full, nullptr, Shape::kStages, 0);
   }
   __syncthreads();
 

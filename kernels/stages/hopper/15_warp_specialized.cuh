@@ -35,6 +35,45 @@ __device__ __forceinline__ void setmaxnreg_inc() {
 #endif
 }
 
+// The producer's loop (one thread): k-tiles [k_begin, k_end) of a tile. `it` counts k-tiles over
+// the block's life: stage it % S, and the empty barrier's phase for the stage's previous use
+// (it / S - 1) & 1 (the first S k-tiles find their stage free). issue(stage, full barrier, t)
+// issues k-tile t's boxes.
+template <class Shape, class Issue>
+__device__ __forceinline__ void produce_k_tiles(unsigned char* tiles, uint64_t* full, uint64_t* empty, int k_begin,
+                                                int k_end, int& it, Issue issue) {
+  constexpr int kS = Shape::kStages;
+#pragma unroll 1
+  for (int t = k_begin; t < k_end; ++t, ++it) {
+    const int stage = it % kS;
+    if (it >= kS) mbarrier_wait(&empty[stage], static_cast<uint32_t>(it / kS - 1) & 1u);
+    mbarrier_arrive_expect_tx(&full[stage], Shape::kStageBytes);
+    issue(tiles + stage * Shape::kStageBytes, &full[stage], t);
+  }
+}
+
+// A consumer warpgroup's loop over the same k-tiles: wait for the stage (parity it / S & 1), its 4
+// wgmma, at most one group left in flight, then release(stage) hands back the stage before
+// (whose MMAs are done); after the last k-tile, all MMAs done, its stage too.
+template <class Shape, class Release>
+__device__ __forceinline__ void consume_k_tiles(float (&d)[Shape::kAccumulators], uint32_t tiles_address,
+                                                uint64_t* full, int consumer, int k_begin, int k_end, int& it,
+                                                Release release) {
+  constexpr int kS = Shape::kStages;
+#pragma unroll 1
+  for (int t = k_begin; t < k_end; ++t, ++it) {
+    const int stage = it % kS;
+    mbarrier_wait(&full[stage], static_cast<uint32_t>(it / kS) & 1u);
+    consume_tile<Shape>(d, tiles_address + stage * Shape::kStageBytes, consumer);
+    wgmma_wait<1>();
+    fence_accumulators(d);
+    if (t > k_begin) release((it - 1) % kS);
+  }
+  wgmma_wait<0>();
+  fence_accumulators(d);
+  release((it - 1) % kS);
+}
+
 template <class Shape>
 __global__ void __launch_bounds__(Shape::kThreads, 1)
     warp_specialized_kernel(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b,
@@ -48,58 +87,38 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
   uint64_t* full = reinterpret_cast<uint64_t*>(tiles + kS * Shape::kStageBytes);
   uint64_t* empty = full + kS;
 
-  const GemmCoord tile = serpentine_swizzle::get_tile_offset(
-      Dim3{int(blockIdx.x), int(blockIdx.y), int(blockIdx.z)},
-      Dim3{int(gridDim.x), int(gridDim.y), int(gridDim.z)});
+  const GemmCoord tile = serpentine_block_tile();
   const int m0 = tile.m * Shape::kTileM, n0 = tile.n * Shape::kTileN;
   if (n0 >= N) return;  // a no-op block of the last z slab
 
   if (threadIdx.x == 0) {
     tma_prefetch_descriptor(&map_a);
     tma_prefetch_descriptor(&map_b);
-    for (int s = 0; s < kS; ++s) {
-      mbarrier_init(&full[s], 1);
-      mbarrier_init(&empty[s], Shape::kConsumers * 4);
-    }
-    fence_barrier_init();
+    make_barriers(full, empty, kS, Shape::kConsumers * 4);  // empty: one arrival per consumer warp
   }
   __syncthreads();  // the last block-wide barrier: from here the warpgroups run apart
 
   const int k_tiles = fp16::tiles_of(K, Shape::kTileK);
   const int wg = threadIdx.x / 128;
+  int it = 0;
   if (wg == 0) {
     setmaxnreg_dec<kProducerRegisters>();
-    if (threadIdx.x == 0) {
-#pragma unroll 1
-      for (int t = 0; t < k_tiles; ++t) {
-        const int stage = t % kS;
-        if (t >= kS) mbarrier_wait(&empty[stage], static_cast<uint32_t>(t / kS - 1) & 1u);
-        unsigned char* dst = tiles + stage * Shape::kStageBytes;
-        mbarrier_arrive_expect_tx(&full[stage], Shape::kStageBytes);
-        tma_load_2d(dst, &map_a, &full[stage], t * Shape::kTileK, m0);
-        tma_load_2d(dst + Shape::kABytes, &map_b, &full[stage], t * Shape::kTileK, n0);
-      }
-    }
+    if (threadIdx.x == 0)
+      produce_k_tiles<Shape>(tiles, full, empty, 0, k_tiles, it, [&](unsigned char* dst, uint64_t* bar, int t) {
+        tma_load_2d(dst, &map_a, bar, t * Shape::kTileK, m0);
+        tma_load_2d(dst + Shape::kABytes, &map_b, bar, t * Shape::kTileK, n0);
+      });
     return;
   }
 
   setmaxnreg_inc<kConsumerRegisters>();
   const int consumer = wg - 1;
   const bool warp_leader = threadIdx.x % 32 == 0;
-  const uint32_t tiles_address = smem_u32(tiles);
   float d[Shape::kAccumulators] = {};
   fence_accumulators(d);
-#pragma unroll 1
-  for (int t = 0; t < k_tiles; ++t) {
-    const int stage = t % kS;
-    mbarrier_wait(&full[stage], static_cast<uint32_t>(t / kS) & 1u);
-    consume_tile<Shape>(d, tiles_address + stage * Shape::kStageBytes, consumer);
-    wgmma_wait<1>();
-    fence_accumulators(d);
-    if (t > 0 && warp_leader) mbarrier_arrive(&empty[(t - 1) % kS]);
-  }
-  wgmma_wait<0>();
-  fence_accumulators(d);
+  consume_k_tiles<Shape>(d, smem_u32(tiles), full, consumer, 0, k_tiles, it, [&](int stage) {
+    if (warp_leader) mbarrier_arrive(&empty[stage]);
+  });
 
   store_accumulators<Shape>(d, C, M, N, m0 + 64 * consumer, n0, threadIdx.x % 128, alpha, beta);
 #endif

@@ -61,6 +61,25 @@ __device__ __forceinline__ void tma_load_2d_multicast(void* dst, const CUtensorM
 #endif
 }
 
+// K-tile t's boxes for block `rank` of a pair: its own A box, and its half of the shared B box
+// written into both blocks (each block's full barrier counts both halves).
+template <class Shape>
+__device__ __forceinline__ void issue_pair_boxes(unsigned char* dst, uint64_t* bar, int t, const CUtensorMap* map_a,
+                                                 const CUtensorMap* map_b_half, int m0, int n0, uint32_t rank) {
+  constexpr int kBHalfRows = Shape::kTileN / kClusterBlocks;
+  tma_load_2d(dst, map_a, bar, t * Shape::kTileK, m0);
+  tma_load_2d_multicast(dst + Shape::kABytes + rank * (Shape::kBBytes / kClusterBlocks), map_b_half, bar,
+                        t * Shape::kTileK, n0 + int(rank) * kBHalfRows, uint16_t((1u << kClusterBlocks) - 1));
+}
+
+// A consumer warp hands a stage back to both producers that write it.
+__device__ __forceinline__ void release_to_pair(uint64_t* empty_stage, uint32_t peer, bool warp_leader) {
+  if (warp_leader) {
+    mbarrier_arrive(empty_stage);
+    mbarrier_arrive_cluster(empty_stage, peer);
+  }
+}
+
 // Launched with a cluster shape of (1, kClusterBlocks, 1) (hopper_launch.cuh; __cluster_dims__ would
 // not compile for the sm_80 build).
 template <class Shape>
@@ -70,15 +89,12 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
 #if GEMMLAB_SM90A
   static_assert(Shape::kProducer && Shape::kTileN % kClusterBlocks == 0);
   constexpr int kS = Shape::kStages;
-  constexpr int kBHalfBytes = Shape::kBBytes / kClusterBlocks;
   extern __shared__ __align__(16) unsigned char smem_raw[];
   unsigned char* tiles = align_tiles(smem_raw);
   uint64_t* full = reinterpret_cast<uint64_t*>(tiles + kS * Shape::kStageBytes);
   uint64_t* empty = full + kS;
 
-  const GemmCoord tile = serpentine_swizzle::get_tile_offset(
-      Dim3{int(blockIdx.x), int(blockIdx.y), int(blockIdx.z)},
-      Dim3{int(gridDim.x), int(gridDim.y), int(gridDim.z)});
+  const GemmCoord tile = serpentine_block_tile();
   const int m0 = tile.m * Shape::kTileM, n0 = tile.n * Shape::kTileN;
   // Both blocks of a cluster have the same n tile: they leave together, before any cluster barrier.
   if (n0 >= N) return;
@@ -87,52 +103,27 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
   if (threadIdx.x == 0) {
     tma_prefetch_descriptor(&map_a);
     tma_prefetch_descriptor(&map_b_half);
-    for (int s = 0; s < kS; ++s) {
-      mbarrier_init(&full[s], 1);
-      mbarrier_init(&empty[s], kClusterBlocks * Shape::kConsumers * 4);
-    }
-    fence_barrier_init();
+    make_barriers(full, empty, kS, kClusterBlocks * Shape::kConsumers * 4);  // both blocks' consumer warps
   }
   cluster_sync();
 
   const int k_tiles = fp16::tiles_of(K, Shape::kTileK);
   const int wg = threadIdx.x / 128;
+  int it = 0;
   if (wg == 0) {
     setmaxnreg_dec<kProducerRegisters>();
-    if (threadIdx.x == 0) {
-#pragma unroll 1
-      for (int t = 0; t < k_tiles; ++t) {
-        const int stage = t % kS;
-        if (t >= kS) mbarrier_wait(&empty[stage], static_cast<uint32_t>(t / kS - 1) & 1u);
-        unsigned char* dst = tiles + stage * Shape::kStageBytes;
-        mbarrier_arrive_expect_tx(&full[stage], Shape::kStageBytes);
-        tma_load_2d(dst, &map_a, &full[stage], t * Shape::kTileK, m0);
-        tma_load_2d_multicast(dst + Shape::kABytes + rank * kBHalfBytes, &map_b_half, &full[stage],
-                              t * Shape::kTileK, n0 + int(rank) * (Shape::kTileN / kClusterBlocks),
-                              uint16_t((1u << kClusterBlocks) - 1));
-      }
-    }
+    if (threadIdx.x == 0)
+      produce_k_tiles<Shape>(tiles, full, empty, 0, k_tiles, it, [&](unsigned char* dst, uint64_t* bar, int t) {
+        issue_pair_boxes<Shape>(dst, bar, t, &map_a, &map_b_half, m0, n0, rank);
+      });
   } else {
     setmaxnreg_inc<kConsumerRegisters>();
     const int consumer = wg - 1;
     const bool warp_leader = threadIdx.x % 32 == 0;
-    const uint32_t tiles_address = smem_u32(tiles);
     float d[Shape::kAccumulators] = {};
     fence_accumulators(d);
-#pragma unroll 1
-    for (int t = 0; t < k_tiles; ++t) {
-      const int stage = t % kS;
-      mbarrier_wait(&full[stage], static_cast<uint32_t>(t / kS) & 1u);
-      consume_tile<Shape>(d, tiles_address + stage * Shape::kStageBytes, consumer);
-      wgmma_wait<1>();
-      fence_accumulators(d);
-      if (t > 0 && warp_leader) {
-        mbarrier_arrive(&empty[(t - 1) % kS]);
-        mbarrier_arrive_cluster(&empty[(t - 1) % kS], peer);
-      }
-    }
-    wgmma_wait<0>();
-    fence_accumulators(d);
+    consume_k_tiles<Shape>(d, smem_u32(tiles), full, consumer, 0, k_tiles, it,
+                           [&](int stage) { release_to_pair(&empty[stage], peer, warp_leader); });
     store_accumulators<Shape>(d, C, M, N, m0 + 64 * consumer, n0, threadIdx.x % 128, alpha, beta);
   }
   cluster_sync();  // the peer may still arrive on this block's empty barriers until here

@@ -154,7 +154,6 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
 #if GEMMLAB_SM90A
   static_assert(Shape::kProducer && Shape::kTileN % kClusterBlocks == 0);
   constexpr int kS = Shape::kStages;
-  constexpr int kBHalfBytes = Shape::kBBytes / kClusterBlocks;
   extern __shared__ __align__(16) unsigned char smem_raw[];
   unsigned char* tiles = align_tiles(smem_raw);
   unsigned char* staging = tiles + kS * Shape::kStageBytes;  // 1024-byte aligned, per consumer
@@ -167,11 +166,7 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
     tma_prefetch_descriptor(&map_a);
     tma_prefetch_descriptor(&map_b_half);
     if (kTmaStore) tma_prefetch_descriptor(&map_c);
-    for (int s = 0; s < kS; ++s) {
-      mbarrier_init(&full[s], 1);
-      mbarrier_init(&empty[s], kClusterBlocks * Shape::kConsumers * 4);
-    }
-    fence_barrier_init();
+    make_barriers(full, empty, kS, kClusterBlocks * Shape::kConsumers * 4);  // both blocks' consumer warps
   }
   cluster_sync();
 
@@ -188,17 +183,10 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
         const GemmCoord tile = persistent::unit_tile(plan, g.unit, int(rank));
         if (tile.n >= plan.tiles_n) continue;  // padding of the last slab, for both blocks
         const int m0 = tile.m * Shape::kTileM, n0 = tile.n * Shape::kTileN;
-#pragma unroll 1
-        for (int t = g.k_begin; t < g.k_end; ++t, ++it) {
-          const int stage = it % kS;
-          if (it >= kS) mbarrier_wait(&empty[stage], static_cast<uint32_t>(it / kS - 1) & 1u);
-          unsigned char* dst = tiles + stage * Shape::kStageBytes;
-          mbarrier_arrive_expect_tx(&full[stage], Shape::kStageBytes);
-          tma_load_2d(dst, &map_a, &full[stage], t * Shape::kTileK, m0);
-          tma_load_2d_multicast(dst + Shape::kABytes + rank * kBHalfBytes, &map_b_half, &full[stage],
-                                t * Shape::kTileK, n0 + int(rank) * (Shape::kTileN / kClusterBlocks),
-                                uint16_t((1u << kClusterBlocks) - 1));
-        }
+        produce_k_tiles<Shape>(tiles, full, empty, g.k_begin, g.k_end, it,
+                               [&](unsigned char* dst, uint64_t* bar, int t) {
+                                 issue_pair_boxes<Shape>(dst, bar, t, &map_a, &map_b_half, m0, n0, rank);
+                               });
       }
     }
   } else {
@@ -206,12 +194,6 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
     const int consumer = wg - 1;
     const bool warp_leader = threadIdx.x % 32 == 0;
     const uint32_t tiles_address = smem_u32(tiles);
-    auto release = [&](int stage) {
-      if (warp_leader) {
-        mbarrier_arrive(&empty[stage]);
-        mbarrier_arrive_cluster(&empty[stage], peer);
-      }
-    };
     const int thread_in_wg = threadIdx.x % 128;
     int it = 0;
 #pragma unroll 1
@@ -221,18 +203,8 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
       if (tile.n >= plan.tiles_n) continue;
       float d[Shape::kAccumulators] = {};
       fence_accumulators(d);
-#pragma unroll 1
-      for (int t = g.k_begin; t < g.k_end; ++t, ++it) {
-        const int stage = it % kS;
-        mbarrier_wait(&full[stage], static_cast<uint32_t>(it / kS) & 1u);
-        consume_tile<Shape>(d, tiles_address + stage * Shape::kStageBytes, consumer);
-        wgmma_wait<1>();
-        fence_accumulators(d);
-        if (t > g.k_begin) release((it - 1) % kS);
-      }
-      wgmma_wait<0>();
-      fence_accumulators(d);
-      release((it - 1) % kS);
+      consume_k_tiles<Shape>(d, tiles_address, full, consumer, g.k_begin, g.k_end, it,
+                             [&](int stage) { release_to_pair(&empty[stage], peer, warp_leader); });
       const int row0 = tile.m * Shape::kTileM + 64 * consumer, col0 = tile.n * Shape::kTileN;
       if constexpr (kTmaStore) {
         // A split unit (only with the TMA epilogue): its first segment stores, the others add.
