@@ -45,6 +45,23 @@ TEST(ResultsFile, RefusesTheWrongShapeWithAMessage) {
   EXPECT_NE(missing.error().find("no such file"), std::string::npos);
 }
 
+// Numbers the app would show or export wrongly are refused with the field and its range
+// (issue 15: l2_bytes 1e300 became a negative L2 size).
+TEST(ResultsFile, RefusesNumbersOutOfRange) {
+  const std::string head =
+      R"({"device":{"name":"x","sms":132,"clock_mhz":1980,"driver":"d","cuda":"c","l2_bytes":)";
+  const std::string tail = R"(},"date":"2000-01-01T00:00:00Z","results":[]})";
+  auto big = parse_bench_results(head + "1e300" + tail, "big.json");
+  ASSERT_FALSE(big.ok());
+  EXPECT_NE(big.error().find("device.l2_bytes must be a number from 0 to 1e+12"), std::string::npos) << big.error();
+  EXPECT_TRUE(parse_bench_results(head + "52428800" + tail, "ok.json").ok());
+  const std::string row =
+      R"({"stage":"naive","track":"fp32","m":1,"n":1,"k":1,"ms":1e200,"tflops":1,"ratio_to_cublas":1,"rel_err":0,"ok":true,"reps":3})";
+  auto slow = parse_bench_results(head + "1" + R"(},"date":"d","results":[)" + row + "]}", "slow.json");
+  ASSERT_FALSE(slow.ok());
+  EXPECT_NE(slow.error().find("results[0].ms must be a number from 0 to 1e+08"), std::string::npos) << slow.error();
+}
+
 TEST(NcuCsv, ReadsARealCapture) {
   auto r = load_ncu_csv(kFixtures + "/ncu/multistage_h200.csv");
   ASSERT_TRUE(r.ok()) << r.error();

@@ -1,5 +1,8 @@
 #include "model/results_file.h"
 
+#include <cmath>
+#include <sstream>
+
 #include <nlohmann/json.hpp>
 
 #include "model/files.h"
@@ -32,6 +35,17 @@ double num(const Json& obj, const std::string& where, const char* key) {
   return v.get<double>();
 }
 
+// A number from lo to hi (finite): what the app shows and exports stays what the file says.
+double num_in(const Json& obj, const std::string& where, const char* key, double lo, double hi) {
+  const double v = num(obj, where, key);
+  if (!std::isfinite(v) || v < lo || v > hi) {
+    std::ostringstream range;
+    range << lo << " to " << hi;
+    throw ShapeError{where + "." + key + " must be a number from " + range.str()};
+  }
+  return v;
+}
+
 int whole(const Json& obj, const std::string& where, const char* key, long long lo, long long hi) {
   const Json& v = field(obj, where, key);
   if (!v.is_number_integer() || v.get<long long>() < lo || v.get<long long>() > hi)
@@ -56,7 +70,7 @@ Expected<BenchResults> parse_bench_results(const std::string& text, const std::s
     const Json& dev = field(doc, "the file", "device");
     r.device.name = str(dev, "device", "name");
     r.device.sms = whole(dev, "device", "sms", 0, 100000);
-    r.device.l2_bytes = static_cast<long long>(num(dev, "device", "l2_bytes"));
+    r.device.l2_bytes = static_cast<long long>(num_in(dev, "device", "l2_bytes", 0, 1e12));
     r.device.clock_mhz = whole(dev, "device", "clock_mhz", 0, 100000);
     r.device.driver = str(dev, "device", "driver");
     r.device.cuda = str(dev, "device", "cuda");
@@ -74,11 +88,13 @@ Expected<BenchResults> parse_bench_results(const std::string& text, const std::s
       b.m = whole(x, w, "m", 1, 1 << 30);
       b.n = whole(x, w, "n", 1, 1 << 30);
       b.k = whole(x, w, "k", 1, 1 << 30);
-      b.ms = num(x, w, "ms");
-      b.tflops = num(x, w, "tflops");
-      b.ratio_to_cublas = num(x, w, "ratio_to_cublas");
-      b.rel_err = num(x, w, "rel_err");
-      b.cublas_ms = x.contains("cublas_ms") ? num(x, w, "cublas_ms") : b.ratio_to_cublas * b.ms;
+      // Limits far past any GPU run (a day per kernel, 10^6 TFLOP/s), which keep every derived
+      // number finite.
+      b.ms = num_in(x, w, "ms", 0, 1e8);
+      b.tflops = num_in(x, w, "tflops", 0, 1e6);
+      b.ratio_to_cublas = num_in(x, w, "ratio_to_cublas", 0, 1e6);
+      b.rel_err = num_in(x, w, "rel_err", 0, 1e30);
+      b.cublas_ms = x.contains("cublas_ms") ? num_in(x, w, "cublas_ms", 0, 1e8) : b.ratio_to_cublas * b.ms;
       const Json& ok = field(x, w, "ok");
       if (!ok.is_boolean()) throw ShapeError{w + ".ok must be true or false"};
       b.ok = ok.get<bool>();
