@@ -72,23 +72,124 @@ __device__ __forceinline__ void copy_tile_async(const Copy& c, int k0, uint32_t 
 }
 
 
-// MultistageShape (tile, stages, warps, shared bytes) and each stage's choice: fp16_shapes.h.
+// A warp's fragments for k16 step kk (halves) of the stage at stage_address: one ldmatrix.x4 per
+// m16 tile of A and per pair of n8 tiles of B, from the lane's step-0 row offsets a_base / b_base
+// (bytes inside the stage). ldsm_step_offset in bytes (kUnit 2): the halves' XOR by kk scaled to bytes.
+template <int kTileK, class Tile>
+__device__ __forceinline__ void load_step_fragments(Tile& f, uint32_t stage_address, uint32_t a_base,
+                                                    uint32_t b_base, int kk) {
+#pragma unroll
+  for (int mi = 0; mi < Tile::kMmaM; ++mi)
+    ldmatrix_x4(f.a[mi], stage_address + ldsm_step_offset<kTileK, 2>(a_base, kk, mi));
+#pragma unroll
+  for (int nj = 0; nj < Tile::kMmaN / 2; ++nj) {
+    uint32_t r[4];
+    ldmatrix_x4(r, stage_address + ldsm_step_offset<kTileK, 2>(b_base, kk, nj));
+    f.b[2 * nj][0] = r[0];
+    f.b[2 * nj][1] = r[1];
+    f.b[2 * nj + 1][0] = r[2];
+    f.b[2 * nj + 1][1] = r[3];
+  }
+}
+
+// The k-tile loop of the multistage pipeline (stages 11, 12 and the TMA stage 13) around its
+// copies, which `copies` provides:
+//   start()                          tiles 0 .. kStages-2 issued, tile 0 visible to every thread
+//   await(t)                         tile t visible to this thread (the block barrier after it also
+//                                    tells every warp has left tile t-1's stage)
+//   copy_step(step, next, write)     this k16 step's share of copying tile `next` into stage
+//                                    `write`, advancing both once the tile is issued
+//   finish(k_tiles, next)            nothing still writes shared memory when this returns
+template <class S, bool kSerpentine, class Copies>
+__device__ __forceinline__ void run_multistage_k_tiles(float (&acc)[S::kWarpM / 16][S::kWarpN / 8][4],
+                                                       Copies& copies, int k_tiles, uint32_t smem_base,
+                                                       uint32_t a_base, uint32_t b_base) {
+  using Tile = WarpTile<S::kWarpM, S::kWarpN>;
+  constexpr int kStageBytes = S::kStageHalves * 2;
+  auto load_step = [&](Tile& f, int stage, int kk) {
+    load_step_fragments<S::kTileK>(f, smem_base + stage * kStageBytes, a_base, b_base, kk);
+  };
+  copies.start();
+
+  Tile frag[2];
+  int read_stage = 0, write_stage = S::kStages - 1, next_tile = S::kStages - 1;
+  load_step(frag[0], read_stage, 0);
+
+#pragma unroll 1
+  for (int t = 0; t < k_tiles; ++t) {
+#pragma unroll
+    for (int step = 0; step < S::kStepsPerTile; ++step) {
+      if (step == S::kStepsPerTile - 1) {
+        copies.await(t + 1);
+        __syncthreads();
+        read_stage = read_stage == S::kStages - 1 ? 0 : read_stage + 1;
+      }
+      const int next_step = (step + 1) % S::kStepsPerTile;
+      load_step(frag[(step + 1) & 1], read_stage, next_step * 16);
+      copies.copy_step(step, next_tile, write_stage);
+      warp_mma<kSerpentine>(acc, frag[step & 1]);
+    }
+  }
+  copies.finish(k_tiles, next_tile);
+}
+
+// Stage 11's copies: cp.async of every thread's share of the tile, one commit group per tile.
 // kCopyParts > 1 (a tuning option, fp16_tune): the cp.async of the next tile is spread over the
 // first kCopyParts k16 steps of the tile instead of all issued at step 0 (committed after the
 // last part, still before the tile's closing wait).
+template <class S, class CopyA, class CopyB, int kCopyParts>
+struct CpAsyncCopies {
+  static_assert(kCopyParts >= 1 && (kCopyParts == 1 || kCopyParts < S::kStepsPerTile),
+                "every part is issued before the wait of the tile's last step");
+  static constexpr int kStageBytes = S::kStageHalves * 2;
+  static constexpr int kBOffsetBytes = S::kBOffsetHalves * 2;
+  const CopyA& copy_a;
+  const CopyB& copy_b;
+  __half* smem;
+  uint32_t smem_base;
+
+  __device__ __forceinline__ void issue_part(int tile, int stage, int part) const {
+    const uint32_t stage_address = smem_base + stage * kStageBytes;
+    __half* stage_ptr = smem + stage * S::kStageHalves;
+    copy_tile_async_part(copy_a, tile * S::kTileK, stage_address, stage_ptr, part * CopyA::kAccesses / kCopyParts,
+                         (part + 1) * CopyA::kAccesses / kCopyParts);
+    copy_tile_async_part(copy_b, tile * S::kTileK, stage_address + kBOffsetBytes, stage_ptr + S::kBOffsetHalves,
+                         part * CopyB::kAccesses / kCopyParts, (part + 1) * CopyB::kAccesses / kCopyParts);
+  }
+  __device__ __forceinline__ void start() const {
+#pragma unroll
+    for (int s = 0; s < S::kStages - 1; ++s) {
+#pragma unroll
+      for (int part = 0; part < kCopyParts; ++part) issue_part(s, s, part);
+      cp_async_commit();
+    }
+    cp_async_wait<S::kStages - 2>();
+    __syncthreads();
+  }
+  __device__ __forceinline__ void await(int) const { cp_async_wait<S::kStages - 2>(); }
+  __device__ __forceinline__ void copy_step(int step, int& next_tile, int& write_stage) const {
+    if (step >= kCopyParts) return;
+    issue_part(next_tile, write_stage, step);
+    if (step == kCopyParts - 1) {  // an empty group past K keeps the count simple
+      cp_async_commit();
+      ++next_tile;
+      write_stage = write_stage == S::kStages - 1 ? 0 : write_stage + 1;
+    }
+  }
+  // Nothing may still be writing shared memory when the caller reuses it.
+  __device__ __forceinline__ void finish(int, int) const { cp_async_wait<0>(); }
+};
+
+// MultistageShape (tile, stages, warps, shared bytes) and each stage's choice: fp16_shapes.h.
 template <class Shape, bool kSerpentine, bool kVectorized, int kCopyParts = 1>
 struct MultistageMainloop {
   using S = Shape;
-  using Tile = WarpTile<S::kWarpM, S::kWarpN>;
   using Layout = SmemOperandLayout<S::kTileK, S::kSwizzled>;
   using CopyA = OperandTileCopy<S::kTileM, S::kTileK, S::kThreads, S::kSwizzled, kVectorized>;
   using CopyB = OperandTileCopy<S::kTileN, S::kTileK, S::kThreads, S::kSwizzled, kVectorized>;
   static_assert(S::kHalfBytes == sizeof(__half));
-  static constexpr int kStageBytes = S::kStageHalves * 2;
   static constexpr int kBOffsetBytes = S::kBOffsetHalves * 2;
   static_assert(ldsm_offsets_separable<S::kTileK, S::kSwizzled>());
-  static_assert(kCopyParts >= 1 && (kCopyParts == 1 || kCopyParts < S::kStepsPerTile),
-                "every part is issued before the wait of the tile's last step");
 
   // acc += A[m0 .. m0+TM) x B[n0 .. n0+TN) over all of K, for this thread's warp tile.
   __device__ __forceinline__ static void run(float (&acc)[S::kWarpM / 16][S::kWarpN / 8][4],
@@ -103,85 +204,9 @@ struct MultistageMainloop {
     // Byte offsets (inside one stage) of this lane's ldmatrix rows, swizzled once (see
     // ldsm_offsets_separable in gemmlab/fp16_smem_tile.h for why XOR and add are enough later).
     const LdsmLaneOffsets lane = LdsmLaneOffsets::of<Layout>(warp_m, warp_n, threadIdx.x % 32);
-    const uint32_t a_base = 2u * lane.a;
-    const uint32_t b_base = kBOffsetBytes + 2u * lane.b;
-
-    auto issue_tile = [&](int tile, int stage) {
-      const uint32_t stage_address = smem_base + stage * kStageBytes;
-      __half* stage_ptr = smem + stage * S::kStageHalves;
-      copy_tile_async(copy_a, tile * S::kTileK, stage_address, stage_ptr);
-      copy_tile_async(copy_b, tile * S::kTileK, stage_address + kBOffsetBytes,
-                        stage_ptr + S::kBOffsetHalves);
-    };
-    auto load_step = [&](Tile& f, int stage, int kk) {
-      const uint32_t stage_address = smem_base + stage * kStageBytes;
-      // ldsm_step_offset in bytes (kUnit 2): the halves' XOR by kk scaled to bytes.
-#pragma unroll
-      for (int mi = 0; mi < Tile::kMmaM; ++mi)
-        ldmatrix_x4(f.a[mi], stage_address + ldsm_step_offset<S::kTileK, 2>(a_base, kk, mi));
-#pragma unroll
-      for (int nj = 0; nj < Tile::kMmaN / 2; ++nj) {
-        uint32_t r[4];
-        ldmatrix_x4(r, stage_address + ldsm_step_offset<S::kTileK, 2>(b_base, kk, nj));
-        f.b[2 * nj][0] = r[0];
-        f.b[2 * nj][1] = r[1];
-        f.b[2 * nj + 1][0] = r[2];
-        f.b[2 * nj + 1][1] = r[3];
-      }
-    };
-
-    const int k_tiles = tiles_of(K, S::kTileK);
-#pragma unroll
-    for (int s = 0; s < S::kStages - 1; ++s) {
-      issue_tile(s, s);
-      cp_async_commit();
-    }
-    cp_async_wait<S::kStages - 2>();
-    __syncthreads();
-
-    Tile frag[2];
-    int read_stage = 0, write_stage = S::kStages - 1, next_tile = S::kStages - 1;
-    load_step(frag[0], read_stage, 0);
-
-#pragma unroll 1
-    for (int t = 0; t < k_tiles; ++t) {
-#pragma unroll
-      for (int step = 0; step < S::kStepsPerTile; ++step) {
-        if (step == S::kStepsPerTile - 1) {
-          cp_async_wait<S::kStages - 2>();
-          __syncthreads();
-          read_stage = read_stage == S::kStages - 1 ? 0 : read_stage + 1;
-        }
-        const int next_step = (step + 1) % S::kStepsPerTile;
-        load_step(frag[(step + 1) & 1], read_stage, next_step * 16);
-        if constexpr (kCopyParts == 1) {
-          if (step == 0) {
-            issue_tile(next_tile, write_stage);
-            cp_async_commit();
-            ++next_tile;
-            write_stage = write_stage == S::kStages - 1 ? 0 : write_stage + 1;
-          }
-        } else if (step < kCopyParts) {
-          const uint32_t stage_address = smem_base + write_stage * kStageBytes;
-          __half* stage_ptr = smem + write_stage * S::kStageHalves;
-          copy_tile_async_part(copy_a, next_tile * S::kTileK, stage_address, stage_ptr,
-                                 step * CopyA::kAccesses / kCopyParts,
-                                 (step + 1) * CopyA::kAccesses / kCopyParts);
-          copy_tile_async_part(copy_b, next_tile * S::kTileK, stage_address + kBOffsetBytes,
-                                 stage_ptr + S::kBOffsetHalves,
-                                 step * CopyB::kAccesses / kCopyParts,
-                                 (step + 1) * CopyB::kAccesses / kCopyParts);
-          if (step == kCopyParts - 1) {
-            cp_async_commit();
-            ++next_tile;
-            write_stage = write_stage == S::kStages - 1 ? 0 : write_stage + 1;
-          }
-        }
-        warp_mma<kSerpentine>(acc, frag[step & 1]);
-      }
-    }
-    // Nothing may still be writing shared memory when the caller reuses it.
-    cp_async_wait<0>();
+    CpAsyncCopies<S, CopyA, CopyB, kCopyParts> copies{copy_a, copy_b, smem, smem_base};
+    run_multistage_k_tiles<S, kSerpentine>(acc, copies, tiles_of(K, S::kTileK), smem_base, 2u * lane.a,
+                                           kBOffsetBytes + 2u * lane.b);
   }
 };
 

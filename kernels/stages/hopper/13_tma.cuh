@@ -4,7 +4,8 @@
 //   setup   : thread 0 initialises one mbarrier per stage (count 1: its own arrive).
 //   prologue: thread 0 issues k-tiles 0 .. kStages-2: per tile one arrive.expect_tx of the two
 //             boxes' bytes, then the A box and the B box, both completing on the stage's barrier.
-//   for each k-tile t, for each k16 step kk (stage 11's loop, same fragment double buffer):
+//   for each k-tile t, for each k16 step kk (stage 11's loop, fp16::run_multistage_k_tiles, with
+//   this file's TmaCopies in place of cp.async):
 //     last kk : every thread waits for tile t+1's barrier (parity (t+1)/kStages & 1), then a
 //               block barrier: all warps have left tile t's stage
 //     always  : ldmatrix the fragments of the next step
@@ -31,15 +32,24 @@ __device__ __forceinline__ unsigned char* align_tiles(unsigned char* smem) {
   return smem + ((tma::kSwizzleAtomBytes - a % tma::kSwizzleAtomBytes) % tma::kSwizzleAtomBytes);
 }
 
-// The block's output tile on stage 12's serpentine grid.
-__device__ __forceinline__ GemmCoord serpentine_block_tile() {
-  return serpentine_swizzle::get_tile_offset(Dim3{int(blockIdx.x), int(blockIdx.y), int(blockIdx.z)},
-                                             Dim3{int(gridDim.x), int(gridDim.y), int(gridDim.z)});
+// First row and column of the block's output tile on stage 12's serpentine grid.
+struct TileOrigin {
+  int m0, n0;
+};
+template <class Shape>
+__device__ __forceinline__ TileOrigin serpentine_tile_origin() {
+  const GemmCoord t = serpentine_swizzle::get_tile_offset(Dim3{int(blockIdx.x), int(blockIdx.y), int(blockIdx.z)},
+                                                          Dim3{int(gridDim.x), int(gridDim.y), int(gridDim.z)});
+  return {t.m * Shape::kTileM, t.n * Shape::kTileN};
 }
 
-// Thread 0: a full barrier per stage (count 1: the producer's arrive.expect_tx) and, where
-// empty_count > 0, an empty one that many consumer arrivals complete.
-__device__ __forceinline__ void make_barriers(uint64_t* full, uint64_t* empty, int stages, int empty_count) {
+// Thread 0, before the block (or cluster) barrier: prefetches the operand maps and makes a full
+// barrier per stage (count 1: the producer's arrive.expect_tx) and, where empty_count > 0, an
+// empty one that many consumer arrivals complete.
+__device__ __forceinline__ void start_pipeline(const CUtensorMap* map_a, const CUtensorMap* map_b, uint64_t* full,
+                                               uint64_t* empty, int stages, int empty_count) {
+  tma_prefetch_descriptor(map_a);
+  tma_prefetch_descriptor(map_b);
   for (int s = 0; s < stages; ++s) {
     mbarrier_init(&full[s], 1);
     if (empty_count > 0) mbarrier_init(&empty[s], empty_count);
@@ -47,84 +57,63 @@ __device__ __forceinline__ void make_barriers(uint64_t* full, uint64_t* empty, i
   fence_barrier_init();
 }
 
+// Stage 13's copies for stage 11's k-tile loop (fp16::run_multistage_k_tiles): thread 0 issues
+// one box per operand per tile on the stage's barrier; every thread waits on the barrier's phase.
+template <class S>
+struct TmaCopies {
+  static_assert(S::kTileK == tma::kBoxK, "one box row per tile row");
+  static constexpr uint32_t kTxBytes = tma::box_bytes(S::kTileM) + tma::box_bytes(S::kTileN);
+  static_assert(kTxBytes == S::kStageHalves * 2 && (S::kBOffsetHalves * 2) % tma::kSwizzleAtomBytes == 0);
+  const CUtensorMap* map_a;
+  const CUtensorMap* map_b;
+  __half* tiles;
+  uint64_t* full;
+  int m0, n0;
+  bool issuer;  // thread 0
+
+  __device__ __forceinline__ void issue(int tile, int stage) const {  // the issuer only
+    __half* dst = tiles + stage * S::kStageHalves;
+    mbarrier_arrive_expect_tx(&full[stage], kTxBytes);
+    tma_load_2d(dst, map_a, &full[stage], tile * S::kTileK, m0);
+    tma_load_2d(dst + S::kBOffsetHalves, map_b, &full[stage], tile * S::kTileK, n0);
+  }
+  __device__ __forceinline__ void start() const {
+    if (issuer)
+      for (int s = 0; s < S::kStages - 1; ++s) issue(s, s);
+    await(0);
+  }
+  __device__ __forceinline__ void await(int tile) const {
+    mbarrier_wait(&full[tile % S::kStages], static_cast<uint32_t>(tile / S::kStages) & 1u);
+  }
+  // Tiles past K are issued too (the TMA writes zeros): the loop's last fragment load reads them.
+  __device__ __forceinline__ void copy_step(int step, int& next_tile, int& write_stage) const {
+    if (step != 0) return;
+    if (issuer) issue(next_tile, write_stage);
+    ++next_tile;
+    write_stage = write_stage == S::kStages - 1 ? 0 : write_stage + 1;
+  }
+  // Tiles k_tiles+1 .. next_tile-1 (past K, all zeros) may still be landing.
+  __device__ __forceinline__ void finish(int k_tiles, int next_tile) const {
+    for (int tile = k_tiles + 1; tile < next_tile; ++tile) await(tile);
+  }
+};
+
 template <class Shape>
 struct TmaMainloop {
   using S = Shape;
-  using Tile = fp16::WarpTile<S::kWarpM, S::kWarpN>;
   // Swizzle<3,3,3> on half offsets of 64-half rows: exactly what CU_TENSOR_MAP_SWIZZLE_128B
   // writes (gemmlab/tma_box.h), so stage 12's ldmatrix addressing reads the boxes unchanged.
   using Layout = fp16::SmemOperandLayout<S::kTileK, true>;
-  static_assert(S::kTileK == tma::kBoxK, "one box row per tile row");
-  static constexpr int kStageBytes = S::kStageHalves * 2;
-  static constexpr int kBOffsetBytes = S::kBOffsetHalves * 2;
-  static constexpr uint32_t kTxBytes = tma::box_bytes(S::kTileM) + tma::box_bytes(S::kTileN);
-  static_assert(kTxBytes == kStageBytes && kBOffsetBytes % tma::kSwizzleAtomBytes == 0);
 
   __device__ __forceinline__ static void run(float (&acc)[S::kWarpM / 16][S::kWarpN / 8][4],
                                              const CUtensorMap* map_a, const CUtensorMap* map_b,
                                              int K, int m0, int n0, __half* tiles, uint64_t* full) {
     const int thread = threadIdx.x, warp = thread / 32;
     const int warp_m = (warp / S::kWarpsN) * S::kWarpM, warp_n = (warp % S::kWarpsN) * S::kWarpN;
-    const uint32_t smem_base = smem_u32(tiles);
     const fp16::LdsmLaneOffsets lane = fp16::LdsmLaneOffsets::of<Layout>(warp_m, warp_n, thread % 32);
-    const uint32_t a_base = 2u * lane.a;
-    const uint32_t b_base = kBOffsetBytes + 2u * lane.b;
-
-    auto issue_tile = [&](int tile, int stage) {  // thread 0 only
-      __half* dst = tiles + stage * S::kStageHalves;
-      mbarrier_arrive_expect_tx(&full[stage], kTxBytes);
-      tma_load_2d(dst, map_a, &full[stage], tile * S::kTileK, m0);
-      tma_load_2d(dst + S::kBOffsetHalves, map_b, &full[stage], tile * S::kTileK, n0);
-    };
-    auto wait_tile = [&](int tile) {
-      mbarrier_wait(&full[tile % S::kStages], static_cast<uint32_t>(tile / S::kStages) & 1u);
-    };
-    auto load_step = [&](Tile& f, int stage, int kk) {
-      const uint32_t stage_address = smem_base + stage * kStageBytes;
-#pragma unroll
-      for (int mi = 0; mi < Tile::kMmaM; ++mi)
-        fp16::ldmatrix_x4(f.a[mi], stage_address + fp16::ldsm_step_offset<S::kTileK, 2>(a_base, kk, mi));
-#pragma unroll
-      for (int nj = 0; nj < Tile::kMmaN / 2; ++nj) {
-        uint32_t r[4];
-        fp16::ldmatrix_x4(r, stage_address + fp16::ldsm_step_offset<S::kTileK, 2>(b_base, kk, nj));
-        f.b[2 * nj][0] = r[0];
-        f.b[2 * nj][1] = r[1];
-        f.b[2 * nj + 1][0] = r[2];
-        f.b[2 * nj + 1][1] = r[3];
-      }
-    };
-
-    const int k_tiles = fp16::tiles_of(K, S::kTileK);
-    if (thread == 0)
-      for (int s = 0; s < S::kStages - 1; ++s) issue_tile(s, s);
-    wait_tile(0);
-
-    Tile frag[2];
-    int read_stage = 0, write_stage = S::kStages - 1, next_tile = S::kStages - 1;
-    load_step(frag[0], read_stage, 0);
-
-#pragma unroll 1
-    for (int t = 0; t < k_tiles; ++t) {
-#pragma unroll
-      for (int step = 0; step < S::kStepsPerTile; ++step) {
-        if (step == S::kStepsPerTile - 1) {
-          wait_tile(t + 1);
-          __syncthreads();
-          read_stage = read_stage == S::kStages - 1 ? 0 : read_stage + 1;
-        }
-        const int next_step = (step + 1) % S::kStepsPerTile;
-        load_step(frag[(step + 1) & 1], read_stage, next_step * 16);
-        if (step == 0) {
-          if (thread == 0) issue_tile(next_tile, write_stage);
-          ++next_tile;
-          write_stage = write_stage == S::kStages - 1 ? 0 : write_stage + 1;
-        }
-        fp16::warp_mma<true>(acc, frag[step & 1]);
-      }
-    }
-    // Tiles k_tiles+1 .. next_tile-1 (past K, all zeros) may still be landing.
-    for (int tile = k_tiles + 1; tile < next_tile; ++tile) wait_tile(tile);
+    TmaCopies<S> copies{map_a, map_b, tiles, full, m0, n0, thread == 0};
+    fp16::run_multistage_k_tiles<S, true>(acc, copies, fp16::tiles_of(K, S::kTileK), smem_u32(tiles), 2u * lane.a,
+                                          S::kBOffsetHalves * 2 + 2u * lane.b);
   }
 };
 
@@ -138,15 +127,10 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
   __half* tiles = reinterpret_cast<__half*>(align_tiles(smem_raw));
   uint64_t* full = reinterpret_cast<uint64_t*>(tiles + Shape::kStages * Shape::kStageHalves);
 
-  const GemmCoord tile = serpentine_block_tile();
-  const int m0 = tile.m * Shape::kTileM, n0 = tile.n * Shape::kTileN;
+  const auto [m0, n0] = serpentine_tile_origin<Shape>();
   if (n0 >= N) return;  // a no-op block of the last z slab
 
-  if (threadIdx.x == 0) {
-    tma_prefetch_descriptor(&map_a);
-    tma_prefetch_descriptor(&map_b);
-    make_barriers(full, nullptr, Shape::kStages, 0);
-  }
+  if (threadIdx.x == 0) start_pipeline(&map_a, &map_b, full, nullptr, Shape::kStages, 0);
   __syncthreads();
 
   float acc[Shape::kWarpM / 16][Shape::kWarpN / 8][4] = {};

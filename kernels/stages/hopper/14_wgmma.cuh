@@ -70,15 +70,10 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
   unsigned char* tiles = align_tiles(smem_raw);
   uint64_t* full = reinterpret_cast<uint64_t*>(tiles + Shape::kStages * Shape::kStageBytes);
 
-  const GemmCoord tile = serpentine_block_tile();
-  const int m0 = tile.m * Shape::kTileM, n0 = tile.n * Shape::kTileN;
+  const auto [m0, n0] = serpentine_tile_origin<Shape>();
   if (n0 >= N) return;  // a no-op block of the last z slab
 
-  if (threadIdx.x == 0) {
-    tma_prefetch_descriptor(&map_a);
-    tma_prefetch_descriptor(&map_b);
-    make_barriers(full, nullptr, Shape::kStages, 0);
-  }
+  if (threadIdx.x == 0) start_pipeline(&map_a, &map_b, full, nullptr, Shape::kStages, 0);
   __syncthreads();
 
   const int k_tiles = fp16::tiles_of(K, Shape::kTileK);

@@ -87,15 +87,11 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
   uint64_t* full = reinterpret_cast<uint64_t*>(tiles + kS * Shape::kStageBytes);
   uint64_t* empty = full + kS;
 
-  const GemmCoord tile = serpentine_block_tile();
-  const int m0 = tile.m * Shape::kTileM, n0 = tile.n * Shape::kTileN;
+  const auto [m0, n0] = serpentine_tile_origin<Shape>();
   if (n0 >= N) return;  // a no-op block of the last z slab
 
-  if (threadIdx.x == 0) {
-    tma_prefetch_descriptor(&map_a);
-    tma_prefetch_descriptor(&map_b);
-    make_barriers(full, empty, kS, Shape::kConsumers * 4);  // empty: one arrival per consumer warp
-  }
+  // Empty barriers: one arrival per consumer warp.
+  if (threadIdx.x == 0) start_pipeline(&map_a, &map_b, full, empty, kS, Shape::kConsumers * 4);
   __syncthreads();  // the last block-wide barrier: from here the warpgroups run apart
 
   const int k_tiles = fp16::tiles_of(K, Shape::kTileK);

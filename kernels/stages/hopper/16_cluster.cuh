@@ -94,17 +94,13 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
   uint64_t* full = reinterpret_cast<uint64_t*>(tiles + kS * Shape::kStageBytes);
   uint64_t* empty = full + kS;
 
-  const GemmCoord tile = serpentine_block_tile();
-  const int m0 = tile.m * Shape::kTileM, n0 = tile.n * Shape::kTileN;
+  const auto [m0, n0] = serpentine_tile_origin<Shape>();
   // Both blocks of a cluster have the same n tile: they leave together, before any cluster barrier.
   if (n0 >= N) return;
   const uint32_t rank = cluster_rank(), peer = rank ^ 1u;
 
-  if (threadIdx.x == 0) {
-    tma_prefetch_descriptor(&map_a);
-    tma_prefetch_descriptor(&map_b_half);
-    make_barriers(full, empty, kS, kClusterBlocks * Shape::kConsumers * 4);  // both blocks' consumer warps
-  }
+  // Empty barriers: one arrival per consumer warp of both blocks.
+  if (threadIdx.x == 0) start_pipeline(&map_a, &map_b_half, full, empty, kS, kClusterBlocks * Shape::kConsumers * 4);
   cluster_sync();
 
   const int k_tiles = fp16::tiles_of(K, Shape::kTileK);

@@ -163,10 +163,8 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
   const int cluster = blockIdx.x / kClusterBlocks;
 
   if (threadIdx.x == 0) {
-    tma_prefetch_descriptor(&map_a);
-    tma_prefetch_descriptor(&map_b_half);
+    start_pipeline(&map_a, &map_b_half, full, empty, kS, kClusterBlocks * Shape::kConsumers * 4);
     if (kTmaStore) tma_prefetch_descriptor(&map_c);
-    make_barriers(full, empty, kS, kClusterBlocks * Shape::kConsumers * 4);  // both blocks' consumer warps
   }
   cluster_sync();
 
