@@ -44,17 +44,31 @@ const char* check_persistent(int m, int n, int k) {
   return hopper::check_tma_problem(m, n, k);
 }
 
-// As many clusters as are resident at once; with `tail`, the stream-k tail when the units do not
-// fill whole rounds (only the TMA epilogue can add to C).
-cudaError_t plan_for(int m, int n, int k, bool tail, persistent::Plan* plan) {
+// How many clusters of the kernel the current GPU holds at once: asked once per device (the
+// runner asks for the workspace, then launches, on every run).
+cudaError_t resident_clusters(int* clusters) {
+  constexpr int kDevices = 64;
+  static std::atomic<int> known[kDevices] = {};
+  int device = 0;
+  if (const cudaError_t e = cudaGetDevice(&device); e != cudaSuccess) return e;
+  if (device < kDevices && (*clusters = known[device].load()) > 0) return cudaSuccess;
+  // Both instantiations use the same shared memory and block: one answer serves both.
   auto* kernel = hopper::persistent_kernel<Shape, true>;
   if (const cudaError_t e = fp16::allow_shared_memory(kernel, Stage::kSmemBytes); e != cudaSuccess) return e;
   hopper::ClusterLaunch probe(dim3(Stage::kClusterM), dim3(Stage::kClusterM, 1, 1), Shape::kThreads,
                               Stage::kSmemBytes, nullptr);
-  int clusters = 0;
-  if (const cudaError_t e = cudaOccupancyMaxActiveClusters(&clusters, kernel, &probe.config); e != cudaSuccess)
+  if (const cudaError_t e = cudaOccupancyMaxActiveClusters(clusters, kernel, &probe.config); e != cudaSuccess)
     return e;
-  if (clusters < 1) return cudaErrorInvalidConfiguration;
+  if (*clusters < 1) return cudaErrorInvalidConfiguration;
+  if (device < kDevices) known[device] = *clusters;
+  return cudaSuccess;
+}
+
+// As many clusters as are resident at once; with `tail`, the stream-k tail when the units do not
+// fill whole rounds (only the TMA epilogue can add to C).
+cudaError_t plan_for(int m, int n, int k, bool tail, persistent::Plan* plan) {
+  int clusters = 0;
+  if (const cudaError_t e = resident_clusters(&clusters); e != cudaSuccess) return e;
   *plan = persistent::make_plan(fp16::tiles_of(m, Shape::kTileM), fp16::tiles_of(n, Shape::kTileN), Stage::kClusterM,
                                 Stage::kMaxStride, fp16::tiles_of(k, Shape::kTileK), clusters, tail);
   return cudaSuccess;

@@ -36,7 +36,6 @@ struct Plan {
   int dp_units = 0;              // units computed whole: clusters x full rounds (all, without a tail)
   int tail_units = 0;            // units split by k-tile over all clusters (stream-k)
   GL_HD constexpr int units() const { return unit_rows * stride * slabs; }  // padding included
-  GL_HD constexpr int rounds() const { return dp_units / clusters; }
   GL_HD constexpr long long tail_iterations() const { return static_cast<long long>(tail_units) * k_tiles; }
   // Start of cluster c's tail range (c = clusters: the end).
   GL_HD constexpr long long tail_begin(int c) const { return tail_iterations() * c / clusters; }

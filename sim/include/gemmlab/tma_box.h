@@ -37,16 +37,6 @@ static_assert(sw128_offset(7, 56) == 7 * 128 + 0);  // chunk 7 of row 7 -> chunk
 // Bytes one box of `rows` rows lands as; what the stage's mbarrier expects (expect_tx) per box.
 GL_HD constexpr int box_bytes(int rows) { return rows * kRowBytes; }
 
-// What a stage's operand tile needs from the tensor map: rows per box and how many boxes stack to
-// cover the tile's rows (a 256-row B tile is one box; a 512-row one would be two).
-struct BoxPlan {
-  int rows_per_box;
-  int boxes;
-};
-GL_HD constexpr BoxPlan box_plan(int tile_rows) {
-  return tile_rows <= kMaxBoxRows ? BoxPlan{tile_rows, 1} : BoxPlan{kMaxBoxRows, tile_rows / kMaxBoxRows};
-}
-static_assert(box_plan(128).boxes == 1 && box_plan(512).rows_per_box == 256 && box_plan(512).boxes == 2);
 
 // TMA needs every global row stride a multiple of 16 bytes: K % 8 == 0 for fp16 rows.
 constexpr bool k_supported(long long k) { return k % 8 == 0; }
