@@ -234,7 +234,8 @@ class KernelsView final : public View {
       if (x->is_cublas())
         std::snprintf(buf, sizeof buf, "%.1f TFLOP/s  %.3f ms  reference", x->tflops, x->ms);
       else
-        std::snprintf(buf, sizeof buf, "%.1f TFLOP/s  %.0f%% of cuBLAS  %s (rel err %.1e)", x->tflops,
+        // One decimal: a stage at 99.5% of cuBLAS is not "100%".
+        std::snprintf(buf, sizeof buf, "%.1f TFLOP/s  %.1f%% of cuBLAS  %s (rel err %.1e)", x->tflops,
                       100 * x->ratio_to_cublas, x->ok ? "ok" : "WRONG", x->rel_err);
       dl->AddText({p.x + name_w + bar_w + font * 0.5f, p.y + font * 0.2f},
                   x->ok ? ImGui::GetColorU32(ImGuiCol_Text) : IM_COL32(255, 120, 120, 255), buf);
@@ -245,6 +246,10 @@ class KernelsView final : public View {
         tooltip_row("size", std::to_string(x->m) + " x " + std::to_string(x->n) + " x " + std::to_string(x->k));
         std::snprintf(buf, sizeof buf, "%.4f ms median of %d runs", x->ms, x->reps);
         tooltip_row("time", buf);
+        if (!x->is_cublas()) {
+          std::snprintf(buf, sizeof buf, "%.4f ms, timed in turns with this stage", x->cublas_ms);
+          tooltip_row("cuBLAS", buf);
+        }
         std::snprintf(buf, sizeof buf, "%.2e (relative Frobenius error vs cuBLAS)", x->rel_err);
         tooltip_row("error", buf);
         ImGui::EndTooltip();
