@@ -5,6 +5,7 @@
 
 #include <unistd.h>
 
+#include <cctype>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -12,7 +13,9 @@
 #include <ctime>
 #include <fstream>
 #include <iostream>
+#include <algorithm>
 #include <map>
+#include <set>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
@@ -32,8 +35,14 @@ struct UsageError : std::runtime_error {
 
 const char* kHelp =
     "usage: gemmlab bench [options]\n"
-    "  --stages LIST   comma-separated stage ids, or all | fp32 | fp16 | hopper (default: all built)\n"
+    "  --stages LIST   comma-separated stage ids, or all | fp32 | fp16 | hopper | conv (default: all\n"
+    "                  GEMM stages; with --conv all conv stages)\n"
     "  --sizes LIST    comma-separated N (N x N x N) or MxNxK (default: 4096)\n"
+    "  --conv SHAPE    convolutions instead of GEMMs: N,H,W,C,K,R,S[,pad,stride[,dilation]]\n"
+    "                  (NHWC input, KRSC filters, NPQK fp32 output; pad 0, stride 1 by default),\n"
+    "                  or resnet50 (its 3x3 and 1x1 layers at N = 32, pad 1 for 3x3); repeat\n"
+    "                  --conv for several. References: im2col + cublasGemmEx, and cuDNN when\n"
+    "                  the build has it (CMake -DGEMMLAB_CUDNN_ROOT=...)\n"
     "  --json FILE     write the results JSON (the app shows it; assets/results/<device>.json)\n"
     "  --warmup N      warm-up runs per entry (default 3)\n"
     "  --reps N        timed runs per entry; median reported (default 20, 10 from 8192^3 up;\n"
@@ -41,7 +50,7 @@ const char* kHelp =
     "  --budget S      seconds of timed runs per entry (default 4)\n"
     "  --check         correctness only: no timing (default sizes 1,127x129x65,1000x1500x700,4096)\n"
     "  --list          print the stage registry (with --json: as JSON); needs no GPU\n"
-    "Every entry is checked against cuBLAS on fresh random inputs (output poisoned with NaN,\n"
+    "Every entry is checked against cuBLAS (convolutions: im2col + cuBLAS) on fresh random inputs (output poisoned with NaN,\n"
     "relative Frobenius error < 1e-5 fp32, < 2e-3 fp16 in / fp32 accumulate) before timing.\n"
     "cuBLAS runs in the same process first: cublasSgemm (no TF32) and cublasGemmEx fp16/fp32.\n"
     "Exit: 0 all checks passed, 1 a check failed, 2 bad arguments, no GPU or a CUDA error.\n";
@@ -55,7 +64,7 @@ std::vector<std::string> split_commas(const std::string& s) {
   return out;
 }
 
-int parse_positive(const std::string& text, const char* what) {
+int parse_int_in(const std::string& text, const char* what, long lo, long hi) {
   size_t used = 0;
   long v = 0;
   try {
@@ -63,10 +72,12 @@ int parse_positive(const std::string& text, const char* what) {
   } catch (...) {
     used = 0;
   }
-  if (used != text.size() || v < 1 || v > (1l << 20))
-    throw UsageError(std::string(what) + " '" + text + "' must be an integer from 1 to 1048576");
+  if (text.empty() || !std::isdigit(static_cast<unsigned char>(text[0])) || used != text.size() || v < lo || v > hi)
+    throw UsageError(std::string(what) + " '" + text + "' must be an integer from " + std::to_string(lo) + " to " +
+                     std::to_string(hi));
   return int(v);
 }
+int parse_positive(const std::string& text, const char* what) { return parse_int_in(text, what, 1, 1l << 20); }
 
 Problem parse_size(const std::string& s) {
   std::vector<std::string> parts(1);
@@ -88,9 +99,51 @@ std::string size_text(const Problem& p) {
   return std::to_string(p.m) + "x" + std::to_string(p.n) + "x" + std::to_string(p.k);
 }
 
+// N,H,W,C,K,R,S[,pad,stride[,dilation]]
+conv::Shape parse_conv(const std::string& spec) {
+  const std::vector<std::string> f = [&] {
+    std::vector<std::string> out(1);
+    for (char ch : spec) {
+      if (ch == ',') out.emplace_back();
+      else out.back() += ch;
+    }
+    return out;
+  }();
+  if (f.size() < 7 || f.size() > 10)
+    throw UsageError("--conv '" + spec + "' must be N,H,W,C,K,R,S[,pad,stride[,dilation]] (e.g. 32,56,56,64,64,3,3,1,1) or resnet50");
+  auto at = [&](size_t i, const char* what, int fallback) {
+    return i < f.size() ? parse_int_in(f[i], what, i == 7 ? 0 : 1, 1l << 20) : fallback;
+  };
+  conv::Shape s{at(0, "N", 1), at(1, "H", 1), at(2, "W", 1), at(3, "C", 1), at(4, "K", 1), at(5, "R", 1), at(6, "S", 1),
+                at(7, "pad", 0), at(8, "stride", 1), at(9, "dilation", 1)};
+  return s;
+}
+
+// ResNet-50's convolutions at batch 32 (NHWC): the four 3x3 layers (pad 1) and the 1x1 layers
+// of its bottleneck blocks.
+std::vector<conv::Shape> resnet50_layers() {
+  std::vector<conv::Shape> v;
+  for (auto [hw, c] : {std::pair{56, 64}, {28, 128}, {14, 256}, {7, 512}})
+    v.push_back({32, hw, hw, c, c, 3, 3, 1, 1, 1});
+  for (auto [hw, c] : {std::pair{56, 64}, {28, 128}, {14, 256}, {7, 512}}) {
+    v.push_back({32, hw, hw, c, 4 * c, 1, 1, 0, 1, 1});  // expand
+    v.push_back({32, hw, hw, 4 * c, c, 1, 1, 0, 1, 1});  // reduce
+  }
+  return v;
+}
+
+std::string conv_text(const conv::Shape& s) {
+  std::string t = std::to_string(s.n) + "," + std::to_string(s.h) + "," + std::to_string(s.w) + "," +
+                  std::to_string(s.c) + "," + std::to_string(s.k) + "," + std::to_string(s.r) + "," +
+                  std::to_string(s.s) + "," + std::to_string(s.pad) + "," + std::to_string(s.stride);
+  if (s.dilation != 1) t += "," + std::to_string(s.dilation);
+  return t;
+}
+
 struct Options {
   std::vector<const StageInfo*> stages;
   std::vector<Problem> sizes;
+  std::vector<conv::Shape> convs;  // non-empty: a convolution bench
   std::string json_path;
   TimeOptions time;
   bool check_only = false;
@@ -111,6 +164,11 @@ Options parse(int argc, char** argv, int first) {
     };
     if (key == "--stages") stages_arg = value();
     else if (key == "--sizes") sizes_arg = value();
+    else if (key == "--conv") {
+      const std::string spec = value();
+      if (spec == "resnet50") for (const conv::Shape& c : resnet50_layers()) o.convs.push_back(c);
+      else o.convs.push_back(parse_conv(spec));
+    }
     else if (key == "--json") {
       // `--list --json` takes no file; `--json FILE` otherwise.
       if (i + 1 < argc && std::strncmp(argv[i + 1], "--", 2) != 0) o.json_path = argv[++i];
@@ -129,10 +187,13 @@ Options parse(int argc, char** argv, int first) {
   }
   if (json_flag) throw UsageError("--json needs a file name (or use --list --json)");
 
+  const bool conv_bench = !o.convs.empty();
   for (const std::string& id : split_commas(stages_arg)) {
-    if (id == "all" || id == "fp32" || id == "fp16" || id == "hopper") {
+    if (id == "all" || id == "fp32" || id == "fp16" || id == "hopper" || id == "conv") {
       for (const StageInfo& s : stage_registry())
-        if ((id == "all" || id == track_name(s.track))) o.stages.push_back(&s);
+        if (id == "all" ? is_conv(s.track) == conv_bench
+                        : id == "conv" ? is_conv(s.track) : id == track_name(s.track))
+          o.stages.push_back(&s);
       continue;
     }
     const StageInfo* s = find_stage(id);
@@ -144,6 +205,15 @@ Options parse(int argc, char** argv, int first) {
     o.stages.push_back(s);
   }
   if (o.stages.empty()) throw UsageError("no stage selected (none of them is built?)");
+  for (const StageInfo* s : o.stages)
+    if (is_conv(s->track) != conv_bench)
+      throw UsageError(std::string("stage '") + s->id + "' " +
+                       (conv_bench ? "is a GEMM stage: --conv runs the conv stages (--stages conv)"
+                                   : "is a convolution: give it --conv N,H,W,C,K,R,S (or --conv resnet50)"));
+  if (conv_bench) {
+    if (!sizes_arg.empty()) throw UsageError("--sizes is for GEMMs; a convolution's size is its --conv shape");
+    return o;
+  }
   if (sizes_arg.empty()) sizes_arg = o.check_only ? "1,127x129x65,1000x1500x700,4096" : "4096";
   for (const std::string& s : split_commas(sizes_arg)) o.sizes.push_back(parse_size(s));
   if (o.sizes.empty()) throw UsageError("--sizes is empty");
@@ -215,12 +285,178 @@ std::string iso_date_utc() {
   return buf;
 }
 
+// The results JSON (app/src/model/results_file.h reads it).
+void write_results(const std::string& path, const DeviceInfo& dev, const Json& results, const Json& skipped) {
+  Json doc = {{"device",
+               {{"name", dev.name},
+                {"sms", dev.sms},
+                {"l2_bytes", dev.l2_bytes},
+                {"clock_mhz", dev.clock_mhz},
+                {"driver", dev.driver},
+                {"cuda", dev.cuda}}},
+              {"date", iso_date_utc()},
+              {"results", results}};
+  if (!skipped.empty()) doc["skipped"] = skipped;
+  std::ofstream f(path);
+  if (!f) throw UsageError("cannot write '" + path + "'");
+  f << doc.dump(2) << "\n";
+  if (!f) throw UsageError("writing '" + path + "' failed");
+  std::fprintf(stderr, "gemmlab bench: wrote %s\n", path.c_str());
+}
+
+Json conv_json(const conv::Shape& c) {
+  return {{"n", c.n}, {"h", c.h}, {"w", c.w}, {"c", c.c}, {"k", c.k}, {"r", c.r}, {"s", c.s},
+          {"pad", c.pad}, {"stride", c.stride}, {"dilation", c.dilation}};
+}
+
+// A convolution row: a conv stage (timed in turns with its references), or a reference alone.
+struct ConvRow {
+  std::string stage, track;
+  conv::Shape shape;
+  TimeResult t;
+  CheckResult c;
+  bool timed = false, checked = false;
+  double im2col_ms = 0, cudnn_ms = 0;  // the references' medians from the same turns (0: not run)
+  std::string rejected;
+};
+
+int run_conv_bench(const Options& o, Runner& runner, Progress& progress) {
+  const DeviceInfo& dev = runner.device();
+  std::vector<conv::Element> elements;
+  for (const StageInfo* s : o.stages)
+    if (std::find(elements.begin(), elements.end(), conv_element(s->track)) == elements.end())
+      elements.push_back(conv_element(s->track));
+  if (!cudnn_built() && !o.check_only)
+    std::fprintf(stderr, "gemmlab bench: no cuDNN in this build (configure with -DGEMMLAB_CUDNN_ROOT=...): "
+                         "im2col + cuBLAS is the only reference\n");
+  int step = 0;
+  std::vector<ConvRow> rows;
+  bool all_ok = true;
+  for (const conv::Shape& sh : o.convs) {
+    const std::string shape_text = conv_text(sh);
+    if (!o.check_only)
+      for (conv::Element e : elements) {
+        std::vector<ConvTarget> refs{ConvTarget::im2col_cublas(e)};
+        if (cudnn_built() && e == conv::Element::F16) refs.push_back(ConvTarget::cudnn(e));
+        for (const ConvTarget& t : refs) {
+          progress.show(++step, t.id() + " " + shape_text + ": timing");
+          ConvRow row;
+          row.stage = t.id(), row.track = track_name(conv_track(e)), row.shape = sh;
+          try {
+            row.rejected = runner.validate_conv(sh, t);
+            if (row.rejected.empty()) {
+              row.t = runner.time_conv({t}, sh, o.time).front();
+              row.rejected = row.t.rejected;
+              row.timed = row.rejected.empty();
+            }
+          } catch (const GpuError& err) {
+            if (t.kind != ConvTarget::Kind::Cudnn) throw;
+            row.rejected = err.what();  // cuDNN refused this shape: say so, go on
+          }
+          rows.push_back(row);
+        }
+      }
+    for (const StageInfo* s : o.stages) {
+      const ConvTarget target = ConvTarget::of(*s);
+      ConvRow row;
+      row.stage = s->id, row.track = track_name(s->track), row.shape = sh;
+      progress.show(++step, row.stage + " " + shape_text + ": checking");
+      row.c = runner.check_conv(target, sh);
+      row.rejected = row.c.rejected;
+      row.checked = row.rejected.empty();
+      if (row.checked && !row.c.ok) all_ok = false;
+      if (row.checked && !o.check_only) {
+        progress.show(step, row.stage + " " + shape_text + ": timing");
+        std::vector<ConvTarget> turns{target, ConvTarget::im2col_cublas(target.element)};
+        const bool with_cudnn = cudnn_built() && target.element == conv::Element::F16;
+        if (with_cudnn) turns.push_back(ConvTarget::cudnn(target.element));
+        std::vector<TimeResult> t;
+        try {
+          t = runner.time_conv(turns, sh, o.time);
+        } catch (const GpuError&) {
+          if (!with_cudnn) throw;
+          turns.pop_back();  // cuDNN refused the shape: time against im2col + cuBLAS alone
+          t = runner.time_conv(turns, sh, o.time);
+        }
+        row.t = t[0];
+        row.timed = row.t.rejected.empty();
+        if (!row.timed) row.rejected = row.t.rejected;
+        row.im2col_ms = t[1].median_ms;
+        if (t.size() > 2) row.cudnn_ms = t[2].median_ms;
+      }
+      rows.push_back(row);
+    }
+  }
+  progress.done();
+
+  std::printf("%-14s %-10s %-26s %9s %9s %9s %9s %10s %5s %s\n", "stage", "track", "N,H,W,C,K,R,S,pad,stride", "ms",
+              "TFLOP/s", "% im2col", "% cuDNN", "rel_err", "reps", "check");
+  for (const ConvRow& r : rows) {
+    std::printf("%-14s %-10s %-26s ", r.stage.c_str(), r.track.c_str(), conv_text(r.shape).c_str());
+    if (r.timed) {
+      std::printf("%9.4f %9.2f ", r.t.median_ms, r.t.tflops);
+      if (r.im2col_ms > 0) std::printf("%8.1f%% ", 100 * r.im2col_ms / r.t.median_ms);
+      else std::printf("%9s ", "-");
+      if (r.cudnn_ms > 0) std::printf("%8.1f%% ", 100 * r.cudnn_ms / r.t.median_ms);
+      else std::printf("%9s ", "-");
+    } else {
+      std::printf("%9s %9s %9s %9s ", "-", "-", "-", "-");
+    }
+    if (r.checked) std::printf("%10.2e ", r.c.rel_err);
+    else std::printf("%10s ", "-");
+    if (r.timed) std::printf("%5d ", r.t.reps);
+    else std::printf("%5s ", "-");
+    if (!r.rejected.empty()) std::printf("skipped: %s\n", r.rejected.c_str());
+    else if (!r.checked) std::printf("reference\n");
+    else if (r.c.ok) std::printf("ok\n");
+    else
+      std::printf("FAILED (%lld non-finite, %lld guard words changed)\n", r.c.nonfinite, r.c.guard_hits);
+  }
+
+  if (!o.json_path.empty()) {
+    Json results = Json::array(), skipped = Json::array();
+    for (const ConvRow& r : rows) {
+      const conv::Shape& c = r.shape;
+      if (!r.rejected.empty()) {
+        skipped.push_back({{"stage", r.stage}, {"m", c.gemm_m()}, {"n", c.gemm_n()}, {"k", c.gemm_k()},
+                           {"conv", conv_json(c)}, {"reason", r.rejected}});
+        continue;
+      }
+      if (!r.timed) continue;
+      const bool reference = !r.checked;
+      Json x = {{"stage", r.stage}, {"track", r.track}, {"m", c.gemm_m()}, {"n", c.gemm_n()}, {"k", c.gemm_k()},
+                {"conv", conv_json(c)}, {"ms", r.t.median_ms}, {"tflops", r.t.tflops}};
+      // TFLOP/s ratios in the same run: the references' time over this stage's.
+      if (!reference) {
+        x["ratio_to_im2col"] = r.im2col_ms / r.t.median_ms;
+        x["im2col_ms"] = r.im2col_ms;
+        if (r.cudnn_ms > 0) x["ratio_to_cudnn"] = r.cudnn_ms / r.t.median_ms, x["cudnn_ms"] = r.cudnn_ms;
+      }
+      x["rel_err"] = reference ? 0.0 : r.c.rel_err;
+      x["ok"] = reference || r.c.ok;
+      x["reps"] = r.t.reps;
+      results.push_back(x);
+    }
+    write_results(o.json_path, dev, results, skipped);
+  }
+  if (!all_ok) std::fprintf(stderr, "gemmlab bench: a correctness check FAILED (see the table)\n");
+  return all_ok ? 0 : 1;
+}
+
 int run_bench(const Options& o) {
   Runner runner;
   const DeviceInfo& dev = runner.device();
-  std::fprintf(stderr, "gemmlab bench: %s, %d SMs, L2 %zu MiB, %d MHz, driver %s, CUDA %s\n",
+  std::fprintf(stderr, "gemmlab bench: %s, %d SMs, L2 %zu MiB, %d MHz, driver %s, CUDA %s%s\n",
                dev.name.c_str(), dev.sms, dev.l2_bytes >> 20, dev.clock_mhz, dev.driver.c_str(),
-               dev.cuda.c_str());
+               dev.cuda.c_str(), cudnn_built() ? (", cuDNN " + cudnn_version()).c_str() : "");
+  if (!o.convs.empty()) {
+    std::set<int> elements;
+    for (const StageInfo* s : o.stages) elements.insert(int(s->track));
+    const bool fp16 = elements.count(int(Track::conv_fp16)) > 0;
+    const int refs = o.check_only ? 0 : int(elements.size()) + (cudnn_built() && fp16 ? 1 : 0);
+    Progress progress(int(o.convs.size()) * (int(o.stages.size()) + refs));
+    return run_conv_bench(o, runner, progress);
+  }
 
   bool tracks[2] = {false, false};
   for (const StageInfo* s : o.stages) tracks[int(operand_track(s->track))] = true;
@@ -320,21 +556,7 @@ int run_bench(const Options& o) {
                          {"ok", reference || r.c.ok},
                          {"reps", r.t.reps}});
     }
-    Json doc = {{"device",
-                 {{"name", dev.name},
-                  {"sms", dev.sms},
-                  {"l2_bytes", dev.l2_bytes},
-                  {"clock_mhz", dev.clock_mhz},
-                  {"driver", dev.driver},
-                  {"cuda", dev.cuda}}},
-                {"date", iso_date_utc()},
-                {"results", results}};
-    if (!skipped.empty()) doc["skipped"] = skipped;
-    std::ofstream f(o.json_path);
-    if (!f) throw UsageError("cannot write '" + o.json_path + "'");
-    f << doc.dump(2) << "\n";
-    if (!f) throw UsageError("writing '" + o.json_path + "' failed");
-    std::fprintf(stderr, "gemmlab bench: wrote %s\n", o.json_path.c_str());
+    write_results(o.json_path, dev, results, skipped);
   }
   if (!all_ok) std::fprintf(stderr, "gemmlab bench: a correctness check FAILED (see the table)\n");
   return all_ok ? 0 : 1;

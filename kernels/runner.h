@@ -55,7 +55,7 @@ struct DeviceInfo {
 };
 
 // Relative Frobenius error ||C - C_cublas|| / ||C_cublas|| must stay under this.
-double tolerance(Track t);  // fp32 1e-5, fp16-in/fp32-acc 2e-3
+double tolerance(Track t);  // fp32 1e-5, fp16-in/fp32-acc 2e-3, int8/int4 convolutions 1e-5
 
 struct CheckResult {
   std::string rejected;   // non-empty: the stage cannot run this problem (its own words); no check
@@ -79,6 +79,24 @@ struct TimeResult {
   int sets = 0;  // input sets rotated through (their total size is >= 3x the L2)
   double tflops = 0;
 };
+
+// What runs a convolution (NHWC activations, KRSC filters, NPQK fp32 output): a conv stage, the
+// explicit im2col kernel + cublasGemmEx (fp16 columns and filters, fp32 accumulate; int8 and int4
+// tensors widened to fp16 on the way, exactly), or cuDNN when the build found it.
+struct ConvTarget {
+  enum class Kind { Stage, Im2colCublas, Cudnn };
+  Kind kind = Kind::Stage;
+  const StageInfo* stage = nullptr;
+  conv::Element element = conv::Element::F16;  // the tensors it reads
+  static ConvTarget of(const StageInfo& s) { return {Kind::Stage, &s, conv_element(s.track)}; }
+  static ConvTarget im2col_cublas(conv::Element e) { return {Kind::Im2colCublas, nullptr, e}; }
+  static ConvTarget cudnn(conv::Element e) { return {Kind::Cudnn, nullptr, e}; }
+  std::string id() const;  // the stage id, "im2col-cublas" or "cudnn"
+};
+
+// Whether this build has cuDNN (found at configure time: GEMMLAB_CUDNN_ROOT), and its version.
+bool cudnn_built();
+std::string cudnn_version();
 
 class Runner {
  public:
@@ -112,11 +130,21 @@ class Runner {
   std::vector<TimeResult> time_interleaved(const std::vector<Target>& targets, const Problem& p,
                                            const TimeOptions& opt);
 
+  // Convolutions: the same checks and timing with conv targets (all interleaved targets must read
+  // the same element type). check_conv compares with im2col + cuBLAS, check_conv_host with a
+  // direct convolution in double on the host (up to 2^31 multiply-adds).
+  std::string validate_conv(const conv::Shape& s, const ConvTarget& t) const;
+  CheckResult check_conv(const ConvTarget& t, const conv::Shape& s, float alpha = 1.f, float beta = 0.f);
+  CheckResult check_conv_host(const ConvTarget& t, const conv::Shape& s, float alpha = 1.f, float beta = 0.f);
+  std::vector<TimeResult> time_conv(const std::vector<ConvTarget>& targets, const conv::Shape& s,
+                                    const TimeOptions& opt);
+
   // Runs the target once on given device buffers (for tools and tests that bring their own data).
   void launch(const Target& t, const GemmArgs& args);
 
+  struct Impl;  // runner_support.cuh: the runner's internals, shared by runner.cu and conv_runner.cu
+
  private:
-  struct Impl;
   std::unique_ptr<Impl> impl_;
 };
 

@@ -5,6 +5,8 @@
 
 #include <cstddef>
 
+#include "gemmlab/conv_problem.h"
+
 namespace gemmlab::kernels {
 
 struct GemmArgs {
@@ -18,12 +20,26 @@ struct GemmArgs {
   cudaStream_t stream = nullptr;
 };
 
+// A convolution stage's call (the conv tracks): NHWC activations, KRSC filters of the stage's
+// element type (int4: eight per 32-bit word, gemmlab/conv_problem.h), NPQK fp32 output.
+struct ConvArgs {
+  ::gemmlab::conv::Shape shape;
+  float alpha = 1.f, beta = 0.f;
+  const void* input = nullptr;
+  const void* filter = nullptr;
+  float* output = nullptr;  // read when beta != 0
+  cudaStream_t stream = nullptr;
+};
+
 struct StageLaunch {
   // Returns nullptr when the stage can run this problem, else a message naming the rule
   // (e.g. "K must be a multiple of 8 for 16-byte fp16 loads").
   const char* (*check)(int m, int n, int k);
   size_t (*workspace)(int m, int n, int k);
   cudaError_t (*launch)(const GemmArgs& args);
+  // Convolution stages only (nullptr elsewhere; their GEMM check refuses every problem).
+  const char* (*check_conv)(const ::gemmlab::conv::Shape& shape) = nullptr;
+  cudaError_t (*launch_conv)(const ConvArgs& args) = nullptr;
 };
 
 #define GEMMLAB_STAGE(id, name, track, lesson, kernel, tm, tn, tk, threads, regs, smem, loads, raster, \

@@ -1,11 +1,12 @@
 // GPU correctness test (ctest label `gpu`): every registered stage, both tracks, against cuBLAS at
-// the sizes and the lesson sizes; cuBLAS itself and the small sizes against a host
+// the sizes and the lesson sizes (convolutions: against im2col + cuBLAS, and ragged shapes
+// against a direct convolution on the host); cuBLAS itself and the small sizes against a host
 // reference in double; alpha/beta. Exit 0 all pass, 1 a failure, 77 no GPU (ctest: Skipped).
 //
 //   gpu_check                       the full test
 //   gpu_check --sanitizer           small sizes, host reference only (no cuBLAS kernels in the
 //                                   sanitizer's trace): what run_sanitizer.sh runs
-//   gpu_check --stages a,b          only these stages (ids or tracks: fp32, fp16, hopper)
+//   gpu_check --stages a,b          only these stages (ids or tracks: fp32, fp16, hopper, conv-fp16, ...)
 //   gpu_check --probe               77 when there is no GPU, else 0
 #include <cstdio>
 #include <algorithm>
@@ -17,6 +18,7 @@
 #include "runner.h"
 
 using namespace gemmlab::kernels;
+namespace conv = gemmlab::conv;
 
 namespace {
 
@@ -38,6 +40,27 @@ const Problem kSmallSizes[] = {{1, 1, 1},      {127, 129, 65}, {67, 35, 300},  {
 
 const Problem kTailSize{2304, 2048, 128};
 
+// Convolutions for an element type whose 16-byte vector holds cv channels: the ragged
+// shapes (N = 1, 7x7, K = 24, 3x3 stride 2 with pad 0 and 1; 1x1; 5x5), dilation, odd K, several
+// images; small enough for the host reference and the sanitizers.
+std::vector<conv::Shape> small_convs(int cv) {
+  return {{1, 7, 7, cv, 24, 3, 3, 0, 2, 1},     {1, 7, 7, cv, 24, 3, 3, 1, 2, 1},  {2, 9, 11, 2 * cv, 40, 1, 1, 0, 1, 1},
+          {1, 10, 12, cv, 8, 5, 5, 2, 1, 1},    {1, 9, 9, cv, 16, 3, 3, 1, 1, 2},  {3, 5, 6, 2 * cv, 72, 3, 3, 1, 1, 1},
+          {1, 6, 6, cv, 13, 3, 3, 1, 1, 1},     {2, 12, 12, 4 * cv, 136, 3, 3, 1, 1, 1}};
+}
+// ResNet-50's layers at N = 32 (3x3 pad 1, and the 1x1 expand / reduce layers), and a ragged
+// large one (M, N and K all partial tiles).
+std::vector<conv::Shape> large_convs() {
+  std::vector<conv::Shape> v;
+  for (auto [hw, c] : {std::pair{56, 64}, {28, 128}, {14, 256}, {7, 512}}) {
+    v.push_back({32, hw, hw, c, c, 3, 3, 1, 1, 1});
+    v.push_back({32, hw, hw, c, 4 * c, 1, 1, 0, 1, 1});
+    v.push_back({32, hw, hw, 4 * c, c, 1, 1, 0, 1, 1});
+  }
+  v.push_back({3, 37, 41, 96, 100, 3, 3, 1, 2, 1});
+  return v;
+}
+
 struct Tally {
   int passed = 0, failed = 0, skipped = 0;
 };
@@ -45,8 +68,14 @@ struct Tally {
 std::string text(const Problem& p) {
   return std::to_string(p.m) + "x" + std::to_string(p.n) + "x" + std::to_string(p.k);
 }
+std::string text(const conv::Shape& c) {
+  return std::to_string(c.n) + "," + std::to_string(c.h) + "," + std::to_string(c.w) + "," + std::to_string(c.c) + "," +
+         std::to_string(c.k) + "," + std::to_string(c.r) + "," + std::to_string(c.s) + "," + std::to_string(c.pad) +
+         "," + std::to_string(c.stride) + "," + std::to_string(c.dilation);
+}
 
-void report(Tally& t, const std::string& what, const Problem& p, const CheckResult& r, Track tr) {
+template <class Size>
+void report(Tally& t, const std::string& what, const Size& p, const CheckResult& r, Track tr) {
   if (!r.rejected.empty()) {
     // A stage may refuse a shape, but must say which rule (checked to be non-empty here).
     std::printf("  SKIP  %-18s %-16s rejected: %s\n", what.c_str(), text(p).c_str(),
@@ -99,11 +128,40 @@ int main(int argc, char** argv) {
         }
     }
 
+    // The conv references against a direct convolution in double on the host.
+    if (!sanitizer) {
+      std::printf("conv references vs host double:\n");
+      for (conv::Element e : {conv::Element::F16, conv::Element::S8, conv::Element::S4}) {
+        std::vector<ConvTarget> refs{ConvTarget::im2col_cublas(e)};
+        if (cudnn_built() && e == conv::Element::F16) refs.push_back(ConvTarget::cudnn(e));
+        for (const ConvTarget& ref : refs)
+          for (const conv::Shape& c : small_convs(conv::elements_per_vector(e)))
+            report(t, ref.id() + " " + track_name(gemmlab::conv_track(e)), c, runner.check_conv_host(ref, c),
+                   gemmlab::conv_track(e));
+      }
+    }
+
     for (const StageInfo& s : stage_registry()) {
       if (!only.empty() && std::find(only.begin(), only.end(), s.id) == only.end() &&
           std::find(only.begin(), only.end(), track_name(s.track)) == only.end())
         continue;
       std::printf("%s (%s, %s):\n", s.id, s.name, track_name(s.track));
+      if (is_conv(s.track)) {
+        const ConvTarget target = ConvTarget::of(s);
+        for (const conv::Shape& c : small_convs(conv::elements_per_vector(target.element))) {
+          report(t, "host", c, runner.check_conv_host(target, c), s.track);
+          report(t, "host a/b", c, runner.check_conv_host(target, c, 1.5f, -0.75f), s.track);
+        }
+        if (sanitizer) continue;
+        for (const conv::Shape& c : large_convs()) report(t, "im2col-cublas", c, runner.check_conv(target, c), s.track);
+        // A shape the stage cannot load in 16-byte vectors is refused with its rule.
+        const conv::Shape odd{1, 8, 8, conv::elements_per_vector(target.element) / 2, 8, 3, 3, 1, 1, 1};
+        const CheckResult r = runner.check_conv(target, odd);
+        const bool named = r.rejected.find("C must be a multiple of") != std::string::npos;
+        std::printf("  %s  refuses C = %d: %s\n", named ? "ok  " : "FAIL", odd.c, r.rejected.c_str());
+        named ? ++t.passed : ++t.failed;
+        continue;
+      }
       const Target target = Target::of(s);
       for (const Problem& p : kSmallSizes) {
         report(t, "host", p, runner.check_host(target, p), s.track);
@@ -115,8 +173,8 @@ int main(int argc, char** argv) {
       if (sanitizer) continue;
       for (const Problem& p : kSizes) report(t, "cuBLAS", p, runner.check(target, p), s.track);
       if (s.track == Track::hopper)  // the Hopper issue's second benchmark size
-        report(t, "cuBLAS", {8192, 8192, 8192}, runner.check(target, {8192, 8192, 8192}), s.track);
-      report(t, "cuBLAS a/b", {1000, 1500, 700},
+        report(t, "cuBLAS", Problem{8192, 8192, 8192}, runner.check(target, {8192, 8192, 8192}), s.track);
+      report(t, "cuBLAS a/b", Problem{1000, 1500, 700},
              runner.check(target, {1000, 1500, 700}, 0.5f, 2.0f), s.track);
       // A rejection must name its rule.
       for (const Problem& p : kSizes) {

@@ -10,6 +10,11 @@
 #   kernels/tools/gpu_session.sh bench    build, ctest -L gpu (verbose), full bench ->
 #                                         $OUT/results.json, ncu counters of every stage (NCU=0: not)
 #   kernels/tools/gpu_session.sh ncu      build, ncu counters of every stage -> $OUT/ncu.csv
+#   kernels/tools/gpu_session.sh conv     build, gpu_check + sanitizers of the conv stages, bench
+#                                         --conv resnet50 -> $OUT/conv.json, ncu shared-memory
+#                                         counters of the conv kernels at a 4096^3 implicit GEMM
+# cuDNN: when PyTorch's Python packages have it (nvidia.cudnn), the build gets
+# -DGEMMLAB_CUDNN_ROOT=<that folder> and the conv bench times cuDNN beside the conv stages.
 # Needs `carry: [".deps"]`, made here by `bash kernels/tools/gpu_deps.sh fetch`. Builds sm_90a only, in build-gpu.
 set -uo pipefail
 mode=${1:-dev}
@@ -28,7 +33,9 @@ nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,temperature.g
 
 stamp "configure + build"
 P=$(bash kernels/tools/gpu_deps.sh unpack) || exit 1
-cmake --preset gpu -DCMAKE_PREFIX_PATH="$P" -DCMAKE_CUDA_ARCHITECTURES=90a-real >"$OUT/build.log" 2>&1 &&
+CUDNN=$(python3 -c "import nvidia.cudnn; print(nvidia.cudnn.__path__[0])" 2>/dev/null || true)
+echo "cuDNN folder: ${CUDNN:-none}"
+cmake --preset gpu -DCMAKE_PREFIX_PATH="$P" -DCMAKE_CUDA_ARCHITECTURES=90a-real -DGEMMLAB_CUDNN_ROOT="$CUDNN" >"$OUT/build.log" 2>&1 &&
   cmake --build build-gpu --target gemmlab gpu_check -j16 >>"$OUT/build.log" 2>&1
 build_rc=$?
 grep -E "error|spill" "$OUT/build.log" | head -20
@@ -144,6 +151,49 @@ case "$mode" in
     kill $smi
     hopper_ncu "$H"
     awk -F', ' '{gsub(/ MHz/,"",$2); gsub(/ W/,"",$3); if ($3 > 300) {n++; c+=$2; p+=$3}} END {if (n) printf "under load (%d samples > 300 W): SM clock %.0f MHz, power %.0f W\n", n, c/n, p/n}' "$OUT/clocks.csv"
+    stamp "done"
+    ;;
+  conv)
+    C=${STAGES:-conv-fp16,conv-int8,conv-int4}
+    resources >/dev/null
+    grep conv_fprop "$OUT/resources.txt" | sed -E 's/.*conv_fprop_kernel<([0-9]+), [a-z:0-9]*MultistageShape<([0-9, ]+)>.*REG:([0-9]+).*/bits \1 tile \2 regs \3/'
+    stamp "gpu_check $C"
+    timeout 300 build-gpu/kernels/tests/gpu_check --stages "$C" > "$OUT/gpu_check.log" 2>&1
+    echo "gpu_check rc=$?"; grep -E "FAIL|passed|SKIP" "$OUT/gpu_check.log" | head -30
+    stamp "sanitizers"
+    export PATH=$PATH:/usr/local/cuda/bin
+    for tool in memcheck racecheck synccheck initcheck; do
+      timeout 120 compute-sanitizer --tool $tool --error-exitcode 9 build-gpu/kernels/tests/gpu_check --sanitizer --stages "$C" > "$OUT/san_$tool.log" 2>&1
+      echo "$tool rc=$? $(grep -E 'ERROR SUMMARY|passed' "$OUT/san_$tool.log" | tr '\n' ' ')"
+    done
+    stamp "bench --conv resnet50"
+    timeout 240 "$G" bench --stages "$C" --conv resnet50 --json "$OUT/conv.json" > "$OUT/conv.txt" 2>"$OUT/conv.err"
+    echo "bench rc=$?"; head -1 "$OUT/conv.err"; tail -2 "$OUT/conv.err"; cat "$OUT/conv.txt"
+    if [ -n "${TILES:-}" ]; then  # each conv tile on its own (GEMMLAB_CONV_TILE), fp16, the 3x3 layers
+      for tile in 0 1 2 3; do
+        GEMMLAB_CONV_TILE=$tile timeout 100 "$G" bench --stages conv-fp16 --conv 32,56,56,64,64,3,3,1,1 \
+          --conv 32,28,28,128,128,3,3,1,1 --conv 32,14,14,256,256,3,3,1,1 --conv 32,7,7,512,512,3,3,1,1 \
+          --budget 1 2>/dev/null | grep conv-fp16 | sed "s/^/tile $tile: /"
+      done
+    fi
+    if [ "${NCU:-1}" = 1 ]; then
+      # Shared-memory counters at a 4096^3 implicit GEMM in 16-bit units (the simulator's problem):
+      # a 1x1 convolution of 64x64 pixels, K = 4096 filters of C = 4096 fp16, 8192 int8, 16384 int4.
+      stamp "ncu conv"
+      : > "$OUT/ncu_conv.csv"
+      for sc in conv-fp16:4096 conv-int8:8192 conv-int4:16384; do
+        ncu --clock-control none --cache-control all -k regex:conv_fprop_kernel \
+          --metrics l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum,smsp__sass_inst_executed_op_shared_ld.sum,smsp__sass_inst_executed_op_shared_st.sum,smsp__sass_inst_executed_op_ldsm.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum,launch__registers_per_thread,launch__grid_size,gpu__time_duration.sum \
+          --csv "$G" bench --check --stages "${sc%%:*}" --conv "1,64,64,${sc##*:},4096,1,1" >>"$OUT/ncu_conv.csv" 2>>"$OUT/ncu_conv.err"
+        echo "ncu ${sc%%:*} rc=$?"
+      done
+      python3 - "$OUT/ncu_conv.csv" <<'PY'
+import csv, sys
+rows = [r for r in csv.reader(open(sys.argv[1])) if len(r) > 10 and r[0] != "ID"]
+for r in rows:
+    print(r[4][:48], r[-3], r[-1])
+PY
+    fi
     stamp "done"
     ;;
   *) echo "unknown mode $mode"; exit 2 ;;

@@ -29,5 +29,7 @@ Json cmd_raster(const Args& args);
 Json cmd_schedule(const Args& args);
 Json cmd_l2(const Args& args);
 Json cmd_pipeline(const Args& args);
+// Convolution
+Json cmd_conv(const Args& args);
 
 }  // namespace gemmlab::cli

@@ -32,6 +32,9 @@ const std::vector<Command>& sim_commands() {
        "--operand a|b|c (optional for ldsm: a|b maps onto the m16n8k16 operand tile) "
        "[--accumulator f32|f16] [--element R,C]",
        cmd_fragment},
+      {"conv",
+       "--problem N,H,W,C,K,R,S[,pad,stride[,dilation]] [--row M --col K] [--element f16|s8|s4] [--sms N]",
+       cmd_conv},
       {"raster",
        "--order launch|identity:N|serpentine[:S]|along-m:S|along-n:S|list:m,n;... --problem M,N,K "
        "--tile TM,TN[,TK] [--split-k S [--split-k-mode serial|parallel] | --stream-k [--device D "

@@ -40,7 +40,7 @@ TEST(StageTable, EveryStageIsDescribed) {
       EXPECT_FALSE(stage_launch_spec(s, {1024, 1024, 1024}).ok());
     }
   }
-  EXPECT_EQ(ids.size(), 18u);
+  EXPECT_EQ(ids.size(), 21u);
 }
 
 // The Hopper stages read the fp16 problem, need an sm_90, and their tiles are whole TMA boxes.
@@ -57,6 +57,28 @@ TEST(StageTable, HopperStagesAreFp16ProblemsOnSm90) {
   // 4 stages x (128 + 256) x 64 halves + 1024 alignment + 8 mbarriers of 8 bytes
   EXPECT_EQ(t.smem, 196608 + 1024 + 64);
   EXPECT_STREQ(track_name(t.track), "hopper");
+}
+
+// The conv stages: one per element type, listed at their largest tile (stage 11's), lesson 14.
+TEST(StageTable, ConvStagesAreImplicitGemms) {
+  const StageDesc& f = *find_stage_desc("conv-fp16");
+  EXPECT_TRUE(is_conv(f.track));
+  EXPECT_FALSE(is_conv(StageTrack::hopper));
+  EXPECT_EQ(conv_element(f.track), conv::Element::F16);
+  EXPECT_EQ(conv_element(find_stage_desc("conv-int8")->track), conv::Element::S8);
+  EXPECT_EQ(conv_element(find_stage_desc("conv-int4")->track), conv::Element::S4);
+  EXPECT_EQ(conv_track(conv::Element::S4), StageTrack::conv_int4);
+  EXPECT_STREQ(track_name(find_stage_desc("conv-int8")->track), "conv-int8");
+  EXPECT_STREQ(f.lesson, "14-implicit-gemm");
+  EXPECT_EQ(f.tile_m, 128);
+  EXPECT_EQ(f.tile_n, 128);
+  EXPECT_EQ(f.tile_k, 32);
+  EXPECT_EQ(f.threads, 256);
+  EXPECT_EQ(f.smem, 65536);  // 4 stages x (128 + 128) rows x 64 bytes
+  EXPECT_EQ(stage_of_kernel("void gemmlab::kernels::conv::conv_fprop_kernel<8, gemmlab::kernels::fp16::"
+                            "MultistageShape<128, 64, 32, 4, 64, 32>>(const __half *, const __half *, float *, "
+                            "gemmlab::conv::Shape, float, float)"),
+            find_stage_desc("conv-int8"));
 }
 
 TEST(StageTable, ValuesComeFromTheKernelsConstants) {

@@ -100,9 +100,15 @@ __device__ __forceinline__ void load_step_fragments(Tile& f, uint32_t stage_addr
 //   copy_step(step, next, write)     this k16 step's share of copying tile `next` into stage
 //                                    `write`, advancing both once the tile is issued
 //   finish(k_tiles, next)            nothing still writes shared memory when this returns
-template <class S, bool kSerpentine, class Copies>
-__device__ __forceinline__ void run_multistage_k_tiles(float (&acc)[S::kWarpM / 16][S::kWarpN / 8][4],
-                                                       Copies& copies, int k_tiles, uint32_t smem_base,
+// and around its math, which `Math::run(acc, fragments)` does for one k16 step (16 halves = 32
+// bytes of each row: the conv stages' int8 and int4 mma read the same bytes as other elements).
+template <bool kSerpentine>
+struct WarpMmaF16 {
+  template <class Acc, class Tile>
+  __device__ __forceinline__ static void run(Acc& acc, const Tile& f) { warp_mma<kSerpentine>(acc, f); }
+};
+template <class S, bool kSerpentine, class Copies, class Acc, class Math = WarpMmaF16<kSerpentine>>
+__device__ __forceinline__ void run_multistage_k_tiles(Acc& acc, Copies& copies, int k_tiles, uint32_t smem_base,
                                                        uint32_t a_base, uint32_t b_base) {
   using Tile = WarpTile<S::kWarpM, S::kWarpN>;
   constexpr int kStageBytes = S::kStageHalves * 2;
@@ -127,7 +133,7 @@ __device__ __forceinline__ void run_multistage_k_tiles(float (&acc)[S::kWarpM / 
       const int next_step = (step + 1) % S::kStepsPerTile;
       load_step(frag[(step + 1) & 1], read_stage, next_step * 16);
       copies.copy_step(step, next_tile, write_stage);
-      warp_mma<kSerpentine>(acc, frag[step & 1]);
+      Math::run(acc, frag[step & 1]);
     }
   }
   copies.finish(k_tiles, next_tile);

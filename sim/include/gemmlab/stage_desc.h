@@ -7,6 +7,7 @@
 #include <string>
 #include <string_view>
 
+#include "gemmlab/conv_problem.h"
 #include "gemmlab/fp16_shapes.h"
 #include "gemmlab/hopper_shapes.h"
 #include "gemmlab/l2_model.h"
@@ -16,8 +17,18 @@
 
 namespace gemmlab {
 
-// fp32 and fp16: the Ampere-style ladders (any sm_80+ GPU); hopper: TMA and wgmma (sm_90a).
-enum class StageTrack { fp32, fp16, hopper };
+// fp32 and fp16: the Ampere-style ladders (any sm_80+ GPU); hopper: TMA and wgmma (sm_90a);
+// conv_*: implicit-GEMM convolutions (gemmlab/conv_problem.h) of fp16, int8 or int4 tensors.
+enum class StageTrack { fp32, fp16, hopper, conv_fp16, conv_int8, conv_int4 };
+constexpr bool is_conv(StageTrack t) {
+  return t == StageTrack::conv_fp16 || t == StageTrack::conv_int8 || t == StageTrack::conv_int4;
+}
+constexpr StageTrack conv_track(conv::Element e) {
+  return e == conv::Element::S8 ? StageTrack::conv_int8 : e == conv::Element::S4 ? StageTrack::conv_int4 : StageTrack::conv_fp16;
+}
+constexpr conv::Element conv_element(StageTrack t) {
+  return t == StageTrack::conv_int8 ? conv::Element::S8 : t == StageTrack::conv_int4 ? conv::Element::S4 : conv::Element::F16;
+}
 // How two co-resident blocks of one SM progress (l2_progress.h, sim/L2_VALIDATION.md).
 enum class Coresidency { OlderFirst, Even };
 
@@ -38,7 +49,8 @@ struct StageDesc {
 
   bool has_tile() const { return tile_m > 0; }
   // The track's operands: fp32 A column-major f32 (NN), fp16 A row-major f16 (TN); B column-major;
-  // C f32, column-major, on both tracks.
+  // C f32, column-major, on both tracks. (A conv stage's GEMM: A the gathered activations, row-major,
+  // of 2, 1 or 1/2 bytes: counted in 16-bit units, its C row-major: gemmlab/conv_problem.h.)
   int element_bytes() const { return track == StageTrack::fp32 ? 4 : 2; }
   MatrixOrder a_order() const { return track == StageTrack::fp32 ? MatrixOrder::ColumnMajor : MatrixOrder::RowMajor; }
   MatrixOrder b_order() const { return MatrixOrder::ColumnMajor; }
@@ -72,7 +84,15 @@ inline const StageDesc* find_stage_desc(std::string_view id) {
 
 // Header-only so that the kernels' registry (no sim library) can print them.
 constexpr const char* track_name(StageTrack t) {  // results JSON
-  return t == StageTrack::fp32 ? "fp32" : t == StageTrack::fp16 ? "fp16" : "hopper";
+  switch (t) {
+    case StageTrack::fp32: return "fp32";
+    case StageTrack::fp16: return "fp16";
+    case StageTrack::hopper: return "hopper";
+    case StageTrack::conv_fp16: return "conv-fp16";
+    case StageTrack::conv_int8: return "conv-int8";
+    case StageTrack::conv_int4: return "conv-int4";
+  }
+  return "?";
 }
 // The operands a track's stages read: the hopper track solves the fp16 track's problem.
 constexpr StageTrack operand_track(StageTrack t) { return t == StageTrack::hopper ? StageTrack::fp16 : t; }

@@ -1,0 +1,179 @@
+// Implicit-GEMM convolution (seed 003, CUTLASS's conv2d fprop): where each element of the GEMM
+// lives in the convolution's tensors. No CUDA here: the conv kernels (kernels/stages/conv) include
+// these functions for every address they form, `gemmlab sim conv` and the Conv view list the same
+// numbers, sim/tests/test_conv_problem.cpp checks them.
+//
+// Tensors: activations NHWC, filters KRSC, output NPQK (c, k fastest), in elements.
+//   P = (H + 2 pad - dilation (R - 1) - 1) / stride + 1, Q likewise from W and S.
+// GEMM (CUTLASS's fprop order):
+//   M = N*P*Q  row m = (n, p, q), q fastest, then p, then n
+//   N = K      column = output channel k
+//   K = R*S*C  index kk = (r, s, c), c fastest, then s, then r: the KRSC filter's own order, so
+//              filter k is column k of a K-contiguous ("column-major", ldb = R*S*C) GEMM B.
+// A(m, kk) = activation (n, p*stride - pad + r*dilation, q*stride - pad + s*dilation, c), or 0
+// where that falls into the padding; the output NPQK is the GEMM C row-major (m x K, ldc = K).
+//   3x3, pad 1, 56x56x64: row 57 = (n 0, p 1, q 1), kk 64 = (r 0, s 1, c 0) -> input (0, 0, 1, 0)
+#pragma once
+#include <cstdint>
+
+#include "gemmlab/hd.h"
+
+namespace gemmlab::conv {
+
+// The element types of the conv stages: fp16, and seed 003's integer forms (s32 accumulate).
+enum class Element { F16, S8, S4 };
+GL_HD constexpr int element_bits(Element e) { return e == Element::F16 ? 16 : e == Element::S8 ? 8 : 4; }
+// Elements in one 16-byte vector (the kernels' unit of global and shared memory traffic).
+GL_HD constexpr int elements_per_vector(Element e) { return 128 / element_bits(e); }
+
+struct Shape {
+  int n = 1, h = 1, w = 1, c = 1;  // activations
+  int k = 1, r = 1, s = 1;         // filters: k output channels of R x S x C
+  int pad = 0, stride = 1, dilation = 1;
+
+  GL_HD constexpr int p() const { return (h + 2 * pad - dilation * (r - 1) - 1) / stride + 1; }
+  GL_HD constexpr int q() const { return (w + 2 * pad - dilation * (s - 1) - 1) / stride + 1; }
+  GL_HD constexpr long long gemm_m() const { return 1ll * n * p() * q(); }
+  GL_HD constexpr int gemm_n() const { return k; }
+  GL_HD constexpr long long gemm_k() const { return 1ll * r * s * c; }
+  GL_HD constexpr long long input_elements() const { return 1ll * n * h * w * c; }
+  GL_HD constexpr long long filter_elements() const { return 1ll * k * r * s * c; }
+  GL_HD constexpr long long output_elements() const { return gemm_m() * k; }
+  GL_HD constexpr double flops() const { return 2.0 * double(gemm_m()) * k * double(gemm_k()); }
+};
+
+struct Npq { int n, p, q; };
+struct Rsc { int r, s, c; };
+struct Nhwc { int n, h, w, c; };
+
+// GEMM row m -> output pixel (n, p, q): q fastest, then p, then n.
+GL_HD constexpr Npq row_pixel(const Shape& sh, long long m) {
+  const int pq = sh.p() * sh.q();
+  const int n = int(m / pq), rest = int(m % pq);
+  return {n, rest / sh.q(), rest % sh.q()};
+}
+// GEMM k index -> filter tap (r, s, c): c fastest, then s, then r.
+GL_HD constexpr Rsc k_tap(const Shape& sh, int kk) {
+  const int rs = kk / sh.c;
+  return {rs / sh.s, rs % sh.s, kk % sh.c};
+}
+// The input element A(m, kk) reads; h or w outside the tensor means the padding (a zero).
+GL_HD constexpr Nhwc input_of(const Shape& sh, const Npq& o, const Rsc& t) {
+  return {o.n, o.p * sh.stride - sh.pad + t.r * sh.dilation, o.q * sh.stride - sh.pad + t.s * sh.dilation, t.c};
+}
+GL_HD constexpr bool in_tensor(const Shape& sh, const Nhwc& x) {
+  return x.h >= 0 && x.h < sh.h && x.w >= 0 && x.w < sh.w;
+}
+GL_HD constexpr long long activation_offset(const Shape& sh, const Nhwc& x) {
+  return ((1ll * x.n * sh.h + x.h) * sh.w + x.w) * sh.c + x.c;
+}
+GL_HD constexpr long long filter_offset(const Shape& sh, int k, const Rsc& t) {
+  return ((1ll * k * sh.r + t.r) * sh.s + t.s) * sh.c + t.c;
+}
+GL_HD constexpr long long output_offset(const Shape& sh, long long m, int k) { return m * sh.k + k; }
+
+// ---- The kernels' incremental form of the same address function --------------------------------
+// A thread's A rows stay the same over the whole main loop and its k moves by whole tiles, so the
+// kernel splits the offset into a per-row part (computed once) and a per-tap part (once per k-tile,
+// shared by all of the thread's rows):
+//   activation_offset = row.base + tap.delta,  valid = 0 <= row.h0 + tap.dh < H, same for w.
+struct RowOrigin {
+  long long base;  // offset of input (n, h0, w0, 0), h0 and w0 possibly outside the tensor
+  int h0, w0;      // p*stride - pad, q*stride - pad
+};
+struct TapStep {
+  long long delta;  // (dh*W + dw)*C + c
+  int dh, dw;       // r*dilation, s*dilation
+};
+GL_HD constexpr RowOrigin row_origin(const Shape& sh, long long m) {
+  const Npq o = row_pixel(sh, m);
+  const int h0 = o.p * sh.stride - sh.pad, w0 = o.q * sh.stride - sh.pad;
+  return {((1ll * o.n * sh.h + h0) * sh.w + w0) * sh.c, h0, w0};
+}
+GL_HD constexpr TapStep tap_step(const Shape& sh, int kk) {
+  const Rsc t = k_tap(sh, kk);
+  const int dh = t.r * sh.dilation, dw = t.s * sh.dilation;
+  return {(1ll * dh * sh.w + dw) * sh.c + t.c, dh, dw};
+}
+GL_HD constexpr bool tap_in_tensor(const Shape& sh, const RowOrigin& o, const TapStep& t) {
+  return unsigned(o.h0 + t.dh) < unsigned(sh.h) && unsigned(o.w0 + t.dw) < unsigned(sh.w);
+}
+// (57, 64) of the example above: base of (0, 0, 0) + delta of (0, 1, 0) = input (0, 0, 1, 0).
+static_assert(row_origin(Shape{1, 56, 56, 64, 64, 3, 3, 1, 1, 1}, 57).base +
+                  tap_step(Shape{1, 56, 56, 64, 64, 3, 3, 1, 1, 1}, 64).delta ==
+              activation_offset(Shape{1, 56, 56, 64, 64, 3, 3, 1, 1, 1}, Nhwc{0, 0, 1, 0}));
+
+// ---- Sub-byte packing (seed 003's Array<int4b_t> / SubbyteReference) -----------------------------
+// Eight s4 values per 32-bit word, element i in bits 4i .. 4i+3 (element 0 in the low nibble), so
+// the s4 tensor's element e is nibble e % 8 of word e / 8, byte e / 2.
+GL_HD constexpr int s4_get(std::uint32_t word, int i) {
+  const int nib = int((word >> (4 * i)) & 0xFu);
+  return nib >= 8 ? nib - 16 : nib;
+}
+GL_HD constexpr std::uint32_t s4_set(std::uint32_t word, int i, int v) {
+  return (word & ~(0xFu << (4 * i))) | ((std::uint32_t(v) & 0xFu) << (4 * i));
+}
+static_assert(s4_get(0x0000'00F0u, 1) == -1 && s4_get(0x7000'0000u, 7) == 7 &&
+              s4_set(0, 2, -8) == 0x800u);
+
+// ---- What the conv kernels accept -----------------------------------------------------------------
+// nullptr when the kernels can run this shape with 16-byte loads of `e`, else the rule it breaks.
+GL_HD constexpr const char* check_shape(const Shape& sh, Element e) {
+  if (sh.n < 1 || sh.h < 1 || sh.w < 1 || sh.c < 1 || sh.k < 1 || sh.r < 1 || sh.s < 1)
+    return "N, H, W, C, K, R and S must be at least 1";
+  if (sh.pad < 0 || sh.stride < 1 || sh.dilation < 1)
+    return "padding must be >= 0, stride and dilation >= 1";
+  if (sh.n > (1 << 20) || sh.h > (1 << 16) || sh.w > (1 << 16) || sh.c > (1 << 16) ||
+      sh.k > (1 << 16) || sh.r > 64 || sh.s > 64 || sh.pad > 64 || sh.stride > 64 || sh.dilation > 64)
+    return "N must be at most 2^20, H, W, C and K at most 65536, R, S, padding, stride and dilation at most 64";
+  if (sh.h + 2 * sh.pad < sh.dilation * (sh.r - 1) + 1 || sh.w + 2 * sh.pad < sh.dilation * (sh.s - 1) + 1)
+    return "the filter (with its dilation) is larger than the padded input: P or Q would be 0";
+  if (e == Element::F16 && sh.c % 8 != 0) return "C must be a multiple of 8 for 16-byte fp16 loads";
+  if (e == Element::S8 && sh.c % 16 != 0) return "C must be a multiple of 16 for 16-byte int8 loads";
+  if (e == Element::S4 && sh.c % 32 != 0) return "C must be a multiple of 32 for 16-byte int4 loads";
+  constexpr long long kMax = (1ll << 31) - 1;  // 32-bit element indices inside the kernels
+  if (sh.input_elements() > kMax || sh.filter_elements() > kMax || sh.output_elements() > kMax)
+    return "each tensor must have fewer than 2^31 elements (the kernels index with 32-bit ints)";
+  return nullptr;
+}
+
+}  // namespace gemmlab::conv
+
+namespace gemmlab::conv {
+
+// ---- The block tiles the conv kernels are built with ---------------------------------------------
+// GEMM rows (output pixels) x columns (output channels) per block, and per warp; every tile takes
+// 64 bytes of K per k-tile (32 fp16, 64 int8, 128 int4 channels) through 4 cp.async stages, the
+// FP16 ladder's Swizzle<3,3,3> layout and ldmatrix.x4 (kernels/stages/conv/conv_mainloop.cuh).
+struct TileShape {
+  int m, n, warp_m, warp_n;
+  constexpr int threads() const { return (m / warp_m) * (n / warp_n) * 32; }
+};
+inline constexpr TileShape kTiles[] = {{128, 128, 64, 32}, {128, 64, 64, 32}, {64, 128, 64, 32}, {64, 64, 32, 32}};
+inline constexpr int kTileCount = int(sizeof(kTiles) / sizeof(kTiles[0]));
+inline constexpr int kTileKBytes = 64, kStages = 4;
+static_assert(kTiles[0].threads() == 256 && kTiles[1].threads() == 128 && kTiles[3].threads() == 128);
+
+constexpr long long tile_blocks(const Shape& sh, const TileShape& t) {
+  return ((sh.gemm_m() + t.m - 1) / t.m) * ((sh.k + t.n - 1) / t.n);
+}
+// Which of kTiles a conv stage launches for this problem on a GPU of `sms` SMs, as measured on an
+// H100 (kernels/stages/conv/CONV_NOTES.md: each tile forced on ResNet-50's 3x3 layers, fp16):
+// 128x64 where K <= 64 (a 128-column tile would be half padding), 128x128 only with blocks to
+// spare (4 per SM), else 64x128, which beat 128x128, 128x64 and 64x64 on the 28x28, 14x14 and 7x7
+// layers (169, 191, 134 TFLOP/s against at best 156, 176, 126), and 64x64 when even 64x128 leaves
+// more than half of the SMs idle. ResNet-50's 3x3 layers at N = 32 on 132 SMs:
+//   56x56 C=K=64 -> 128x64 (784 blocks), 28x28 C=K=128 -> 64x128 (392),
+//   14x14 C=K=256 -> 64x128 (196), 7x7 C=K=512 -> 64x128 (100)
+constexpr int choose_tile(const Shape& sh, int sms) {
+  if (sh.k <= 64) return 1;
+  if (tile_blocks(sh, kTiles[0]) >= 4ll * sms) return 0;
+  if (2 * tile_blocks(sh, kTiles[2]) >= sms) return 2;
+  return 3;
+}
+static_assert(choose_tile(Shape{32, 56, 56, 64, 64, 3, 3, 1, 1, 1}, 132) == 1 &&
+              choose_tile(Shape{32, 28, 28, 128, 128, 3, 3, 1, 1, 1}, 132) == 2 &&
+              choose_tile(Shape{32, 14, 14, 256, 256, 3, 3, 1, 1, 1}, 132) == 2 &&
+              choose_tile(Shape{32, 7, 7, 512, 512, 3, 3, 1, 1, 1}, 132) == 2);
+
+}  // namespace gemmlab::conv

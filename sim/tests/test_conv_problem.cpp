@@ -1,0 +1,132 @@
+// The implicit-GEMM address function of the conv stages (gemmlab/conv_problem.h), on the host:
+// sizes, the (m, kk) -> (n, h, w, c) mapping with its padding predicate, the kernels' incremental
+// form against the direct one, int4 packing, the shape rules and the tile choice.
+#include <gtest/gtest.h>
+
+#include "gemmlab/conv_problem.h"
+
+using namespace gemmlab::conv;
+
+namespace {
+
+constexpr Shape kResnet56{32, 56, 56, 64, 64, 3, 3, 1, 1, 1};
+
+TEST(ConvProblem, OutputSizeAndGemm) {
+  EXPECT_EQ(kResnet56.p(), 56);
+  EXPECT_EQ(kResnet56.q(), 56);
+  EXPECT_EQ(kResnet56.gemm_m(), 100352);  // 32 * 56 * 56
+  EXPECT_EQ(kResnet56.gemm_n(), 64);
+  EXPECT_EQ(kResnet56.gemm_k(), 576);     // 3 * 3 * 64
+  EXPECT_DOUBLE_EQ(kResnet56.flops(), 2.0 * 100352 * 64 * 576);
+  const Shape ragged{1, 7, 7, 8, 24, 3, 3, 0, 2, 1};
+  EXPECT_EQ(ragged.p(), 3);  // (7 - 3) / 2 + 1
+  EXPECT_EQ(ragged.gemm_k(), 72);
+  const Shape padded{1, 7, 7, 8, 24, 3, 3, 1, 2, 1};
+  EXPECT_EQ(padded.p(), 4);  // (7 + 2 - 3) / 2 + 1
+  const Shape dilated{1, 9, 9, 8, 8, 3, 3, 0, 2, 2};
+  EXPECT_EQ(dilated.p(), 3);  // (9 - 2*2 - 1) / 2 + 1
+  const Shape five{2, 10, 12, 16, 8, 5, 5, 2, 1, 1};
+  EXPECT_EQ(five.p(), 10);
+  EXPECT_EQ(five.q(), 12);
+}
+
+TEST(ConvProblem, RowAndTapOrder) {
+  // Row m: q fastest, then p, then n (3136 pixels per image).
+  const Npq o = row_pixel(kResnet56, 3136 + 121);
+  EXPECT_EQ(o.n, 1);
+  EXPECT_EQ(o.p, 2);
+  EXPECT_EQ(o.q, 9);
+  // kk: c fastest, then s, then r (64 channels per tap).
+  const Rsc t = k_tap(kResnet56, 4 * 64 + 5);
+  EXPECT_EQ(t.r, 1);
+  EXPECT_EQ(t.s, 1);
+  EXPECT_EQ(t.c, 5);
+  const Nhwc x = input_of(kResnet56, o, t);
+  EXPECT_EQ(x.h, 2);  // 2*1 - 1 + 1
+  EXPECT_EQ(x.w, 9);
+  EXPECT_TRUE(in_tensor(kResnet56, x));
+  EXPECT_EQ(activation_offset(kResnet56, x), 208453);  // ((1*56 + 2)*56 + 9)*64 + 5
+  EXPECT_EQ(filter_offset(kResnet56, 3, t), 3 * 576 + 4 * 64 + 5);
+  EXPECT_EQ(output_offset(kResnet56, 3257, 7), 3257 * 64 + 7);
+}
+
+TEST(ConvProblem, PaddingIsOutsideTheTensor) {
+  // Output pixel (0,0,0), tap (0,0): input (0,-1,-1) is padding; tap (1,1) is the pixel itself.
+  EXPECT_FALSE(in_tensor(kResnet56, input_of(kResnet56, row_pixel(kResnet56, 0), k_tap(kResnet56, 0))));
+  const Nhwc centre = input_of(kResnet56, row_pixel(kResnet56, 0), k_tap(kResnet56, 4 * 64));
+  EXPECT_TRUE(in_tensor(kResnet56, centre));
+  EXPECT_EQ(activation_offset(kResnet56, centre), 0);
+  // The last pixel of a row, tap s = 2: w = 56 is padding.
+  EXPECT_FALSE(in_tensor(kResnet56, input_of(kResnet56, row_pixel(kResnet56, 55), k_tap(kResnet56, 2 * 64))));
+  // How many (m, kk) of the 56x56 layer fall into the padding: the border pixels' missing taps.
+  long long padded = 0;
+  const Shape one{1, 56, 56, 8, 8, 3, 3, 1, 1, 1};
+  for (long long m = 0; m < one.gemm_m(); ++m)
+    for (int kk = 0; kk < one.gemm_k(); kk += 8)
+      padded += !in_tensor(one, input_of(one, row_pixel(one, m), k_tap(one, kk)));
+  // 4 edges x 56 pixels x 3 taps, less one per corner (5 padded taps there, counted as 3 + 3).
+  EXPECT_EQ(padded, 668);
+}
+
+// The kernels' split form (row_origin + tap_step) is the direct address function, padding included.
+TEST(ConvProblem, IncrementalFormIsTheAddressFunction) {
+  for (const Shape& sh : {Shape{2, 7, 9, 8, 24, 3, 3, 1, 2, 1}, Shape{1, 7, 7, 8, 24, 3, 3, 0, 2, 1},
+                          Shape{2, 10, 12, 16, 8, 5, 5, 2, 1, 1}, Shape{1, 9, 9, 8, 8, 3, 3, 1, 2, 2},
+                          Shape{3, 5, 5, 32, 16, 1, 1, 0, 1, 1}}) {
+    long long checked = 0, padding = 0;
+    for (long long m = 0; m < sh.gemm_m(); ++m) {
+      const RowOrigin o = row_origin(sh, m);
+      for (int kk = 0; kk < sh.gemm_k(); ++kk) {
+        const Nhwc x = input_of(sh, row_pixel(sh, m), k_tap(sh, kk));
+        const TapStep t = tap_step(sh, kk);
+        ASSERT_EQ(tap_in_tensor(sh, o, t), in_tensor(sh, x)) << m << "," << kk;
+        if (in_tensor(sh, x)) ASSERT_EQ(o.base + t.delta, activation_offset(sh, x)) << m << "," << kk;
+        else ++padding;
+        ++checked;
+      }
+    }
+    EXPECT_EQ(checked, sh.gemm_m() * sh.gemm_k());
+    EXPECT_EQ(padding > 0, sh.pad > 0) << sh.pad;
+  }
+}
+
+TEST(ConvProblem, Int4Packing) {
+  uint32_t word = 0;
+  for (int i = 0; i < 8; ++i) word = s4_set(word, i, i - 4);  // -4 .. 3
+  EXPECT_EQ(word, 0x3210FEDCu);
+  for (int i = 0; i < 8; ++i) EXPECT_EQ(s4_get(word, i), i - 4);
+  for (int v = -8; v <= 7; ++v) EXPECT_EQ(s4_get(s4_set(0xFFFFFFFFu, 5, v), 5), v);
+  EXPECT_EQ(elements_per_vector(Element::S4), 32);
+  EXPECT_EQ(elements_per_vector(Element::S8), 16);
+  EXPECT_EQ(elements_per_vector(Element::F16), 8);
+}
+
+TEST(ConvProblem, ShapeRulesNameTheProblem) {
+  EXPECT_EQ(check_shape(kResnet56, Element::F16), nullptr);
+  EXPECT_STREQ(check_shape(Shape{1, 8, 8, 12, 8, 3, 3, 1, 1, 1}, Element::F16),
+               "C must be a multiple of 8 for 16-byte fp16 loads");
+  EXPECT_STREQ(check_shape(Shape{1, 8, 8, 8, 8, 3, 3, 1, 1, 1}, Element::S8),
+               "C must be a multiple of 16 for 16-byte int8 loads");
+  EXPECT_STREQ(check_shape(Shape{1, 8, 8, 16, 8, 3, 3, 1, 1, 1}, Element::S4),
+               "C must be a multiple of 32 for 16-byte int4 loads");
+  EXPECT_NE(check_shape(Shape{1, 2, 2, 8, 8, 5, 5, 0, 1, 1}, Element::F16), nullptr);  // P would be 0
+  EXPECT_NE(check_shape(Shape{0, 2, 2, 8, 8, 1, 1, 0, 1, 1}, Element::F16), nullptr);
+  EXPECT_NE(check_shape(Shape{1, 2, 2, 8, 8, 1, 1, 0, 0, 1}, Element::F16), nullptr);  // stride 0
+  EXPECT_STREQ(check_shape(Shape{1 << 20, 64, 64, 64, 8, 1, 1, 0, 1, 1}, Element::F16),
+               "each tensor must have fewer than 2^31 elements (the kernels index with 32-bit ints)");
+}
+
+TEST(ConvProblem, TileChoice) {
+  // ResNet-50's 3x3 layers at N = 32 on an H100 (132 SMs): see choose_tile.
+  EXPECT_EQ(choose_tile(kResnet56, 132), 1);  // 128x64: 784 blocks
+  EXPECT_EQ(tile_blocks(kResnet56, kTiles[1]), 784);
+  const Shape l4{32, 7, 7, 512, 512, 3, 3, 1, 1, 1};
+  EXPECT_EQ(choose_tile(l4, 132), 2);  // 64x128: 100 blocks, one wave
+  EXPECT_EQ(tile_blocks(l4, kTiles[2]), 100);
+  EXPECT_EQ(choose_tile(l4, 264), 3);  // twice the SMs: 64x64, 200 blocks
+  // A 1x1 expand layer (K = 256) at 56x56 has blocks to spare: 128x128 (1568 blocks).
+  EXPECT_EQ(choose_tile(Shape{32, 56, 56, 64, 256, 1, 1, 0, 1, 1}, 132), 0);
+  EXPECT_EQ(choose_tile(Shape{1, 7, 7, 8, 24, 3, 3, 0, 2, 1}, 132), 1);
+}
+
+}  // namespace
