@@ -1,0 +1,106 @@
+// The Conv view's numbers (gemmlab/conv_picture.h) against the address function itself.
+#include <gtest/gtest.h>
+
+#include <set>
+
+#include "gemmlab/conv_picture.h"
+
+using namespace gemmlab::conv;
+
+namespace {
+
+constexpr Shape kResnet56{32, 56, 56, 64, 64, 3, 3, 1, 1, 1};
+
+TEST(ConvPicture, WindowOfACornerPixel) {
+  const auto cells = window_of(kResnet56, 0);  // output (0, 0, 0): the top-left corner
+  ASSERT_EQ(cells.size(), 9u);
+  int inside = 0;
+  for (const WindowCell& c : cells) inside += c.in_tensor;
+  EXPECT_EQ(inside, 4);  // row r = 0 and column s = 0 of the window lie in the padding
+  EXPECT_EQ(cells[0].h, -1);
+  EXPECT_EQ(cells[0].w, -1);
+  EXPECT_EQ(cells[8].h, 1);
+  EXPECT_EQ(cells[8].w, 1);
+  EXPECT_TRUE(cells[8].in_tensor);
+}
+
+TEST(ConvPicture, TileLoadsFollowTheThreadMap) {
+  TileLoadRequest q;
+  q.shape = kResnet56;
+  auto l = tile_loads(q);
+  ASSERT_TRUE(l.ok()) << l.error();
+  EXPECT_EQ(l->tile, 1);  // 128x64, 128 threads
+  EXPECT_EQ(l->threads, 128);
+  EXPECT_EQ(l->accesses_per_thread, 4);  // 128 rows x 4 vectors / 128 threads
+  EXPECT_EQ(l->k_tiles, 18);             // 576 / 32
+  ASSERT_EQ(l->loads.size(), 512u);
+  // Thread 5 = warp 0, lane 5 of the 4x8 warp arrangement: vector 1 (k 8) of row 1.
+  const TileLoad& t5 = l->loads[5 * 4];
+  EXPECT_EQ(t5.row_in_tile, 1);
+  EXPECT_EQ(t5.k_in_tile, 8);
+  EXPECT_EQ(t5.kk, 8);
+  EXPECT_FALSE(t5.in_tensor);  // tap (0, 0) of pixel (0, 0, 1): h = -1
+  // Every (row, vector) of the 128 x 4 tile exactly once.
+  std::set<std::pair<int, int>> seen;
+  for (const TileLoad& x : l->loads) EXPECT_TRUE(seen.insert({x.row_in_tile, x.k_in_tile}).second);
+  EXPECT_EQ(seen.size(), 512u);
+  // k-tile 8 = kk 256 .. 287 = tap (1, 1), channels 0 .. 31: thread 5 reads input (0, 0, 1, 8).
+  q.k_tile = 8;
+  auto l8 = tile_loads(q);
+  ASSERT_TRUE(l8.ok());
+  const TileLoad& u = l8->loads[5 * 4];
+  EXPECT_EQ(u.kk, 264);
+  EXPECT_TRUE(u.in_tensor);
+  EXPECT_EQ(u.input.h, 0);
+  EXPECT_EQ(u.input.w, 1);
+  EXPECT_EQ(u.input.c, 8);
+  EXPECT_EQ(u.offset, 72);  // (0*56 + 1)*64 + 8
+  // Every vector read agrees with the direct address function.
+  for (const TileLoad& x : l8->loads) {
+    const Nhwc in = input_of(kResnet56, row_pixel(kResnet56, x.m), k_tap(kResnet56, x.kk));
+    EXPECT_EQ(x.in_tensor, in_tensor(kResnet56, in));
+    if (x.in_tensor) EXPECT_EQ(x.offset, activation_offset(kResnet56, in));
+  }
+}
+
+TEST(ConvPicture, Int4VectorsHold32Channels) {
+  TileLoadRequest q;
+  q.shape = Shape{1, 14, 14, 256, 256, 3, 3, 1, 1, 1};
+  q.element = Element::S4;
+  q.tile = 2;  // 64x128: 64 rows of the A tile, 128 threads
+  auto l = tile_loads(q);
+  ASSERT_TRUE(l.ok()) << l.error();
+  EXPECT_EQ(l->elements_per_vector, 32);
+  EXPECT_EQ(l->k_tile_elements, 128);     // 64 bytes of int4
+  EXPECT_EQ(l->k_tiles, 18);              // 2304 / 128
+  EXPECT_EQ(l->accesses_per_thread, 2);   // 64 rows x 4 vectors / 128 threads
+  EXPECT_EQ(l->loads[1 * 2].k_in_tile, 32);  // lane 1: the second vector of its row
+}
+
+TEST(ConvPicture, RefusesWhatTheLaunchDoesNotHave) {
+  TileLoadRequest q;
+  q.shape = kResnet56;
+  q.block_m = 784;  // 100352 / 128 blocks: 0 .. 783
+  EXPECT_FALSE(tile_loads(q).ok());
+  q.block_m = 0;
+  q.k_tile = 18;
+  EXPECT_FALSE(tile_loads(q).ok());
+  q.k_tile = 0;
+  q.shape.c = 12;
+  EXPECT_EQ(tile_loads(q).error(), "C must be a multiple of 8 for 16-byte fp16 loads");
+}
+
+TEST(ConvPicture, ReadersOfAnInputPixel) {
+  // Input (0, 1, 1) of a 3x3 pad-1 layer is read by the 9 output pixels around it, each with one tap;
+  // rows 0 .. 127 hold output rows p = 0, 1 and part of 2 (56 pixels per row).
+  const auto r = readers_of(kResnet56, 0, 128, 0, 1, 1);
+  EXPECT_EQ(r.size(), 9u);
+  for (const RowTap& x : r) {
+    const Npq o = row_pixel(kResnet56, x.m);
+    EXPECT_EQ(o.p - 1 + x.r, 1);
+    EXPECT_EQ(o.q - 1 + x.s, 1);
+  }
+  EXPECT_TRUE(readers_of(kResnet56, 0, 128, 1, 1, 1).empty());  // another image
+}
+
+}  // namespace
