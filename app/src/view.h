@@ -88,5 +88,6 @@ std::unique_ptr<View> make_grid_l2_view();
 std::unique_ptr<View> make_pipeline_view();
 std::unique_ptr<View> make_kernels_view();
 std::unique_ptr<View> make_measured_view();
+std::unique_ptr<View> make_conv_view();
 
 }  // namespace gemmlab::app

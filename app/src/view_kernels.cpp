@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "file_dialog.h"
+#include "gemmlab/conv_problem.h"
 #include "gemmlab/raster_analysis.h"
 #include "model/files.h"
 #include "model/results_file.h"
@@ -30,6 +31,7 @@ namespace {
 struct KernelsUiState {
   std::vector<std::string> stages;  // empty = every stage in the results
   int size[3] = {4096, 4096, 4096};
+  std::string shown_key;            // the size (or convolution) whose rows are shown; "" = the step's
   int set = 0;                      // which loaded results set
   bool show_registry = false;
 };
@@ -46,6 +48,13 @@ class KernelsView final : public View {
     if (s.contains("stages")) ui_.stages = s["stages"].get<std::vector<std::string>>();
     if (s.contains("size"))
       for (int i = 0; i < 3; ++i) ui_.size[i] = s["size"][i];
+    if (s.contains("conv")) {
+      BenchResult key;
+      key.is_conv = true;
+      key.conv[9] = 1;
+      for (size_t i = 0; i < s["conv"].size() && i < 10; ++i) key.conv[i] = s["conv"][i];
+      ui_.shown_key = key.size_key();
+    }
   }
 
   void load_file(const std::string& path) override {
@@ -179,26 +188,24 @@ class KernelsView final : public View {
     if (const StageDesc* s = find_stage_desc(id)) return s->name;
     if (id == "cublas-fp32") return "cuBLAS fp32 (Sgemm)";
     if (id == "cublas-fp16") return "cuBLAS fp16 (GemmEx)";
+    if (id == "im2col-cublas") return "im2col + cuBLAS";
+    if (id == "cudnn") return "cuDNN (graph API)";
     return id;
   }
 
   void draw_bars(const BenchResults& r) {
-    // Sizes in this set; the step's size if it has one.
-    std::set<std::tuple<int, int, int>> sizes;
-    for (const auto& x : r.results) sizes.insert({x.m, x.n, x.k});
-    std::tuple<int, int, int> size{ui_.size[0], ui_.size[1], ui_.size[2]};
-    if (!sizes.count(size) && !sizes.empty()) size = *sizes.begin();
-    auto size_text = [](const std::tuple<int, int, int>& s) {
-      return std::to_string(std::get<0>(s)) + " x " + std::to_string(std::get<1>(s)) + " x " +
-             std::to_string(std::get<2>(s));
-    };
-    ImGui::SetNextItemWidth(field_width(18));
-    if (ImGui::BeginCombo("size M x N x K", size_text(size).c_str())) {
+    // Sizes (GEMM M x N x K, or convolutions) in this set, in file order; the step's if it has one.
+    std::vector<std::string> sizes;
+    for (const auto& x : r.results)
+      if (std::find(sizes.begin(), sizes.end(), x.size_key()) == sizes.end()) sizes.push_back(x.size_key());
+    BenchResult step_size;
+    step_size.m = ui_.size[0], step_size.n = ui_.size[1], step_size.k = ui_.size[2];
+    std::string size = ui_.shown_key.empty() ? step_size.size_key() : ui_.shown_key;
+    if (std::find(sizes.begin(), sizes.end(), size) == sizes.end() && !sizes.empty()) size = sizes.front();
+    ImGui::SetNextItemWidth(field_width(30));
+    if (ImGui::BeginCombo("size (M x N x K, or convolution)", size.c_str())) {
       for (const auto& s : sizes)
-        if (ImGui::Selectable(size_text(s).c_str(), s == size)) {
-          ui_.size[0] = std::get<0>(s), ui_.size[1] = std::get<1>(s), ui_.size[2] = std::get<2>(s);
-          size = s;
-        }
+        if (ImGui::Selectable(s.c_str(), s == size)) ui_.shown_key = size = s;
       ImGui::EndCombo();
     }
     if (!ui_.stages.empty()) {
@@ -207,7 +214,7 @@ class KernelsView final : public View {
     }
     std::vector<const BenchResult*> rows;
     for (const auto& x : r.results) {
-      if (std::tuple<int, int, int>{x.m, x.n, x.k} != size) continue;
+      if (x.size_key() != size) continue;
       if (!ui_.stages.empty() && std::find(ui_.stages.begin(), ui_.stages.end(), x.stage) == ui_.stages.end()) continue;
       rows.push_back(&x);
     }
@@ -226,13 +233,21 @@ class KernelsView final : public View {
       const float h = font * 1.5f;
       dl->AddText({p.x, p.y + font * 0.2f}, ImGui::GetColorU32(ImGuiCol_Text), stage_name(x->stage).c_str());
       const float w = max_tflops > 0 ? float(x->tflops / max_tflops) * bar_w : 0;
-      const Rgba col = x->is_cublas() ? rgba(150, 150, 160) : !x->ok ? rgba(220, 70, 70)
+      const Rgba col = x->is_reference() ? rgba(150, 150, 160) : !x->ok ? rgba(220, 70, 70)
                                                             : x->track == "fp16" ? rgba(90, 170, 240)
-                                                            : x->track == "hopper" ? rgba(240, 160, 60) : rgba(110, 200, 120);
+                                                            : x->track == "hopper" ? rgba(240, 160, 60)
+                                                            : x->is_conv ? rgba(200, 120, 220) : rgba(110, 200, 120);
       dl->AddRectFilled({p.x + name_w, p.y + 2}, {p.x + name_w + w, p.y + h - 2}, col, 2);
-      char buf[160];
-      if (x->is_cublas())
-        std::snprintf(buf, sizeof buf, "%.1f TFLOP/s  %.3f ms  reference", x->tflops, x->ms);
+      char buf[200];
+      const char* unit = x->track == "conv-int8" || x->track == "conv-int4" ? "TOP/s" : "TFLOP/s";
+      if (x->is_reference())
+        std::snprintf(buf, sizeof buf, "%.1f TFLOP/s  %.3f ms  reference (%s)", x->tflops, x->ms, x->track.c_str());
+      else if (x->is_conv && x->cudnn_ms > 0)
+        std::snprintf(buf, sizeof buf, "%.1f %s  %.1f%% of im2col+cuBLAS  %.1f%% of cuDNN  %s", x->tflops, unit,
+                      100 * x->ratio_to_im2col, 100 * x->ratio_to_cudnn, x->ok ? "ok" : "WRONG");
+      else if (x->is_conv)
+        std::snprintf(buf, sizeof buf, "%.1f %s  %.1f%% of im2col+cuBLAS  %s", x->tflops, unit,
+                      100 * x->ratio_to_im2col, x->ok ? "ok" : "WRONG");
       else
         // One decimal: a stage at 99.5% of cuBLAS is not "100%".
         std::snprintf(buf, sizeof buf, "%.1f TFLOP/s  %.1f%% of cuBLAS  %s (rel err %.1e)", x->tflops,
@@ -246,18 +261,35 @@ class KernelsView final : public View {
         tooltip_row("size", std::to_string(x->m) + " x " + std::to_string(x->n) + " x " + std::to_string(x->k));
         std::snprintf(buf, sizeof buf, "%.4f ms median of %d runs", x->ms, x->reps);
         tooltip_row("time", buf);
-        if (!x->is_cublas()) {
+        if (!x->is_reference() && !x->is_conv) {
           std::snprintf(buf, sizeof buf, "%.4f ms, timed in turns with this stage", x->cublas_ms);
           tooltip_row("cuBLAS", buf);
         }
-        std::snprintf(buf, sizeof buf, "%.2e (relative Frobenius error vs cuBLAS)", x->rel_err);
+        if (!x->is_reference() && x->is_conv) {
+          std::snprintf(buf, sizeof buf, "%.4f ms, timed in turns with this stage", x->im2col_ms);
+          tooltip_row("im2col+cuBLAS", buf);
+          if (x->cudnn_ms > 0) {
+            std::snprintf(buf, sizeof buf, "%.4f ms, timed in turns with this stage", x->cudnn_ms);
+            tooltip_row("cuDNN", buf);
+          }
+        }
+        std::snprintf(buf, sizeof buf, "%.2e (relative Frobenius error vs %s)", x->rel_err,
+                      x->is_conv ? "im2col + cuBLAS" : "cuBLAS");
         tooltip_row("error", buf);
         ImGui::EndTooltip();
       }
     }
     for (const auto& s : r.skipped) {
-      if (std::tuple<int, int, int>{s.m, s.n, s.k} != size) continue;
+      if (s.size_key != size) continue;
       ImGui::TextDisabled("%s: skipped, %s", stage_name(s.stage).c_str(), s.reason.c_str());
+    }
+    // Stage 20 beside the others: the tensor cores' own rates say why it is slow on Hopper.
+    if (std::any_of(rows.begin(), rows.end(), [](const BenchResult* x) { return x->track == "conv-int4"; })) {
+      std::string rates = "Hopper has no fast int4 path: in a register-only loop on an H100,";
+      for (const conv::MmaRate& m : conv::kH100MmaSyncRates)
+        rates += std::string(" ") + m.instruction + " " + std::to_string(int(m.tera_ops)) + ",";
+      rates.back() = '.';
+      note_text(rates + " (TFLOP/s, TOP/s; hardware_rules.md)");
     }
   }
 

@@ -30,6 +30,40 @@ TEST(ResultsFile, ReadsTheBenchFormat) {
   EXPECT_DOUBLE_EQ(again->results[1].tflops, 34.4);
 }
 
+// A `gemmlab bench --conv` file: rows grouped by their convolution, ratios to the references.
+TEST(ResultsFile, ReadsConvolutionRows) {
+  const std::string conv = R"("conv":{"n":32,"h":56,"w":56,"c":64,"k":64,"r":3,"s":3,"pad":1,"stride":1,"dilation":1})";
+  const std::string doc =
+      R"({"device":{"name":"d","sms":132,"l2_bytes":1,"clock_mhz":1,"driver":"x","cuda":"13.0"},"date":"d","results":[)"
+      R"({"stage":"im2col-cublas","track":"conv-fp16","m":100352,"n":64,"k":576,)" + conv +
+      R"(,"ms":0.1265,"tflops":58.48,"rel_err":0,"ok":true,"reps":20},)"
+      R"({"stage":"conv-fp16","track":"conv-fp16","m":100352,"n":64,"k":576,)" + conv +
+      R"(,"ms":0.0478,"tflops":154.86,"ratio_to_im2col":2.589,"im2col_ms":0.1238,"ratio_to_cudnn":0.697,"cudnn_ms":0.0333,)"
+      R"("rel_err":0,"ok":true,"reps":20}],"skipped":[{"stage":"conv-int4","m":9,"n":24,"k":72,)"
+      R"("conv":{"n":1,"h":7,"w":7,"c":8,"k":24,"r":3,"s":3,"pad":0,"stride":2,"dilation":1},"reason":"C must be a multiple of 32"}]})";
+  auto r = parse_bench_results(doc, "conv.json");
+  ASSERT_TRUE(r.ok()) << r.error();
+  ASSERT_EQ(r->results.size(), 2u);
+  EXPECT_TRUE(r->results[0].is_reference());
+  EXPECT_TRUE(r->results[1].is_conv);
+  EXPECT_EQ(r->results[1].size_key(), "conv 32,56,56,64,64,3,3 pad 1 stride 1");
+  EXPECT_EQ(r->results[0].size_key(), r->results[1].size_key());
+  EXPECT_DOUBLE_EQ(r->results[1].ratio_to_im2col, 2.589);
+  EXPECT_DOUBLE_EQ(r->results[1].ratio_to_cudnn, 0.697);
+  EXPECT_EQ(r->skipped[0].size_key, "conv 1,7,7,8,24,3,3 pad 0 stride 2");
+  auto again = parse_bench_results(bench_results_json(*r), "round trip");
+  ASSERT_TRUE(again.ok()) << again.error();
+  EXPECT_DOUBLE_EQ(again->results[1].cudnn_ms, 0.0333);
+  EXPECT_EQ(again->results[1].conv[3], 64);
+  EXPECT_EQ(again->skipped[0].size_key, "conv 1,7,7,8,24,3,3 pad 0 stride 2");
+  // A conv row without its ratio to the explicit path is refused by name.
+  std::string bad = doc;
+  bad.erase(bad.find(R"("ratio_to_im2col":2.589,)"), std::string(R"("ratio_to_im2col":2.589,)").size());
+  auto refused = parse_bench_results(bad, "bad.json");
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(refused.error().find("ratio_to_im2col"), std::string::npos) << refused.error();
+}
+
 TEST(ResultsFile, RefusesTheWrongShapeWithAMessage) {
   auto r = load_bench_results(kFixtures + "/results/wrong-shape.json");
   ASSERT_FALSE(r.ok());

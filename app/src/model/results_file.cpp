@@ -1,5 +1,6 @@
 #include "model/results_file.h"
 
+#include <algorithm>
 #include <cmath>
 #include <sstream>
 
@@ -54,7 +55,22 @@ int whole(const Json& obj, const std::string& where, const char* key, long long 
   return static_cast<int>(v.get<long long>());
 }
 
+const char* const kConvKeys[10] = {"n", "h", "w", "c", "k", "r", "s", "pad", "stride", "dilation"};
+
+void read_conv(const Json& c, const std::string& where, int (&out)[10]) {
+  for (int i = 0; i < 10; ++i) out[i] = whole(c, where, kConvKeys[i], i == 7 ? 0 : 1, 1 << 20);
+}
+
 }  // namespace
+
+std::string BenchResult::size_key() const {
+  if (!is_conv) return std::to_string(m) + " x " + std::to_string(n) + " x " + std::to_string(k);
+  std::string t = "conv ";
+  for (int i = 0; i < 7; ++i) t += std::to_string(conv[i]) + (i < 6 ? "," : "");
+  t += " pad " + std::to_string(conv[7]) + " stride " + std::to_string(conv[8]);
+  if (conv[9] != 1) t += " dilation " + std::to_string(conv[9]);
+  return t;
+}
 
 Expected<BenchResults> parse_bench_results(const std::string& text, const std::string& source) {
   Json doc;
@@ -83,8 +99,10 @@ Expected<BenchResults> parse_bench_results(const std::string& text, const std::s
       BenchResult b;
       b.stage = str(x, w, "stage");
       b.track = str(x, w, "track");
-      if (b.track != "fp32" && b.track != "fp16" && b.track != "hopper")
-        throw ShapeError{w + ".track must be fp32, fp16 or hopper"};
+      b.is_conv = b.track.rfind("conv-", 0) == 0;
+      if (b.track != "fp32" && b.track != "fp16" && b.track != "hopper" && b.track != "conv-fp16" &&
+          b.track != "conv-int8" && b.track != "conv-int4")
+        throw ShapeError{w + ".track must be fp32, fp16, hopper, conv-fp16, conv-int8 or conv-int4"};
       b.m = whole(x, w, "m", 1, 1 << 30);
       b.n = whole(x, w, "n", 1, 1 << 30);
       b.k = whole(x, w, "k", 1, 1 << 30);
@@ -92,9 +110,21 @@ Expected<BenchResults> parse_bench_results(const std::string& text, const std::s
       // number finite.
       b.ms = num_in(x, w, "ms", 0, 1e8);
       b.tflops = num_in(x, w, "tflops", 0, 1e6);
-      b.ratio_to_cublas = num_in(x, w, "ratio_to_cublas", 0, 1e6);
       b.rel_err = num_in(x, w, "rel_err", 0, 1e30);
-      b.cublas_ms = x.contains("cublas_ms") ? num_in(x, w, "cublas_ms", 0, 1e8) : b.ratio_to_cublas * b.ms;
+      if (b.is_conv) {
+        read_conv(field(x, w, "conv"), w + ".conv", b.conv);
+        if (!b.is_reference()) {
+          b.ratio_to_im2col = num_in(x, w, "ratio_to_im2col", 0, 1e6);
+          b.im2col_ms = num_in(x, w, "im2col_ms", 0, 1e8);
+          if (x.contains("ratio_to_cudnn")) {
+            b.ratio_to_cudnn = num_in(x, w, "ratio_to_cudnn", 0, 1e6);
+            b.cudnn_ms = num_in(x, w, "cudnn_ms", 0, 1e8);
+          }
+        }
+      } else {
+        b.ratio_to_cublas = num_in(x, w, "ratio_to_cublas", 0, 1e6);
+        b.cublas_ms = x.contains("cublas_ms") ? num_in(x, w, "cublas_ms", 0, 1e8) : b.ratio_to_cublas * b.ms;
+      }
       const Json& ok = field(x, w, "ok");
       if (!ok.is_boolean()) throw ShapeError{w + ".ok must be true or false"};
       b.ok = ok.get<bool>();
@@ -114,6 +144,12 @@ Expected<BenchResults> parse_bench_results(const std::string& text, const std::s
         s.m = whole(sk[i], w, "m", 1, 1 << 30);
         s.n = whole(sk[i], w, "n", 1, 1 << 30);
         s.k = whole(sk[i], w, "k", 1, 1 << 30);
+        BenchResult key;
+        key.m = s.m, key.n = s.n, key.k = s.k;
+        if (sk[i].contains("conv")) key.is_conv = true, read_conv(sk[i]["conv"], w + ".conv", key.conv);
+        s.size_key = key.size_key();
+        s.is_conv = key.is_conv;
+        std::copy(key.conv, key.conv + 10, s.conv);
         r.skipped.push_back(std::move(s));
       }
     }
@@ -137,16 +173,35 @@ std::string bench_results_json(const BenchResults& r) {
                    {"driver", r.device.driver}, {"cuda", r.device.cuda}};
   doc["date"] = r.date;
   doc["results"] = nlohmann::ordered_json::array();
-  for (const auto& b : r.results)
-    doc["results"].push_back({{"stage", b.stage}, {"track", b.track}, {"m", b.m}, {"n", b.n},
-                              {"k", b.k}, {"ms", b.ms}, {"tflops", b.tflops},
-                              {"ratio_to_cublas", b.ratio_to_cublas}, {"cublas_ms", b.cublas_ms},
-                              {"rel_err", b.rel_err},
-                              {"ok", b.ok}, {"reps", b.reps}});
+  for (const auto& b : r.results) {
+    nlohmann::ordered_json x = {{"stage", b.stage}, {"track", b.track}, {"m", b.m}, {"n", b.n}, {"k", b.k}};
+    if (b.is_conv) {
+      nlohmann::ordered_json c;
+      for (int i = 0; i < 10; ++i) c[kConvKeys[i]] = b.conv[i];
+      x["conv"] = c;
+    }
+    x["ms"] = b.ms, x["tflops"] = b.tflops;
+    if (!b.is_conv) {
+      x["ratio_to_cublas"] = b.ratio_to_cublas, x["cublas_ms"] = b.cublas_ms;
+    } else if (!b.is_reference()) {
+      x["ratio_to_im2col"] = b.ratio_to_im2col, x["im2col_ms"] = b.im2col_ms;
+      if (b.cudnn_ms > 0) x["ratio_to_cudnn"] = b.ratio_to_cudnn, x["cudnn_ms"] = b.cudnn_ms;
+    }
+    x["rel_err"] = b.rel_err, x["ok"] = b.ok, x["reps"] = b.reps;
+    doc["results"].push_back(x);
+  }
   if (!r.skipped.empty()) {
     doc["skipped"] = nlohmann::ordered_json::array();
-    for (const auto& s : r.skipped)
-      doc["skipped"].push_back({{"stage", s.stage}, {"m", s.m}, {"n", s.n}, {"k", s.k}, {"reason", s.reason}});
+    for (const auto& s : r.skipped) {
+      nlohmann::ordered_json x = {{"stage", s.stage}, {"m", s.m}, {"n", s.n}, {"k", s.k}};
+      if (s.is_conv) {
+        nlohmann::ordered_json c;
+        for (int i = 0; i < 10; ++i) c[kConvKeys[i]] = s.conv[i];
+        x["conv"] = c;
+      }
+      x["reason"] = s.reason;
+      doc["skipped"].push_back(x);
+    }
   }
   return doc.dump(2) + "\n";
 }

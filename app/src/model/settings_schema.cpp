@@ -110,6 +110,8 @@ Check stage_list() {
     for (const StageDesc& s : stage_table()) ids.push_back(s.id);
     ids.push_back("cublas-fp32");
     ids.push_back("cublas-fp16");
+    ids.push_back("im2col-cublas");
+    ids.push_back("cudnn");
     if (!v.is_array()) return "must be a list of stage ids: " + quoted_list(ids);
     for (const auto& x : v)
       if (!x.is_string() || std::find(ids.begin(), ids.end(), x.get<std::string>()) == ids.end())
@@ -171,8 +173,18 @@ const std::map<std::string, std::vector<KeySpec>>& schema() {
        {{"kind", parsed_by([](const std::string& x) { return parse_pipeline_kind(x); })},
         {"k_iterations", integer(1, kMaxTraceKIterations)},
         {"cursor", integer(0, 1 << 20)}}},
-      {"kernels", {{"stages", stage_list()}, {"size", int_tuple(3, 1, gemmlab::kMaxProblemExtent, "[M, N, K]")}}},
+      {"kernels",
+       {{"stages", stage_list()},
+        {"size", int_tuple(3, 1, gemmlab::kMaxProblemExtent, "[M, N, K]")},
+        {"conv", int_tuple(10, 0, 1 << 20, "[N, H, W, C, K, R, S, pad, stride, dilation]")}}},
       {"measured", {{"csv", string_value("a path of an ncu CSV file under assets/")}}},
+      {"conv",
+       {{"problem", int_tuple(10, 0, 65536, "[N, H, W, C, K, R, S, pad, stride, dilation]")},
+        {"element", one_of({"f16", "s8", "s4"})},
+        {"row", integer(0, 1 << 30)},
+        {"block", integer(0, 1 << 24)},
+        {"k_tile", integer(0, 1 << 20)},
+        {"sms", integer(1, 1024)}}},
   };
   return s;
 }
@@ -180,8 +192,8 @@ const std::map<std::string, std::vector<KeySpec>>& schema() {
 }  // namespace
 
 const std::vector<std::string>& known_view_ids() {
-  static const std::vector<std::string> ids = {"threadmap", "fragments", "banks",   "grid",
-                                               "pipeline",  "kernels",   "measured"};
+  static const std::vector<std::string> ids = {"threadmap", "fragments", "banks",    "grid",
+                                               "pipeline",  "kernels",   "measured", "conv"};
   return ids;
 }
 
@@ -213,7 +225,8 @@ const std::vector<std::string>& known_predict_quantities() {
       "threadmap.iterations_s", "threadmap.delta_c",      "threadmap.delta_s",
       "fragments.lane_of_element", "grid.blocks",         "grid.waves",
       "grid.last_wave_blocks",  "grid.blocks_per_sm",     "grid.l2_hit_rate",
-      "pipeline.stages_in_flight"};
+      "pipeline.stages_in_flight", "conv.gemm_m",         "conv.gemm_k",
+      "conv.blocks",            "conv.padded_taps"};
   return q;
 }
 

@@ -106,6 +106,8 @@ static_assert(row_origin(Shape{1, 56, 56, 64, 64, 3, 3, 1, 1, 1}, 57).base +
 // ---- Sub-byte packing (seed 003's Array<int4b_t> / SubbyteReference) -----------------------------
 // Eight s4 values per 32-bit word, element i in bits 4i .. 4i+3 (element 0 in the low nibble), so
 // the s4 tensor's element e is nibble e % 8 of word e / 8, byte e / 2.
+GL_HD constexpr int s4_word(long long e) { return int(e / 8); }    // within its tensor or vector
+GL_HD constexpr int s4_nibble(long long e) { return int(e % 8); }
 GL_HD constexpr int s4_get(std::uint32_t word, int i) {
   const int nib = int((word >> (4 * i)) & 0xFu);
   return nib >= 8 ? nib - 16 : nib;
@@ -115,6 +117,15 @@ GL_HD constexpr std::uint32_t s4_set(std::uint32_t word, int i, int v) {
 }
 static_assert(s4_get(0x0000'00F0u, 1) == -1 && s4_get(0x7000'0000u, 7) == 7 &&
               s4_set(0, 2, -8) == 0x800u);
+
+// ---- mma.sync rates on an H100 (register-only loops, ../shared/reference/hardware_rules.md) ------
+// Why stage 20 is slow on Hopper, and what the Kernels view says beside it.
+struct MmaRate {
+  const char* instruction;
+  double tera_ops;  // TFLOP/s or TOP/s
+};
+inline constexpr MmaRate kH100MmaSyncRates[] = {
+    {"mma.sync m16n8k16 f16 -> f32", 634}, {"mma.sync m16n8k32 s8 -> s32", 1285}, {"mma.sync m8n8k32 s4 -> s32", 34}};
 
 // ---- What the conv kernels accept -----------------------------------------------------------------
 // nullptr when the kernels can run this shape with 16-byte loads of `e`, else the rule it breaks.

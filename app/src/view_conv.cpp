@@ -1,0 +1,349 @@
+// View 8, "Conv": an implicit-GEMM convolution (the conv stages 18-20). Left, one input image with
+// the selected output pixel's filter window sliding over it, padding drawn around; right, the
+// block's slice of the im2col matrix that is never stored (its rows = output pixels, its columns =
+// filter taps), and below it the A tile of one k-tile as the block's threads copy it (which thread
+// loads which 16-byte vector from which (n, h, w, c); zero-filled in the padding). Hover a cell on
+// either side and the other side lights up. For int4, the packing of one vector (eight channels per
+// 32-bit word) and the m8n8k32 lane that holds it. Numbers from gemmlab/conv_picture.h.
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "canvas.h"
+#include "gemmlab/conv_picture.h"
+#include "gemmlab/fragments.h"
+#include "palette.h"
+#include "ui_util.h"
+#include "view.h"
+
+namespace gemmlab::app {
+namespace {
+
+struct ConvUiState {
+  int problem[10] = {1, 8, 8, 64, 64, 3, 3, 1, 1, 1};  // N, H, W, C, K, R, S, pad, stride, dilation
+  std::string element = "f16";
+  int row = 9;            // the selected GEMM row (output pixel)
+  int block = 0;          // block along M
+  int k_tile = 0;
+  int sms = 132;
+  CanvasState input_canvas, matrix_canvas, tile_canvas;
+};
+
+conv::Element element_of(const std::string& e) {
+  return e == "s8" ? conv::Element::S8 : e == "s4" ? conv::Element::S4 : conv::Element::F16;
+}
+
+class ConvView final : public View {
+ public:
+  const char* id() const override { return "conv"; }
+  const char* title() const override { return "Conv"; }
+
+  void apply(const Json& s) override {
+    ui_ = ConvUiState{};
+    if (s.contains("problem"))
+      for (int i = 0; i < 10; ++i) ui_.problem[i] = i < int(s["problem"].size()) ? s["problem"][i].get<int>() : ui_.problem[i];
+    if (s.contains("element")) ui_.element = s["element"];
+    if (s.contains("row")) ui_.row = s["row"];
+    if (s.contains("block")) ui_.block = s["block"];
+    if (s.contains("k_tile")) ui_.k_tile = s["k_tile"];
+    if (s.contains("sms")) ui_.sms = s["sms"];
+  }
+
+  Expected<double> predict(const PredictSpec& spec) const override {
+    const conv::Shape sh = shape();
+    if (const char* why = conv::check_shape(sh, element_of(ui_.element))) return Error{why};
+    if (spec.quantity == "conv.gemm_m") return double(sh.gemm_m());
+    if (spec.quantity == "conv.gemm_k") return double(sh.gemm_k());
+    if (spec.quantity == "conv.blocks")
+      return double(conv::tile_blocks(sh, conv::kTiles[conv::choose_tile(sh, ui_.sms)]));
+    if (spec.quantity == "conv.padded_taps") {
+      if (ui_.row < 0 || ui_.row >= sh.gemm_m()) return Error{"the selected row is outside the GEMM"};
+      int padded = 0;
+      for (const conv::WindowCell& c : conv::window_of(sh, ui_.row)) padded += !c.in_tensor;
+      return double(padded);
+    }
+    return View::predict(spec);
+  }
+
+  Json export_data() const override {
+    Json out;
+    out["view"] = id();
+    const conv::Shape sh = shape();
+    out["problem"] = std::vector<int>(ui_.problem, ui_.problem + 10);
+    out["element"] = ui_.element;
+    auto loads = compute();
+    if (!loads) {
+      out["error"] = loads.error();
+      return out;
+    }
+    out["gemm"] = {sh.gemm_m(), sh.gemm_n(), sh.gemm_k()};
+    out["output"] = {sh.p(), sh.q()};
+    out["tile"] = {conv::kTiles[loads->tile].m, conv::kTiles[loads->tile].n};
+    out["row"] = ui_.row;
+    Json win = Json::array();
+    for (const conv::WindowCell& c : conv::window_of(sh, ui_.row)) win.push_back({c.r, c.s, c.h, c.w, c.in_tensor});
+    out["window_columns"] = {"r", "s", "h", "w", "in_tensor"};
+    out["window"] = win;
+    Json l = Json::array();
+    for (const conv::TileLoad& x : loads->loads)
+      l.push_back({x.thread, x.access, x.m, x.kk, x.in_tensor ? x.offset : -1});
+    out["loads_columns"] = {"thread", "access", "row", "k", "input_offset"};
+    out["loads"] = l;
+    return out;
+  }
+
+  void draw(ViewContext&) override {
+    draw_controls();
+    const conv::Shape sh = shape();
+    auto loads = compute();
+    if (!loads) {
+      error_box(loads.error());
+      return;
+    }
+    const conv::TileShape& tile = conv::kTiles[loads->tile];
+    ImGui::Text("GEMM M = N*P*Q = %s, N = K = %d, K = R*S*C = %s   output %d x %d   tile %d x %d, %s blocks, %lld k-tiles of %d",
+                fmt_int(sh.gemm_m()).c_str(), sh.k, fmt_int(sh.gemm_k()).c_str(), sh.p(), sh.q(), tile.m, tile.n,
+                fmt_int(conv::tile_blocks(sh, tile)).c_str(), loads->k_tiles, loads->k_tile_elements);
+    ui_.row = std::clamp<int>(ui_.row, 0, int(std::min<long long>(sh.gemm_m(), 1 << 30) - 1));
+    hover_row_ = -1, hover_tap_ = -1, hover_h_ = hover_w_ = -1000;
+    const ImVec2 avail = ImGui::GetContentRegionAvail();
+    const float left_w = std::floor(avail.x * 0.42f);
+    const float strip = ui_.element == "s4" ? ImGui::GetTextLineHeightWithSpacing() * 5 : 0.f;
+    ImGui::BeginChild("##input", {left_w, avail.y - strip}, false, ImGuiWindowFlags_NoScrollWithMouse);
+    draw_input(sh, *loads);
+    ImGui::EndChild();
+    ImGui::SameLine();
+    ImGui::BeginChild("##gemm", {0, avail.y - strip}, false, ImGuiWindowFlags_NoScrollWithMouse);
+    const float h = ImGui::GetContentRegionAvail().y;
+    draw_matrix(sh, *loads, h * 0.5f);
+    draw_tile(sh, *loads);
+    ImGui::EndChild();
+    if (strip > 0) draw_int4_packing();
+    last_hover_row_ = hover_row_, last_hover_tap_ = hover_tap_, last_hover_h_ = hover_h_, last_hover_w_ = hover_w_;
+  }
+
+ private:
+  conv::Shape shape() const {
+    const int* p = ui_.problem;
+    return {p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7], p[8], p[9]};
+  }
+  long long block_m0(const conv::TileLoads& l) const { return 1ll * ui_.block * conv::kTiles[l.tile].m; }
+
+  Expected<conv::TileLoads> compute() const {
+    conv::TileLoadRequest q;
+    q.shape = shape();
+    q.element = element_of(ui_.element);
+    q.sms = ui_.sms;
+    q.block_m = ui_.block;
+    q.k_tile = ui_.k_tile;
+    return conv::tile_loads(q);
+  }
+
+  void draw_controls() {
+    ImGui::SetNextItemWidth(field_width(30));
+    ImGui::InputScalarN("N,H,W,C,K,R,S,pad,stride,dil", ImGuiDataType_S32, ui_.problem, 10);
+    for (int i = 0; i < 10; ++i) ui_.problem[i] = std::clamp(ui_.problem[i], i == 7 ? 0 : 1, i >= 5 ? 64 : 65536);
+    ImGui::SameLine();
+    combo_string("element", &ui_.element, {"f16", "s8", "s4"}, 4);
+    help_marker("f16: stage 18 (8 channels per 16-byte vector), s8: stage 19 (16), s4: stage 20 (32, packed eight "
+                "per 32-bit word).");
+    input_int("row", &ui_.row, 0, 1 << 30, 6);
+    ImGui::SameLine();
+    input_int("block", &ui_.block, 0, 1 << 24, 5);
+    ImGui::SameLine();
+    input_int("k-tile", &ui_.k_tile, 0, 1 << 20, 4);
+    ImGui::SameLine();
+    input_int("SMs", &ui_.sms, 1, 1024, 4);
+    help_marker("The tile follows the problem and the GPU's SM count (gemmlab/conv_problem.h, choose_tile).");
+  }
+
+  // Input image n of the selected row, with `pad` cells of padding around it.
+  void draw_input(const conv::Shape& sh, const conv::TileLoads& l) {
+    const conv::Npq o = conv::row_pixel(sh, ui_.row);
+    ImGui::Text("input image n = %d (%d x %d, padding %d); output pixel (p %d, q %d) = row %d", o.n, sh.h, sh.w, sh.pad,
+                o.p, o.q, ui_.row);
+    const int pad = sh.pad;
+    const int cols = sh.w + 2 * pad, rows = sh.h + 2 * pad;
+    if (cols > 512 || rows > 512) {
+      note_text("The image is too large to draw (more than 512 cells a side).");
+      return;
+    }
+    Canvas cv("##incv", ui_.input_canvas, float(cols), float(rows), {0, 0}, 8);
+    ImDrawList* dl = cv.draw_list();
+    const auto window = conv::window_of(sh, ui_.row);
+    // The window of the hovered (row, tap) on the right, else of the selected row.
+    const long long shown_row = last_hover_row_ >= 0 ? last_hover_row_ : ui_.row;
+    const auto shown = shown_row == ui_.row ? window : conv::window_of(sh, shown_row);
+    for (int y = 0; y < rows; ++y)
+      for (int x = 0; x < cols; ++x) {
+        const int h = y - pad, w = x - pad;
+        const bool inside = h >= 0 && h < sh.h && w >= 0 && w < sh.w;
+        Rgba c = inside ? rgba(70, 74, 86) : rgba(36, 36, 40);
+        for (size_t t = 0; t < shown.size(); ++t)
+          if (shown[t].h == h && shown[t].w == w) c = inside ? id_color(int(t)) : dim(id_color(int(t)), 0.35f);
+        dl->AddRectFilled(cv.to_screen(float(x), float(y)), cv.to_screen(float(x + 1), float(y + 1)), c);
+      }
+    cv.draw_grid_lines(0, 0, cols, rows, 5);
+    // The tensor's edge.
+    dl->AddRect(cv.to_screen(float(pad), float(pad)), cv.to_screen(float(pad + sh.w), float(pad + sh.h)),
+                IM_COL32(230, 230, 240, 200), 0, 0, 2);
+    if (last_hover_tap_ >= 0 && last_hover_tap_ < int(shown.size())) {
+      const auto& c = shown[size_t(last_hover_tap_)];
+      dl->AddRect(cv.to_screen(float(c.w + pad), float(c.h + pad)), cv.to_screen(float(c.w + pad + 1), float(c.h + pad + 1)),
+                  kHighlight, 0, 0, 3);
+    }
+    if (auto m = cv.mouse()) {
+      const int x = int(std::floor(m->x)), y = int(std::floor(m->y));
+      if (x >= 0 && x < cols && y >= 0 && y < rows) {
+        hover_h_ = y - pad, hover_w_ = x - pad;
+        const auto readers = conv::readers_of(sh, block_m0(l), conv::kTiles[l.tile].m, o.n, hover_h_, hover_w_);
+        ImGui::BeginTooltip();
+        tooltip_row("input", "(n " + std::to_string(o.n) + ", h " + std::to_string(hover_h_) + ", w " +
+                                 std::to_string(hover_w_) + ")" +
+                                 (hover_h_ < 0 || hover_h_ >= sh.h || hover_w_ < 0 || hover_w_ >= sh.w ? "  padding: reads as 0" : ""));
+        tooltip_row("read by", std::to_string(readers.size()) + " (row, tap) cells of this block's rows");
+        ImGui::EndTooltip();
+      }
+    }
+  }
+
+  // The block's rows x R*S taps of the implicit im2col matrix (each column stands for C channels).
+  void draw_matrix(const conv::Shape& sh, const conv::TileLoads& l, float height) {
+    const long long m0 = block_m0(l);
+    const int rows = int(std::min<long long>(conv::kTiles[l.tile].m, sh.gemm_m() - m0));
+    const int taps = sh.r * sh.s;
+    ImGui::Text("implicit im2col, block %d: rows %lld .. %lld (output pixels) x %d taps (C = %d channels each)", ui_.block,
+                m0, m0 + rows - 1, taps, sh.c);
+    ImGui::BeginChild("##matrix", {0, height}, false, ImGuiWindowFlags_NoScrollWithMouse);
+    Canvas cv("##mcv", ui_.matrix_canvas, float(taps), float(rows), {0, 0}, 8);
+    ImDrawList* dl = cv.draw_list();
+    const int tap0 = int(1ll * ui_.k_tile * l.k_tile_elements / sh.c);
+    const int tap1 = int((1ll * (ui_.k_tile + 1) * l.k_tile_elements - 1) / sh.c);
+    const auto readers = last_hover_h_ > -1000
+                             ? conv::readers_of(sh, m0, rows, conv::row_pixel(sh, ui_.row).n, last_hover_h_, last_hover_w_)
+                             : std::vector<conv::RowTap>{};
+    for (int y = 0; y < rows; ++y) {
+      const auto win = conv::window_of(sh, m0 + y);
+      for (int t = 0; t < taps; ++t) {
+        Rgba c = win[size_t(t)].in_tensor ? dim(id_color(t), 0.55f) : rgba(30, 30, 34);
+        if (m0 + y == ui_.row) c = win[size_t(t)].in_tensor ? id_color(t) : rgba(60, 50, 50);
+        dl->AddRectFilled(cv.to_screen(float(t), float(y)), cv.to_screen(float(t + 1), float(y + 1)), c);
+      }
+    }
+    for (const conv::RowTap& r : readers) {
+      const float y = float(r.m - m0), x = float(r.r * sh.s + r.s);
+      dl->AddRect(cv.to_screen(x, y), cv.to_screen(x + 1, y + 1), kHighlight, 0, 0, 2);
+    }
+    // The taps the selected k-tile covers.
+    dl->AddRect(cv.to_screen(float(tap0), 0), cv.to_screen(float(std::min(tap1, taps - 1) + 1), float(rows)),
+                IM_COL32(255, 255, 255, 200), 0, 0, 2);
+    cv.draw_grid_lines(0, 0, taps, rows, 5);
+    if (auto m = cv.mouse()) {
+      const int t = int(std::floor(m->x)), y = int(std::floor(m->y));
+      if (t >= 0 && t < taps && y >= 0 && y < rows) {
+        hover_row_ = m0 + y, hover_tap_ = t;
+        const auto win = conv::window_of(sh, m0 + y);
+        const conv::Npq o = conv::row_pixel(sh, m0 + y);
+        ImGui::BeginTooltip();
+        tooltip_row("row", std::to_string(m0 + y) + " = output (n " + std::to_string(o.n) + ", p " + std::to_string(o.p) +
+                               ", q " + std::to_string(o.q) + ")");
+        tooltip_row("tap", "(r " + std::to_string(t / sh.s) + ", s " + std::to_string(t % sh.s) + "): k " +
+                               std::to_string(t * sh.c) + " .. " + std::to_string(t * sh.c + sh.c - 1));
+        const auto& c = win[size_t(t)];
+        tooltip_row("reads", c.in_tensor ? "input (h " + std::to_string(c.h) + ", w " + std::to_string(c.w) + ")"
+                                         : "padding (h " + std::to_string(c.h) + ", w " + std::to_string(c.w) + "): zero-filled");
+        ImGui::EndTooltip();
+        if (cv.clicked()) ui_.row = int(m0 + y);
+      }
+    }
+    ImGui::EndChild();
+  }
+
+  // The A tile of the selected k-tile: rows x vectors, coloured by the thread that copies each.
+  void draw_tile(const conv::Shape& sh, const conv::TileLoads& l) {
+    const int vectors = l.k_tile_elements / l.elements_per_vector;
+    ImGui::Text("A tile of k-tile %d (k %d .. %d): %d threads x %d cp.async of 16 bytes = %d channels each",
+                ui_.k_tile, ui_.k_tile * l.k_tile_elements, (ui_.k_tile + 1) * l.k_tile_elements - 1, l.threads,
+                l.accesses_per_thread, l.elements_per_vector);
+    Canvas cv("##tcv", ui_.tile_canvas, float(vectors), float(l.rows), {0, 0}, 8);
+    ImDrawList* dl = cv.draw_list();
+    const float font = ImGui::GetFontSize();
+    for (const conv::TileLoad& x : l.loads) {
+      const float cx = float(x.k_in_tile / l.elements_per_vector), cy = float(x.row_in_tile);
+      Rgba c = lane_color(x.thread / 32, x.thread % 32);
+      if (!x.in_tensor) c = dim(c, 0.2f);
+      if (x.m == ui_.row) c = x.in_tensor ? c : rgba(90, 60, 60);
+      dl->AddRectFilled(cv.to_screen(cx, cy), cv.to_screen(cx + 1, cy + 1), c);
+      if (cv.scale() > font * 1.6f)
+        cv.label(cx, cy, cx + 1, cy + 1, ("T" + std::to_string(x.thread)).c_str(), IM_COL32(0, 0, 0, 255));
+    }
+    cv.draw_grid_lines(0, 0, vectors, l.rows, 5);
+    if (auto m = cv.mouse()) {
+      const int vx = int(std::floor(m->x)), vy = int(std::floor(m->y));
+      for (const conv::TileLoad& x : l.loads) {
+        if (x.row_in_tile != vy || x.k_in_tile / l.elements_per_vector != vx) continue;
+        dl->AddRect(cv.to_screen(float(vx), float(vy)), cv.to_screen(float(vx + 1), float(vy + 1)), kHighlight, 0, 0, 2);
+        ImGui::BeginTooltip();
+        tooltip_row("thread", std::to_string(x.thread) + " (warp " + std::to_string(x.thread / 32) + ", lane " +
+                                  std::to_string(x.thread % 32) + "), access " + std::to_string(x.access));
+        tooltip_row("GEMM", "row " + std::to_string(x.m) + ", k " + std::to_string(x.kk) + " .. " +
+                                std::to_string(x.kk + l.elements_per_vector - 1));
+        if (!x.row_valid) tooltip_row("loads", "nothing: the row is past M (zero-filled)");
+        else if (!x.k_valid) tooltip_row("loads", "nothing: k is past R*S*C (zero-filled)");
+        else if (!x.in_tensor)
+          tooltip_row("loads", "nothing: input (h " + std::to_string(x.input.h) + ", w " + std::to_string(x.input.w) +
+                                   ") is padding, cp.async src-size 0 zero-fills");
+        else
+          tooltip_row("loads", "input (n " + std::to_string(x.input.n) + ", h " + std::to_string(x.input.h) + ", w " +
+                                   std::to_string(x.input.w) + ", c " + std::to_string(x.input.c) + ".." +
+                                   std::to_string(x.input.c + l.elements_per_vector - 1) + "), element offset " +
+                                   fmt_int(x.offset));
+        ImGui::EndTooltip();
+        if (cv.clicked() && x.row_valid) ui_.row = int(x.m);
+        break;
+      }
+    }
+    (void)sh;
+  }
+
+  // int4: one 16-byte vector = 4 words x 8 nibbles (channel c in nibble c % 8 of word c / 8), and
+  // the mma.m8n8k32 A fragment: lane l holds row l / 4, k 8 (l % 4) .. + 7: one word of its row.
+  void draw_int4_packing() {
+    ImGui::Separator();
+    ImGui::TextUnformatted("int4: one 16-byte vector = 32 channels, 8 per 32-bit word (channel c in nibble c % 8 of word c / 8); "
+                           "in mma.m8n8k32 lane l holds word l % 4 of row l / 4:");
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    const ImVec2 p = ImGui::GetCursorScreenPos();
+    const float w = std::min(ImGui::GetContentRegionAvail().x / 33.f, ImGui::GetFontSize() * 2.2f), h = ImGui::GetFontSize() * 1.6f;
+    for (int c = 0; c < 32; ++c) {
+      const int word = conv::s4_word(c), nibble = conv::s4_nibble(c);
+      const ImVec2 a{p.x + (c + word * 0.25f) * w, p.y}, b{a.x + w - 1, a.y + h};
+      dl->AddRectFilled(a, b, dim(id_color(word), 0.8f - 0.06f * nibble));
+      const std::string t = std::to_string(c);
+      dl->AddText({a.x + 2, a.y + 1}, IM_COL32(0, 0, 0, 255), t.c_str());
+      if (ImGui::IsMouseHoveringRect(a, b)) {
+        const FragCoord f = mma_m8n8k32_a(word, nibble);  // lanes 0-3 hold row 0
+        ImGui::BeginTooltip();
+        tooltip_row("channel", std::to_string(c) + " of the vector");
+        tooltip_row("storage", "word " + std::to_string(word) + ", bits " + std::to_string(4 * nibble) + ".." +
+                                   std::to_string(4 * nibble + 3) + " (s4_get(word, " + std::to_string(nibble) + "))");
+        tooltip_row("m8n8k32", "row 0's k " + std::to_string(f.col) + ": lane " + std::to_string(word) + ", a" +
+                                   std::to_string(nibble));
+        ImGui::EndTooltip();
+      }
+    }
+    ImGui::Dummy({33 * w, h + 4});
+  }
+
+  ConvUiState ui_;
+  long long hover_row_ = -1, last_hover_row_ = -1;
+  int hover_tap_ = -1, last_hover_tap_ = -1;
+  int hover_h_ = -1000, hover_w_ = -1000, last_hover_h_ = -1000, last_hover_w_ = -1000;
+};
+
+}  // namespace
+
+std::unique_ptr<View> make_conv_view() { return std::make_unique<ConvView>(); }
+
+}  // namespace gemmlab::app
