@@ -130,6 +130,14 @@ class ConvView final : public View {
   }
   long long block_m0(const conv::TileLoads& l) const { return 1ll * ui_.block * conv::kTiles[l.tile].m; }
 
+  // How many units wide a column of a rows x cols picture is drawn so that it fills the space left
+  // in the panel (tall, thin matrices otherwise draw as a sliver).
+  static float column_stretch(int rows, int cols) {
+    const ImVec2 a = ImGui::GetContentRegionAvail();
+    if (a.y < 1 || cols < 1) return 1.f;
+    return std::clamp(a.x / a.y * float(rows) / float(cols), 1.f, 64.f);
+  }
+
   Expected<conv::TileLoads> compute() const {
     conv::TileLoadRequest q;
     q.shape = shape();
@@ -161,8 +169,8 @@ class ConvView final : public View {
   // Input image n of the selected row, with `pad` cells of padding around it.
   void draw_input(const conv::Shape& sh, const conv::TileLoads& l) {
     const conv::Npq o = conv::row_pixel(sh, ui_.row);
-    ImGui::Text("input image n = %d (%d x %d, padding %d); output pixel (p %d, q %d) = row %d", o.n, sh.h, sh.w, sh.pad,
-                o.p, o.q, ui_.row);
+    ImGui::Text("image n %d, %d x %d, padding %d; row %d = output (p %d, q %d)", o.n, sh.h, sh.w, sh.pad, ui_.row, o.p,
+                o.q);
     const int pad = sh.pad;
     const int cols = sh.w + 2 * pad, rows = sh.h + 2 * pad;
     if (cols > 512 || rows > 512) {
@@ -213,10 +221,11 @@ class ConvView final : public View {
     const long long m0 = block_m0(l);
     const int rows = int(std::min<long long>(conv::kTiles[l.tile].m, sh.gemm_m() - m0));
     const int taps = sh.r * sh.s;
-    ImGui::Text("implicit im2col, block %d: rows %lld .. %lld (output pixels) x %d taps (C = %d channels each)", ui_.block,
-                m0, m0 + rows - 1, taps, sh.c);
+    ImGui::Text("implicit im2col, block %d: rows %lld .. %lld x %d taps of C = %d channels", ui_.block, m0,
+                m0 + rows - 1, taps, sh.c);
     ImGui::BeginChild("##matrix", {0, height}, false, ImGuiWindowFlags_NoScrollWithMouse);
-    Canvas cv("##mcv", ui_.matrix_canvas, float(taps), float(rows), {0, 0}, 8);
+    const float xs = column_stretch(rows, taps);  // a tap column is xs units wide: fill the panel
+    Canvas cv("##mcv", ui_.matrix_canvas, float(taps) * xs, float(rows), {0, 0}, 8);
     ImDrawList* dl = cv.draw_list();
     const int tap0 = int(1ll * ui_.k_tile * l.k_tile_elements / sh.c);
     const int tap1 = int((1ll * (ui_.k_tile + 1) * l.k_tile_elements - 1) / sh.c);
@@ -228,19 +237,20 @@ class ConvView final : public View {
       for (int t = 0; t < taps; ++t) {
         Rgba c = win[size_t(t)].in_tensor ? dim(id_color(t), 0.55f) : rgba(30, 30, 34);
         if (m0 + y == ui_.row) c = win[size_t(t)].in_tensor ? id_color(t) : rgba(60, 50, 50);
-        dl->AddRectFilled(cv.to_screen(float(t), float(y)), cv.to_screen(float(t + 1), float(y + 1)), c);
+        dl->AddRectFilled(cv.to_screen(t * xs, float(y)), cv.to_screen((t + 1) * xs, float(y + 1)), c);
       }
     }
     for (const conv::RowTap& r : readers) {
-      const float y = float(r.m - m0), x = float(r.r * sh.s + r.s);
-      dl->AddRect(cv.to_screen(x, y), cv.to_screen(x + 1, y + 1), kHighlight, 0, 0, 2);
+      const float y = float(r.m - m0), x = float(r.r * sh.s + r.s) * xs;
+      dl->AddRect(cv.to_screen(x, y), cv.to_screen(x + xs, y + 1), kHighlight, 0, 0, 2);
     }
     // The taps the selected k-tile covers.
-    dl->AddRect(cv.to_screen(float(tap0), 0), cv.to_screen(float(std::min(tap1, taps - 1) + 1), float(rows)),
+    dl->AddRect(cv.to_screen(tap0 * xs, 0), cv.to_screen((std::min(tap1, taps - 1) + 1) * xs, float(rows)),
                 IM_COL32(255, 255, 255, 200), 0, 0, 2);
-    cv.draw_grid_lines(0, 0, taps, rows, 5);
+    for (int t = 1; t < taps; ++t)
+      dl->AddLine(cv.to_screen(t * xs, 0), cv.to_screen(t * xs, float(rows)), kGridLine);
     if (auto m = cv.mouse()) {
-      const int t = int(std::floor(m->x)), y = int(std::floor(m->y));
+      const int t = int(std::floor(m->x / xs)), y = int(std::floor(m->y));
       if (t >= 0 && t < taps && y >= 0 && y < rows) {
         hover_row_ = m0 + y, hover_tap_ = t;
         const auto win = conv::window_of(sh, m0 + y);
@@ -263,27 +273,29 @@ class ConvView final : public View {
   // The A tile of the selected k-tile: rows x vectors, coloured by the thread that copies each.
   void draw_tile(const conv::Shape& sh, const conv::TileLoads& l) {
     const int vectors = l.k_tile_elements / l.elements_per_vector;
-    ImGui::Text("A tile of k-tile %d (k %d .. %d): %d threads x %d cp.async of 16 bytes = %d channels each",
+    ImGui::Text("A tile, k-tile %d (k %d .. %d): %d threads x %d cp.async of 16 bytes (%d channels)",
                 ui_.k_tile, ui_.k_tile * l.k_tile_elements, (ui_.k_tile + 1) * l.k_tile_elements - 1, l.threads,
                 l.accesses_per_thread, l.elements_per_vector);
-    Canvas cv("##tcv", ui_.tile_canvas, float(vectors), float(l.rows), {0, 0}, 8);
+    const float xs = column_stretch(l.rows, vectors);
+    Canvas cv("##tcv", ui_.tile_canvas, float(vectors) * xs, float(l.rows), {0, 0}, 8);
     ImDrawList* dl = cv.draw_list();
     const float font = ImGui::GetFontSize();
     for (const conv::TileLoad& x : l.loads) {
-      const float cx = float(x.k_in_tile / l.elements_per_vector), cy = float(x.row_in_tile);
+      const float cx = float(x.k_in_tile / l.elements_per_vector) * xs, cy = float(x.row_in_tile);
       Rgba c = lane_color(x.thread / 32, x.thread % 32);
       if (!x.in_tensor) c = dim(c, 0.2f);
       if (x.m == ui_.row) c = x.in_tensor ? c : rgba(90, 60, 60);
-      dl->AddRectFilled(cv.to_screen(cx, cy), cv.to_screen(cx + 1, cy + 1), c);
-      if (cv.scale() > font * 1.6f)
-        cv.label(cx, cy, cx + 1, cy + 1, ("T" + std::to_string(x.thread)).c_str(), IM_COL32(0, 0, 0, 255));
+      dl->AddRectFilled(cv.to_screen(cx, cy), cv.to_screen(cx + xs, cy + 1), c);
+      if (cv.scale() > font * 1.1f)
+        cv.label(cx, cy, cx + xs, cy + 1, ("T" + std::to_string(x.thread)).c_str(), IM_COL32(0, 0, 0, 255));
     }
-    cv.draw_grid_lines(0, 0, vectors, l.rows, 5);
+    for (int v = 1; v < vectors; ++v)
+      dl->AddLine(cv.to_screen(v * xs, 0), cv.to_screen(v * xs, float(l.rows)), kGridLine);
     if (auto m = cv.mouse()) {
-      const int vx = int(std::floor(m->x)), vy = int(std::floor(m->y));
+      const int vx = int(std::floor(m->x / xs)), vy = int(std::floor(m->y));
       for (const conv::TileLoad& x : l.loads) {
         if (x.row_in_tile != vy || x.k_in_tile / l.elements_per_vector != vx) continue;
-        dl->AddRect(cv.to_screen(float(vx), float(vy)), cv.to_screen(float(vx + 1), float(vy + 1)), kHighlight, 0, 0, 2);
+        dl->AddRect(cv.to_screen(vx * xs, float(vy)), cv.to_screen((vx + 1) * xs, float(vy + 1)), kHighlight, 0, 0, 2);
         ImGui::BeginTooltip();
         tooltip_row("thread", std::to_string(x.thread) + " (warp " + std::to_string(x.thread / 32) + ", lane " +
                                   std::to_string(x.thread % 32) + "), access " + std::to_string(x.access));

@@ -45,6 +45,7 @@ class KernelsView final : public View {
     const int set = ui_.set;
     ui_ = KernelsUiState{};
     ui_.set = set;
+    pick_set_ = true;
     if (s.contains("stages")) ui_.stages = s["stages"].get<std::vector<std::string>>();
     if (s.contains("size"))
       for (int i = 0; i < 3; ++i) ui_.size[i] = s["size"][i];
@@ -100,6 +101,7 @@ class KernelsView final : public View {
                 "Make one on a GPU machine with: gemmlab bench --json assets/results/<device>.json");
       return;
     }
+    if (pick_set_) pick_set_for_step();
     ui_.set = std::clamp(ui_.set, 0, static_cast<int>(sets_.size()) - 1);
     draw_set_picker();
     draw_bars(sets_[ui_.set]);
@@ -116,6 +118,29 @@ class KernelsView final : public View {
       if (!std::isalnum(static_cast<unsigned char>(c)) && c != '.' && c != '-') c = '-';
     const std::string problem = write_text_file(name, bench_results_json(r));
     save_message_ = problem.empty() ? "saved " + fs::absolute(name).string() : problem;
+  }
+
+  // The size (GEMM M x N x K, or convolution) a step asks for.
+  std::string step_key() const {
+    if (!ui_.shown_key.empty()) return ui_.shown_key;
+    BenchResult g;
+    g.m = ui_.size[0], g.n = ui_.size[1], g.k = ui_.size[2];
+    return g.size_key();
+  }
+  // A step shows the first set (in file-name order) that has its size, if the current one has not.
+  void pick_set_for_step() {
+    pick_set_ = false;
+    auto has = [&](int i) {
+      for (const auto& x : sets_[i].results)
+        if (x.size_key() == step_key()) return true;
+      return false;
+    };
+    if (ui_.set >= 0 && ui_.set < static_cast<int>(sets_.size()) && has(ui_.set)) return;
+    for (int i = 0; i < static_cast<int>(sets_.size()); ++i)
+      if (has(i)) {
+        ui_.set = i;
+        return;
+      }
   }
 
   void load_references(ViewContext& ctx) {
@@ -202,7 +227,7 @@ class KernelsView final : public View {
     step_size.m = ui_.size[0], step_size.n = ui_.size[1], step_size.k = ui_.size[2];
     std::string size = ui_.shown_key.empty() ? step_size.size_key() : ui_.shown_key;
     if (std::find(sizes.begin(), sizes.end(), size) == sizes.end() && !sizes.empty()) size = sizes.front();
-    ImGui::SetNextItemWidth(field_width(30));
+    ImGui::SetNextItemWidth(field_width(38));
     if (ImGui::BeginCombo("size (M x N x K, or convolution)", size.c_str())) {
       for (const auto& s : sizes)
         if (ImGui::Selectable(s.c_str(), s == size)) ui_.shown_key = size = s;
@@ -224,12 +249,12 @@ class KernelsView final : public View {
       note_text("No results for these stages at this size in this file.");
     }
     const float font = ImGui::GetFontSize();
-    const float name_w = font * 13;
+    const float name_w = font * 16;
     ImDrawList* dl = ImGui::GetWindowDrawList();
     for (auto* x : rows) {
       const ImVec2 p = ImGui::GetCursorScreenPos();
       const float avail = ImGui::GetContentRegionAvail().x;
-      const float bar_w = std::max(10.f, avail - name_w - font * 25);
+      const float bar_w = std::max(10.f, avail - name_w - font * (x->is_conv ? 31 : 25));
       const float h = font * 1.5f;
       dl->AddText({p.x, p.y + font * 0.2f}, ImGui::GetColorU32(ImGuiCol_Text), stage_name(x->stage).c_str());
       const float w = max_tflops > 0 ? float(x->tflops / max_tflops) * bar_w : 0;
@@ -284,7 +309,7 @@ class KernelsView final : public View {
       ImGui::TextDisabled("%s: skipped, %s", stage_name(s.stage).c_str(), s.reason.c_str());
     }
     // Stage 20 beside the others: the tensor cores' own rates say why it is slow on Hopper.
-    if (std::any_of(rows.begin(), rows.end(), [](const BenchResult* x) { return x->track == "conv-int4"; })) {
+    if (std::any_of(rows.begin(), rows.end(), [](const BenchResult* x) { return x->stage == "conv-int4"; })) {
       std::string rates = "Hopper has no fast int4 path: in a register-only loop on an H100,";
       for (const conv::MmaRate& m : conv::kH100MmaSyncRates)
         rates += std::string(" ") + m.instruction + " " + std::to_string(int(m.tera_ops)) + ",";
@@ -355,6 +380,7 @@ class KernelsView final : public View {
   std::vector<BenchResults> sets_;
   int reference_count_ = 0;
   bool references_loaded_ = false;
+  bool pick_set_ = true;  // after a step is applied: show a set that has its size
   std::string load_error_;
   std::string save_message_;
 };
