@@ -323,7 +323,7 @@ Expected<StageSmemModel> stage_smem_model(const StageDesc& stage, GemmCoord p) {
   // double buffer needs an even number of k tiles.
   int k_multiple = stage.tile_k;
   if (stage.track == StageTrack::fp32 && id != "sliced-k" && id != "simt-tile") k_multiple = 2 * stage.tile_k;
-  if (id == "multistage" || is_conv(stage.track)) k_multiple = stage.tile_k * kernels::fp16::MultistageStage::Shape::kStages;
+  if (id == "multistage" || (is_conv(stage.track) && required_sm(stage.track) == 0)) k_multiple = stage.tile_k * kernels::fp16::MultistageStage::Shape::kStages;
   if (id == "epilogue") k_multiple = stage.tile_k * kernels::fp16::EpilogueStage::Shape::kStages;
   if (p.m % stage.tile_m != 0 || p.n % stage.tile_n != 0 || p.k % k_multiple != 0)
     return Error{"the shared-memory model of " + id + " covers problems of whole tiles: M a multiple of " +
@@ -340,7 +340,7 @@ Expected<StageSmemModel> stage_smem_model(const StageDesc& stage, GemmCoord p) {
   if (id == "smem-swizzle") return sync_stage<f16::SmemSwizzleStage>(id, kLdsmSwizzled, p);
   if (id == "multistage") return multistage(p);
   if (id == "epilogue") return epilogue(p);
-  if (is_conv(stage.track)) {
+  if (is_conv(stage.track) && required_sm(stage.track) == 0) {
     // A conv stage at its largest tile is stage 11's kernel on the implicit GEMM: the same thread
     // map, layout and instructions (a vector in the padding is still written, zero-filled), and
     // int8 / int4 move the same bytes as fp16. Its A rows come from other addresses, which only

@@ -60,7 +60,12 @@ void KernelRun::set_current(const std::string& what) {
 
 void KernelRun::add_skipped(const std::string& id, const std::string& why) {
   std::lock_guard<std::mutex> g(lock_);
-  state_.results.skipped.push_back({id, why, problem_.m, problem_.n, problem_.k});
+  BenchSkipped s;
+  s.stage = id, s.reason = why, s.m = problem_.m, s.n = problem_.n, s.k = problem_.k;
+  BenchResult key;
+  key.m = s.m, key.n = s.n, key.k = s.k;
+  s.size_key = key.size_key();
+  state_.results.skipped.push_back(s);
   ++state_.done;
 }
 

@@ -101,8 +101,8 @@ Expected<BenchResults> parse_bench_results(const std::string& text, const std::s
       b.track = str(x, w, "track");
       b.is_conv = b.track.rfind("conv-", 0) == 0;
       if (b.track != "fp32" && b.track != "fp16" && b.track != "hopper" && b.track != "conv-fp16" &&
-          b.track != "conv-int8" && b.track != "conv-int4")
-        throw ShapeError{w + ".track must be fp32, fp16, hopper, conv-fp16, conv-int8 or conv-int4"};
+          b.track != "conv-int8" && b.track != "conv-int4" && b.track != "conv-hopper")
+        throw ShapeError{w + ".track must be fp32, fp16, hopper, conv-fp16, conv-int8, conv-int4 or conv-hopper"};
       b.m = whole(x, w, "m", 1, 1 << 30);
       b.n = whole(x, w, "n", 1, 1 << 30);
       b.k = whole(x, w, "k", 1, 1 << 30);

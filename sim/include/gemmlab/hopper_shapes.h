@@ -86,4 +86,11 @@ struct PersistentStage {
 static_assert(PersistentStage::kSmemBytes == 230464 && PersistentStage::kSmemBytes <= kMaxSmemPerBlock,
               "192 KB of stages + 32 KB of C staging + 1 KB alignment + barriers");
 
+// 21 conv-wgmma: the implicit-GEMM convolution on this machinery: 64 x 128 tiles (one producer
+// warpgroup gathering A, one consumer), 4 stages of 24 KB, two blocks per SM.
+struct ConvWgmmaStage {
+  using Shape = WgmmaShape<64, 128, 4, true>;
+};
+static_assert(ConvWgmmaStage::Shape::kThreads == 256 && 2 * ConvWgmmaStage::Shape::kSmemBytes <= 233472);
+
 }  // namespace gemmlab::kernels::hopper

@@ -18,10 +18,12 @@
 namespace gemmlab {
 
 // fp32 and fp16: the Ampere-style ladders (any sm_80+ GPU); hopper: TMA and wgmma (sm_90a);
-// conv_*: implicit-GEMM convolutions (gemmlab/conv_problem.h) of fp16, int8 or int4 tensors.
-enum class StageTrack { fp32, fp16, hopper, conv_fp16, conv_int8, conv_int4 };
+// conv_*: implicit-GEMM convolutions (gemmlab/conv_problem.h) of fp16, int8 or int4 tensors;
+// conv_hopper: the fp16 convolution with TMA and wgmma (sm_90a).
+enum class StageTrack { fp32, fp16, hopper, conv_fp16, conv_int8, conv_int4, conv_hopper };
 constexpr bool is_conv(StageTrack t) {
-  return t == StageTrack::conv_fp16 || t == StageTrack::conv_int8 || t == StageTrack::conv_int4;
+  return t == StageTrack::conv_fp16 || t == StageTrack::conv_int8 || t == StageTrack::conv_int4 ||
+         t == StageTrack::conv_hopper;
 }
 constexpr StageTrack conv_track(conv::Element e) {
   return e == conv::Element::S8 ? StageTrack::conv_int8 : e == conv::Element::S4 ? StageTrack::conv_int4 : StageTrack::conv_fp16;
@@ -91,13 +93,14 @@ constexpr const char* track_name(StageTrack t) {  // results JSON
     case StageTrack::conv_fp16: return "conv-fp16";
     case StageTrack::conv_int8: return "conv-int8";
     case StageTrack::conv_int4: return "conv-int4";
+    case StageTrack::conv_hopper: return "conv-hopper";
   }
   return "?";
 }
 // The operands a track's stages read: the hopper track solves the fp16 track's problem.
 constexpr StageTrack operand_track(StageTrack t) { return t == StageTrack::hopper ? StageTrack::fp16 : t; }
 // The GPU a track's kernels need: 0 = any the build targets, 90 = exactly sm_90 (Hopper, sm_90a code).
-constexpr int required_sm(StageTrack t) { return t == StageTrack::hopper ? 90 : 0; }
+constexpr int required_sm(StageTrack t) { return t == StageTrack::hopper || t == StageTrack::conv_hopper ? 90 : 0; }
 constexpr const char* load_name(GlobalLoad l) {
   return l == GlobalLoad::CpAsync ? "cp_async" : l == GlobalLoad::Tma ? "tma" : "ldg";
 }
