@@ -10,7 +10,8 @@
 //     swizzle would put it (tma::sw128_byte_offset), so wgmma's descriptors read it unchanged.
 //     cp.async.mbarrier.arrive.noinc lets the copies themselves complete the stage's full barrier,
 //     and the consumer's fence.proxy.async makes those generic-proxy writes visible to wgmma.
-//   - 64 x 128 tiles and two blocks per SM: ResNet-50's small layers have few tiles.
+//   - 64 x 128 or 64 x 64 tiles (conv::wgmma_tile_n) and two blocks per SM: ResNet-50's small
+//     layers have few tiles.
 // C must be a multiple of 8 (16-byte vectors, TMA's 16-byte row strides of the filters).
 // The kernel: 21_conv_wgmma.cuh. Measured numbers: CONV_NOTES.md.
 //
@@ -22,16 +23,17 @@
 namespace gemmlab::kernels {
 namespace {
 
-using S = conv::WgmmaConvShape;
-const void* kKernel = reinterpret_cast<const void*>(conv::conv_wgmma_kernel<S>);
+using Wide = hopper::ConvWgmmaStage::Shape;         // 64 x 128
+using Narrow = hopper::ConvWgmmaStage::NarrowShape;  // 64 x 64
+const void* kKernel = reinterpret_cast<const void*>(conv::conv_wgmma_kernel<Wide>);
 
 const char* check_conv_wgmma(const conv::Shape& sh) {
   if (const char* why = hopper::check_hopper_device(kKernel)) return why;
   return conv::check_shape(sh, conv::Element::F16);
 }
 
-cudaError_t run_conv_wgmma(const ConvArgs& a) {
-  if (check_conv_wgmma(a.shape) != nullptr) return cudaErrorInvalidValue;
+template <class S>
+cudaError_t launch(const ConvArgs& a) {
   CUtensorMap map_filter;
   if (const cudaError_t e = hopper::encode_operand_map(&map_filter, a.filter, a.shape.k, int(a.shape.gemm_k()), S::kTileN);
       e != cudaSuccess)
@@ -44,6 +46,11 @@ cudaError_t run_conv_wgmma(const ConvArgs& a) {
   conv::conv_wgmma_kernel<S><<<grid, S::kThreads, S::kSmemBytes, a.stream>>>(
       map_filter, static_cast<const __half*>(a.input), a.output, a.shape, a.alpha, a.beta);
   return cudaGetLastError();
+}
+
+cudaError_t run_conv_wgmma(const ConvArgs& a) {
+  if (check_conv_wgmma(a.shape) != nullptr) return cudaErrorInvalidValue;
+  return conv::wgmma_tile_n(a.shape, conv::multiprocessors()) == 128 ? launch<Wide>(a) : launch<Narrow>(a);
 }
 
 }  // namespace

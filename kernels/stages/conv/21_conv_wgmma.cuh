@@ -2,8 +2,9 @@
 // producer / consumer warpgroups, full and empty mbarriers, wgmma from 128-byte-swizzled shared
 // memory). 21_conv_wgmma.cu says why; this file says how.
 //
-//   block    : a 64 x 128 output tile (64 pixels x 128 filters); warpgroup 0 produces, warpgroup 1
-//              computes (wgmma m64n128k16, 64 accumulators a thread); 2 blocks per SM.
+//   block    : a 64 x 128 or 64 x 64 output tile (64 pixels x 128 or 64 filters, conv::wgmma_tile_n);
+//              warpgroup 0 produces, warpgroup 1 computes (wgmma m64n128k16 or m64n64k16); 2 blocks
+//              per SM.
 //   setup    : full[s] expects 129 arrivals (the 128 producer threads' cp.async, one of them also
 //              arriving with the filter box's byte count); empty[s] 4 (one per consumer warp).
 //   producer : for each k-tile t (64 channels x R*S taps, 128 bytes of every row):
@@ -26,9 +27,6 @@ namespace gemmlab::kernels::conv {
 
 using namespace ::gemmlab::conv;
 
-// 64 x 128 x 64 halves, one producer and one consumer warpgroup, 4 stages of 24 KB (hopper_shapes.h).
-using WgmmaConvShape = hopper::ConvWgmmaStage::Shape;
-static_assert(WgmmaConvShape::kAccumulators == 64);
 
 // cp.async's own arrive on an mbarrier once this thread's earlier cp.async have landed; .noinc: it
 // counts as one of the barrier's expected arrivals.

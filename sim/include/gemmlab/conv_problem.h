@@ -187,4 +187,18 @@ static_assert(choose_tile(Shape{32, 56, 56, 64, 64, 3, 3, 1, 1, 1}, 132) == 1 &&
               choose_tile(Shape{32, 14, 14, 256, 256, 3, 3, 1, 1, 1}, 132) == 2 &&
               choose_tile(Shape{32, 7, 7, 512, 512, 3, 3, 1, 1, 1}, 132) == 2);
 
+// Stage 21 (conv-wgmma): 64-row tiles 128 or 64 filters wide. 64 where K <= 64 (a 128-wide tile
+// would be half padding) or where 128-wide tiles would leave SMs without a block (two fit on one).
+// ResNet-50's 3x3 layers at N = 32 on 132 SMs: 56x56 -> 64 (1568 blocks), 28x28 -> 128 (392),
+// 14x14 -> 128 (196), 7x7 -> 64 (25 x 8 = 200: with 128 it was 100 blocks, 62% of cuDNN).
+constexpr int wgmma_tile_n(const Shape& sh, int sms) {
+  if (sh.k <= 64) return 64;
+  const long long blocks = ((sh.gemm_m() + 63) / 64) * ((sh.k + 127) / 128);
+  return blocks < sms ? 64 : 128;
+}
+static_assert(wgmma_tile_n(Shape{32, 56, 56, 64, 64, 3, 3, 1, 1, 1}, 132) == 64 &&
+              wgmma_tile_n(Shape{32, 28, 28, 128, 128, 3, 3, 1, 1, 1}, 132) == 128 &&
+              wgmma_tile_n(Shape{32, 14, 14, 256, 256, 3, 3, 1, 1, 1}, 132) == 128 &&
+              wgmma_tile_n(Shape{32, 7, 7, 512, 512, 3, 3, 1, 1, 1}, 132) == 64);
+
 }  // namespace gemmlab::conv

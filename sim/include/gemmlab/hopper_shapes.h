@@ -86,10 +86,12 @@ struct PersistentStage {
 static_assert(PersistentStage::kSmemBytes == 230464 && PersistentStage::kSmemBytes <= kMaxSmemPerBlock,
               "192 KB of stages + 32 KB of C staging + 1 KB alignment + barriers");
 
-// 21 conv-wgmma: the implicit-GEMM convolution on this machinery: 64 x 128 tiles (one producer
-// warpgroup gathering A, one consumer), 4 stages of 24 KB, two blocks per SM.
+// 21 conv-wgmma: the implicit-GEMM convolution on this machinery: 64 x 128 or 64 x 64 tiles (one
+// producer warpgroup gathering A, one consumer), 4 stages of 24 or 16 KB, two blocks per SM; which
+// one: conv::wgmma_tile_n (gemmlab/conv_problem.h).
 struct ConvWgmmaStage {
   using Shape = WgmmaShape<64, 128, 4, true>;
+  using NarrowShape = WgmmaShape<64, 64, 4, true>;
 };
 static_assert(ConvWgmmaStage::Shape::kThreads == 256 && 2 * ConvWgmmaStage::Shape::kSmemBytes <= 233472);
 
