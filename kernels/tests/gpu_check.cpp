@@ -42,11 +42,12 @@ const Problem kTailSize{2304, 2048, 128};
 
 // Convolutions for an element type whose 16-byte vector holds cv channels: the ragged
 // shapes (N = 1, 7x7, K = 24, 3x3 stride 2 with pad 0 and 1; 1x1; 5x5), dilation, odd K, several
-// images; small enough for the host reference and the sanitizers.
+// images, one tile with a long K; small enough for the host reference and the sanitizers.
 std::vector<conv::Shape> small_convs(int cv) {
   return {{1, 7, 7, cv, 24, 3, 3, 0, 2, 1},     {1, 7, 7, cv, 24, 3, 3, 1, 2, 1},  {2, 9, 11, 2 * cv, 40, 1, 1, 0, 1, 1},
           {1, 10, 12, cv, 8, 5, 5, 2, 1, 1},    {1, 9, 9, cv, 16, 3, 3, 1, 1, 2},  {3, 5, 6, 2 * cv, 72, 3, 3, 1, 1, 1},
-          {1, 6, 6, cv, 13, 3, 3, 1, 1, 1},     {2, 12, 12, 4 * cv, 136, 3, 3, 1, 1, 1}};
+          {1, 6, 6, cv, 13, 3, 3, 1, 1, 1},     {2, 12, 12, 4 * cv, 136, 3, 3, 1, 1, 1},
+          {1, 4, 4, 32 * cv, 72, 3, 3, 1, 1, 1}};  // one tile, long K: conv-wgmma splits k in 2
 }
 // ResNet-50's layers at N = 32 (3x3 pad 1, and the 1x1 expand / reduce layers), and a ragged
 // large one (M, N and K all partial tiles).

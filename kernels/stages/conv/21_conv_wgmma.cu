@@ -10,8 +10,9 @@
 //     swizzle would put it (tma::sw128_byte_offset), so wgmma's descriptors read it unchanged.
 //     cp.async.mbarrier.arrive.noinc lets the copies themselves complete the stage's full barrier,
 //     and the consumer's fence.proxy.async makes those generic-proxy writes visible to wgmma.
-//   - 64 x 128 or 64 x 64 tiles (conv::wgmma_tile_n) and two blocks per SM: ResNet-50's small
-//     layers have few tiles.
+//   - 64 x 128 tiles (64 x 64 where K <= 64, conv::wgmma_tile_n), two blocks per SM, and split-k
+//     where the tiles leave SMs idle and K is long (conv::wgmma_split_k, the 7x7 layer): ResNet-50's
+//     small layers have few tiles.
 // C must be a multiple of 8 (16-byte vectors, TMA's 16-byte row strides of the filters).
 // The kernel: 21_conv_wgmma.cuh. Measured numbers: CONV_NOTES.md.
 //
@@ -42,7 +43,12 @@ cudaError_t launch(const ConvArgs& a) {
                                                  int(S::kSmemBytes));
       e != cudaSuccess)
     return e;
-  const dim3 grid(unsigned((a.shape.gemm_m() + S::kTileM - 1) / S::kTileM), unsigned((a.shape.k + S::kTileN - 1) / S::kTileN));
+  const int splits = conv::wgmma_split_k(a.shape, conv::multiprocessors(), a.beta);
+  if (splits > 1)  // the slices add into a zeroed output
+    if (const cudaError_t e = cudaMemsetAsync(a.output, 0, size_t(a.shape.output_elements()) * 4, a.stream); e != cudaSuccess)
+      return e;
+  const dim3 grid(unsigned((a.shape.gemm_m() + S::kTileM - 1) / S::kTileM), unsigned((a.shape.k + S::kTileN - 1) / S::kTileN),
+                  unsigned(splits));
   conv::conv_wgmma_kernel<S><<<grid, S::kThreads, S::kSmemBytes, a.stream>>>(
       map_filter, static_cast<const __half*>(a.input), a.output, a.shape, a.alpha, a.beta);
   return cudaGetLastError();
@@ -50,7 +56,7 @@ cudaError_t launch(const ConvArgs& a) {
 
 cudaError_t run_conv_wgmma(const ConvArgs& a) {
   if (check_conv_wgmma(a.shape) != nullptr) return cudaErrorInvalidValue;
-  return conv::wgmma_tile_n(a.shape, conv::multiprocessors()) == 128 ? launch<Wide>(a) : launch<Narrow>(a);
+  return conv::wgmma_tile_n(a.shape) == 128 ? launch<Wide>(a) : launch<Narrow>(a);
 }
 
 }  // namespace

@@ -16,7 +16,8 @@
 //   consumer : wait full[t % S], fence.proxy.async (the gathered bytes were written by the generic
 //              proxy, wgmma reads through the async proxy), 4 x wgmma, commit, wait <= 1 group,
 //              release tile t-1's stage on empty.
-//   epilogue : accumulators to the NPQK output (row-major: neighbouring columns are one 8-byte store).
+//   epilogue : accumulators to the NPQK output (row-major: neighbouring columns are one 8-byte store),
+//              or, split over k (gridDim.z slices, conv::wgmma_split_k), atomically added into it.
 #pragma once
 #include <cuda.h>
 
@@ -79,9 +80,11 @@ struct GatherA {
 };
 
 // The NPQK output: gmma::accumulator's pairs (d[2j], d[2j+1]) are neighbouring columns of a row.
+// kSplit: one of several split-k slices, added into the zeroed output with fp32 atomics.
 template <class S>
 __device__ __forceinline__ void store_output_rows(const float (&d)[S::kAccumulators], float* out, const Shape& sh,
-                                                  long long row0, int col0, int thread_in_wg, float alpha, float beta) {
+                                                  long long row0, int col0, int thread_in_wg, float alpha, float beta,
+                                                  bool split) {
 #pragma unroll
   for (int i = 0; i < S::kAccumulators; i += 2) {
     const FragCoord e = gmma::accumulator(thread_in_wg, i);
@@ -90,7 +93,10 @@ __device__ __forceinline__ void store_output_rows(const float (&d)[S::kAccumulat
     if (row >= sh.gemm_m()) continue;
     float* o = out + output_offset(sh, row, col);
     float v0 = alpha * d[i], v1 = alpha * d[i + 1];
-    if (sh.k % 2 == 0 && col + 1 < sh.k) {
+    if (split) {
+      if (col < sh.k) atomicAdd(o, v0);
+      if (col + 1 < sh.k) atomicAdd(o + 1, v1);
+    } else if (sh.k % 2 == 0 && col + 1 < sh.k) {
       if (beta != 0.f) v0 += beta * o[0], v1 += beta * o[1];
       *reinterpret_cast<float2*>(o) = make_float2(v0, v1);
     } else {
@@ -123,12 +129,15 @@ __global__ void __launch_bounds__(S::kThreads, 2)
   }
   __syncthreads();
 
-  const int k_tiles = int((sh.gemm_k() + S::kTileK - 1) / S::kTileK);
+  // Split-k slice blockIdx.z of gridDim.z: k-tiles [k_begin, k_end).
+  const int all_k_tiles = int((sh.gemm_k() + S::kTileK - 1) / S::kTileK);
+  const int k_begin = int(1ll * all_k_tiles * blockIdx.z / gridDim.z);
+  const int k_end = int(1ll * all_k_tiles * (blockIdx.z + 1) / gridDim.z);
   int it = 0;
   if (threadIdx.x < 128) {  // the producer warpgroup
     const GatherA<S> gather(sh, m0, threadIdx.x);
 #pragma unroll 1
-    for (int t = 0; t < k_tiles; ++t, ++it) {
+    for (int t = k_begin; t < k_end; ++t, ++it) {
       const int stage = it % kS;
       if (it >= kS) hopper::mbarrier_wait(&empty[stage], static_cast<uint32_t>(it / kS - 1) & 1u);
       unsigned char* dst = tiles + stage * S::kStageBytes;
@@ -148,18 +157,18 @@ __global__ void __launch_bounds__(S::kThreads, 2)
   hopper::fence_accumulators(d);
   const uint32_t tiles_address = hopper::smem_u32(tiles);
 #pragma unroll 1
-  for (int t = 0; t < k_tiles; ++t, ++it) {
+  for (int t = k_begin; t < k_end; ++t, ++it) {
     const int stage = it % kS;
     hopper::mbarrier_wait(&full[stage], static_cast<uint32_t>(it / kS) & 1u);
     fence_proxy_async_shared();
     hopper::consume_tile<S>(d, tiles_address + stage * S::kStageBytes, 0);
     hopper::wgmma_wait<1>();
     hopper::fence_accumulators(d);
-    if (t > 0 && warp_leader) hopper::mbarrier_arrive(&empty[(it - 1) % kS]);
+    if (t > k_begin && warp_leader) hopper::mbarrier_arrive(&empty[(it - 1) % kS]);
   }
   hopper::wgmma_wait<0>();
   hopper::fence_accumulators(d);
-  store_output_rows<S>(d, out, sh, m0, n0, threadIdx.x % 128, alpha, beta);
+  store_output_rows<S>(d, out, sh, m0, n0, threadIdx.x % 128, alpha, beta, gridDim.z > 1);
 #endif
 }
 

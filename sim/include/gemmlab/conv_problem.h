@@ -187,18 +187,26 @@ static_assert(choose_tile(Shape{32, 56, 56, 64, 64, 3, 3, 1, 1, 1}, 132) == 1 &&
               choose_tile(Shape{32, 14, 14, 256, 256, 3, 3, 1, 1, 1}, 132) == 2 &&
               choose_tile(Shape{32, 7, 7, 512, 512, 3, 3, 1, 1, 1}, 132) == 2);
 
-// Stage 21 (conv-wgmma): 64-row tiles 128 or 64 filters wide. 64 where K <= 64 (a 128-wide tile
-// would be half padding) or where 128-wide tiles would leave SMs without a block (two fit on one).
-// ResNet-50's 3x3 layers at N = 32 on 132 SMs: 56x56 -> 64 (1568 blocks), 28x28 -> 128 (392),
-// 14x14 -> 128 (196), 7x7 -> 64 (25 x 8 = 200: with 128 it was 100 blocks, 62% of cuDNN).
-constexpr int wgmma_tile_n(const Shape& sh, int sms) {
-  if (sh.k <= 64) return 64;
-  const long long blocks = ((sh.gemm_m() + 63) / 64) * ((sh.k + 127) / 128);
-  return blocks < sms ? 64 : 128;
+// Stage 21 (conv-wgmma): 64-row tiles 128 or 64 filters wide: 64 where K <= 64 (a 128-wide tile
+// would be half padding). Measured on an H100 (CONV_NOTES.md): 64-wide tiles on the 56x56 layer
+// 175 TFLOP/s against 99; on the 7x7 layer 166 against 182 for 128-wide, so only where K <= 64.
+constexpr int wgmma_tile_n(const Shape& sh) { return sh.k <= 64 ? 64 : 128; }
+// Split-k slices of stage 21: where its 64 x 128 (or 64) tiles leave SMs idle and K is long, the
+// k-tiles are split over gridDim.z and the slices add into the output (fp32 atomics, beta = 0
+// only). 7x7 C=K=512 at N = 32: 100 tiles on 132 SMs, 72 k-tiles -> 2 slices, 200 blocks.
+constexpr int wgmma_split_k(const Shape& sh, int sms, float beta) {
+  const int tn = wgmma_tile_n(sh);
+  const long long tiles = ((sh.gemm_m() + 63) / 64) * ((sh.k + tn - 1) / tn);
+  const long long k_tiles = (sh.gemm_k() + 63) / 64;
+  if (beta != 0.f || tiles >= sms || k_tiles < 32) return 1;
+  long long splits = 1;
+  while (splits < 4 && tiles * (splits + 1) <= 2ll * sms && k_tiles / (splits + 1) >= 16) ++splits;
+  return int(splits);
 }
-static_assert(wgmma_tile_n(Shape{32, 56, 56, 64, 64, 3, 3, 1, 1, 1}, 132) == 64 &&
-              wgmma_tile_n(Shape{32, 28, 28, 128, 128, 3, 3, 1, 1, 1}, 132) == 128 &&
-              wgmma_tile_n(Shape{32, 14, 14, 256, 256, 3, 3, 1, 1, 1}, 132) == 128 &&
-              wgmma_tile_n(Shape{32, 7, 7, 512, 512, 3, 3, 1, 1, 1}, 132) == 64);
+static_assert(wgmma_tile_n(Shape{32, 56, 56, 64, 64, 3, 3, 1, 1, 1}) == 64 &&
+              wgmma_tile_n(Shape{32, 7, 7, 512, 512, 3, 3, 1, 1, 1}) == 128);
+static_assert(wgmma_split_k(Shape{32, 7, 7, 512, 512, 3, 3, 1, 1, 1}, 132, 0.f) == 2 &&
+              wgmma_split_k(Shape{32, 14, 14, 256, 256, 3, 3, 1, 1, 1}, 132, 0.f) == 1 &&
+              wgmma_split_k(Shape{32, 7, 7, 512, 512, 3, 3, 1, 1, 1}, 132, 1.f) == 1);
 
 }  // namespace gemmlab::conv
