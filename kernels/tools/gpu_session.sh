@@ -154,7 +154,7 @@ case "$mode" in
     stamp "done"
     ;;
   conv)
-    C=${STAGES:-conv-fp16,conv-int8,conv-int4}
+    C=${STAGES:-conv-fp16,conv-int8,conv-int4,conv-wgmma}
     resources >/dev/null
     grep conv_fprop "$OUT/resources.txt" | sed -E 's/.*conv_fprop_kernel<([0-9]+), [a-z:0-9]*MultistageShape<([0-9, ]+)>.*REG:([0-9]+).*/bits \1 tile \2 regs \3/'
     stamp "gpu_check $C"
