@@ -214,23 +214,8 @@ static CheckResult check_conv_impl(Runner& self, Runner::Impl& I, const ConvTarg
   std::vector<uint32_t> got(n + 2 * kGuardWords);
   GL_CUDA(cudaMemcpyAsync(got.data(), b.output.get(), b.output.bytes(), cudaMemcpyDeviceToHost, I.stream));
   GL_CUDA(cudaStreamSynchronize(I.stream));
-  const std::vector<double> want = host_conv(sh, t.element, host_in, host_f, host_out0, alpha, beta);
-  double diff2 = 0, ref2 = 0;
-  for (size_t i = 0; i < kGuardWords; ++i)
-    r.guard_hits += (got[i] != kGuardWord) + (got[kGuardWords + n + i] != kGuardWord);
-  for (size_t i = 0; i < n; ++i) {
-    float v;
-    std::memcpy(&v, &got[kGuardWords + i], 4);
-    if (!std::isfinite(v)) {
-      ++r.nonfinite;
-      continue;
-    }
-    diff2 += (double(v) - want[i]) * (double(v) - want[i]);
-    ref2 += want[i] * want[i];
-  }
-  r.rel_err = ref2 > 0 ? std::sqrt(diff2 / ref2) : (diff2 > 0 ? INFINITY : 0.0);
-  r.ok = r.nonfinite == 0 && r.guard_hits == 0 && r.rel_err < tolerance(conv_track(t.element));
-  return r;
+  return compare_on_host(got, host_conv(sh, t.element, host_in, host_f, host_out0, alpha, beta),
+                         tolerance(conv_track(t.element)));
 }
 
 CheckResult Runner::check_conv(const ConvTarget& t, const conv::Shape& sh, float alpha, float beta) {

@@ -5,6 +5,8 @@
 #include <cuda_fp16.h>
 
 #include <algorithm>
+#include <cmath>
+#include <cstring>
 #include <functional>
 #include <vector>
 #include <cstdint>
@@ -176,6 +178,29 @@ inline std::string gib(double bytes) {
   os.precision(3);
   os << bytes / double(1ull << 30) << " GiB";
   return os.str();
+}
+
+// The error of a result copied to the host (guard words around it: kGuardWords before and after)
+// against a reference in double: relative Frobenius error, non-finite elements, guard words changed.
+inline CheckResult compare_on_host(const std::vector<uint32_t>& guarded, const std::vector<double>& want, double tol) {
+  CheckResult r;
+  const size_t n = want.size();
+  double diff2 = 0, ref2 = 0;
+  for (size_t i = 0; i < kGuardWords; ++i)
+    r.guard_hits += (guarded[i] != kGuardWord) + (guarded[kGuardWords + n + i] != kGuardWord);
+  for (size_t i = 0; i < n; ++i) {
+    float v;
+    std::memcpy(&v, &guarded[kGuardWords + i], 4);
+    if (!std::isfinite(v)) {
+      ++r.nonfinite;
+      continue;
+    }
+    diff2 += (double(v) - want[i]) * (double(v) - want[i]);
+    ref2 += want[i] * want[i];
+  }
+  r.rel_err = ref2 > 0 ? std::sqrt(diff2 / ref2) : (diff2 > 0 ? INFINITY : 0.0);
+  r.ok = r.nonfinite == 0 && r.guard_hits == 0 && r.rel_err < tol;
+  return r;
 }
 
 }  // namespace

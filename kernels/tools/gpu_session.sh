@@ -60,6 +60,18 @@ ncu_counters() {  # shared-memory wavefronts and instructions, one check run per
   python3 kernels/tools/ncu_table.py smem "$OUT/ncu.csv"
 }
 
+check_stages() {  # gpu_check of the stages $1, then the four sanitizers (each at most $2 seconds)
+  stamp "gpu_check $1"
+  timeout 300 build-gpu/kernels/tests/gpu_check --stages "$1" > "$OUT/gpu_check.log" 2>&1
+  echo "gpu_check rc=$?"; grep -E "FAIL|passed|SKIP" "$OUT/gpu_check.log" | head -30
+  stamp "sanitizers"
+  export PATH=$PATH:/usr/local/cuda/bin
+  for tool in memcheck racecheck synccheck initcheck; do
+    timeout "$2" compute-sanitizer --tool $tool --error-exitcode 9 build-gpu/kernels/tests/gpu_check --sanitizer --stages "$1" > "$OUT/san_$tool.log" 2>&1
+    echo "$tool rc=$? $(grep -E 'ERROR SUMMARY|passed' "$OUT/san_$tool.log" | tr '\n' ' ')"
+  done
+}
+
 hopper_ncu() {  # tensor-pipe activity, SM clock, gmma bank conflicts: one check run per stage at 4096
   stamp "ncu hopper"
   ncu --clock-control none -k "$HOPPER_KERNELS" \
@@ -133,15 +145,7 @@ case "$mode" in
       cuobjdump -sass "$o" > "$sass" 2>&1
       echo "$(basename "$o"): $(grep -oE 'HGMMA[.0-9A-Zx]*|UTMALDG[.0-9A-Z]*|UTMASTG[.0-9A-Z]*|HMMA[.0-9A-Z]*|LDSM[.0-9A-Z]*|SYNCS[.A-Z]*|WARPGROUP[.A-Z]*|MEMBAR[.A-Z]*|USETMAXREG[.A-Z]*|LDL|STL' "$sass" | sort | uniq -c | tr '\n' ' ')"
     done
-    stamp "gpu_check $H"
-    timeout 300 build-gpu/kernels/tests/gpu_check --stages "$H" > "$OUT/gpu_check.log" 2>&1
-    echo "gpu_check rc=$?"; grep -E "FAIL|passed|SKIP" "$OUT/gpu_check.log" | head -30
-    stamp "sanitizers"
-    export PATH=$PATH:/usr/local/cuda/bin
-    for tool in memcheck racecheck synccheck initcheck; do
-      timeout 200 compute-sanitizer --tool $tool --error-exitcode 9 build-gpu/kernels/tests/gpu_check --sanitizer --stages "$H" > "$OUT/san_$tool.log" 2>&1
-      echo "$tool rc=$? $(grep -E 'ERROR SUMMARY|passed' "$OUT/san_$tool.log" | tr '\n' ' ')"
-    done
+    check_stages "$H" 200
     stamp "bench"
     # The SM clock and power while the bench runs (the H100 lowers its clock at its power limit).
     nvidia-smi --query-gpu=timestamp,clocks.sm,power.draw,temperature.gpu --format=csv,noheader -lms 100 > "$OUT/clocks.csv" &
@@ -157,15 +161,7 @@ case "$mode" in
     C=${STAGES:-conv-fp16,conv-int8,conv-int4,conv-wgmma}
     resources >/dev/null
     grep conv_fprop "$OUT/resources.txt" | sed -E 's/.*conv_fprop_kernel<([0-9]+), [a-z:0-9]*MultistageShape<([0-9, ]+)>.*REG:([0-9]+).*/bits \1 tile \2 regs \3/'
-    stamp "gpu_check $C"
-    timeout 300 build-gpu/kernels/tests/gpu_check --stages "$C" > "$OUT/gpu_check.log" 2>&1
-    echo "gpu_check rc=$?"; grep -E "FAIL|passed|SKIP" "$OUT/gpu_check.log" | head -30
-    stamp "sanitizers"
-    export PATH=$PATH:/usr/local/cuda/bin
-    for tool in memcheck racecheck synccheck initcheck; do
-      timeout 120 compute-sanitizer --tool $tool --error-exitcode 9 build-gpu/kernels/tests/gpu_check --sanitizer --stages "$C" > "$OUT/san_$tool.log" 2>&1
-      echo "$tool rc=$? $(grep -E 'ERROR SUMMARY|passed' "$OUT/san_$tool.log" | tr '\n' ' ')"
-    done
+    check_stages "$C" 120
     stamp "bench --conv resnet50"
     timeout 240 "$G" bench --stages "$C" --conv resnet50 --json "$OUT/conv.json" > "$OUT/conv.txt" 2>"$OUT/conv.err"
     echo "bench rc=$?"; head -1 "$OUT/conv.err"; tail -2 "$OUT/conv.err"; cat "$OUT/conv.txt"

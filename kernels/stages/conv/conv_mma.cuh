@@ -38,15 +38,21 @@ struct ConvMath<::gemmlab::conv::Element::F16> : fp16::WarpMmaF16<false> {
   using Acc = float;
 };
 
+// op(accumulators, A fragment, B fragment) for every 16 x 8 tile of the warp.
+template <int kM, int kN, class Op>
+__device__ __forceinline__ void each_tile(int (&acc)[kM][kN][4], const fp16::WarpTile<kM * 16, kN * 8>& f, Op op) {
+#pragma unroll
+  for (int mi = 0; mi < kM; ++mi)
+#pragma unroll
+    for (int ni = 0; ni < kN; ++ni) op(acc[mi][ni], f.a[mi], f.b[ni]);
+}
+
 template <>
 struct ConvMath<::gemmlab::conv::Element::S8> {
   using Acc = int;
   template <int kM, int kN>
   __device__ __forceinline__ static void run(int (&acc)[kM][kN][4], const fp16::WarpTile<kM * 16, kN * 8>& f) {
-#pragma unroll
-    for (int mi = 0; mi < kM; ++mi)
-#pragma unroll
-      for (int ni = 0; ni < kN; ++ni) mma_m16n8k32_s8(acc[mi][ni], f.a[mi], f.b[ni]);
+    each_tile(acc, f, mma_m16n8k32_s8);
   }
 };
 
@@ -55,16 +61,12 @@ struct ConvMath<::gemmlab::conv::Element::S4> {
   using Acc = int;
   template <int kM, int kN>
   __device__ __forceinline__ static void run(int (&acc)[kM][kN][4], const fp16::WarpTile<kM * 16, kN * 8>& f) {
-#pragma unroll
-    for (int mi = 0; mi < kM; ++mi)
-#pragma unroll
-      for (int ni = 0; ni < kN; ++ni) {
-        int(&c)[4] = acc[mi][ni];
-        mma_m8n8k32_s4(c[0], c[1], f.a[mi][0], f.b[ni][0]);  // rows 0-7, k 0-31
-        mma_m8n8k32_s4(c[2], c[3], f.a[mi][1], f.b[ni][0]);  // rows 8-15, k 0-31
-        mma_m8n8k32_s4(c[0], c[1], f.a[mi][2], f.b[ni][1]);  // rows 0-7, k 32-63
-        mma_m8n8k32_s4(c[2], c[3], f.a[mi][3], f.b[ni][1]);  // rows 8-15, k 32-63
-      }
+    each_tile(acc, f, [](int (&c)[4], const uint32_t (&a)[4], const uint32_t (&b)[2]) {
+      mma_m8n8k32_s4(c[0], c[1], a[0], b[0]);  // rows 0-7, k 0-31
+      mma_m8n8k32_s4(c[2], c[3], a[1], b[0]);  // rows 8-15, k 0-31
+      mma_m8n8k32_s4(c[0], c[1], a[2], b[1]);  // rows 0-7, k 32-63
+      mma_m8n8k32_s4(c[2], c[3], a[3], b[1]);  // rows 8-15, k 32-63
+    });
   }
 };
 
