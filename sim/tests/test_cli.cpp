@@ -15,7 +15,7 @@ TEST(Cli, TopLevelHelpListsTheCommands) {
 TEST(Cli, EverySimCommandHasHelp) {
   for (const char* cmd :
        {"threadmap", "layout", "swizzle", "banks", "fragment", "raster", "schedule", "l2",
-        "pipeline"}) {
+        "pipeline", "conv"}) {
     auto r = run_gemmlab({"sim", cmd, "--help"});
     EXPECT_EQ(r.exit_code, 0) << cmd << ": " << r.err;
     EXPECT_NE(r.out.find(std::string("gemmlab sim ") + cmd + " --"), std::string::npos) << r.out;
@@ -55,4 +55,28 @@ TEST(Cli, IntegersAreDecimalAndInRange) {
   r = run_gemmlab({"sim", "threadmap", "--map", "stripmined", "--shape", "128,8", "--threads", "0x100"});
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find("'0x100' is not an integer"), std::string::npos) << r.err;
+}
+
+// gemmlab sim conv: the implicit GEMM of a convolution and where one element of A comes from.
+TEST(Cli, ConvGivesTheGemmAndTheAddress) {
+  auto r = run_gemmlab({"sim", "conv", "--problem", "32,56,56,64,64,3,3,1,1", "--row", "57", "--col", "64", "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("\"gemm\":[100352,64,576]"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\"output\":[56,56]"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\"npq\":[0,1,1]"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\"rsc\":[0,1,0]"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\"input\":[0,0,1,0]"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\"blocks\":784"), std::string::npos) << r.out;
+  // Row 0, k 0 of a padded layer: the window's corner is padding.
+  auto pad = run_gemmlab({"sim", "conv", "--problem", "1,8,8,8,8,3,3,1,1", "--row", "0", "--col", "0", "--json"});
+  ASSERT_EQ(pad.exit_code, 0) << pad.err;
+  EXPECT_NE(pad.out.find("\"input\":null"), std::string::npos) << pad.out;
+  EXPECT_NE(pad.out.find("\"padding_at\":[0,-1,-1,0]"), std::string::npos) << pad.out;
+  // A shape the kernels refuse, and an element outside the GEMM, are errors that say why.
+  auto odd = run_gemmlab({"sim", "conv", "--problem", "1,8,8,12,8,3,3,1,1"});
+  EXPECT_EQ(odd.exit_code, 2);
+  EXPECT_NE(odd.err.find("C must be a multiple of 8"), std::string::npos) << odd.err;
+  auto far = run_gemmlab({"sim", "conv", "--problem", "1,8,8,8,8,3,3,1,1", "--row", "64", "--col", "0"});
+  EXPECT_EQ(far.exit_code, 2);
+  EXPECT_NE(far.err.find("outside the GEMM's 64 rows"), std::string::npos) << far.err;
 }
