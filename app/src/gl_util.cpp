@@ -7,6 +7,8 @@
 #include <algorithm>
 #include <map>
 
+#include "model/files.h"
+
 namespace gemmlab::app {
 
 CellTexture::~CellTexture() {
@@ -66,11 +68,18 @@ const ImageTexture& image_texture(const std::string& path) {
   if (it != cache.end()) return it->second;
   ImageTexture t;
   int channels = 0;
+  // The header first: a small file can claim 20000 x 20000 pixels (1.6 GB decoded).
+  if (stbi_info(path.c_str(), &t.width, &t.height, &channels) &&
+      (t.width > kMaxImageSide || t.height > kMaxImageSide)) {
+    t.error = "image " + path + " is " + std::to_string(t.width) + " x " + std::to_string(t.height) +
+              " pixels; the limit is " + std::to_string(kMaxImageSide) + " on a side";
+    return cache.emplace(path, std::move(t)).first->second;
+  }
   unsigned char* pixels = stbi_load(path.c_str(), &t.width, &t.height, &channels, 4);
   if (!pixels) {
     t.error = std::string("cannot load image ") + path + ": " + stbi_failure_reason();
-  } else if (t.width > 8192 || t.height > 8192) {
-    t.error = "image " + path + " is larger than 8192 pixels on a side";
+  } else if (t.width > kMaxImageSide || t.height > kMaxImageSide) {
+    t.error = "image " + path + " is larger than " + std::to_string(kMaxImageSide) + " pixels on a side";
     stbi_image_free(pixels);
   } else {
     glGenTextures(1, &t.name);

@@ -11,6 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "model/config.h"
 #include "model/lesson_format.h"
 #include "model/settings_schema.h"
 #include "shot.h"
@@ -55,7 +56,7 @@ AppPaths default_paths() {
   const char* env = std::getenv("GEMMLAB_ROOT");
   if (env && *env)
     p.root = env;
-  else if (fs::exists(fs::path(GEMMLAB_DEFAULT_ROOT) / "lessons"))
+  else if (std::error_code ec; fs::exists(fs::path(GEMMLAB_DEFAULT_ROOT) / "lessons", ec))
     p.root = GEMMLAB_DEFAULT_ROOT;
   else
     p.root = fs::current_path().string();
@@ -180,7 +181,7 @@ int shot_command(int argc, char** argv) {
   ShotOptions s;
   if (o.has("--size")) parse_size(o.get("--size"), &s.width, &s.height);
   if (o.has("--lang")) s.lang = parse_lang(o.get("--lang"));
-  if (o.has("--font-size")) s.font_size = static_cast<float>(parse_int(o.get("--font-size"), "--font-size", 8, 48));
+  if (o.has("--font-size")) s.font_size = static_cast<float>(parse_int(o.get("--font-size"), "--font-size", 8, int(kMaxFontSize)));
   s.view = o.get("--view");
   if (!s.view.empty()) {
     const auto& ids = known_view_ids();

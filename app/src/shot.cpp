@@ -21,6 +21,7 @@
 #include "app_log.h"
 #include "gl_util.h"
 #include "gui_context.h"
+#include "model/files.h"
 
 namespace gemmlab::app {
 namespace fs = std::filesystem;
@@ -200,9 +201,14 @@ int run_shot(const AppPaths& paths, const ShotOptions& o) {
             std::cerr << "gemmlab shot: " << problem << "\n";
             rc = 1;
           } else {
-            if (o.meta) std::ofstream(o.out + ".json") << step_meta(app).dump(2) << "\n";
-            if (!o.data.empty() && app.active_view())
-              std::ofstream(o.data) << app.active_view()->export_data().dump(2) << "\n";
+            std::string written;
+            if (o.meta) written = write_text_file(o.out + ".json", step_meta(app).dump(2) + "\n");
+            if (written.empty() && !o.data.empty() && app.active_view())
+              written = write_text_file(o.data, app.active_view()->export_data().dump(2) + "\n");
+            if (!written.empty()) {
+              std::cerr << "gemmlab shot: " << written << "\n";
+              rc = 1;
+            }
           }
         }
       }

@@ -7,6 +7,11 @@
 
 namespace gemmlab::app {
 
+// Limits on what the file may ask for (a larger value is ignored, the default kept): an 8K screen,
+// and a font whose atlas stays small (CJK glyphs at 64 px took 1.1 GB).
+constexpr int kMaxWindowSide = 8192;
+constexpr float kMaxFontSize = 40.f;
+
 struct Config {
   std::string last_lesson;
   int last_step = 0;  // 0-based

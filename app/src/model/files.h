@@ -15,4 +15,17 @@ std::optional<std::string> read_file_contents(const std::string& path, std::stri
 // Empty string on success, else the problem.
 std::string write_text_file(const std::string& path, const std::string& text);
 
+// What is at a path, without throwing: a name longer than the system allows, a symlink loop or a
+// folder without permission give Error with the system's words in *problem.
+enum class PathKind { Missing, File, Folder, Other, Error };
+PathKind path_kind(const std::string& path, std::string* problem);
+
+// Width and height of a PNG from its header (the first 24 bytes), without decoding it; nullopt
+// when the file is not a PNG. For refusing huge images before anything allocates their pixels.
+struct ImageSize {
+  long long width = 0, height = 0;
+};
+std::optional<ImageSize> png_size(const std::string& path);
+constexpr long long kMaxImageSide = 8192;
+
 }  // namespace gemmlab::app

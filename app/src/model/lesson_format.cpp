@@ -260,8 +260,14 @@ std::string display_path(const fs::path& p) { return p.lexically_normal().string
 void load_lesson_text(Lesson& lesson, const std::string& lang, const std::string& assets_dir) {
   const fs::path path = fs::path(lesson.dir) / (lang + ".md");
   const std::string shown = display_path(path);
-  if (!fs::exists(path)) {
+  std::string why;
+  const PathKind kind = path_kind(path.string(), &why);
+  if (kind == PathKind::Missing) {
     if (lang == "en") lesson.errors.push_back({shown, 0, "missing: every lesson needs en.md"});
+    return;
+  }
+  if (kind == PathKind::Error) {
+    lesson.errors.push_back({shown, 0, why});
     return;
   }
   std::string problem;
@@ -281,10 +287,17 @@ void load_lesson_text(Lesson& lesson, const std::string& lang, const std::string
   for (const auto& [img, line] : markdown_images(*md)) {
     if (img.rfind("http://", 0) == 0 || img.rfind("https://", 0) == 0) continue;
     const fs::path img_path = fs::path(assets_dir) / img;
-    if (!fs::is_regular_file(img_path))
+    if (path_kind(img_path.string(), nullptr) != PathKind::File) {
       lesson.errors.push_back({shown, line,
                                "image \"" + img + "\" not found: image paths are relative to "
                                "assets/ (looked for " + display_path(img_path) + ")"});
+    } else if (const auto size = png_size(img_path.string());
+               size && (size->width > kMaxImageSide || size->height > kMaxImageSide)) {
+      lesson.errors.push_back({shown, line,
+                               "image \"" + img + "\" is " + std::to_string(size->width) + " x " +
+                                   std::to_string(size->height) + " pixels; the limit is " +
+                                   std::to_string(kMaxImageSide) + " on a side"});
+    }
   }
   lesson.text[lang] = std::move(text);
 }
@@ -295,7 +308,11 @@ Lesson load_lesson(const fs::path& course_dir, const std::string& id, const std:
   lesson.dir = display_path(course_dir / id);
   const fs::path toml_path = course_dir / id / "lesson.toml";
   LessonParser parser{lesson, display_path(toml_path)};
-  if (!fs::exists(toml_path)) {
+  std::string why;
+  const PathKind toml_kind = path_kind(toml_path.string(), &why);
+  if (toml_kind == PathKind::Error) {
+    lesson.errors.push_back({parser.file, 0, why});
+  } else if (toml_kind == PathKind::Missing) {
     lesson.errors.push_back({parser.file, 0, "missing: every lesson folder needs lesson.toml"});
   } else {
     std::string problem;
@@ -423,12 +440,16 @@ Course load_course(const std::string& dir, const std::string& assets_dir) {
   course.dir = dir;
   const fs::path course_toml = fs::path(dir) / "course.toml";
   const std::string shown = display_path(course_toml);
-  if (!fs::is_directory(dir)) {
-    course.errors.push_back({display_path(dir), 0, "not a folder: a course is a folder with "
-                                                   "course.toml and one folder per lesson"});
+  std::string why;
+  const PathKind dir_kind = path_kind(dir, &why);
+  if (dir_kind != PathKind::Folder) {
+    course.errors.push_back({display_path(dir), 0,
+                             dir_kind == PathKind::Error ? why
+                                                         : "not a folder: a course is a folder with "
+                                                           "course.toml and one folder per lesson"});
     return course;
   }
-  if (!fs::exists(course_toml)) {
+  if (path_kind(course_toml.string(), nullptr) == PathKind::Missing) {
     course.errors.push_back({shown, 0, "missing: a course needs course.toml with "
                                        "lessons = [\"01-...\", ...]"});
     return course;
@@ -477,12 +498,16 @@ Course load_course(const std::string& dir, const std::string& assets_dir) {
                                                            "\" must be a folder name, not a path"});
         continue;
       }
-      if (!fs::is_directory(fs::path(dir) / id)) {
+      std::string folder_problem;
+      const PathKind folder = path_kind((fs::path(dir) / id).string(), &folder_problem);
+      if (folder != PathKind::Folder) {
         Lesson missing;
         missing.id = id;
         missing.dir = display_path(fs::path(dir) / id);
-        missing.errors.push_back({shown, line_of(item), "lesson folder \"" + missing.dir +
-                                                            "\" does not exist"});
+        missing.errors.push_back({shown, line_of(item),
+                                  "lesson folder \"" + missing.dir + "\" " +
+                                      (folder == PathKind::Error ? "cannot be read: " + folder_problem
+                                                                 : std::string("does not exist"))});
         course.lessons.push_back(std::move(missing));
         continue;
       }
