@@ -155,8 +155,11 @@ Options parse(int argc, char** argv, int first) {
   Options o;
   std::string stages_arg = "all", sizes_arg;
   bool json_flag = false;
+  std::set<std::string> seen;
   for (int i = first; i < argc; ++i) {
     const std::string key = argv[i];
+    // Every option once, except --conv, which adds a convolution each time.
+    if (key != "--conv" && !seen.insert(key).second) throw UsageError(key + " is given twice");
     auto value = [&]() -> std::string {
       if (i + 1 >= argc || std::strncmp(argv[i + 1], "--", 2) == 0)
         throw UsageError(key + " needs a value");

@@ -85,6 +85,7 @@ Options parse_options(int argc, char** argv, int first, const std::vector<std::s
   Options o;
   for (int i = first; i < argc; ++i) {
     const std::string a = argv[i];
+    if (o.has(a)) throw UsageError(a + " is given twice");
     if (std::find(flags.begin(), flags.end(), a) != flags.end()) {
       std::string value;
       if (a == optional_value && i + 1 < argc && argv[i + 1][0] != '-') value = argv[++i];

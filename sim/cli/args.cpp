@@ -6,14 +6,20 @@
 
 namespace gemmlab::cli {
 
+// An option given twice is an error (which one would win is a guess a script should not rely on).
 Args::Args(int argc, char** argv, int first, std::set<std::string> flags) {
+  auto once = [&](const std::string& key) {
+    if (values_.count(key) || flags_set_.count(key)) throw CliError("option " + key + " is given twice");
+  };
   for (int i = first; i < argc; ++i) {
     std::string key = argv[i];
     if (key.rfind("--", 0) != 0) throw CliError("unexpected argument '" + key + "'");
     if (auto eq = key.find('='); eq != std::string::npos) {
+      once(key.substr(0, eq));
       values_[key.substr(0, eq)] = key.substr(eq + 1);
       continue;
     }
+    once(key);
     if (flags.count(key)) {
       flags_set_.insert(key);
       continue;
