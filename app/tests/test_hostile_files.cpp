@@ -75,7 +75,8 @@ TEST(HostileFiles, ConfigThatIsAFifoOrHugeNumbersGivesDefaults) {
                          "progress": {"01-problem": 1e300, "02-naive": 3}})");
   problem.clear();
   const Config b = load_config((d.path / "big.json").string(), &problem);
-  EXPECT_TRUE(problem.empty()) << problem;
+  EXPECT_NE(problem.find("last_step = 1e+300 is not a number from 0 to 100000 (using 0)"), std::string::npos) << problem;
+  EXPECT_NE(problem.find("window.maximized = \"yes\" is not true or false"), std::string::npos) << problem;
   EXPECT_EQ(b.last_step, 0);
   EXPECT_EQ(b.font_size, 0.f);  // 64 px is past kMaxFontSize: the default size
   EXPECT_EQ(b.lesson_panel_width, 0.f);
@@ -85,6 +86,19 @@ TEST(HostileFiles, ConfigThatIsAFifoOrHugeNumbersGivesDefaults) {
   EXPECT_FALSE(b.window_maximized);
   EXPECT_EQ(b.progress.count("01-problem"), 0u);
   EXPECT_EQ(b.progress.at("02-naive"), 3);
+}
+
+// One wrong value costs that value only: the learner's progress and other settings stay.
+TEST(HostileFiles, OneBadConfigValueKeepsTheRest) {
+  TempDir d;
+  d.write("c.json", R"({"last_lesson": 7, "last_step": 4, "lang": "zh", "progress": {"01-problem": 5}})");
+  std::string problem;
+  const Config c = load_config((d.path / "c.json").string(), &problem);
+  EXPECT_EQ(c.last_lesson, "");  // 7 is not a lesson id
+  EXPECT_EQ(c.last_step, 4);
+  EXPECT_EQ(c.lang, "zh");
+  EXPECT_EQ(c.progress.at("01-problem"), 5);
+  EXPECT_NE(problem.find("last_lesson = 7 is not a text"), std::string::npos) << problem;
 }
 
 // A PNG header claiming 20000 x 20000 pixels: refused by size before any decoding.

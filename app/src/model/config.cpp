@@ -4,6 +4,8 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -23,15 +25,42 @@ std::string config_path() {
 
 namespace {
 
-// A number setting inside [lo, hi], else the fallback: NaN, infinities, 1e300 and strings never
-// reach an int or a window size (the app starts with its defaults for that key).
-template <class T>
-T number_in(const Json& j, const char* key, T lo, T hi, T fallback) {
-  if (!j.contains(key) || !j[key].is_number()) return fallback;
-  const double v = j[key].get<double>();
-  if (!(v >= double(lo) && v <= double(hi))) return fallback;
-  return static_cast<T>(v);
-}
+// Reads one settings object key by key: a value of the wrong type or outside its limits keeps
+// that setting's default and is named in `bad`; every other key is still read (one typo does
+// not cost the learner their progress). NaN, infinities and 1e300 never reach an int.
+struct SettingsReader {
+  const Json& j;
+  const std::string where;  // "" or "window."
+  std::vector<std::string>& bad;
+
+  template <class T>
+  T number(const char* key, T lo, T hi, T fallback) const {
+    if (!j.contains(key)) return fallback;
+    const Json& v = j[key];
+    if (v.is_number()) {
+      const double x = v.get<double>();
+      if (x >= double(lo) && x <= double(hi)) return static_cast<T>(x);
+    }
+    std::ostringstream used;
+    used << fallback;
+    bad.push_back(where + key + " = " + v.dump().substr(0, 40) + " is not a number from " + std::to_string(lo) +
+                  " to " + std::to_string(hi) + " (using " + used.str() + ")");
+    return fallback;
+  }
+  std::string text(const char* key, const std::string& fallback, std::size_t max_length = 4096) const {
+    if (!j.contains(key)) return fallback;
+    if (j[key].is_string() && j[key].get<std::string>().size() <= max_length) return j[key].get<std::string>();
+    bad.push_back(where + key + " = " + j[key].dump().substr(0, 40) + " is not a text (using \"" + fallback + "\")");
+    return fallback;
+  }
+  bool flag(const char* key, bool fallback) const {
+    if (!j.contains(key)) return fallback;
+    if (j[key].is_boolean()) return j[key].get<bool>();
+    bad.push_back(where + key + " = " + j[key].dump().substr(0, 40) + " is not true or false (using " +
+                  (fallback ? "true" : "false") + ")");
+    return fallback;
+  }
+};
 
 }  // namespace
 
@@ -46,31 +75,50 @@ Config load_config(const std::string& path, std::string* problem) {
     if (problem) *problem = path + ": " + why + "; using default settings";
     return c;
   }
+  Json j;
   try {
-    const Json j = Json::parse(*text);
-    c.last_lesson = j.value("last_lesson", c.last_lesson);
-    c.last_step = number_in(j, "last_step", 0, 100000, c.last_step);
-    c.lang = j.value("lang", c.lang);
-    if (c.lang != "en" && c.lang != "zh") c.lang = "en";
-    if (j.contains("progress") && j["progress"].is_object())
-      for (const auto& [id, n] : j["progress"].items())
-        if (n.is_number_integer() && n.get<long long>() >= 0 && n.get<long long>() <= 100000 && id.size() <= 256 &&
-            c.progress.size() < 10000)
-          c.progress[id] = n.get<int>();
-    if (j.contains("window") && j["window"].is_object()) {
-      const Json& w = j["window"];
-      c.window_x = number_in(w, "x", -kMaxWindowSide, kMaxWindowSide, c.window_x);
-      c.window_y = number_in(w, "y", -kMaxWindowSide, kMaxWindowSide, c.window_y);
-      c.window_w = number_in(w, "w", 320, kMaxWindowSide, c.window_w);
-      c.window_h = number_in(w, "h", 240, kMaxWindowSide, c.window_h);
-      c.window_maximized = w.contains("maximized") && w["maximized"].is_boolean() && w["maximized"].get<bool>();
-    }
-    c.lesson_panel_width = number_in(j, "lesson_panel_width", 0.f, float(kMaxWindowSide), 0.f);
-    c.font_size = number_in(j, "font_size", 0.f, kMaxFontSize, 0.f);
-    c.export_dir = j.value("export_dir", std::string());
+    j = Json::parse(*text);
   } catch (const std::exception& e) {
-    if (problem) *problem = path + ": unreadable settings, using defaults (" + e.what() + ")";
-    return Config{};
+    if (problem) *problem = path + ": not JSON, using default settings (" + e.what() + ")";
+    return c;
+  }
+  if (!j.is_object()) {
+    if (problem) *problem = path + ": not a JSON object, using default settings";
+    return c;
+  }
+  std::vector<std::string> bad;
+  const SettingsReader r{j, "", bad};
+  c.last_lesson = r.text("last_lesson", c.last_lesson, 256);
+  c.last_step = r.number("last_step", 0, 100000, c.last_step);
+  c.lang = r.text("lang", c.lang, 8);
+  if (c.lang != "en" && c.lang != "zh") {
+    bad.push_back("lang = \"" + c.lang + "\" is not en or zh (using en)");
+    c.lang = "en";
+  }
+  if (j.contains("progress") && j["progress"].is_object()) {
+    const SettingsReader p{j["progress"], "progress.", bad};
+    for (const auto& [id, n] : j["progress"].items())
+      if (id.size() <= 256 && c.progress.size() < 10000) {
+        const int steps = p.number(id.c_str(), 0, 100000, -1);
+        if (steps >= 0) c.progress[id] = steps;
+      }
+  } else if (j.contains("progress")) {
+    bad.push_back("progress is not an object of lesson id: steps seen (none kept)");
+  }
+  if (j.contains("window") && j["window"].is_object()) {
+    const SettingsReader w{j["window"], "window.", bad};
+    c.window_x = w.number("x", -kMaxWindowSide, kMaxWindowSide, c.window_x);
+    c.window_y = w.number("y", -kMaxWindowSide, kMaxWindowSide, c.window_y);
+    c.window_w = w.number("w", 320, kMaxWindowSide, c.window_w);
+    c.window_h = w.number("h", 240, kMaxWindowSide, c.window_h);
+    c.window_maximized = w.flag("maximized", false);
+  }
+  c.lesson_panel_width = r.number("lesson_panel_width", 0.f, float(kMaxWindowSide), 0.f);
+  c.font_size = r.number("font_size", 0.f, kMaxFontSize, 0.f);
+  c.export_dir = r.text("export_dir", std::string());
+  if (!bad.empty() && problem) {
+    *problem = path + ": kept the other settings; ";
+    for (size_t i = 0; i < bad.size(); ++i) *problem += (i ? "; " : "") + bad[i];
   }
   return c;
 }
