@@ -111,6 +111,19 @@ TEST(KernelRun, UnknownIdAndRefusedSizeAreSkippedWithTheirReasons) {
     std::printf("  skipped %-14s %s\n", k.stage.c_str(), k.reason.c_str());
 }
 
+// A lesson step's stage list may name convolutions (lesson 14): Run, which times GEMM sizes, skips
+// them with the command that times them (it once indexed the cuBLAS reference by their track).
+TEST(KernelRun, ConvolutionsAreSkippedWithTheBenchCommand) {
+  auto run = start_kernel_run({"conv-fp16", "im2col-cublas"}, {256, 256, 256});
+  const KernelRunSnapshot s = wait_until(*run, 60, finished);
+  ASSERT_TRUE(s.finished);
+  EXPECT_EQ(s.error, "");
+  ASSERT_EQ(s.results.skipped.size(), 2u);
+  EXPECT_NE(s.results.skipped[0].reason.find("gemmlab bench --conv"), std::string::npos) << s.results.skipped[0].reason;
+  EXPECT_NE(s.results.skipped[1].reason.find("convolution reference"), std::string::npos) << s.results.skipped[1].reason;
+  EXPECT_TRUE(s.results.results.empty());
+}
+
 TEST(KernelRun, CancelStopsAfterTheEntryInProgress) {
   const std::vector<std::string> all = built_stage_ids();
   ASSERT_GE(all.size(), 3u) << "fewer than 3 stages built";

@@ -14,7 +14,15 @@ namespace {
 Expected<kernels::Target> target_of(const std::string& id) {
   if (id == "cublas-fp32") return kernels::Target::cublas(kernels::Track::fp32);
   if (id == "cublas-fp16") return kernels::Target::cublas(kernels::Track::fp16);
-  if (const kernels::StageInfo* s = kernels::find_stage(id)) return kernels::Target::of(*s);
+  if (id == "im2col-cublas" || id == "cudnn")
+    return Error{id + " is a convolution reference: time convolutions with gemmlab bench --conv"};
+  if (const kernels::StageInfo* s = kernels::find_stage(id)) {
+    // Run times GEMM sizes; the conv stages' problem is a convolution (the bench's --conv).
+    if (is_conv(s->track))
+      return Error{id + " is a convolution stage: Run times GEMM sizes; time it with gemmlab bench --conv "
+                        "N,H,W,C,K,R,S[,pad,stride] (or --conv resnet50)"};
+    return kernels::Target::of(*s);
+  }
   return Error{"unknown stage id '" + id +
                "': not in sim/include/gemmlab/stages.def (nor cublas-fp32 / cublas-fp16); "
                "use an id from the stage registry"};
