@@ -453,9 +453,9 @@ int run_bench(const Options& o) {
                dev.name.c_str(), dev.sms, dev.l2_bytes >> 20, dev.clock_mhz, dev.driver.c_str(),
                dev.cuda.c_str(), cudnn_built() ? (", cuDNN " + cudnn_version()).c_str() : "");
   if (!o.convs.empty()) {
-    std::set<int> elements;
-    for (const StageInfo* s : o.stages) elements.insert(int(s->track));
-    const bool fp16 = elements.count(int(Track::conv_fp16)) > 0;
+    std::set<int> elements;  // one set of references per element type (conv-fp16 and conv-wgmma share fp16's)
+    for (const StageInfo* s : o.stages) elements.insert(int(conv_element(s->track)));
+    const bool fp16 = elements.count(int(conv::Element::F16)) > 0;
     const int refs = o.check_only ? 0 : int(elements.size()) + (cudnn_built() && fp16 ? 1 : 0);
     Progress progress(int(o.convs.size()) * (int(o.stages.size()) + refs));
     return run_conv_bench(o, runner, progress);
