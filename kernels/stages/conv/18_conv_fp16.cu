@@ -9,11 +9,12 @@
 // the pixel lies in the padding (seed 003's predicated load). The filters (KRSC) are the ladder's
 // K-contiguous B as they are, the output NPQK is C row-major, in fp32.
 //
-// The block tile follows the problem (gemmlab/conv_problem.h, choose_tile): 128x128, 128x64,
-// 64x128 or 64x64, the largest that still gives every SM a block. Any N, H, W, K, R, S, padding,
-// stride and dilation; C a multiple of 8 (16-byte vectors never straddle two taps).
+// The block tile follows the problem (gemmlab/conv_problem.h, choose_tile, from measurements):
+// 128x64 where K <= 64, 128x128 with four blocks per SM to spare, else 64x128, 64x64 for the
+// smallest. Any N, H, W, K, R, S, padding, stride and dilation; C a multiple of 8 (16-byte vectors
+// never straddle two taps).
 //
-// Run: gemmlab bench --conv resnet50 --stages conv-fp16,im2col-cublas --check
+// Run: gemmlab bench --conv resnet50 --stages conv-fp16 --check   (against im2col + cuBLAS)
 // Measured numbers and how they were taken: kernels/stages/conv/CONV_NOTES.md.
 #include <cuda_runtime.h>
 
