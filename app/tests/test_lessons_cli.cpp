@@ -74,6 +74,9 @@ TEST(LessonsCli, BadArgumentsSayWhatToDo) {
   CliRun e = run("frobnicate");
   EXPECT_EQ(e.code, 2);
   EXPECT_NE(e.out.find("unknown command 'frobnicate'"), std::string::npos) << e.out;
+  CliRun twice = run("lessons --json --json");  // an option given twice is an error
+  EXPECT_EQ(twice.code, 2);
+  EXPECT_NE(twice.out.find("--json is given twice"), std::string::npos) << twice.out;
 }
 
 }  // namespace
