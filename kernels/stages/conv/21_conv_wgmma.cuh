@@ -36,13 +36,6 @@ __device__ __forceinline__ void cp_async_mbarrier_arrive(uint64_t* bar) {
   asm volatile("cp.async.mbarrier.arrive.noinc.shared::cta.b64 [%0];\n" ::"r"(hopper::smem_u32(bar)) : "memory");
 #endif
 }
-// Orders the generic proxy's writes this thread has seen (the cp.async data, acquired through the
-// mbarrier) before its async-proxy reads (wgmma's operand fetch).
-__device__ __forceinline__ void fence_proxy_async_shared() {
-#if GEMMLAB_SM90A
-  asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
-#endif
-}
 
 // One producer thread's share of the A tile: vectors j = thread + 128 i (i < kVectors) of the
 // tile's 64 rows x 8 chunks, so a warp covers 4 whole 128-byte rows.
@@ -155,19 +148,11 @@ __global__ void __launch_bounds__(S::kThreads, 2)
   const bool warp_leader = threadIdx.x % 32 == 0;
   float d[S::kAccumulators] = {};
   hopper::fence_accumulators(d);
-  const uint32_t tiles_address = hopper::smem_u32(tiles);
-#pragma unroll 1
-  for (int t = k_begin; t < k_end; ++t, ++it) {
-    const int stage = it % kS;
-    hopper::mbarrier_wait(&full[stage], static_cast<uint32_t>(it / kS) & 1u);
-    fence_proxy_async_shared();
-    hopper::consume_tile<S>(d, tiles_address + stage * S::kStageBytes, 0);
-    hopper::wgmma_wait<1>();
-    hopper::fence_accumulators(d);
-    if (t > k_begin && warp_leader) hopper::mbarrier_arrive(&empty[(it - 1) % kS]);
-  }
-  hopper::wgmma_wait<0>();
-  hopper::fence_accumulators(d);
+  auto release = [&](int stage) {
+    if (warp_leader) hopper::mbarrier_arrive(&empty[stage]);
+  };
+  hopper::consume_k_tiles<S, decltype(release), /*kGenericWrites=*/true>(d, hopper::smem_u32(tiles), full, 0, k_begin,
+                                                                         k_end, it, release);
   store_output_rows<S>(d, out, sh, m0, n0, threadIdx.x % 128, alpha, beta, gridDim.z > 1);
 #endif
 }

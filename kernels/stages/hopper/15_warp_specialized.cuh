@@ -55,7 +55,9 @@ __device__ __forceinline__ void produce_k_tiles(unsigned char* tiles, uint64_t* 
 // A consumer warpgroup's loop over the same k-tiles: wait for the stage (parity it / S & 1), its 4
 // wgmma, at most one group left in flight, then release(stage) hands back the stage before
 // (whose MMAs are done); after the last k-tile, all MMAs done, its stage too.
-template <class Shape, class Release>
+// kGenericWrites: the stage's bytes were written by threads (cp.async), not by the TMA, so a
+// fence.proxy.async after the wait makes them visible to wgmma's async-proxy reads (stage 21).
+template <class Shape, class Release, bool kGenericWrites = false>
 __device__ __forceinline__ void consume_k_tiles(float (&d)[Shape::kAccumulators], uint32_t tiles_address,
                                                 uint64_t* full, int consumer, int k_begin, int k_end, int& it,
                                                 Release release) {
@@ -64,6 +66,7 @@ __device__ __forceinline__ void consume_k_tiles(float (&d)[Shape::kAccumulators]
   for (int t = k_begin; t < k_end; ++t, ++it) {
     const int stage = it % kS;
     mbarrier_wait(&full[stage], static_cast<uint32_t>(it / kS) & 1u);
+    if constexpr (kGenericWrites) fence_proxy_async_shared();
     consume_tile<Shape>(d, tiles_address + stage * Shape::kStageBytes, consumer);
     wgmma_wait<1>();
     fence_accumulators(d);

@@ -64,12 +64,6 @@ __device__ __forceinline__ void bulk_wait() {
   asm volatile("cp.async.bulk.wait_group %0;\n" ::"n"(kPending) : "memory");
 #endif
 }
-// Makes this thread's shared-memory writes visible to the copy engine (the async proxy).
-__device__ __forceinline__ void fence_proxy_async_shared() {
-#if GEMMLAB_SM90A
-  asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
-#endif
-}
 // A barrier of one warpgroup (id 1.. : 0 is __syncthreads').
 __device__ __forceinline__ void warpgroup_barrier(int id) {
 #if GEMMLAB_SM90A

@@ -81,6 +81,14 @@ __device__ __forceinline__ void tma_load_2d(void* dst, const CUtensorMap* map, u
 }
 // The tensor map lives in kernel parameter space; prefetching its descriptor saves the first
 // copy a round trip.
+// Orders the shared-memory writes this thread made or has seen through the generic proxy (st.shared,
+// cp.async) before its later async-proxy accesses (a TMA store reading them, wgmma's operand fetch).
+__device__ __forceinline__ void fence_proxy_async_shared() {
+#if GEMMLAB_SM90A
+  asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
+#endif
+}
+
 __device__ __forceinline__ void tma_prefetch_descriptor(const CUtensorMap* map) {
 #if GEMMLAB_SM90A
   asm volatile("prefetch.tensormap [%0];\n" ::"l"(reinterpret_cast<uint64_t>(map)) : "memory");
