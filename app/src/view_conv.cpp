@@ -102,14 +102,14 @@ class ConvView final : public View {
       return;
     }
     const conv::TileShape& tile = conv::kTiles[loads->tile];
-    ImGui::Text("GEMM M = N*P*Q = %s, N = K = %d, K = R*S*C = %s   output %d x %d   tile %d x %d, %s blocks, %lld k-tiles of %d",
+    ImGui::TextWrapped("GEMM M = N*P*Q = %s, N = K = %d, K = R*S*C = %s   output %d x %d   tile %d x %d, %s blocks, %lld k-tiles of %d",
                 fmt_int(sh.gemm_m()).c_str(), sh.k, fmt_int(sh.gemm_k()).c_str(), sh.p(), sh.q(), tile.m, tile.n,
                 fmt_int(conv::tile_blocks(sh, tile)).c_str(), loads->k_tiles, loads->k_tile_elements);
     ui_.row = std::clamp<int>(ui_.row, 0, int(std::min<long long>(sh.gemm_m(), 1 << 30) - 1));
     hover_row_ = -1, hover_tap_ = -1, hover_h_ = hover_w_ = -1000;
     const ImVec2 avail = ImGui::GetContentRegionAvail();
     const float left_w = std::floor(avail.x * 0.42f);
-    const float strip = ui_.element == "s4" ? ImGui::GetTextLineHeightWithSpacing() * 5 : 0.f;
+    const float strip = ui_.element == "s4" ? ImGui::GetTextLineHeightWithSpacing() * 6 : 0.f;
     ImGui::BeginChild("##input", {left_w, avail.y - strip}, false, ImGuiWindowFlags_NoScrollWithMouse);
     draw_input(sh, *loads);
     ImGui::EndChild();
@@ -169,7 +169,7 @@ class ConvView final : public View {
   // Input image n of the selected row, with `pad` cells of padding around it.
   void draw_input(const conv::Shape& sh, const conv::TileLoads& l) {
     const conv::Npq o = conv::row_pixel(sh, ui_.row);
-    ImGui::Text("image n %d, %d x %d, padding %d; row %d = output (p %d, q %d)", o.n, sh.h, sh.w, sh.pad, ui_.row, o.p,
+    ImGui::TextWrapped("image n %d, %d x %d, padding %d; row %d = output (p %d, q %d)", o.n, sh.h, sh.w, sh.pad, ui_.row, o.p,
                 o.q);
     const int pad = sh.pad;
     const int cols = sh.w + 2 * pad, rows = sh.h + 2 * pad;
@@ -221,7 +221,7 @@ class ConvView final : public View {
     const long long m0 = block_m0(l);
     const int rows = int(std::min<long long>(conv::kTiles[l.tile].m, sh.gemm_m() - m0));
     const int taps = sh.r * sh.s;
-    ImGui::Text("implicit im2col, block %d: rows %lld .. %lld x %d taps of C = %d channels", ui_.block, m0,
+    ImGui::TextWrapped("implicit im2col, block %d: rows %lld .. %lld x %d taps of C = %d channels", ui_.block, m0,
                 m0 + rows - 1, taps, sh.c);
     ImGui::BeginChild("##matrix", {0, height}, false, ImGuiWindowFlags_NoScrollWithMouse);
     const float xs = column_stretch(rows, taps);  // a tap column is xs units wide: fill the panel
@@ -273,7 +273,7 @@ class ConvView final : public View {
   // The A tile of the selected k-tile: rows x vectors, coloured by the thread that copies each.
   void draw_tile(const conv::Shape& sh, const conv::TileLoads& l) {
     const int vectors = l.k_tile_elements / l.elements_per_vector;
-    ImGui::Text("A tile, k-tile %d (k %d .. %d): %d threads x %d cp.async of 16 bytes (%d channels)",
+    ImGui::TextWrapped("A tile, k-tile %d (k %d .. %d): %d threads x %d cp.async of 16 bytes (%d channels)",
                 ui_.k_tile, ui_.k_tile * l.k_tile_elements, (ui_.k_tile + 1) * l.k_tile_elements - 1, l.threads,
                 l.accesses_per_thread, l.elements_per_vector);
     const float xs = column_stretch(l.rows, vectors);
@@ -323,8 +323,10 @@ class ConvView final : public View {
   // the mma.m8n8k32 A fragment: lane l holds row l / 4, k 8 (l % 4) .. + 7: one word of its row.
   void draw_int4_packing() {
     ImGui::Separator();
+    ImGui::PushTextWrapPos(0);  // the whole sentence at any window width
     ImGui::TextUnformatted("int4: one 16-byte vector = 32 channels, 8 per 32-bit word (channel c in nibble c % 8 of word c / 8); "
                            "in mma.m8n8k32 lane l holds word l % 4 of row l / 4:");
+    ImGui::PopTextWrapPos();
     ImDrawList* dl = ImGui::GetWindowDrawList();
     const ImVec2 p = ImGui::GetCursorScreenPos();
     const float w = std::min(ImGui::GetContentRegionAvail().x / 33.f, ImGui::GetFontSize() * 2.2f), h = ImGui::GetFontSize() * 1.6f;
