@@ -29,6 +29,10 @@ Json cmd_raster(const Args& args);
 Json cmd_schedule(const Args& args);
 Json cmd_l2(const Args& args);
 Json cmd_pipeline(const Args& args);
+// Hopper
+Json cmd_gmma_layout(const Args& args);
+Json cmd_wgmma(const Args& args);
+Json cmd_tma(const Args& args);
 // Convolution
 Json cmd_conv(const Args& args);
 

@@ -28,10 +28,20 @@ const std::vector<Command>& sim_commands() {
        "[--pattern ldmatrix|rows|linear] [--origin R,C] [--cells 1]",
        cmd_banks},
       {"fragment",
-       "--op ldsm.x1|ldsm.x2|ldsm.x4[.trans]|mma.m16n8k16.f16|mma.m16n8k16.bf16|mma.m8n8k32.s4 "
+       "--op ldsm.x1|ldsm.x2|ldsm.x4[.trans]|mma.m16n8k16.f16|mma.m16n8k16.bf16|mma.m8n8k32.s4|"
+       "wgmma.m64nNk16.f16 "
        "--operand a|b|c (optional for ldsm: a|b maps onto the m16n8k16 operand tile) "
        "[--accumulator f32|f16] [--element R,C]",
        cmd_fragment},
+      {"gmma-layout",
+       "--swizzle none|32B|64B|128B --major K|MN --shape R,C [--element-bits 8|16|32] "
+       "[--descriptor ROW0,K0 [--operand-rows 64]]",
+       cmd_gmma_layout},
+      {"wgmma", "--shape m64nNk16 (N = 8..256) --operand d|a", cmd_wgmma},
+      {"tma",
+       "--global W,H [--stride BYTES] --box BW,BH --start X,Y [--element-bits 16] "
+       "[--swizzle none|32B|64B|128B] [--fill zero|nan]",
+       cmd_tma},
       {"conv",
        "--problem N,H,W,C,K,R,S[,pad,stride[,dilation]] [--row M --col K] [--element f16|s8|s4] [--sms N]",
        cmd_conv},

@@ -2,6 +2,9 @@
 
 #include <string>
 
+#include "gemmlab/gmma_analysis.h"
+#include "gemmlab/gmma_layout.h"
+
 namespace gemmlab {
 
 namespace {
@@ -133,6 +136,42 @@ Expected<FragmentMap> analyze_mma(const FragmentRequest& r) {
   return m;
 }
 
+// wgmma.mma_async.m64nNk16 f16: four warps, each holding what mma.sync m16n8k16 holds for its 16
+// rows (gmma_layout.h); B never leaves shared memory.
+Expected<FragmentMap> analyze_wgmma(const FragmentRequest& r) {
+  if (r.trans) return Error{".trans is an ldmatrix qualifier; wgmma has no .trans"};
+  if (!gmma::wgmma_n_valid(r.wgmma_n))
+    return Error{"wgmma m64nNk16: N " + std::to_string(r.wgmma_n) + " must be 8..256, a multiple of 8"};
+  if (r.operand == FragmentOperand::None) return Error{"wgmma fragments need --operand a or d"};
+  if (r.operand == FragmentOperand::B)
+    return Error{"wgmma reads B from shared memory through a matrix descriptor, never from registers "
+                 "(see `gemmlab sim gmma-layout`); registers hold A (optionally) and D"};
+  if (r.accumulator == Accumulator::F16 && r.operand == FragmentOperand::C)
+    return Error{"this lab's wgmma accumulates in f32 (the Hopper stages); --accumulator f16 is not modelled"};
+  FragmentMap m;
+  m.request = r;
+  const bool a = r.operand == FragmentOperand::A;
+  m.tile_rows = 64;
+  m.tile_cols = a ? 16 : r.wgmma_n;
+  m.element_bits = a ? 16 : 32;
+  m.elements_per_register = a ? 2 : 1;
+  const int count = a ? 8 : r.wgmma_n / 2;
+  m.registers_per_lane = count / m.elements_per_register;
+  for (int t = 0; t < 4 * kWarpSize; ++t)
+    for (int i = 0; i < count; ++i) {
+      FragmentElement e;
+      e.lane = t;
+      e.index = i;
+      e.reg = i / m.elements_per_register;
+      e.element = i % m.elements_per_register;
+      e.at = a ? gmma::a_fragment(t, i) : gmma::accumulator(t, i);
+      m.elements.push_back(e);
+    }
+  m.note = "thread t of the warpgroup is lane t % 32 of warp t / 32; warp w owns rows 16w..16w+15 and holds "
+           "there what mma.sync m16n8k16 holds (d[i]: n8 block i / 4, c[i % 4])";
+  return m;
+}
+
 }  // namespace
 
 bool fragment_op_is_ldsm(FragmentOp op) {
@@ -140,6 +179,7 @@ bool fragment_op_is_ldsm(FragmentOp op) {
 }
 
 Expected<FragmentMap> analyze_fragment(const FragmentRequest& r) {
+  if (r.op == FragmentOp::WgmmaM64nNk16F16) return analyze_wgmma(r);
   return fragment_op_is_ldsm(r.op) ? analyze_ldsm(r) : analyze_mma(r);
 }
 
@@ -167,9 +207,15 @@ Expected<FragmentRequest> parse_fragment_op(const std::string& name) {
   else if (base == "mma.m16n8k16.f16") r.op = FragmentOp::MmaM16n8k16F16;
   else if (base == "mma.m16n8k16.bf16") r.op = FragmentOp::MmaM16n8k16Bf16;
   else if (base == "mma.m8n8k32.s4") r.op = FragmentOp::MmaM8n8k32S4;
-  else
+  else if (base.rfind("wgmma.", 0) == 0 && base.size() > 10 && base.compare(base.size() - 4, 4, ".f16") == 0) {
+    auto n = parse_wgmma_shape(base.substr(6, base.size() - 10));
+    if (!n) return Error{"'" + name + "': " + n.error()};
+    r.op = FragmentOp::WgmmaM64nNk16F16;
+    r.wgmma_n = *n;
+  } else
     return Error{"unknown op '" + name + "': use ldsm.x1, ldsm.x2, ldsm.x4 (each optionally "
-                 ".trans), mma.m16n8k16.f16, mma.m16n8k16.bf16 or mma.m8n8k32.s4"};
+                 ".trans), mma.m16n8k16.f16, mma.m16n8k16.bf16, mma.m8n8k32.s4 or "
+                 "wgmma.m64nNk16.f16 (N = 8..256)"};
   if (r.trans && !fragment_op_is_ldsm(r.op))
     return Error{"'" + name + "': .trans is an ldmatrix qualifier; mma has no .trans"};
   return r;
@@ -178,8 +224,8 @@ Expected<FragmentRequest> parse_fragment_op(const std::string& name) {
 Expected<FragmentOperand> parse_fragment_operand(const std::string& name) {
   if (name == "a") return FragmentOperand::A;
   if (name == "b") return FragmentOperand::B;
-  if (name == "c") return FragmentOperand::C;
-  return Error{"unknown operand '" + name + "': use a, b or c"};
+  if (name == "c" || name == "d") return FragmentOperand::C;  // wgmma's PTX calls it d
+  return Error{"unknown operand '" + name + "': use a, b or c (d for wgmma)"};
 }
 
 std::string fragment_op_name(const FragmentRequest& r) {
@@ -191,6 +237,7 @@ std::string fragment_op_name(const FragmentRequest& r) {
     case FragmentOp::MmaM16n8k16F16: s = "mma.m16n8k16.f16"; break;
     case FragmentOp::MmaM16n8k16Bf16: s = "mma.m16n8k16.bf16"; break;
     case FragmentOp::MmaM8n8k32S4: s = "mma.m8n8k32.s4"; break;
+    case FragmentOp::WgmmaM64nNk16F16: s = "wgmma.m64n" + std::to_string(r.wgmma_n) + "k16.f16"; break;
   }
   return r.trans ? s + ".trans" : s;
 }

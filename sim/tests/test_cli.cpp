@@ -15,7 +15,7 @@ TEST(Cli, TopLevelHelpListsTheCommands) {
 TEST(Cli, EverySimCommandHasHelp) {
   for (const char* cmd :
        {"threadmap", "layout", "swizzle", "banks", "fragment", "raster", "schedule", "l2",
-        "pipeline", "conv"}) {
+        "pipeline", "conv", "gmma-layout", "wgmma", "tma"}) {
     auto r = run_gemmlab({"sim", cmd, "--help"});
     EXPECT_EQ(r.exit_code, 0) << cmd << ": " << r.err;
     EXPECT_NE(r.out.find(std::string("gemmlab sim ") + cmd + " --"), std::string::npos) << r.out;
@@ -79,6 +79,39 @@ TEST(Cli, ConvGivesTheGemmAndTheAddress) {
   auto far = run_gemmlab({"sim", "conv", "--problem", "1,8,8,8,8,3,3,1,1", "--row", "64", "--col", "0"});
   EXPECT_EQ(far.exit_code, 2);
   EXPECT_NE(far.err.find("outside the GEMM's 64 rows"), std::string::npos) << far.err;
+}
+
+// The Hopper commands print the JSON: CuTe's offsets, the wgmma accumulator by thread, a
+// TMA box with its out-of-bounds elements; and name the rule a bad request breaks.
+TEST(Cli, HopperLayoutsWgmmaAndTma) {
+  auto mn = run_gemmlab({"sim", "gmma-layout", "--swizzle", "32B", "--major", "MN", "--shape", "32,16",
+                         "--element-bits", "16", "--json"});
+  ASSERT_EQ(mn.exit_code, 0) << mn.err;
+  EXPECT_NE(mn.out.find("\"offsets\":[0,16,32,48,72,88,104,120,256,"), std::string::npos) << mn.out;
+  auto d = run_gemmlab({"sim", "gmma-layout", "--swizzle", "128B", "--major", "K", "--shape", "128,64",
+                        "--descriptor", "64,16", "--json"});
+  ASSERT_EQ(d.exit_code, 0) << d.err;
+  // start = 8 atoms of 1024 bytes + 32 bytes; LBO 16, SBO 1024, layout 1 (128B).
+  EXPECT_NE(d.out.find("\"hex\":\"0x4000004000010202\""), std::string::npos) << d.out;
+  EXPECT_NE(d.out.find("\"start_bytes\":8224"), std::string::npos) << d.out;
+  auto w = run_gemmlab({"sim", "wgmma", "--shape", "m64n16k16", "--operand", "d", "--json"});
+  ASSERT_EQ(w.exit_code, 0) << w.err;
+  EXPECT_NE(w.out.find("\"thread_value_to_mn\":[[[0,0],[0,1],[8,0],[8,1],[0,8],[0,9],[8,8],[8,9]],[[0,2]"),
+            std::string::npos) << w.out;
+  auto t = run_gemmlab({"sim", "tma", "--global", "100,70", "--stride", "208", "--box", "64,8", "--start", "64,64",
+                        "--json"});
+  ASSERT_EQ(t.exit_code, 0) << t.err;
+  EXPECT_NE(t.out.find("\"in_bounds\":216"), std::string::npos) << t.out;
+  EXPECT_NE(t.out.find("\"smem_bytes\":[0,2,4,6,8,10,12,14,16,"), std::string::npos) << t.out;
+  auto bad = run_gemmlab({"sim", "gmma-layout", "--swizzle", "64B", "--major", "K", "--shape", "8,16"});
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_NE(bad.err.find("K of 32"), std::string::npos) << bad.err;
+  auto b = run_gemmlab({"sim", "wgmma", "--shape", "m64n16k16", "--operand", "b"});
+  EXPECT_EQ(b.exit_code, 2);
+  EXPECT_NE(b.err.find("shared memory"), std::string::npos) << b.err;
+  auto k = run_gemmlab({"sim", "tma", "--global", "4095,64", "--box", "64,64", "--start", "0,0"});
+  EXPECT_EQ(k.exit_code, 2);
+  EXPECT_NE(k.err.find("multiple of 16"), std::string::npos) << k.err;
 }
 
 // An option given twice is an error (some commands took the first, some the last; the app's

@@ -10,7 +10,10 @@
 
 namespace gemmlab {
 
-enum class FragmentOp : int { LdsmX1, LdsmX2, LdsmX4, MmaM16n8k16F16, MmaM16n8k16Bf16, MmaM8n8k32S4 };
+enum class FragmentOp : int {
+  LdsmX1, LdsmX2, LdsmX4, MmaM16n8k16F16, MmaM16n8k16Bf16, MmaM8n8k32S4,
+  WgmmaM64nNk16F16,  // warpgroup MMA: 128 threads ("lanes" 0..127), N = wgmma_n; A and D fragments
+};
 enum class FragmentOperand : int { None, A, B, C };
 enum class Accumulator : int { F32, F16 };  // m16n8k16 C/D: four .f32 or two .f16x2 registers
 
@@ -19,11 +22,12 @@ struct FragmentRequest {
   bool trans = false;                           // ldmatrix .trans
   FragmentOperand operand = FragmentOperand::None;  // required for mma; optional for ldmatrix
   Accumulator accumulator = Accumulator::F32;   // mma.m16n8k16 operand C only
+  int wgmma_n = 64;                             // WgmmaM64nNk16F16: N (8..256, a multiple of 8)
 };
 
 // One element a lane holds after the instruction.
 struct FragmentElement {
-  int lane = 0;
+  int lane = 0;      // wgmma: the warpgroup's thread 0..127
   int reg = 0;      // destination register (ldmatrix: = matrix)
   int element = 0;  // element within the register, low to high
   int index = 0;    // PTX's element name: a_i / b_i / c_i (ldmatrix: 2 * reg + element)
