@@ -142,7 +142,7 @@ Expected<FragmentMap> analyze_wgmma(const FragmentRequest& r) {
   if (r.trans) return Error{".trans is an ldmatrix qualifier; wgmma has no .trans"};
   if (!gmma::wgmma_n_valid(r.wgmma_n))
     return Error{"wgmma m64nNk16: N " + std::to_string(r.wgmma_n) + " must be 8..256, a multiple of 8"};
-  if (r.operand == FragmentOperand::None) return Error{"wgmma fragments need --operand a or d"};
+  if (r.operand == FragmentOperand::None) return Error{"wgmma fragments need operand a or c (the accumulator d)"};
   if (r.operand == FragmentOperand::B)
     return Error{"wgmma reads B from shared memory through a matrix descriptor, never from registers "
                  "(see `gemmlab sim gmma-layout`); registers hold A (optionally) and D"};
@@ -224,8 +224,8 @@ Expected<FragmentRequest> parse_fragment_op(const std::string& name) {
 Expected<FragmentOperand> parse_fragment_operand(const std::string& name) {
   if (name == "a") return FragmentOperand::A;
   if (name == "b") return FragmentOperand::B;
-  if (name == "c" || name == "d") return FragmentOperand::C;  // wgmma's PTX calls it d
-  return Error{"unknown operand '" + name + "': use a, b or c (d for wgmma)"};
+  if (name == "c") return FragmentOperand::C;  // wgmma's PTX calls it d; `sim wgmma` says d
+  return Error{"unknown operand '" + name + "': use a, b or c"};
 }
 
 std::string fragment_op_name(const FragmentRequest& r) {
