@@ -1,7 +1,9 @@
 // View 5, "Pipeline stepper": one warp's main loop in time (every warp runs the same sequence)
 // for CUTLASS's MmaPipelined (2 stages), the kStage cp.async loop and the hand-written mma_base HGEMM: which
 // unit is busy, which shared-memory stage each event writes or reads, where barriers and
-// cp.async waits hold the warp. gemmlab::trace_pipeline computes the events; this file draws.
+// cp.async waits hold the warp. For the Hopper kinds (warp-specialized:K, ping-pong:K) one row per
+// warpgroup (producer, consumers) and the mbarrier phases on the stage rows.
+// gemmlab::trace_pipeline computes the events; this file draws.
 #include <algorithm>
 #include <cmath>
 #include <map>
@@ -21,6 +23,7 @@ namespace {
 struct PipelineUiState {
   std::string kind = "pipelined2";
   int k_iterations = 4;
+  int tiles = 0;  // 0: the kind's default (warp-specialized 1, ping-pong 4)
   int cursor = 0;
   float global_latency = 8, shared_latency = 1, math_cost = 1;
   bool playing = false;
@@ -35,6 +38,8 @@ const char* kRowNames[kRows] = {"global loads", "STS (regs->smem)", "LDS / ldmat
 
 Row row_of(TraceEventKind k) {
   switch (k) {
+    case TraceEventKind::MbarrierWait:
+    case TraceEventKind::MbarrierArrive:
     case TraceEventKind::LoadGlobal: return kRowGlobal;
     case TraceEventKind::StoreShared: return kRowSts;
     case TraceEventKind::LoadShared: return kRowLds;
@@ -47,6 +52,16 @@ Row row_of(TraceEventKind k) {
   return kRowSync;
 }
 
+// Warp-specialized kinds: one row per warpgroup instead of one per unit.
+int unit_rows(const PipelineTrace& t) { return t.spec.warp_specialized() ? 1 + t.spec.consumers : kRows; }
+int row_of(const PipelineTrace& t, const TraceEvent& e) {
+  return t.spec.warp_specialized() ? std::max(0, e.role) : row_of(e.kind);
+}
+std::string row_name(const PipelineTrace& t, int r) {
+  if (!t.spec.warp_specialized()) return kRowNames[r];
+  return r == 0 ? "producer WG (TMA)" : "consumer WG " + std::to_string(r - 1) + " (wgmma)";
+}
+
 class PipelineView final : public View {
  public:
   const char* id() const override { return "pipeline"; }
@@ -56,6 +71,7 @@ class PipelineView final : public View {
     ui_ = PipelineUiState{};
     if (s.contains("kind")) ui_.kind = s["kind"];
     if (s.contains("k_iterations")) ui_.k_iterations = s["k_iterations"];
+    if (s.contains("tiles")) ui_.tiles = s["tiles"];
     if (s.contains("cursor")) ui_.cursor = s["cursor"];
   }
 
@@ -77,6 +93,7 @@ class PipelineView final : public View {
     out["view"] = id();
     out["kind"] = ui_.kind;
     out["k_iterations"] = ui_.k_iterations;
+    out["tiles"] = ui_.tiles;
     auto t = compute();
     if (!t) {
       out["error"] = t.error();
@@ -114,8 +131,13 @@ class PipelineView final : public View {
     ImGui::Text("%d shared stages, %d warp k groups per tile, %zu events: time %.0f, MMA busy %.0f%%",
                 t->spec.stages, t->spec.warp_k_steps, t->events.size(), t->total_time,
                 100 * math_busy_share(*t));
-    note_text("Every warp of the block runs this sequence (the barriers keep them in step). "
-              "Times are relative: a global load takes the global latency, an STS 1.");
+    if (t->spec.warp_specialized())
+      note_text("One row per warpgroup: they run apart and meet only at the mbarriers. Green ticks on a stage row: "
+                "full[s] completed a phase (the TMA bytes are in); orange: empty[s] completed one (every consumer "
+                "gave the stage back). The tensor cores are shared: one wgmma group at a time.");
+    else
+      note_text("Every warp of the block runs this sequence (the barriers keep them in step). "
+                "Times are relative: a global load takes the global latency, an STS 1.");
     draw_cursor_bar(*t);
     const float h = ImGui::GetContentRegionAvail().y;
     ImGui::BeginChild("##gantt", {0, h * 0.62f}, false, ImGuiWindowFlags_NoScrollWithMouse);
@@ -133,18 +155,29 @@ class PipelineView final : public View {
     s.global_latency = ui_.global_latency;
     s.shared_latency = ui_.shared_latency;
     s.math_cost = ui_.math_cost;
+    if (s.warp_specialized() && ui_.tiles > 0) s.tiles = ui_.tiles;
     return trace_pipeline(s);
   }
 
   void draw_controls() {
-    static const std::vector<std::string> kinds = {"pipelined2", "multistage:2", "multistage:3",
-                                                   "multistage:4", "multistage:5", "multistage:6",
-                                                   "multistage:8", "mma-base"};
-    combo_string("pipeline", &ui_.kind, kinds, 10);
+    static const std::vector<std::string> kinds = {"pipelined2",         "multistage:2",       "multistage:3",
+                                                   "multistage:4",       "multistage:5",       "multistage:6",
+                                                   "multistage:8",       "mma-base",           "warp-specialized:2",
+                                                   "warp-specialized:4", "warp-specialized:6", "ping-pong:4"};
+    combo_string("pipeline", &ui_.kind, kinds, 14);
     help_marker("pipelined2: CUTLASS MmaPipelined (LDG to registers, STS to the other of 2 stages). "
-                "multistage:K: the kStage cp.async loop of the CuTe GEMM tutorial. mma-base: the hand-written mma_base HGEMM.");
+                "multistage:K: the kStage cp.async loop of the CuTe GEMM tutorial. mma-base: the hand-written mma_base HGEMM. "
+                "warp-specialized:K: the Hopper stages' producer warpgroup (TMA) and two cooperative consumer "
+                "warpgroups (wgmma) handing K stages over through full/empty mbarriers. ping-pong:K: the same ring, "
+                "the consumers taking turns on output tiles so one stores while the other computes.");
     ImGui::SameLine();
     input_int("k tiles", &ui_.k_iterations, 1, kMaxTraceKIterations, 4);
+    if (ui_.kind.rfind("warp-specialized", 0) == 0 || ui_.kind.rfind("ping-pong", 0) == 0) {
+      ImGui::SameLine();
+      input_int("output tiles", &ui_.tiles, 0, 64, 3);
+      help_marker("Output tiles the block computes one after another (0: the kind's default, 1 for "
+                  "warp-specialized, 4 for ping-pong). With several, see where the epilogue leaves the tensor cores idle.");
+    }
     ImGui::SameLine();
     ImGui::SetNextItemWidth(field_width(4));
     ImGui::DragFloat("global latency", &ui_.global_latency, 0.5f, 0, 1000, "%.0f");
@@ -173,7 +206,8 @@ class PipelineView final : public View {
   void draw_gantt(const PipelineTrace& t) {
     const float font = ImGui::GetFontSize();
     const int stages = t.spec.stages;
-    const int rows = kRows + 1 + stages;  // units, a gap, then the shared stages
+    const int units = unit_rows(t);
+    const int rows = units + 1 + stages;  // units (or warpgroups), a gap, then the shared stages
     const double span = std::max(1.0, t.total_time);
     // Content: time across (one unit per time unit), 3 units per row.
     const float row_h = float(span) / 40.f;
@@ -185,7 +219,7 @@ class PipelineView final : public View {
     auto row_y = [&](int r) { return r * row_h; };
     // Stage occupancy: from the first write of a tile into a stage to its last read.
     for (const StageHold& h : stage_holds(t)) {
-      const int r = kRows + 1 + h.stage;
+      const int r = units + 1 + h.stage;
       const ImVec2 a = cv.to_screen(float(h.from), row_y(r) + row_h * 0.15f),
                    b = cv.to_screen(float(std::max(h.to, h.from + 0.5)), row_y(r) + row_h * 0.85f);
       dl->AddRectFilled(a, b, dim(id_color(h.k_tile), 0.55f), 3);
@@ -195,13 +229,21 @@ class PipelineView final : public View {
     }
     // Events that overlap in time on one unit (several global loads in flight) stack in
     // sub-rows, first free sub-row first.
+    // mbarrier phases: a tick where each phase of full[s] (F) or empty[s] (E) completed.
+    for (const BarrierPhase& ph : t.phases) {
+      const int r = units + 1 + ph.stage;
+      const ImVec2 a = cv.to_screen(float(ph.completed), row_y(r)), b = cv.to_screen(float(ph.completed), row_y(r) + row_h);
+      dl->AddLine(a, b, ph.full ? IM_COL32(120, 220, 120, 230) : IM_COL32(240, 150, 60, 230), 2);
+      const std::string label = (ph.full ? "F" : "E") + std::to_string(ph.phase);
+      if (cv.scale() * row_h > font * 2.2f) dl->AddText({a.x + 2, a.y}, IM_COL32(230, 230, 230, 230), label.c_str());
+    }
     std::vector<int> sub(t.events.size(), 0);
-    int subs[kRows] = {1, 1, 1, 1, 1, 1};
+    std::vector<int> subs(static_cast<size_t>(units), 1);
     {
-      std::vector<std::vector<double>> busy_until(kRows);
+      std::vector<std::vector<double>> busy_until(static_cast<size_t>(units));
       for (size_t i = 0; i < t.events.size(); ++i) {
         const TraceEvent& e = t.events[i];
-        auto& lanes = busy_until[row_of(e.kind)];
+        auto& lanes = busy_until[static_cast<size_t>(row_of(t, e))];
         const double end = std::max(e.end, e.start + 0.15);
         size_t l = 0;
         while (l < lanes.size() && lanes[l] > e.start + 1e-9) ++l;
@@ -209,7 +251,7 @@ class PipelineView final : public View {
         else lanes[l] = end;
         sub[i] = static_cast<int>(l);
       }
-      for (int r = 0; r < kRows; ++r) subs[r] = std::max<int>(1, static_cast<int>(busy_until[r].size()));
+      for (int r = 0; r < units; ++r) subs[r] = std::max<int>(1, static_cast<int>(busy_until[r].size()));
     }
     // Events. Off-screen ones are skipped, and a run of sub-pixel events on one sub-row is drawn
     // once (thousands of k tiles zoomed out).
@@ -218,12 +260,13 @@ class PipelineView final : public View {
     std::map<std::pair<int, int>, float> last_px;  // (row, sub-row) -> right edge drawn
     for (size_t i = 0; i < t.events.size(); ++i) {
       const TraceEvent& e = t.events[i];
-      const int r = row_of(e.kind);
+      const int r = row_of(t, e);
       const double end = std::max(e.end, e.start + 0.15);
       const float sub_h = row_h * 0.76f / subs[r];
       const float top = row_y(r) + row_h * 0.12f + sub[i] * sub_h;
       Rgba col = e.k_tile >= 0 ? id_color(e.k_tile) : rgba(180, 180, 180);
-      if (e.kind == TraceEventKind::Wait) col = rgba(200, 60, 60);
+      if (e.kind == TraceEventKind::Wait || e.kind == TraceEventKind::MbarrierWait) col = rgba(200, 60, 60);
+      if (e.kind == TraceEventKind::MbarrierArrive) col = e.full_barrier ? rgba(120, 220, 120) : rgba(240, 150, 60);
       if (e.kind == TraceEventKind::Barrier) col = rgba(240, 240, 240);
       if (e.predicated_off) col = with_alpha(col, 70);
       const ImVec2 a = cv.to_screen(float(e.start), top + sub_h * 0.05f),
@@ -234,7 +277,7 @@ class PipelineView final : public View {
       edge = b.x;
       dl->AddRectFilled(a, b, col, 2);
       if (e.kind == TraceEventKind::Barrier)  // a barrier holds every unit
-        dl->AddLine(cv.to_screen(float(e.start), 0), cv.to_screen(float(e.start), row_y(kRows)),
+        dl->AddLine(cv.to_screen(float(e.start), 0), cv.to_screen(float(e.start), row_y(units)),
                     IM_COL32(240, 240, 240, 90), 1);
       if (e.k_tile >= 0 && b.x - a.x > font * 1.2f) {
         const std::string label = std::to_string(e.k_tile) + (e.k_group >= 0 ? "." + std::to_string(e.k_group) : "");
@@ -251,8 +294,8 @@ class PipelineView final : public View {
     }
     // Row names, pinned to the canvas's left edge.
     for (int r = 0; r < rows; ++r) {
-      if (r == kRows) continue;
-      const std::string name = r < kRows ? kRowNames[r] : "smem stage " + std::to_string(r - kRows - 1);
+      if (r == units) continue;
+      const std::string name = r < units ? row_name(t, r) : "smem stage " + std::to_string(r - units - 1);
       const ImVec2 p = cv.to_screen(0, row_y(r) + row_h / 2);
       const float x = cv.min().x + 4;
       if (cv.scale() * row_h > font * 0.9f) {
@@ -277,6 +320,10 @@ class PipelineView final : public View {
       if (e.async) tooltip_row("", "cp.async: lands in shared memory without registers");
       if (e.predicated_off) tooltip_row("", "past the last k tile: issued with its guard off");
       if (e.wait_pending >= 0) tooltip_row("waits", "until at most " + std::to_string(e.wait_pending) + " groups are pending");
+      if (e.barrier >= 0)
+        tooltip_row("mbarrier", std::string(e.full_barrier ? "full[" : "empty[") + std::to_string(e.barrier) + "]" +
+                                    (e.parity >= 0 ? ", parity " + std::to_string(e.parity) : "") +
+                                    (e.tx_bytes > 0 ? ", expects " + std::to_string(e.tx_bytes) + " bytes" : ""));
       ImGui::EndTooltip();
       if (cv.clicked()) ui_.cursor = hovered;
     }

@@ -64,8 +64,9 @@ const std::vector<Command>& sim_commands() {
        "[--l2-bytes B] [--l2-ways W] [--l2-partitions P] [--buckets N] [--heat 0|1]",
        cmd_l2},
       {"pipeline",
-       "--kind pipelined2|multistage:K|mma-base --k-iterations N [--warp-k-steps W] "
-       "[--global-latency L] [--shared-latency L] [--math-cost C]",
+       "--kind pipelined2|multistage:K|mma-base|warp-specialized:K|ping-pong:K --k-iterations N "
+       "[--warp-k-steps W] [--global-latency L] [--shared-latency L] [--math-cost C] "
+       "[--tiles T --epilogue-cost C (warp-specialized, ping-pong)]",
        cmd_pipeline},
   };
   return commands;

@@ -7,12 +7,11 @@ namespace gemmlab {
 
 Expected<int> stages_in_flight_at_first_math(const PipelineTrace& trace) {
   const auto& ev = trace.events;
+  // The earliest math event (the warp-specialized kinds list events per warpgroup, not in time).
   size_t first_math = ev.size();
   for (size_t i = 0; i < ev.size(); ++i)
-    if (ev[i].kind == TraceEventKind::Math) {
+    if (ev[i].kind == TraceEventKind::Math && (first_math == ev.size() || ev[i].start < ev[first_math].start))
       first_math = i;
-      break;
-    }
   if (first_math == ev.size()) return Error{"the trace has no math event"};
   const double t0 = ev[first_math].start;
 
@@ -22,7 +21,7 @@ Expected<int> stages_in_flight_at_first_math(const PipelineTrace& trace) {
   std::vector<int> open_group;
   size_t retired = 0;  // groups retired by waits that finished by t0
   for (const auto& e : ev) {
-    if (e.start > t0) break;
+    if (e.start > t0) continue;  // one warp's events start in order; another warpgroup's may come later
     switch (e.kind) {
       case TraceEventKind::LoadGlobal:
         if (e.predicated_off || e.k_tile < 0) break;
@@ -31,6 +30,9 @@ Expected<int> stages_in_flight_at_first_math(const PipelineTrace& trace) {
         break;
       case TraceEventKind::StoreShared:
         if (e.k_tile >= 0 && e.end <= t0 && tiles.count(e.k_tile)) tiles[e.k_tile] = true;
+        break;
+      case TraceEventKind::MbarrierWait:  // full[s] passed: the k-tile's bytes are in
+        if (e.full_barrier && e.end <= t0 && tiles.count(e.k_tile)) tiles[e.k_tile] = true;
         break;
       case TraceEventKind::Commit:
         groups.push_back(open_group);

@@ -18,19 +18,28 @@ Expected<PipelineSpec> parse_pipeline_kind(const std::string& text) {
     s.stages = 1;
     return s;
   }
-  if (text.rfind("multistage:", 0) == 0) {
-    const std::string arg = text.substr(11);
+  for (auto [prefix, kind] : {std::pair{std::string("multistage:"), PipelineKind::Multistage},
+                               std::pair{std::string("warp-specialized:"), PipelineKind::WarpSpecialized},
+                               std::pair{std::string("ping-pong:"), PipelineKind::PingPong}}) {
+    if (text.rfind(prefix, 0) != 0) continue;
+    const std::string arg = text.substr(prefix.size());
+    const std::string name = prefix + "K";
     int k = 0;
     auto [p, ec] = std::from_chars(arg.data(), arg.data() + arg.size(), k);
     if (ec != std::errc() || p != arg.data() + arg.size())
-      return Error{"multistage:K: K (the stage count) must be an integer"};
+      return Error{name + ": K (the stage count) must be an integer"};
     if (k < 2 || k > 8)
-      return Error{"multistage:K: the kStage loop needs 2..8 stages (cp.async.wait_group K-2 needs K >= 2)"};
-    s.kind = PipelineKind::Multistage;
+      return Error{kind == PipelineKind::Multistage
+                       ? name + ": the kStage loop needs 2..8 stages (cp.async.wait_group K-2 needs K >= 2)"
+                       : name + ": the mbarrier ring needs 2..8 stages (with 1 it deadlocks: a consumer gives a "
+                                "stage back only after issuing the next k-tile's wgmma, which needs a stage)"};
+    s.kind = kind;
     s.stages = k;
+    if (kind == PipelineKind::PingPong) s.tiles = 4;
     return s;
   }
-  return Error{"unknown pipeline '" + text + "': use pipelined2, multistage:K or mma-base"};
+  return Error{"unknown pipeline '" + text +
+               "': use pipelined2, multistage:K, mma-base, warp-specialized:K or ping-pong:K"};
 }
 
 std::string pipeline_kind_name(const PipelineSpec& s) {
@@ -38,6 +47,8 @@ std::string pipeline_kind_name(const PipelineSpec& s) {
     case PipelineKind::Pipelined2: return "pipelined2";
     case PipelineKind::Multistage: return "multistage:" + std::to_string(s.stages);
     case PipelineKind::MmaBase: return "mma-base";
+    case PipelineKind::WarpSpecialized: return "warp-specialized:" + std::to_string(s.stages);
+    case PipelineKind::PingPong: return "ping-pong:" + std::to_string(s.stages);
   }
   return "?";
 }
@@ -52,6 +63,8 @@ const char* trace_event_kind_name(TraceEventKind k) {
     case TraceEventKind::Wait: return "wait";
     case TraceEventKind::Commit: return "commit";
     case TraceEventKind::StoreGlobal: return "store-global";
+    case TraceEventKind::MbarrierWait: return "mbarrier-wait";
+    case TraceEventKind::MbarrierArrive: return "mbarrier-arrive";
   }
   return "?";
 }
@@ -285,19 +298,30 @@ Expected<PipelineTrace> trace_pipeline(const PipelineSpec& spec) {
   if (s.k_iterations < 1 || s.k_iterations > kMaxTraceKIterations)
     return Error{"k iterations must be 1.." + std::to_string(kMaxTraceKIterations) + " (got " +
                  std::to_string(s.k_iterations) + ")"};
-  if (s.warp_k_steps == 0) s.warp_k_steps = s.kind == PipelineKind::Pipelined2 ? 4 : 2;
+  if (s.warp_k_steps == 0) s.warp_k_steps = s.kind == PipelineKind::Pipelined2 || s.warp_specialized() ? 4 : 2;
   if (s.warp_k_steps < 1 || s.warp_k_steps > 64)
     return Error{"warp k steps per tile must be 1..64 (got " + std::to_string(s.warp_k_steps) + ")"};
   if (s.kind == PipelineKind::Pipelined2 && s.warp_k_steps < 2)
     return Error{"pipelined2 needs at least 2 warp k groups per tile: its fragments are double-buffered"};
   auto ok = [](double v) { return std::isfinite(v) && v >= 0 && v <= 1e6; };
-  if (!ok(s.global_latency) || !ok(s.shared_latency) || !ok(s.math_cost) || s.math_cost <= 0)
+  if (!ok(s.global_latency) || !ok(s.shared_latency) || !ok(s.math_cost) || s.math_cost <= 0 ||
+      !ok(s.epilogue_cost))
     return Error{"latencies must be 0..1e6 and the math cost positive"};
+  if (s.warp_specialized()) {
+    if (s.consumers < 1 || s.consumers > 2) return Error{"consumer warpgroups must be 1 or 2"};
+    if (s.kind == PipelineKind::PingPong && s.consumers != 2)
+      return Error{"ping-pong alternates two consumer warpgroups"};
+    if (s.tiles < 1 || static_cast<long long>(s.tiles) * s.k_iterations > kMaxTraceKIterations)
+      return Error{"tiles x k iterations must be 1.." + std::to_string(kMaxTraceKIterations)};
+    return trace_warp_specialized(s);
+  }
   Tracer t(s);
   switch (s.kind) {
     case PipelineKind::Pipelined2: trace_pipelined2(t, s.k_iterations, s.warp_k_steps); break;
     case PipelineKind::Multistage: trace_multistage(t, s.k_iterations, s.warp_k_steps, s.stages); break;
     case PipelineKind::MmaBase: trace_mma_base(t, s.k_iterations, s.warp_k_steps); break;
+    case PipelineKind::WarpSpecialized:
+    case PipelineKind::PingPong: break;  // returned above
   }
   PipelineTrace tr;
   tr.spec = s;

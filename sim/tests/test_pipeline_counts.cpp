@@ -62,7 +62,9 @@ TEST(PipelineCounts, StageHoldsNeverOverlapInAStage) {
     }
     for (const StageHold& a : holds)
       for (const StageHold& b : holds)
-        if (a.stage == b.stage && b.k_tile == a.k_tile + stages) EXPECT_GE(b.from, a.to) << a.k_tile << " -> " << b.k_tile;
+        if (a.stage == b.stage && b.k_tile == a.k_tile + stages) {
+          EXPECT_GE(b.from, a.to) << a.k_tile << " -> " << b.k_tile;
+        }
     const double busy = math_busy_share(t);
     EXPECT_GT(busy, 0.0);
     EXPECT_LE(busy, 1.0);

@@ -172,6 +172,7 @@ const std::map<std::string, std::vector<KeySpec>>& schema() {
       {"pipeline",
        {{"kind", parsed_by([](const std::string& x) { return parse_pipeline_kind(x); })},
         {"k_iterations", integer(1, kMaxTraceKIterations)},
+        {"tiles", integer(1, 64)},
         {"cursor", integer(0, 1 << 20)}}},
       {"kernels",
        {{"stages", stage_list()},

@@ -13,6 +13,7 @@ namespace gemmlab {
 //   - LDG + STS (pipelined2): until the tile's STS has finished;
 //   - cp.async (multistage, mma-base): until a cp.async.wait_group has retired its commit group
 //     (wait_group N retires all but the newest N groups committed before it).
+//   - TMA (warp-specialized): until a wait on its full[s] barrier has passed.
 // Loads issued with their guard off (past the last k tile) fill nothing and are not counted.
 //   pipelined2, 8 k tiles -> 1 (tile 1 travelling to registers); multistage:4 -> 3 (tiles 1..3).
 Expected<int> stages_in_flight_at_first_math(const PipelineTrace& trace);
