@@ -106,16 +106,18 @@ class FragmentsView final : public View {
     static const std::vector<std::string> ops = {
         "ldsm.x1",       "ldsm.x2",          "ldsm.x4",           "ldsm.x1.trans",
         "ldsm.x2.trans", "ldsm.x4.trans",    "mma.m16n8k16.f16",  "mma.m16n8k16.bf16",
-        "mma.m8n8k32.s4"};
+        "mma.m8n8k32.s4", "wgmma.m64n8k16.f16", "wgmma.m64n16k16.f16", "wgmma.m64n32k16.f16",
+        "wgmma.m64n64k16.f16", "wgmma.m64n128k16.f16", "wgmma.m64n256k16.f16"};
     static const std::vector<std::string> operands = {"none", "a", "b", "c"};
-    combo_string("instruction", &ui_.op, ops, 12);
+    combo_string("instruction", &ui_.op, ops, 15);
     ImGui::SameLine();
     combo_string("operand", &ui_.operand, operands, 4);
     help_marker("mma: which operand tile (A m x k, B k x n, C m x n). ldmatrix: none shows the "
                 "8x8 matrices stacked; a or b shows where each lane's row address must point "
-                "to feed mma.m16n8k16.");
+                "to feed mma.m16n8k16. wgmma: the warpgroup's 128 threads; a (A from registers) or "
+                "c (the accumulator D); B is read from shared memory only (the GMMA layout view).");
     ImGui::SameLine();
-    input_int("highlight lane", &ui_.highlight_lane, -1, 31, 3);
+    input_int(wgmma() ? "highlight thread" : "highlight lane", &ui_.highlight_lane, -1, wgmma() ? 127 : 31, 3);
     if (ui_.op.rfind("ldsm", 0) == 0) {
       ImGui::SameLine();
       ImGui::Checkbox("row addresses", &ui_.show_addresses);
@@ -124,13 +126,20 @@ class FragmentsView final : public View {
 
   void draw_lane_summary(const FragmentMap& m) {
     const int lane = ui_.highlight_lane;
+    if (masked("fragments.lane_of_element")) {
+      note_text("Which lane holds the \"?\" element? Work it out from the fragment rule; the owners are hidden until you press Reveal.");
+      return;
+    }
     if (lane < 0) {
       note_text("Hover a cell for its lane; click it (or type a lane) to highlight that lane.");
       return;
     }
-    std::string text = "lane " + std::to_string(lane) + " (groupID " + std::to_string(lane >> 2) +
-                       ", threadID_in_group " + std::to_string(lane & 3) + ") holds:";
-    const char prefix = ui_.operand == "none" ? 'd' : ui_.operand[0];
+    std::string text = wgmma() ? "thread " + std::to_string(lane) + " (warp " + std::to_string(lane / 32) + ", lane " +
+                                     std::to_string(lane % 32) + ": groupID " + std::to_string((lane % 32) >> 2) +
+                                     ", threadID_in_group " + std::to_string(lane & 3) + ") holds:"
+                               : "lane " + std::to_string(lane) + " (groupID " + std::to_string(lane >> 2) +
+                                     ", threadID_in_group " + std::to_string(lane & 3) + ") holds:";
+    const char prefix = element_prefix();
     for (const auto& e : m.elements) {
       if (e.lane != lane) continue;
       text += "  " + std::string(1, prefix) + std::to_string(e.index) + " (" +
@@ -153,9 +162,13 @@ class FragmentsView final : public View {
     return e[0].get<int>() == row && e[1].get<int>() == col;
   }
 
+  bool wgmma() const { return ui_.op.rfind("wgmma", 0) == 0; }
+  // PTX's register names: a_i, b_i, c_i; ldmatrix's d_i; wgmma's accumulator d_i.
+  char element_prefix() const {
+    return ui_.operand == "none" || (wgmma() && ui_.operand == "c") ? 'd' : ui_.operand[0];
+  }
   std::string element_name(const FragmentElement& e) const {
-    const char prefix = ui_.operand == "none" ? 'd' : ui_.operand[0];
-    return std::string(1, prefix) + std::to_string(e.index);
+    return std::string(1, element_prefix()) + std::to_string(e.index);
   }
 
   void draw_tile(const FragmentMap& m) {
@@ -176,15 +189,22 @@ class FragmentsView final : public View {
           const ImVec2 a = cv.to_screen(float(c), float(r)), b = cv.to_screen(float(c + 1), float(r + 1));
           dl->AddRectFilled(a, b, IM_COL32(255, 255, 255, 255));
           cv.label(float(c), float(r), float(c + 1), float(r + 1), "?", IM_COL32(0, 0, 0, 255));
+          // On a 64 x 256 wgmma tile the cell is a few pixels: ring it so it can be found.
+          const float pad = std::max(0.f, 6.f - (b.x - a.x) / 2);
+          dl->AddRect({a.x - pad - 2, a.y - pad - 2}, {b.x + pad + 2, b.y + pad + 2}, kHighlight, 0, 0, 2.5f);
           continue;
         }
-        if (i >= 0) {
+        // While the learner predicts an owner, no cell shows its lane: the neighbours' colours and
+        // labels would give the answer away (lane patterns repeat along rows and columns).
+        const bool hide_owners = masked("fragments.lane_of_element");
+        if (i >= 0 && !hide_owners) {
           const auto& e = m.elements[i];
           col = quad_color(e.lane);
           if (ui_.highlight_lane >= 0 && e.lane != ui_.highlight_lane) col = dim(col, 0.2f);
         }
         const ImVec2 a = cv.to_screen(float(c), float(r)), b = cv.to_screen(float(c + 1), float(r + 1));
         dl->AddRectFilled(a, b, col);
+        if (hide_owners) continue;
         if (i >= 0 && px >= font * 2.2f) {
           const auto& e = m.elements[i];
           const std::string t1 = "T" + std::to_string(e.lane), t2 = element_name(e);
@@ -203,6 +223,15 @@ class FragmentsView final : public View {
       dl->AddLine(cv.to_screen(0, float(r)), cv.to_screen(float(cols), float(r)), IM_COL32(255, 255, 255, 160), 2);
     for (int c = 0; c <= cols; c += 8)
       dl->AddLine(cv.to_screen(float(c), 0), cv.to_screen(float(c), float(rows)), IM_COL32(255, 255, 255, 160), 2);
+    // wgmma: each warp of the warpgroup owns 16 rows.
+    if (wgmma())
+      for (int r = 0; r <= rows; r += 16) {
+        dl->AddLine(cv.to_screen(0, float(r)), cv.to_screen(float(cols), float(r)), IM_COL32(255, 230, 90, 220), 3);
+        if (r < rows) {
+          const ImVec2 p = cv.to_screen(float(cols), float(r));
+          dl->AddText({p.x + 4, p.y + 2}, IM_COL32(255, 230, 90, 255), ("warp " + std::to_string(r / 16)).c_str());
+        }
+      }
     // Axis names: the operand's dimensions.
     const char* row_name = ui_.operand == "b" ? "k" : "m";
     const char* col_name = ui_.operand == "a" ? "k" : "n";
@@ -212,16 +241,16 @@ class FragmentsView final : public View {
                 (std::string(col_name) + " \xE2\x86\x92").c_str());
     dl->AddText({o.x - font * 1.6f, o.y}, IM_COL32(200, 200, 210, 255), row_name);
 
-    if (ldsm && ui_.show_addresses) draw_addresses(m, cv);
+    if (ldsm && ui_.show_addresses && !masked("fragments.lane_of_element")) draw_addresses(m, cv);
 
     if (auto mouse = cv.mouse()) {
       const int c = int(std::floor(mouse->x)), r = int(std::floor(mouse->y));
       if (r >= 0 && r < rows && c >= 0 && c < cols) {
         dl->AddRect(cv.to_screen(float(c), float(r)), cv.to_screen(float(c + 1), float(r + 1)),
                     kHighlight, 0, 0, 2);
-        const int i = is_secret(r, c) ? -2 : owner[static_cast<size_t>(r) * cols + c];
+        const int i = masked("fragments.lane_of_element") ? -2 : owner[static_cast<size_t>(r) * cols + c];
         ImGui::BeginTooltip();
-        if (i == -2) tooltip_row("lane", "? (your prediction; press Reveal)");
+        if (i == -2) tooltip_row("lane", "? (hidden until you press Reveal)");
         tooltip_row("element", "(" + std::string(row_name) + "=" + std::to_string(r) + ", " +
                                    col_name + "=" + std::to_string(c) + ")");
         if (i >= 0) {

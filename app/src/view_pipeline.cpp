@@ -72,6 +72,7 @@ class PipelineView final : public View {
     if (s.contains("kind")) ui_.kind = s["kind"];
     if (s.contains("k_iterations")) ui_.k_iterations = s["k_iterations"];
     if (s.contains("tiles")) ui_.tiles = s["tiles"];
+    if (s.contains("global_latency")) ui_.global_latency = s["global_latency"].get<float>();
     if (s.contains("cursor")) ui_.cursor = s["cursor"];
   }
 

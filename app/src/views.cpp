@@ -13,6 +13,7 @@ std::vector<std::unique_ptr<View>> make_views() {
   v.push_back(make_kernels_view());
   v.push_back(make_measured_view());
   v.push_back(make_conv_view());
+  v.push_back(make_gmma_layout_view());
   return v;
 }
 

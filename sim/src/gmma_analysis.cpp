@@ -59,6 +59,18 @@ std::vector<long long> gmma_layout_offsets(const gmma::TileLayout& t) {
   return out;
 }
 
+std::vector<SmemChunk> gmma_smem_chunks(const gmma::TileLayout& t) {
+  std::vector<SmemChunk> chunks(static_cast<size_t>(t.bytes() / 16));
+  const int per_chunk = 128 / t.element_bits;
+  const bool k_major = t.major == gmma::Major::K;
+  for (int r = 0; r < t.rows; r += k_major ? 1 : per_chunk)
+    for (int c = 0; c < t.cols; c += k_major ? per_chunk : 1) {
+      const long long byte = t.byte_offset(r, c);
+      chunks[static_cast<size_t>(byte / 16)] = {r, c, static_cast<int>((byte / 16) % 8)};
+    }
+  return chunks;
+}
+
 Expected<OperandDescriptor> describe_gmma_operand(const gmma::TileLayout& t, int row0, int rows, int k0) {
   const int k_step = 32 * 8 / t.element_bits;  // K elements in 32 bytes: one wgmma k step
   if (row0 < 0 || rows < 8 || rows % 8 || row0 % t.atom_rows() || row0 + rows > t.rows)

@@ -66,6 +66,30 @@ TEST(GmmaLayout, EveryElementHasItsOwnPlace) {
       }
 }
 
+// Shared memory 16 bytes at a time: every chunk holds one run of 8 halves; in the K-major 128B
+// layout the 8 rows of a core matrix (one chunk each) sit in 8 different bank groups, and without
+// the swizzle a plain 128-byte-row box would put them all in one.
+TEST(GmmaLayout, ChunksAndBankGroups) {
+  const gmma::TileLayout t = layout(gmma::Swizzle::B128, gmma::Major::K, 16, 64, 64);
+  const std::vector<SmemChunk> chunks = gmma_smem_chunks(t);
+  ASSERT_EQ(chunks.size(), 512u);
+  std::set<std::pair<int, int>> starts;
+  for (const auto& c : chunks) starts.insert({c.row, c.col});
+  EXPECT_EQ(starts.size(), 512u);
+  EXPECT_EQ(chunks[8 + 0].row, 1);   // byte 128: row 1 ...
+  EXPECT_EQ(chunks[8 + 0].col, 8);   // ... chunk 1 (k 8..15) moved to the front
+  for (int r0 = 0; r0 < 64; r0 += 8)
+    for (int k = 0; k < 64; k += 8) {
+      std::set<int> groups;
+      for (int r = r0; r < r0 + 8; ++r) groups.insert(chunks[t.byte_offset(r, k) / 16].bank_group);
+      EXPECT_EQ(groups.size(), 8u);
+    }
+  const gmma::TileLayout mn = layout(gmma::Swizzle::B32, gmma::Major::MN, 16, 32, 16);
+  const auto mc = gmma_smem_chunks(mn);
+  EXPECT_EQ(mc[1].row, 8);  // an MN-major chunk runs along rows: (8..15, 0)
+  EXPECT_EQ(mc[1].col, 0);
+}
+
 // The descriptor's own canonical form (PTX ISA, from its fields alone) reaches the byte the layout
 // put each element of the k step at, for every swizzle, major, element size, row block and k step.
 TEST(GmmaLayout, DescriptorReadsWhatTheLayoutWrote) {

@@ -158,8 +158,8 @@ struct LessonParser {
       if (!quantity_seen) error(p.line, "[step.predict] needs quantity = \"...\"");
       return;
     }
-    if (p.quantity == "fragments.lane_of_element" && !p.extra.contains("element"))
-      error(p.line, "predict quantity fragments.lane_of_element needs element = [row, col]");
+    if ((p.quantity == "fragments.lane_of_element" || p.quantity == "gmma.offset") && !p.extra.contains("element"))
+      error(p.line, "predict quantity " + p.quantity + " needs element = [row, col]");
     step.predict = p;
   }
 

@@ -21,6 +21,13 @@ std::string quoted_list(const std::vector<std::string>& items) {
   return out;
 }
 
+Check element_bits_8_16_32() {
+  return [](const Json& v) -> std::optional<std::string> {
+    if (v.is_number_integer() && (v == 8 || v == 16 || v == 32)) return std::nullopt;
+    return "must be 8, 16 or 32";
+  };
+}
+
 Check one_of(std::vector<std::string> values) {
   return [values](const Json& v) -> std::optional<std::string> {
     if (v.is_string() && std::find(values.begin(), values.end(), v.get<std::string>()) != values.end())
@@ -140,15 +147,12 @@ const std::map<std::string, std::vector<KeySpec>>& schema() {
       {"fragments",
        {{"op", parsed_by([](const std::string& x) { return parse_fragment_op(x); })},
         {"operand", one_of({"a", "b", "c"})},
-        {"highlight_lane", integer(-1, 31)}}},
+        {"highlight_lane", integer(-1, 127)}}},  // wgmma: a thread of the warpgroup
       {"banks",
        {{"op", parsed_by([](const std::string& x) { return parse_smem_op(x); })},
         {"layout", parsed_by([](const std::string& x) { return parse_smem_layout(x); })},
         {"tile", int_tuple(2, 1, 4096, "[rows, cols]")},
-        {"element_bits", [](const Json& v) -> std::optional<std::string> {
-           if (v.is_number_integer() && (v == 8 || v == 16 || v == 32)) return std::nullopt;
-           return "must be 8, 16 or 32";
-         }},
+        {"element_bits", element_bits_8_16_32()},
         {"pad_bytes", integer(0, 1024)},
         {"swizzle", swizzle_params()},
         {"pattern", parsed_by([](const std::string& x) { return parse_bank_pattern(x); })},
@@ -173,6 +177,7 @@ const std::map<std::string, std::vector<KeySpec>>& schema() {
        {{"kind", parsed_by([](const std::string& x) { return parse_pipeline_kind(x); })},
         {"k_iterations", integer(1, kMaxTraceKIterations)},
         {"tiles", integer(1, 64)},
+        {"global_latency", number(0, 1000)},
         {"cursor", integer(0, 1 << 20)}}},
       {"kernels",
        {{"stages", stage_list()},
@@ -186,6 +191,14 @@ const std::map<std::string, std::vector<KeySpec>>& schema() {
         {"block", integer(0, 1 << 24)},
         {"k_tile", integer(0, 1 << 20)},
         {"sms", integer(1, 1024)}}},
+      {"gmma",
+       {{"swizzle", one_of({"none", "32B", "64B", "128B"})},
+        {"major", one_of({"K", "MN"})},
+        {"shape", int_tuple(2, 1, 1024, "[rows, K]")},
+        {"element_bits", element_bits_8_16_32()},
+        {"k_step", integer(0, 64)},
+        {"operand_rows", integer(8, 256)},
+        {"select", int_tuple(2, -1, 1024, "[row, col]")}}},
   };
   return s;
 }
@@ -193,8 +206,8 @@ const std::map<std::string, std::vector<KeySpec>>& schema() {
 }  // namespace
 
 const std::vector<std::string>& known_view_ids() {
-  static const std::vector<std::string> ids = {"threadmap", "fragments", "banks",    "grid",
-                                               "pipeline",  "kernels",   "measured", "conv"};
+  static const std::vector<std::string> ids = {"threadmap", "fragments", "banks",    "grid", "pipeline",
+                                               "kernels",   "measured",  "conv",     "gmma"};
   return ids;
 }
 
@@ -227,7 +240,8 @@ const std::vector<std::string>& known_predict_quantities() {
       "fragments.lane_of_element", "grid.blocks",         "grid.waves",
       "grid.last_wave_blocks",  "grid.blocks_per_sm",     "grid.l2_hit_rate",
       "pipeline.stages_in_flight", "conv.gemm_m",         "conv.gemm_k",
-      "conv.blocks",            "conv.padded_taps"};
+      "conv.blocks",            "conv.padded_taps",       "gmma.offset",
+      "gmma.stride_bytes"};
   return q;
 }
 

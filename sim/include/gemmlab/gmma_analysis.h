@@ -40,6 +40,14 @@ struct OperandDescriptor {
 // The operand of one wgmma k step: rows [row0, row0 + rows) and 32 bytes of K from k0.
 Expected<OperandDescriptor> describe_gmma_operand(const gmma::TileLayout& t, int row0, int rows, int k0);
 
+// Shared memory as the layout fills it, 16 bytes at a time (the unit a swizzle moves, and 4 of the
+// 32 banks): chunk b holds the span-run of elements that starts at (row, col).
+struct SmemChunk {
+  int row = 0, col = 0;  // the first element the chunk holds
+  int bank_group = 0;    // (byte / 16) % 8: banks 4g .. 4g+3
+};
+std::vector<SmemChunk> gmma_smem_chunks(const gmma::TileLayout& t);  // index = byte / 16
+
 // "m64nNk16" -> N (8..256, a multiple of 8), or a message.
 Expected<int> parse_wgmma_shape(const std::string& text);
 
