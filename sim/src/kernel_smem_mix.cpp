@@ -6,6 +6,9 @@
 
 #include "gemmlab/fp16_shapes.h"
 #include "gemmlab/fp16_smem_tile.h"
+#include "gemmlab/gmma_desc.h"
+#include "gemmlab/hopper_shapes.h"
+#include "gemmlab/persistent_schedule.h"
 #include "gemmlab/simt_warp_tile.h"
 #include "gemmlab/sliced_k_tile.h"
 #include "gemmlab/thread_map.h"
@@ -224,22 +227,22 @@ StageSmemModel sync_stage(const std::string& name, SmemRule fragment_rule, GemmC
   return s;
 }
 
-// ---- Stages 11-12: cp.async multistage (kStages buffers of A tile then B tile, swizzled) --------
+// ---- Stages 11-13: the multistage loop (kStages buffers of A tile then B tile, swizzled) --------
 // load_step(stage, kk): 4 ldmatrix.x4 of A and kMmaN / 2 of B. The prologue loads step 0 of stage
-// 0; in tile t step 0 loads step 1 of stage t % kStages and the last step loads step 0 of stage
+// 0; in tile t step j loads step j+1 of stage t % kStages and the last step loads step 0 of stage
 // (t+1) % kStages. issue_tile copies tile t (zero-filled past K) into stage t % kStages: the
-// prologue tiles 0 .. kStages-2, then one per loop tile.
-template <class S>
+// prologue tiles 0 .. kStages-2, then one per loop tile: 256 threads' cp.async (stages 11, 12) or
+// one TMA box per operand (stage 13: no LSU instruction at all, kTmaCopies).
+template <class S, bool kTmaCopies = false>
 void multistage_mainloop(StageSmemModel& s, GemmCoord p) {
   using Layout = ft::SmemOperandLayout<S::kTileK, S::kSwizzled>;
   using Origin = WarpOrigin<S>;
   constexpr int kStageBytes = S::kStageHalves * 2, kBOffsetBytes = S::kBOffsetHalves * 2;
   constexpr int kMmaM = S::kWarpM / 16, kMmaN = S::kWarpN / 8;
-  static_assert(S::kStepsPerTile == 2, "the counts below are for two k16 steps per tile");
-  const int tiles = p.k / S::kTileK;  // 128 at 4096^3, a multiple of kStages (stage_smem_model checks)
+  const int tiles = p.k / S::kTileK;  // a multiple of kStages (stage_smem_model checks)
   for (int stage = 0; stage < S::kStages; ++stage) {
-    // Reads of the stage: step 1 by tiles t = stage mod kStages, step 0 by tiles t with
-    // (t+1) % kStages == stage, plus the prologue's step 0 of stage 0.
+    // Reads of each step of the stage: steps 1.. by tiles t = stage mod kStages, step 0 by tiles t
+    // with (t+1) % kStages == stage, plus the prologue's step 0 of stage 0.
     const long long reads = tiles / S::kStages;
     for (int step = 0; step < S::kStepsPerTile; ++step) {
       const int kk = 16 * step;
@@ -263,6 +266,7 @@ void multistage_mainloop(StageSmemModel& s, GemmCoord p) {
                                     (long long)ft::ldsm_step_offset<S::kTileK, 2>(b_base, kk, nj);
                            }});
     }
+    if constexpr (kTmaCopies) continue;  // the copy engine writes the stage: no LSU instruction
     const int issued = tiles + S::kStages - 1;  // 131 tiles issued for 128
     const long long copies = issued / S::kStages + (stage < issued % S::kStages ? 1 : 0);
     const std::string at = ", stage " + std::to_string(stage);
@@ -283,14 +287,14 @@ StageSmemModel multistage(GemmCoord p) {
   return s;
 }
 
-// Stage 12: the main loop, then StagedEpilogue: per warp and pass (16 columns), 32 STS.32 of the
-// accumulators into the warp's buffer, then 8 LDS.128 reading 4 rows per lane back.
-StageSmemModel epilogue(GemmCoord p) {
-  using S = f16::EpilogueStage::Shape;
+// Stages 12 and 13: the main loop, then StagedEpilogue: per warp and pass (16 columns), 32 STS.32
+// of the accumulators into the warp's buffer, then 8 LDS.128 reading 4 rows per lane back.
+template <class S, bool kTmaCopies>
+StageSmemModel staged_epilogue(const std::string& name, GemmCoord p) {
   using L = ft::StagedEpilogueLayout<S::kWarpM>;
   const long long m_tiles = p.m / S::kTileM, n_tiles = p.n / S::kTileN;
-  StageSmemModel s{"epilogue", m_tiles * n_tiles, S::kThreads / 32, {}, {}};
-  multistage_mainloop<S>(s, p);
+  StageSmemModel s{name, m_tiles * n_tiles, S::kThreads / 32, {}, {}};
+  multistage_mainloop<S, kTmaCopies>(s, p);
   static std::vector<float> smem(size_t(S::kThreads / 32) * L::kCols * L::kPitch);
   constexpr int kPasses = S::kWarpN / L::kCols;
   for (int mi = 0; mi < S::kWarpM / 16; ++mi)
@@ -312,6 +316,35 @@ StageSmemModel epilogue(GemmCoord p) {
   return s;
 }
 
+// Stages 14-16 read A and B with wgmma straight from the TMA's boxes and store C from registers
+// to global memory: no LSU shared-memory instruction (ncu: 0 and 0).
+StageSmemModel no_lsu_instructions(const std::string& name, GemmCoord p) {
+  using S = kernels::hopper::WgmmaStage::Shape;
+  return StageSmemModel{name, 1LL * (p.m / S::kTileM) * (p.n / S::kTileN), S::kThreads / 32, {}, {}};
+}
+
+// Stage 17: per output tile, each consumer warp (8 per block: 2 warpgroups) stores its 128
+// accumulators with STS.32 into the swizzled C staging boxes (tma::c_box_offset), 16 per 32-column
+// chunk q, alternating halves of its consumer's buffer; the TMA store reads them back (no LSU).
+StageSmemModel persistent_epilogue(GemmCoord p) {
+  using S = kernels::hopper::PersistentStage::Shape;
+  constexpr int kStaging = kernels::hopper::PersistentStage::kStagingBytesPerConsumer;
+  constexpr int kChunks = S::kTileN / tma::kCBoxCols, kPerChunk = S::kAccumulators / kChunks;
+  StageSmemModel s{"persistent", 1LL * (p.m / S::kTileM) * (p.n / S::kTileN), 4 * S::kConsumers, {}, {}};
+  for (int i = 0; i < S::kAccumulators; ++i) {
+    const int q = i / kPerChunk;
+    s.stores.push_back({"d" + std::to_string(i) + " -> C staging, chunk " + std::to_string(q) + ": STS.32", "sts.32", 1,
+                        kDistinctBanks32, [=](int w, int l) {
+                          const int consumer = w / 4, thread = 32 * (w % 4) + l;
+                          const FragCoord e = gmma::accumulator(thread, i);
+                          return 1LL * consumer * kStaging + (q % 2) * 2 * tma::kCBoxBytes +
+                                 (e.row / tma::kCBoxRows) * tma::kCBoxBytes +
+                                 tma::c_box_offset(e.row % tma::kCBoxRows, e.col - tma::kCBoxCols * q);
+                        }});
+  }
+  return s;
+}
+
 }  // namespace
 
 Expected<StageSmemModel> stage_smem_model(const StageDesc& stage, GemmCoord p) {
@@ -325,6 +358,7 @@ Expected<StageSmemModel> stage_smem_model(const StageDesc& stage, GemmCoord p) {
   if (stage.track == StageTrack::fp32 && id != "sliced-k" && id != "simt-tile") k_multiple = 2 * stage.tile_k;
   if (id == "multistage" || (is_conv(stage.track) && required_sm(stage.track) == 0)) k_multiple = stage.tile_k * kernels::fp16::MultistageStage::Shape::kStages;
   if (id == "epilogue") k_multiple = stage.tile_k * kernels::fp16::EpilogueStage::Shape::kStages;
+  if (id == "tma") k_multiple = stage.tile_k * kernels::hopper::TmaStage::Shape::kStages;
   if (p.m % stage.tile_m != 0 || p.n % stage.tile_n != 0 || p.k % k_multiple != 0)
     return Error{"the shared-memory model of " + id + " covers problems of whole tiles: M a multiple of " +
                  std::to_string(stage.tile_m) + ", N of " + std::to_string(stage.tile_n) + ", K of " +
@@ -339,7 +373,20 @@ Expected<StageSmemModel> stage_smem_model(const StageDesc& stage, GemmCoord p) {
   if (id == "ldmatrix") return sync_stage<f16::LdmatrixStage>(id, kLdsmRowsR2, p);
   if (id == "smem-swizzle") return sync_stage<f16::SmemSwizzleStage>(id, kLdsmSwizzled, p);
   if (id == "multistage") return multistage(p);
-  if (id == "epilogue") return epilogue(p);
+  if (id == "epilogue") return staged_epilogue<f16::EpilogueStage::Shape, false>(id, p);
+  if (id == "tma") return staged_epilogue<kernels::hopper::TmaStage::Shape, true>(id, p);
+  if (id == "wgmma" || id == "warp-specialized" || id == "cluster") return no_lsu_instructions(id, p);
+  if (id == "persistent") {
+    // The stream-k tail stores split tiles once per piece; modelled only where there is none (on
+    // 132 SMs: 66 clusters of 2).
+    using PS = kernels::hopper::PersistentStage;
+    const persistent::Plan plan = persistent::make_plan(p.m / stage.tile_m, p.n / stage.tile_n, PS::kClusterM,
+                                                        PS::kMaxStride, p.k / stage.tile_k, 66, true);
+    if (plan.tail_units != 0)
+      return Error{"the shared-memory model of persistent covers problems without a stream-k tail (on 132 SMs); " +
+                   std::to_string(plan.tail_units) + " units of this one are split"};
+    return persistent_epilogue(p);
+  }
   if (is_conv(stage.track) && required_sm(stage.track) == 0) {
     // A conv stage at its largest tile is stage 11's kernel on the implicit GEMM: the same thread
     // map, layout and instructions (a vector in the padding is still written, zero-filled), and

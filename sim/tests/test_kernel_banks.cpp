@@ -22,6 +22,11 @@
 //     8/5 = 1.600 mix, stream-k +0.009 (loads) and +0.021 (stores; its shared fix-up state is not
 //     modelled, so its instruction counts are not compared), epilogue loads +0.007, multistage
 //     loads +0.0003. The model is the isolated-warp rule; it is not tuned to these residues.
+// The Hopper GEMM stages (H100, 2026-11-25): stage tma's ldmatrix + staged epilogue match ncu's
+//   totals exactly (34,209,792 load wavefronts, 524,288 stores, 0 conflicts); wgmma,
+//   warp-specialized and cluster run no LSU shared-memory instruction (ncu 0); persistent's staged
+//   C stores measure +0.304 wavefronts per STS.32 over the 1.000 of their 32 distinct banks, all
+//   counted as conflicts (unexplained; the TMA store reading the other half is a guess).
 //
 // Addresses are byte offsets in the block's shared memory. Where the kernel has two separate
 // __shared__ arrays (sliced-k, stages 8-10) their relative placement is ptxas's; both start on a
@@ -76,15 +81,18 @@ StageModel model_of(const std::string& stage) {
   return m.ok() ? *m : StageModel{};
 }
 
-// Every Ampere-style stage with shared memory, as the simulator models it
-// (gemmlab/kernel_smem_mix.h). The Hopper stages' shared memory is written by the TMA and read by
-// wgmma, which this model does not replay yet (HopperStagesSayTheyAreNotModelled).
+// Every stage with shared memory, as the simulator models it (gemmlab/kernel_smem_mix.h), but
+// conv-wgmma (its gathered cp.async copies and wgmma reads have no LSU counter to check; see
+// ConvWgmmaSaysItIsNotModelled). The Hopper GEMM stages' TMA writes and wgmma reads are not LSU
+// instructions: what they keep is stage 13's ldmatrix and staged epilogue, and stage 17's STS of
+// C into the TMA store's boxes.
 std::vector<StageModel> all_stages() {
   std::vector<StageModel> v;
   for (const StageDesc& s : stage_table())
-    if (s.has_tile() && required_sm(s.track) == 0) v.push_back(model_of(s.id));
+    if (s.has_tile() && s.id != std::string("conv-wgmma")) v.push_back(model_of(s.id));
   return v;
 }
+bool hopper_gemm(const StageModel& s) { return required_sm(find_stage_desc(s.stage)->track) == 90; }
 
 const json& measurements() {
   static const json data = [] {
@@ -143,6 +151,24 @@ void expect_matches_ncu(const StageModel& s, const std::string& direction,
   const json* m = measurement(s.stage, direction);
   ASSERT_NE(m, nullptr) << "no ncu measurement for " << s.stage << " " << direction;
   const Prediction p = predict(s, instructions);
+  if (instructions.empty()) {
+    // wgmma reads the TMA's boxes and C leaves from registers: no LSU instruction, and ncu agrees.
+    EXPECT_EQ((*m)["instructions"].get<long long>(), 0);
+    EXPECT_EQ((*m)["wavefronts"].get<long long>(), 0);
+    std::printf("  %-13s %-5s  no LSU shared-memory instruction; ncu 0 instructions, 0 wavefronts\n",
+                s.stage.c_str(), direction.c_str());
+    return;
+  }
+  if (m->contains("compare_totals")) {
+    // ncu's instruction count for this row lacks ldmatrix (not collected): the launch's totals
+    // are compared instead, wavefronts and conflicts, to 0.1%.
+    std::printf("  %-13s %-5s  sim %lld wavefronts, %lld conflicts   ncu %lld, %lld (totals)\n", s.stage.c_str(),
+                direction.c_str(), p.wavefronts, p.conflicts, (*m)["wavefronts"].get<long long>(),
+                (*m)["conflicts"].get<long long>());
+    EXPECT_NEAR(double(p.wavefronts), (*m)["wavefronts"].get<double>(), 1e-3 * p.wavefronts) << (*m)["source"];
+    EXPECT_NEAR(double(p.conflicts), (*m)["conflicts"].get<double>(), 1e-3 * p.wavefronts) << (*m)["source"];
+    return;
+  }
   if (m->contains("not_counted")) {
     // ncu saw no instruction of this kind: nothing to compare, and the simulator says so.
     EXPECT_EQ((*m)["instructions"].get<long long>(), 0);
@@ -184,13 +210,17 @@ void expect_matches_ncu(const StageModel& s, const std::string& direction,
 
 }  // namespace
 
-TEST(KernelBanks, HopperStagesSayTheyAreNotModelled) {
-  for (const StageDesc& s : stage_table()) {
-    if (required_sm(s.track) != 90) continue;  // the Hopper track and conv-wgmma
-    const auto m = stage_smem_model(s, {kProblem, kProblem, kProblem});
-    ASSERT_FALSE(m.ok()) << s.id;
-    EXPECT_NE(m.error().find("no shared-memory model yet"), std::string::npos) << m.error();
-  }
+TEST(KernelBanks, ConvWgmmaSaysItIsNotModelled) {
+  const auto m = stage_smem_model(*find_stage_desc("conv-wgmma"), {kProblem, kProblem, kProblem});
+  ASSERT_FALSE(m.ok());
+  EXPECT_NE(m.error().find("no shared-memory model yet"), std::string::npos) << m.error();
+}
+
+// The persistent stage's model needs tiles computed whole: 8192^3 has a stream-k tail on 132 SMs.
+TEST(KernelBanks, PersistentModelRefusesTheStreamKTail) {
+  const auto m = stage_smem_model(*find_stage_desc("persistent"), {8192, 8192, 8192});
+  ASSERT_FALSE(m.ok());
+  EXPECT_NE(m.error().find("stream-k tail"), std::string::npos) << m.error();
 }
 
 // ---- 1. Every instruction costs what its isolated-warp rule says, in every warp -------------
@@ -198,8 +228,10 @@ TEST(KernelBanks, HopperStagesSayTheyAreNotModelled) {
 TEST(KernelBanks, EveryInstructionFollowsItsHardwareRule) {
   for (const StageModel& s : all_stages()) {
     SCOPED_TRACE(s.stage);
-    EXPECT_FALSE(s.loads.empty());
-    EXPECT_FALSE(s.stores.empty());
+    if (!hopper_gemm(s)) {
+      EXPECT_FALSE(s.loads.empty());
+      EXPECT_FALSE(s.stores.empty());
+    }
     expect_rules(s, s.loads);
     expect_rules(s, s.stores);
   }
