@@ -270,6 +270,12 @@ class Replay {
         r_.makespan =
             std::max(r_.makespan, progress_.pieces[static_cast<size_t>(bp.first_piece + bp.piece_count - 1)].time);
   }
+  // The block's rank in its multicast cluster (0 without multicast): only rank 0 requests B.
+  int cluster_rank(int b) const {
+    if (o_.multicast_b <= 1) return 0;
+    if (o_.multicast_rank_linear) return b % o_.multicast_b;
+    return plan_.blocks[static_cast<size_t>(b)].block_idx.y % o_.multicast_b;
+  }
   int sm_of(int b) const {
     return r_.coresident_clock ? progress_.blocks[static_cast<size_t>(b)].sm : tl_.blocks[static_cast<size_t>(b)].sm;
   }
@@ -368,7 +374,7 @@ class Replay {
         const int kk = s.k_iter_begin + cur.step;
         const int side = cache_.near_partition(sm);
         requests_.push_back({0, s.m_tile, kk, side, index});
-        requests_.push_back({1, s.n_tile, kk, side, index});
+        if (cluster_rank(cur.block) == 0) requests_.push_back({1, s.n_tile, kk, side, index});
         break;
       }
       case PhaseKind::ReadPartials:

@@ -1,5 +1,8 @@
 #include "gemmlab/launch_plan.h"
 
+#include "gemmlab/hopper_shapes.h"
+#include "gemmlab/persistent_schedule.h"
+
 #include <algorithm>
 #include <string>
 
@@ -26,8 +29,38 @@ Expected<LaunchSpec> stage_launch_spec(const StageDesc& s, GemmCoord problem) {
   o.l2.c_order = s.c_order();
   o.l2.global_load = s.loads;
   o.l2.coresident.enabled = s.coresident == Coresidency::OlderFirst;
+  // The two cluster stages: B multicast to both blocks of a cluster; stage 17 also schedules its
+  // tiles itself (hopper_shapes.h).
+  const std::string id = s.id;
+  if (id == "cluster") o.l2.multicast_b = kernels::hopper::ClusterStage::kClusterM;
+  if (id == "persistent") {
+    o.l2.multicast_b = kernels::hopper::PersistentStage::kClusterM;
+    o.l2.multicast_rank_linear = true;
+    o.persistent_cluster_m = kernels::hopper::PersistentStage::kClusterM;
+    o.persistent_stride = kernels::hopper::PersistentStage::kMaxStride;
+  }
   return o;
 }
+
+namespace {
+
+// Stage 17's tiles in the order its resident clusters take them (see LaunchSpec).
+OrderSpec persistent_order(const LaunchSpec& spec, int clusters) {
+  const int tm = ceil_div(spec.problem.m, spec.tile.m), tn = ceil_div(spec.problem.n, spec.tile.n);
+  const int kt = ceil_div(spec.problem.k, spec.tile.k);
+  const persistent::Plan p = persistent::make_plan(tm, tn, spec.persistent_cluster_m, spec.persistent_stride, kt, clusters);
+  OrderSpec o;
+  o.kind = OrderKind::List;
+  for (int u0 = 0; u0 < p.units(); u0 += p.clusters)
+    for (int u = u0; u < std::min(u0 + p.clusters, p.units()); ++u)
+      for (int r = 0; r < p.cluster_m; ++r) {
+        const GemmCoord t = persistent::unit_tile(p, u, r);
+        if (t.m < tm && t.n < tn) o.tile_list.push_back({t.m, t.n, 0});
+      }
+  return o;
+}
+
+}  // namespace
 
 TileSpans tile_spans(const BlockPlan& plan, const Timeline& tl) {
   TileSpans t;
@@ -87,6 +120,12 @@ Expected<LaunchPlan> plan_launch(const LaunchSpec& spec, const DeviceDesc& devic
   rq.problem = spec.problem;
   rq.tile = spec.tile;
   rq.order = spec.order;
+  if (spec.persistent_cluster_m > 0) {
+    if (spec.tile.m <= 0 || spec.tile.n <= 0 || spec.tile.k <= 0) return Error{"the tile must be positive in m, n and k"};
+    const int clusters = std::max(1, device.sms * p.blocks_per_sm / spec.persistent_cluster_m);
+    rq.order = persistent_order(spec, clusters);
+    p.spec.order = rq.order;
+  }
   rq.partition = spec.partition;
   rq.sms = device.sms;
   rq.sm_occupancy = p.blocks_per_sm;

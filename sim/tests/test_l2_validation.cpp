@@ -46,9 +46,10 @@ struct Modelled {
   L2Report report;
 };
 
-// The stage's launch as every other caller builds it (stages.def -> plan_launch), on the H200,
-// with the co-residency the stage declares unless `even_coresident` asks for the other one.
-Modelled replay_stage(const std::string& stage, GemmCoord problem, bool even_coresident) {
+// The stage's launch as every other caller builds it (stages.def -> plan_launch), on the H200
+// (or `device`), with the co-residency the stage declares unless `even_coresident` asks for the
+// other one.
+Modelled replay_stage(const std::string& stage, GemmCoord problem, bool even_coresident, const char* device = "h200") {
   const StageDesc* s = find_stage_desc(stage);
   EXPECT_NE(s, nullptr) << stage;
   auto spec = stage_launch_spec(*s, problem);
@@ -56,7 +57,7 @@ Modelled replay_stage(const std::string& stage, GemmCoord problem, bool even_cor
   LaunchSpec o = *spec;
   o.l2.buckets = 1;
   o.l2.coresident.enabled = !even_coresident;
-  auto launch = plan_launch(o, *device_preset("h200"));
+  auto launch = plan_launch(o, *device_preset(device));
   EXPECT_TRUE(launch.ok()) << launch.error();
   auto r = replay_launch_l2(*launch);
   EXPECT_TRUE(r.ok()) << r.error();
@@ -122,6 +123,43 @@ TEST(L2Validation, EveryMeasuredConfigurationIsWithinTolerance) {
     const double dram = m.at("dram__bytes_read.sum");
     EXPECT_NEAR(double(got.report.dram_bytes_read) / dram, 1.0, 0.10);
   }
+}
+
+// The Hopper stages on the H100 (sim/L2_VALIDATION.md, "The Hopper stages"): TMA loads, the
+// cluster stage's B multicast (one request per cluster), the persistent stage's tile scheduler.
+// ncu's L2 requests are the coalescer's (lrc__request_sectors_op_read_coalescable): with multicast
+// the SMs receive more sectors (l1tex__m_xbar2l1tex_read_sectors) than L2 is asked for. Hit rate
+// per requested sector within 2 points; DRAM bytes within 2% but for three rows, each with its
+// measured gap: the cluster stage reads 3.5% less (4096^3) and 2.9% more (8192^3) than modelled,
+// unexplained, and persistent 8192^3 runs a stream-k tail the order does not model (3.8%).
+TEST(L2Validation, HopperStagesOnTheH100) {
+  const Measured measured = read_ncu_csv("l2_ncu_h100_hopper.csv");
+  ASSERT_EQ(measured.size(), 8u);
+  const std::map<std::pair<std::string, int>, double> dram_tolerance = {
+      {{"cluster", 4096}, 0.04}, {{"cluster", 8192}, 0.035}, {{"persistent", 8192}, 0.045}};
+  for (const auto& [key, m] : measured) {
+    const auto& [stage, n] = key;
+    SCOPED_TRACE(stage + " " + std::to_string(n));
+    const Modelled got = replay_stage(stage, {n, n, n}, find_stage_desc(stage)->coresident == Coresidency::Even, "h100");
+    // The launch: persistent runs one block per SM; the others one block per tile.
+    const double blocks = stage == "persistent" ? double(got.launch.device.sms * got.launch.blocks_per_sm)
+                                                : double(got.launch.plan.blocks.size());
+    EXPECT_EQ(m.at("launch__grid_size"), blocks);
+    const double requested = m.at("lrc__request_sectors_op_read_coalescable.sum");
+    EXPECT_NEAR(double(got.report.counters.read_lookups), requested, 1e-3 * requested);
+    const double measured_hit = 1.0 - m.at("lts__t_sectors_srcunit_tex_op_read_lookup_miss.sum") / requested;
+    EXPECT_NEAR(100 * got.report.hit_rate, 100 * measured_hit, 2.0);
+    const auto tol = dram_tolerance.find(key);
+    const double dram = m.at("dram__bytes_read.sum");
+    EXPECT_NEAR(double(got.report.dram_bytes_read) / dram, 1.0, tol == dram_tolerance.end() ? 0.02 : tol->second);
+    std::printf("  %-16s %5d  hit %.2f%% (ncu %.2f%%)  DRAM %.1f MB (ncu %.1f MB)\n", stage.c_str(), n,
+                100 * got.report.hit_rate, 100 * measured_hit, got.report.dram_bytes_read / 1e6, dram / 1e6);
+  }
+  // Multicast: the cluster stages ask L2 for two thirds of what the SMs receive (A 128 rows, B
+  // 256 rows shared by 2 blocks: 1/3 + 2/3 / 2).
+  const auto& c = measured.at({"cluster", 4096});
+  EXPECT_NEAR(c.at("lrc__request_sectors_op_read_coalescable.sum") / c.at("l1tex__m_xbar2l1tex_read_sectors.sum"),
+              2.0 / 3.0, 1e-3);
 }
 
 // The numbers l2_model.h quotes to explain why lookup_hit / op_read is not hits per request:

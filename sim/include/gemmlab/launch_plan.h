@@ -26,7 +26,14 @@ struct LaunchSpec {
   Partition partition = Partition::None;
   int split_k = 0;                    // slices; 0 with SplitKParallel: the kernel's own choice
   CostModel cost;
-  L2ReplayOptions l2;                 // element sizes, layouts, co-residency, global loads
+  L2ReplayOptions l2;                 // element sizes, layouts, co-residency, global loads, multicast
+  // > 0: the persistent stage. Its tile scheduler (persistent_schedule.h: clusters of this many
+  // blocks along m, serpentine slabs of persistent_stride n tiles) on the device's resident
+  // clusters sets the order, as a tile list: round by round, cluster by cluster, block by block,
+  // which is the order in which 132 long-lived blocks take their tiles when all tiles take as
+  // long. The stream-k tail of 17_persistent.cu is not modelled (its last round runs whole).
+  int persistent_cluster_m = 0;
+  int persistent_stride = 0;
 };
 
 // The stage's launch at this problem: its tile, resources, raster, partition, layouts, loads and
