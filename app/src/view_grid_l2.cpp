@@ -404,14 +404,30 @@ class GridView final : public View {
     char waves[64];
     std::snprintf(waves, sizeof waves, "%.2f waves, last wave %.0f%% full", m.waves.waves,
                   100.0 * m.waves.tail_utilisation);
-    ImGui::Text("%d x %d tiles, %s blocks (grid %s)   %s per SM (%s) x %d SMs = %s slots   %s",
+    // The persistent stage launches one block per slot; its "blocks" here are the tiles they take.
+    const bool persistent = m.spec.persistent_cluster_m > 0;
+    ImGui::Text(persistent ? "%d x %d tiles, %s turns of the resident blocks (%s)   %s per SM (%s) x %d SMs = %s slots   %s"
+                           : "%d x %d tiles, %s blocks (grid %s)   %s per SM (%s) x %d SMs = %s slots   %s",
                 m.tiles.tiles_m, m.tiles.tiles_n, hide_blocks ? "?" : fmt_int(m.waves.blocks).c_str(),
-                hide_blocks ? "?" : (std::to_string(m.plan.grid.x) + "," + std::to_string(m.plan.grid.y) +
-                                     "," + std::to_string(m.plan.grid.z)).c_str(),
+                hide_blocks ? "?"
+                : persistent ? "the scheduler's list"
+                             : (std::to_string(m.plan.grid.x) + "," + std::to_string(m.plan.grid.y) + "," +
+                                std::to_string(m.plan.grid.z)).c_str(),
                 hide_per_sm ? "?" : std::to_string(m.occupancy.blocks_per_sm).c_str(),
                 hide_per_sm ? "?" : m.occupancy.limiter.c_str(), m.device.sms,
                 hide_per_sm ? "?" : std::to_string(m.waves.slots).c_str(),
                 hide_waves ? "waves: ?" : waves);
+    if (m.spec.persistent_cluster_m > 0)
+      note_text("Persistent: " + std::to_string(m.device.sms * m.blocks_per_sm) + " blocks (" +
+                std::to_string(m.device.sms * m.blocks_per_sm / m.spec.persistent_cluster_m) + " clusters of " +
+                std::to_string(m.spec.persistent_cluster_m) +
+                ") stay resident and take the tiles in the scheduler's order: here each tile is one of their "
+                "turns, a 'wave' one round. The kernel's stream-k tail (where the last round would be at most "
+                "3/4 full) is not drawn.");
+    if (m.spec.l2.multicast_b > 1)
+      note_text("Outlined pairs: the " + std::to_string(m.spec.l2.multicast_b) +
+                " blocks of a cluster (neighbouring m tiles, the same n tile). One B load per cluster reaches L2; "
+                "the TMA multicasts it into both blocks' shared memory.");
     const double eff = m.timeline.efficiency();
     ImGui::Text("time %.0f (units of one k iteration)   ideal %.0f   slot efficiency %.0f%%",
                 m.timeline.makespan, m.timeline.ideal_time(), 100 * eff);
@@ -489,6 +505,16 @@ class GridView final : public View {
     Canvas cv("##grid", ui_.grid_canvas, float(m.tiles.tiles_n), float(m.tiles.tiles_m), {0, 0}, font);
     cv.draw_cells(tiles_tex_, 0, 0, float(m.tiles.tiles_n), float(m.tiles.tiles_m));
     cv.draw_grid_lines(0, 0, m.tiles.tiles_n, m.tiles.tiles_m, 5);
+    // Clusters (stages 16, 17): m tiles 2j and 2j+1 of one n tile form a cluster.
+    if (const int cm = m.spec.l2.multicast_b; cm > 1 && cv.scale() * cm >= 6) {
+      ImDrawList* dl = cv.draw_list();
+      for (int r = 0; r < m.tiles.tiles_m; r += cm)
+        for (int c = 0; c < m.tiles.tiles_n; ++c) {
+          const ImVec2 a = cv.to_screen(c + 0.08f, r + 0.08f),
+                       b = cv.to_screen(c + 0.92f, std::min<float>(float(r + cm), float(m.tiles.tiles_m)) - 0.08f);
+          dl->AddRect(a, b, IM_COL32(255, 230, 90, 200), 2, 0, 1.5f);
+        }
+    }
     if (cv.scale() >= font * 1.6f) {
       const ImVec2 v0 = cv.to_content(cv.min()), v1 = cv.to_content(cv.max());
       for (int r = std::max(0, int(v0.y)); r < std::min(m.tiles.tiles_m, int(v1.y) + 1); ++r)
