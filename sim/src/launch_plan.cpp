@@ -144,6 +144,18 @@ Expected<LaunchPlan> plan_launch(const LaunchSpec& spec, const DeviceDesc& devic
   auto plan = make_block_plan(rq);
   if (!plan) return Error{plan.error()};
   p.plan = std::move(*plan);
+  // Clusters along gridDim.y (stage 16) are dispatched as units, in the order of their cluster
+  // index (x fastest, then y / cluster, then z): a cluster's blocks start together.
+  if (spec.l2.multicast_b > 1 && !spec.l2.multicast_rank_linear) {
+    const int c = spec.l2.multicast_b;
+    const Dim3 g = p.plan.grid;
+    auto key = [&](const BlockWork& w) {
+      const long long cluster = w.block_idx.x + 1LL * g.x * (w.block_idx.y / c + 1LL * ceil_div(g.y, c) * w.block_idx.z);
+      return cluster * c + w.block_idx.y % c;
+    };
+    std::stable_sort(p.plan.blocks.begin(), p.plan.blocks.end(),
+                     [&](const BlockWork& a, const BlockWork& b) { return key(a) < key(b); });
+  }
   auto tl = simulate_timeline(p.plan, device.sms, p.blocks_per_sm, spec.cost);
   if (!tl) return Error{tl.error()};
   p.timeline = std::move(*tl);

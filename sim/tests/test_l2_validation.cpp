@@ -129,14 +129,13 @@ TEST(L2Validation, EveryMeasuredConfigurationIsWithinTolerance) {
 // cluster stage's B multicast (one request per cluster), the persistent stage's tile scheduler.
 // ncu's L2 requests are the coalescer's (lrc__request_sectors_op_read_coalescable): with multicast
 // the SMs receive more sectors (l1tex__m_xbar2l1tex_read_sectors) than L2 is asked for. Hit rate
-// per requested sector within 2 points; DRAM bytes within 2% but for three rows, each with its
-// measured gap: the cluster stage reads 3.5% less (4096^3) and 2.9% more (8192^3) than modelled,
-// unexplained, and persistent 8192^3 runs a stream-k tail the order does not model (3.8%).
+// per requested sector within 2 points; DRAM bytes within 2% but for persistent 8192^3, which runs
+// a stream-k tail the tile list does not model (3.8% more measured). The cluster stage's blocks
+// start cluster by cluster (launch_plan.cpp); in grid order its DRAM bytes were 3.5% / 2.9% off.
 TEST(L2Validation, HopperStagesOnTheH100) {
   const Measured measured = read_ncu_csv("l2_ncu_h100_hopper.csv");
   ASSERT_EQ(measured.size(), 8u);
-  const std::map<std::pair<std::string, int>, double> dram_tolerance = {
-      {{"cluster", 4096}, 0.04}, {{"cluster", 8192}, 0.035}, {{"persistent", 8192}, 0.045}};
+  const std::map<std::pair<std::string, int>, double> dram_tolerance = {{{"persistent", 8192}, 0.045}};
   for (const auto& [key, m] : measured) {
     const auto& [stage, n] = key;
     SCOPED_TRACE(stage + " " + std::to_string(n));
