@@ -11,6 +11,7 @@
 
 #include "canvas.h"
 #include "gemmlab/gmma_analysis.h"
+#include "gemmlab/tma_map.h"
 #include "palette.h"
 #include "ui_util.h"
 #include "view.h"
@@ -26,6 +27,10 @@ struct GmmaUiState {
   int k_step = 0;           // which 32-byte k step's descriptor and core matrices
   int operand_rows = 64;    // 64 for A, N for B
   int select[2] = {-1, -1};  // an element to follow (-1: none)
+  // The TMA box this tile is: the operand's extent (inner = the span's direction, outer) and the
+  // box's start in it; global[0] == 0: not shown.
+  int global[2] = {0, 0};
+  int start[2] = {0, 0};
   CanvasState tile_canvas, smem_canvas;
 };
 
@@ -43,6 +48,8 @@ class GmmaLayoutView final : public View {
     if (s.contains("k_step")) ui_.k_step = s["k_step"];
     if (s.contains("operand_rows")) ui_.operand_rows = s["operand_rows"];
     if (s.contains("select")) ui_.select[0] = s["select"][0], ui_.select[1] = s["select"][1];
+    if (s.contains("global")) ui_.global[0] = s["global"][0], ui_.global[1] = s["global"][1];
+    if (s.contains("start")) ui_.start[0] = s["start"][0], ui_.start[1] = s["start"][1];
   }
 
   Expected<double> predict(const PredictSpec& spec) const override {
@@ -108,13 +115,26 @@ class GmmaLayoutView final : public View {
     note_text("Above, colour = the bank group an element lands in (16 bytes = banks 4g..4g+3): the 8 rows of a core "
               "matrix (outlined: what one wgmma k step reads) must show 8 colours to be read in one pass. Below, "
               "colour = which 16-byte piece of its row a chunk holds: the swizzle's permutation.");
+    std::optional<tma::BoxCopy> box;
+    if (ui_.global[0] > 0) {
+      auto b = box_copy(*t);
+      if (!b) {
+        error_box("as a TMA box: " + b.error());
+      } else {
+        box = std::move(*b);
+        ImGui::TextWrapped("TMA box at (%lld, %lld) of a %d x %d operand: %lld of %zu elements inside; the rest (hatched) "
+                    "are written as zeros, and expect_tx still counts all %d bytes",
+                    box->x0, box->y0, ui_.global[0], ui_.global[1], box->in_bounds, box->elements.size(),
+                    box->transaction_bytes);
+      }
+    }
     const std::vector<SmemChunk> chunks = gmma_smem_chunks(*t);
     // Tile above, shared memory below: both are wide (K or 32 banks across), and the 16-byte chunks
     // need the whole width for their labels.
     const float h = ImGui::GetContentRegionAvail().y;
     ImGui::BeginChild("##tile", {0, h * 0.42f}, true);
     ImGui::TextUnformatted("the tile: rows (M or N) down, K across");
-    const std::optional<Hover> from_tile = draw_tile(*t, d ? &*d : nullptr, hover_);
+    const std::optional<Hover> from_tile = draw_tile(*t, d ? &*d : nullptr, box ? &*box : nullptr, hover_);
     ImGui::EndChild();
     ImGui::BeginChild("##smem", {0, 0}, true);
     ImGui::TextUnformatted("shared memory: 128-byte lines of eight 16-byte chunks (4 banks each)");
@@ -144,6 +164,28 @@ class GmmaLayoutView final : public View {
 
   // While gmma.offset is asked: the asked element, and the elements sharing its 16-byte chunk
   // (their colour would give its bank group away).
+  // The tile as one TMA box of an operand of ui_.global (inner dimension = the span's: K for
+  // K-major, M or N for MN-major), or why it cannot be one.
+  Expected<tma::BoxCopy> box_copy(const gmma::TileLayout& t) const {
+    tma::TensorMap2D map;
+    const bool k_major = t.major == gmma::Major::K;
+    map.dims[0] = ui_.global[0];
+    map.dims[1] = ui_.global[1];
+    map.element_bits = t.element_bits;
+    map.row_stride_bytes = (1LL * ui_.global[0] * t.element_bits / 8 + 15) / 16 * 16;
+    map.box[0] = k_major ? t.cols : t.rows;
+    map.box[1] = k_major ? t.rows : t.cols;
+    map.swizzle = t.swizzle;
+    return tma::copy_box(map, ui_.start[0], ui_.start[1]);
+  }
+  // Is tile element (r, c) inside the operand (true when no box is shown)?
+  static bool inside(const gmma::TileLayout& t, const tma::BoxCopy* box, int r, int c) {
+    if (!box) return true;
+    const bool k_major = t.major == gmma::Major::K;
+    const int i = k_major ? c : r, j = k_major ? r : c;
+    return box->elements[static_cast<size_t>(j) * box->map.box[0] + i].in_bounds;
+  }
+
   bool secret(const gmma::TileLayout& t, int r, int c) const {
     if (!masked("gmma.offset")) return false;
     const Json& e = mask()->extra.at("element");
@@ -169,7 +211,8 @@ class GmmaLayoutView final : public View {
                 "within 8 rows (Swizzle<B,4,3> on bytes). A k step is what one wgmma m64nNk16 reads: 32 bytes of K.");
   }
 
-  std::optional<Hover> draw_tile(const gmma::TileLayout& t, const OperandDescriptor* d, const std::optional<Hover>& hl) {
+  std::optional<Hover> draw_tile(const gmma::TileLayout& t, const OperandDescriptor* d, const tma::BoxCopy* box,
+                                 const std::optional<Hover>& hl) {
     const int rows = t.rows, cols = t.cols;
     const float font = ImGui::GetFontSize();
     Canvas cv("##gmma_tile", ui_.tile_canvas, float(cols), float(rows), {0, 0}, font * 1.5f);
@@ -188,6 +231,10 @@ class GmmaLayoutView final : public View {
         Rgba col = id_color(int((byte / 16) % 8));
         if (hl && !same_chunk(t, *hl, r, c)) col = dim(col, 0.55f);
         dl->AddRectFilled(a, b, col);
+        if (!inside(t, box, r, c)) {  // outside the operand: the TMA's zero fill
+          dl->AddRectFilled(a, b, IM_COL32(20, 20, 24, 170));
+          dl->AddLine(a, b, IM_COL32(230, 230, 230, 200), 1);
+        }
       }
     cv.draw_grid_lines(0, 0, cols, rows, 5);
     // Chunk boundaries (16 bytes along the span) and 8-row groups.
@@ -224,6 +271,7 @@ class GmmaLayoutView final : public View {
       tooltip_row("before the swizzle", "byte " + fmt_int(t.linear(r, c) * t.element_bits / 8));
       tooltip_row("128-byte line", std::to_string(byte / 128) + ", chunk " + std::to_string((byte % 128) / 16));
       tooltip_row("banks", std::to_string(4 * ((byte / 16) % 8)) + ".." + std::to_string(4 * ((byte / 16) % 8) + 3));
+      if (!inside(t, box, r, c)) tooltip_row("", "outside the operand: the TMA writes 0 here");
     }
     ImGui::EndTooltip();
     return Hover{r, c};

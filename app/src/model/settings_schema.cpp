@@ -198,7 +198,9 @@ const std::map<std::string, std::vector<KeySpec>>& schema() {
         {"element_bits", element_bits_8_16_32()},
         {"k_step", integer(0, 64)},
         {"operand_rows", integer(8, 256)},
-        {"select", int_tuple(2, -1, 1024, "[row, col]")}}},
+        {"select", int_tuple(2, -1, 1024, "[row, col]")},
+        {"global", int_tuple(2, 1, 1 << 30, "[inner, outer] extent of the operand")},
+        {"start", int_tuple(2, -(1 << 30), 1 << 30, "[inner, outer] start of the box")}}},
   };
   return s;
 }
