@@ -8,6 +8,7 @@ packages=(
   libimgui-dev libglfw3-dev libepoxy-dev libstb-dev libmd4c-dev libtomlplusplus-dev
   fonts-dejavu-core fonts-wqy-microhei
   xvfb xauth xdotool libgl1-mesa-dri
+  clang libclang-rt-dev
 )
 
 missing=()
