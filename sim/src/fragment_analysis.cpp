@@ -81,6 +81,20 @@ Expected<FragmentMap> analyze_ldsm(const FragmentRequest& r) {
   return m;
 }
 
+// Every (thread, i) of an mma / wgmma fragment: register i / elements_per_register, at(thread, i).
+void add_register_elements(FragmentMap& m, int threads, int count, FragCoord (*at)(int, int)) {
+  for (int t = 0; t < threads; ++t)
+    for (int i = 0; i < count; ++i) {
+      FragmentElement e;
+      e.lane = t;
+      e.index = i;
+      e.reg = i / m.elements_per_register;
+      e.element = i % m.elements_per_register;
+      e.at = at(t, i);
+      m.elements.push_back(e);
+    }
+}
+
 Expected<FragmentMap> analyze_mma(const FragmentRequest& r) {
   if (r.operand == FragmentOperand::None)
     return Error{"mma fragments need --operand a, b or c"};
@@ -122,16 +136,7 @@ Expected<FragmentMap> analyze_mma(const FragmentRequest& r) {
   }
   m.elements_per_register = 32 / m.element_bits;
   m.registers_per_lane = count / m.elements_per_register;
-  for (int lane = 0; lane < kWarpSize; ++lane)
-    for (int i = 0; i < count; ++i) {
-      FragmentElement e;
-      e.lane = lane;
-      e.index = i;
-      e.reg = i / m.elements_per_register;
-      e.element = i % m.elements_per_register;
-      e.at = at(lane, i);
-      m.elements.push_back(e);
-    }
+  add_register_elements(m, kWarpSize, count, at);
   m.note = "groupID = lane >> 2, threadID_in_group = lane % 4 (PTX ISA mma fragment tables)";
   return m;
 }
@@ -157,16 +162,7 @@ Expected<FragmentMap> analyze_wgmma(const FragmentRequest& r) {
   m.elements_per_register = a ? 2 : 1;
   const int count = a ? 8 : r.wgmma_n / 2;
   m.registers_per_lane = count / m.elements_per_register;
-  for (int t = 0; t < 4 * kWarpSize; ++t)
-    for (int i = 0; i < count; ++i) {
-      FragmentElement e;
-      e.lane = t;
-      e.index = i;
-      e.reg = i / m.elements_per_register;
-      e.element = i % m.elements_per_register;
-      e.at = a ? gmma::a_fragment(t, i) : gmma::accumulator(t, i);
-      m.elements.push_back(e);
-    }
+  add_register_elements(m, 4 * kWarpSize, count, a ? gmma::a_fragment : gmma::accumulator);
   m.note = "thread t of the warpgroup is lane t % 32 of warp t / 32; warp w owns rows 16w..16w+15 and holds "
            "there what mma.sync m16n8k16 holds (d[i]: n8 block i / 4, c[i % 4])";
   return m;

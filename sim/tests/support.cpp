@@ -9,12 +9,21 @@
 
 namespace gemmlab::test {
 
+namespace {
+nlohmann::json read_test_data(const std::string& name) {
+  std::ifstream in(std::string(GEMMLAB_TEST_DATA) + "/" + name);
+  if (!in) throw std::runtime_error("cannot open " + name);
+  return nlohmann::json::parse(in);
+}
+}  // namespace
+
 const nlohmann::json& cutlass_reference() {
-  static const nlohmann::json j = [] {
-    std::ifstream in(std::string(GEMMLAB_TEST_DATA) + "/cutlass_layouts.json");
-    if (!in) throw std::runtime_error("cannot open cutlass_layouts.json");
-    return nlohmann::json::parse(in);
-  }();
+  static const nlohmann::json j = read_test_data("cutlass_layouts.json");
+  return j;
+}
+
+const nlohmann::json& cute_hopper_reference() {
+  static const nlohmann::json j = read_test_data("cute_hopper_layouts.json");
   return j;
 }
 

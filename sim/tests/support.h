@@ -9,6 +9,9 @@ namespace gemmlab::test {
 
 // ../shared/reference/cutlass_layouts.json, copied to sim/tests/data (CUTLASS 4.7 values).
 const nlohmann::json& cutlass_reference();
+// ../shared/reference/cute_hopper_layouts.json, copied to sim/tests/data (CuTe's GMMA layouts and
+// wgmma accumulators).
+const nlohmann::json& cute_hopper_reference();
 std::vector<nlohmann::json> cutlass_cases(const std::string& kind);
 
 struct CliResult {

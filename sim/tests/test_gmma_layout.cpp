@@ -6,25 +6,16 @@
 
 #include <nlohmann/json.hpp>
 
-#include <fstream>
 #include <set>
 
 #include "gemmlab/fragment_analysis.h"
 #include "gemmlab/gmma_analysis.h"
 #include "gemmlab/tma_map.h"
+#include "support.h"
 
 using namespace gemmlab;
 
 namespace {
-
-const nlohmann::json& cute_hopper() {
-  static const nlohmann::json j = [] {
-    std::ifstream in(std::string(GEMMLAB_TEST_DATA) + "/cute_hopper_layouts.json");
-    if (!in) throw std::runtime_error("cannot open cute_hopper_layouts.json");
-    return nlohmann::json::parse(in);
-  }();
-  return j;
-}
 
 gmma::TileLayout layout(gmma::Swizzle s, gmma::Major m, int bits, int rows, int cols) {
   auto t = make_gmma_layout(s, m, bits, rows, cols);
@@ -36,7 +27,7 @@ gmma::TileLayout layout(gmma::Swizzle s, gmma::Major m, int bits, int rows, int 
 
 TEST(GmmaLayout, EveryLayoutMatchesCute) {
   int cases = 0;
-  for (const auto& c : cute_hopper()["cases"]) {
+  for (const auto& c : test::cute_hopper_reference()["cases"]) {
     if (c["kind"] != "gmma_layout") continue;
     SCOPED_TRACE(c["major"].get<std::string>() + " " + c["swizzle"].get<std::string>() + " " + c["shape"].dump());
     auto s = parse_gmma_swizzle(c["swizzle"]);
@@ -211,7 +202,7 @@ TEST(TmaMap, DriverRulesAreNamed) {
 // register, through the fragment analysis the Fragments view draws.
 TEST(WgmmaFragment, AccumulatorMatchesCute) {
   int cases = 0;
-  for (const auto& c : cute_hopper()["cases"]) {
+  for (const auto& c : test::cute_hopper_reference()["cases"]) {
     if (c["kind"] != "wgmma_accumulator") continue;
     FragmentRequest r;
     r.op = FragmentOp::WgmmaM64nNk16F16;
