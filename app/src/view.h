@@ -53,6 +53,9 @@ class View {
 
   // A file the user opened for this view (results JSON, ncu CSV); problems go to the view.
   virtual void load_file(const std::string& path) { (void)path; }
+  // Loads what apply() named (a file under assets/) as the next draw would, without drawing:
+  // the lesson checker calls it before asking export_data() whether the step can be shown.
+  virtual void prepare(const AppPaths& paths) { (void)paths; }
 
   // While a step's predict question is open, the view hides the number it asks for (the learner
   // reasons from the picture, then presses Reveal). nullptr: nothing hidden.

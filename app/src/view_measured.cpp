@@ -166,11 +166,14 @@ class MeasuredView final : public View {
     return out;
   }
 
+  void prepare(const AppPaths& paths) override {
+    if (pending_csv_.empty()) return;
+    load_file((fs::path(paths.assets) / pending_csv_).string());
+    pending_csv_.clear();
+  }
+
   void draw(ViewContext& ctx) override {
-    if (!pending_csv_.empty()) {
-      load_file((fs::path(ctx.paths.assets) / pending_csv_).string());
-      pending_csv_.clear();
-    }
+    prepare(ctx.paths);
     if (ImGui::Button("Open ncu CSV...")) {
       file_dialog_open("Open an Nsight Compute CSV", ctx.paths.assets, ".csv",
                        [this](const std::string& p) { load_file(p); });

@@ -58,6 +58,26 @@ TEST(LessonsCli, CheckReportsFileAndLine) {
   EXPECT_NE(r.out.find("10 problem(s)"), std::string::npos) << r.out;
 }
 
+// What passes the format check must also be what the views can show: the checker applies every
+// step to its view and computes every predict answer (lesson_render_check.h).
+TEST(LessonsCli, CheckAppliesEveryStepToItsView) {
+  CliRun r = run("lessons --check " + kFixtures + "/unrenderable");
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.out.find("01-too-big/lesson.toml:4: step 1: the gmma view cannot show these settings: shape 64,32 "
+                       "does not tile the K-major 128B atom"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("01-too-big/lesson.toml:11: step 2: the pipeline view cannot show these settings: tiles x k "
+                       "iterations must be 1..1024"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("01-too-big/lesson.toml:24: step 3: the answer to gmma.offset cannot be computed: the "
+                       "element is outside the tile"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("3 problem(s)"), std::string::npos) << r.out;
+}
+
 TEST(LessonsCli, BadArgumentsSayWhatToDo) {
   CliRun a = run("lessons --frobnicate");
   EXPECT_EQ(a.code, 2);

@@ -1,0 +1,41 @@
+#include "lesson_render_check.h"
+
+#include <map>
+#include <memory>
+#include <string>
+
+namespace gemmlab::app {
+
+std::vector<Diagnostic> check_steps_render(const Course& course, const AppPaths& paths) {
+  std::vector<Diagnostic> out;
+  std::map<std::string, std::unique_ptr<View>> views;
+  for (auto& v : make_views()) views[v->id()] = std::move(v);
+  for (const Lesson& lesson : course.lessons) {
+    if (!lesson.ok()) continue;  // apply() takes settings the format check has passed
+    const std::string file = course.dir + "/" + lesson.id + "/lesson.toml";
+    for (size_t i = 0; i < lesson.steps.size(); ++i) {
+      const LessonStep& step = lesson.steps[i];
+      const std::string where = "step " + std::to_string(i + 1) + ": ";
+      for (const auto& [id, settings] : step.settings.items()) {
+        auto it = views.find(id);
+        if (it == views.end()) continue;  // the format check names unknown views
+        it->second->apply(settings);
+        it->second->prepare(paths);
+        const Json shown = it->second->export_data();
+        if (shown.contains("error"))
+          out.push_back({file, step.line,
+                         where + "the " + id + " view cannot show these settings: " + shown["error"].get<std::string>()});
+      }
+      if (!step.predict) continue;
+      const std::string& q = step.predict->quantity;
+      auto it = views.find(q.substr(0, q.find('.')));
+      if (it == views.end()) continue;
+      const auto answer = it->second->predict(*step.predict);
+      if (!answer)
+        out.push_back({file, step.predict->line, where + "the answer to " + q + " cannot be computed: " + answer.error()});
+    }
+  }
+  return out;
+}
+
+}  // namespace gemmlab::app

@@ -1,0 +1,16 @@
+// What `gemmlab lessons --check` adds to the format check: every step's settings applied to the
+// views the app would show them in. A step whose view cannot compute what it is asked to show
+// (a GMMA tile that does not divide into atoms, a pipeline that would need more k-tiles than the
+// simulator allows, ...) or whose predict answer cannot be computed is an error, named by file
+// and line, so that what the checker accepts is what the app renders.
+#pragma once
+#include <vector>
+
+#include "model/lesson_format.h"
+#include "view.h"
+
+namespace gemmlab::app {
+
+std::vector<Diagnostic> check_steps_render(const Course& course, const AppPaths& paths);
+
+}  // namespace gemmlab::app
