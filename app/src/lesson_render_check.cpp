@@ -22,9 +22,12 @@ std::vector<Diagnostic> check_steps_render(const Course& course, const AppPaths&
         it->second->apply(settings);
         it->second->prepare(paths);
         const Json shown = it->second->export_data();
-        if (shown.contains("error"))
+        if (shown.contains("error") && !step.shows_error)
           out.push_back({file, step.line,
-                         where + "the " + id + " view cannot show these settings: " + shown["error"].get<std::string>()});
+                         where + "the " + id + " view cannot show these settings: " + shown["error"].get<std::string>() +
+                             " (if that message is the point, say shows_error = true)"});
+        if (!shown.contains("error") && step.shows_error && id == step.view)
+          out.push_back({file, step.line, where + "shows_error = true, but the " + id + " view shows no error"});
       }
       if (!step.predict) continue;
       const std::string& q = step.predict->quantity;

@@ -178,6 +178,11 @@ struct LessonParser {
         } else {
           step.view = s->get();
         }
+      } else if (k == "shows_error") {
+        if (auto* b = v.as_boolean())
+          step.shows_error = b->get();
+        else
+          error(line_of(v), "shows_error must be true or false");
       } else if (k == "predict") {
         if (auto* pt = v.as_table())
           parse_predict(*pt, step);
@@ -201,7 +206,7 @@ struct LessonParser {
         }
         step.settings[k] = std::move(settings);
       } else {
-        std::string list = "view, predict";
+        std::string list = "view, predict, shows_error";
         for (const auto& id : views) list += ", " + id;
         error(line_of(v), "unknown key \"" + k + "\" in [[step]]; a step's keys are " + list);
       }

@@ -34,6 +34,7 @@ struct LessonStep {
   std::string view;                // view brought to the front; empty = keep the current one
   Json settings = Json::object();  // {"banks": {...}, "grid": {...}}: validated against the schema
   std::optional<PredictSpec> predict;
+  bool shows_error = false;        // the view's error message is the point (a rule being broken)
   int line = 0;                    // of the [[step]] header in lesson.toml
 };
 
