@@ -75,7 +75,7 @@ TEST(LessonsCli, CheckAppliesEveryStepToItsView) {
                        "element is outside the tile"),
             std::string::npos)
       << r.out;
-  EXPECT_NE(r.out.find("01-too-big/lesson.toml:27: step 4: shows_error = true, but the gmma view shows no error"),
+  EXPECT_NE(r.out.find("01-too-big/lesson.toml:28: step 4: shows_error = true, but the gmma view shows no error"),
             std::string::npos)
       << r.out;
   EXPECT_NE(r.out.find("4 problem(s)"), std::string::npos) << r.out;
