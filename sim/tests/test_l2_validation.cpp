@@ -139,6 +139,11 @@ TEST(L2Validation, HopperStagesOnTheH100) {
   for (const auto& [key, m] : measured) {
     const auto& [stage, n] = key;
     SCOPED_TRACE(stage + " " + std::to_string(n));
+#if defined(__SANITIZE_ADDRESS__)
+    // Under ASan an 8192^3 replay takes a minute; the default build checks these rows, and the
+    // 4096^3 ones run the same code here.
+    if (n > 4096) continue;
+#endif
     const Modelled got = replay_stage(stage, {n, n, n}, find_stage_desc(stage)->coresident == Coresidency::Even, "h100");
     // The launch: persistent runs one block per SM; the others one block per tile.
     const double blocks = stage == "persistent" ? double(got.launch.device.sms * got.launch.blocks_per_sm)
