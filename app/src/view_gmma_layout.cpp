@@ -245,8 +245,7 @@ class GmmaLayoutView final : public View {
       dl->AddLine(cv.to_screen(0, float(r)), cv.to_screen(float(cols), float(r)), IM_COL32(20, 20, 24, 200), 1.5f);
     if (d)
       for (const CoreMatrix& m : d->cores) {
-        const int h = k_major ? 8 : per_chunk, w = k_major ? per_chunk : 8;
-        (void)h;
+        const int w = k_major ? per_chunk : 8;  // a core matrix: 8 rows x 16 bytes
         const ImVec2 a = cv.to_screen(float(m.k0), float(m.row0)), b = cv.to_screen(float(m.k0 + w), float(m.row0 + 8));
         dl->AddRect(a, b, IM_COL32(255, 255, 255, 230), 0, 0, 2);
       }
