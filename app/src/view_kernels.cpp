@@ -33,6 +33,7 @@ struct KernelsUiState {
   int size[3] = {4096, 4096, 4096};
   std::string shown_key;            // the size (or convolution) whose rows are shown; "" = the step's
   int set = 0;                      // which loaded results set
+  std::string device;               // a step's device ("h200"): prefer its results
   bool show_registry = false;
 };
 
@@ -47,6 +48,7 @@ class KernelsView final : public View {
     ui_.set = set;
     pick_set_ = true;
     if (s.contains("stages")) ui_.stages = s["stages"].get<std::vector<std::string>>();
+    if (s.contains("device")) ui_.device = s["device"];
     if (s.contains("size"))
       for (int i = 0; i < 3; ++i) ui_.size[i] = s["size"][i];
     if (s.contains("conv")) {
@@ -135,12 +137,22 @@ class KernelsView final : public View {
         if (x.size_key() == step_key()) return true;
       return false;
     };
-    if (ui_.set >= 0 && ui_.set < static_cast<int>(sets_.size()) && has(ui_.set)) return;
-    for (int i = 0; i < static_cast<int>(sets_.size()); ++i)
-      if (has(i)) {
-        ui_.set = i;
-        return;
-      }
+    // A step that names a device shows that device's results where there are any.
+    auto on_device = [&](int i) { return ui_.device.empty() || device_matches(sets_[i].device.name, ui_.device); };
+    if (ui_.set >= 0 && ui_.set < static_cast<int>(sets_.size()) && has(ui_.set) && on_device(ui_.set)) return;
+    for (int pass = 0; pass < 2; ++pass)
+      for (int i = 0; i < static_cast<int>(sets_.size()); ++i)
+        if (has(i) && (pass == 1 || on_device(i))) {
+          ui_.set = i;
+          return;
+        }
+  }
+  // "h200" matches "NVIDIA H200", "h100" "NVIDIA H100 80GB HBM3" (case and spaces ignored).
+  static bool device_matches(const std::string& name, const std::string& preset) {
+    std::string n;
+    for (char c : name)
+      if (c != ' ') n += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return n.find(preset) != std::string::npos;
   }
 
   void load_references(ViewContext& ctx) {
