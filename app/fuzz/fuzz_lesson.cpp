@@ -15,6 +15,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   }();
   (void)ready;
   gemmlab::fuzz::write_file(scratch() / "course" / "x" / "lesson.toml", data, size);
-  const gemmlab::app::Course c = gemmlab::app::load_course((scratch() / "course").string(), scratch().string());
-  return c.lessons.empty() ? 0 : static_cast<int>(c.lessons[0].errors.size() > 1000000);
+  (void)gemmlab::app::load_course((scratch() / "course").string(), scratch().string());
+  return 0;  // libFuzzer reserves other values
 }

@@ -7,8 +7,8 @@
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string text(reinterpret_cast<const char*>(data), size);
-  const auto lesson = gemmlab::app::split_lesson_markdown(text, "fuzz.md");
-  const auto images = gemmlab::app::markdown_images(text);
-  const auto blocks = gemmlab::app::parse_markdown(text);
-  return static_cast<int>(lesson.steps.size() + images.size() + blocks.size() > (1u << 30));
+  (void)gemmlab::app::split_lesson_markdown(text, "fuzz.md");
+  (void)gemmlab::app::markdown_images(text);
+  (void)gemmlab::app::parse_markdown(text);
+  return 0;
 }

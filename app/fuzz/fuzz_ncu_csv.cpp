@@ -5,7 +5,7 @@
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string text(reinterpret_cast<const char*>(data), size);
-  auto r = gemmlab::app::parse_ncu_csv(text, "fuzz.csv");
+  (void)gemmlab::app::parse_ncu_csv(text, "fuzz.csv");
   (void)gemmlab::app::parse_ncu_number(text.substr(0, 64));
-  return r.ok() ? 0 : 0;
+  return 0;
 }

@@ -5,6 +5,16 @@
 
 using gemmlab::test::run_gemmlab;
 
+
+namespace {
+// A usage error: exit status 2 and a message on stderr that says `says`.
+void expect_usage_error(const std::vector<std::string>& args, const std::string& says) {
+  auto r = run_gemmlab(args);
+  EXPECT_EQ(r.exit_code, 2) << r.out.substr(0, 200);
+  EXPECT_NE(r.err.find(says), std::string::npos) << r.err;
+}
+}  // namespace
+
 TEST(Cli, TopLevelHelpListsTheCommands) {
   auto r = run_gemmlab({"--help"});
   EXPECT_EQ(r.exit_code, 0);
@@ -30,31 +40,26 @@ TEST(Cli, SimWithoutCommandIsAUsageError) {
 }
 
 TEST(Cli, OptionWithoutValueIsAnError) {
-  auto r = run_gemmlab({"sim", "swizzle", "--bits"});
-  EXPECT_EQ(r.exit_code, 2);
-  EXPECT_NE(r.err.find("--bits needs a value"), std::string::npos) << r.err;
+  expect_usage_error({"sim", "swizzle", "--bits"}, "--bits needs a value");
 }
 
 // Integers are decimal and range-checked before they reach the model (issue 15): no silent
 // narrowing (2^32 + 128 was taken as 128), no octal (010 was 8), no overflowing product.
 TEST(Cli, IntegersAreDecimalAndInRange) {
-  auto r = run_gemmlab({"sim", "threadmap", "--map", "warp-raked", "--shape", "4294967424,8", "--threads", "256",
-                        "--warp-arrangement", "4,8", "--access", "8"});
-  EXPECT_EQ(r.exit_code, 2);
-  EXPECT_NE(r.err.find("--shape must be 1..4194304 (got 4294967424)"), std::string::npos) << r.err;
-  r = run_gemmlab({"sim", "threadmap", "--map", "warp-raked", "--shape", "64,8", "--threads", "256",
-                   "--warp-arrangement", "2147483647,4", "--access", "8"});
-  EXPECT_EQ(r.exit_code, 2);
-  EXPECT_NE(r.err.find("--warp-arrangement must be 1..32"), std::string::npos) << r.err;
-  r = run_gemmlab({"sim", "threadmap", "--map", "stripmined", "--shape", "010,8", "--threads", "010"});
+  expect_usage_error({"sim", "threadmap", "--map", "warp-raked", "--shape", "4294967424,8", "--threads", "256",
+                      "--warp-arrangement", "4,8", "--access", "8"},
+                     "--shape must be 1..4194304 (got 4294967424)");
+  expect_usage_error({"sim", "threadmap", "--map", "warp-raked", "--shape", "64,8", "--threads", "256",
+                      "--warp-arrangement", "2147483647,4", "--access", "8"},
+                     "--warp-arrangement must be 1..32");
+  auto r = run_gemmlab({"sim", "threadmap", "--map", "stripmined", "--shape", "010,8", "--threads", "010"});
   EXPECT_EQ(r.exit_code, 0) << r.err;  // ten threads over a ten-wide tile, one vector each
   EXPECT_NE(r.out.find("[8,0],[9,0]]"), std::string::npos) << r.out;
   r = run_gemmlab({"sim", "threadmap", "--map", "stripmined", "--shape", "0128,8", "--threads", "0256", "--access", "04"});
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("\"iterations\":[1,1]"), std::string::npos) << r.out;  // (128,8), 256 threads, 4 per access
-  r = run_gemmlab({"sim", "threadmap", "--map", "stripmined", "--shape", "128,8", "--threads", "0x100"});
-  EXPECT_EQ(r.exit_code, 2);
-  EXPECT_NE(r.err.find("'0x100' is not an integer"), std::string::npos) << r.err;
+  expect_usage_error({"sim", "threadmap", "--map", "stripmined", "--shape", "128,8", "--threads", "0x100"},
+                     "'0x100' is not an integer");
 }
 
 // gemmlab sim conv: the implicit GEMM of a convolution and where one element of A comes from.
@@ -73,12 +78,8 @@ TEST(Cli, ConvGivesTheGemmAndTheAddress) {
   EXPECT_NE(pad.out.find("\"input\":null"), std::string::npos) << pad.out;
   EXPECT_NE(pad.out.find("\"padding_at\":[0,-1,-1,0]"), std::string::npos) << pad.out;
   // A shape the kernels refuse, and an element outside the GEMM, are errors that say why.
-  auto odd = run_gemmlab({"sim", "conv", "--problem", "1,8,8,12,8,3,3,1,1"});
-  EXPECT_EQ(odd.exit_code, 2);
-  EXPECT_NE(odd.err.find("C must be a multiple of 8"), std::string::npos) << odd.err;
-  auto far = run_gemmlab({"sim", "conv", "--problem", "1,8,8,8,8,3,3,1,1", "--row", "64", "--col", "0"});
-  EXPECT_EQ(far.exit_code, 2);
-  EXPECT_NE(far.err.find("outside the GEMM's 64 rows"), std::string::npos) << far.err;
+  expect_usage_error({"sim", "conv", "--problem", "1,8,8,12,8,3,3,1,1"}, "C must be a multiple of 8");
+  expect_usage_error({"sim", "conv", "--problem", "1,8,8,8,8,3,3,1,1", "--row", "64", "--col", "0"}, "outside the GEMM's 64 rows");
 }
 
 // The Hopper commands print the issue's JSON: CuTe's offsets, the wgmma accumulator by thread, a
@@ -103,21 +104,13 @@ TEST(Cli, HopperLayoutsWgmmaAndTma) {
   ASSERT_EQ(t.exit_code, 0) << t.err;
   EXPECT_NE(t.out.find("\"in_bounds\":216"), std::string::npos) << t.out;
   EXPECT_NE(t.out.find("\"smem_bytes\":[0,2,4,6,8,10,12,14,16,"), std::string::npos) << t.out;
-  auto bad = run_gemmlab({"sim", "gmma-layout", "--swizzle", "64B", "--major", "K", "--shape", "8,16"});
-  EXPECT_EQ(bad.exit_code, 2);
-  EXPECT_NE(bad.err.find("K of 32"), std::string::npos) << bad.err;
-  auto b = run_gemmlab({"sim", "wgmma", "--shape", "m64n16k16", "--operand", "b"});
-  EXPECT_EQ(b.exit_code, 2);
-  EXPECT_NE(b.err.find("shared memory"), std::string::npos) << b.err;
-  auto k = run_gemmlab({"sim", "tma", "--global", "4095,64", "--box", "64,64", "--start", "0,0"});
-  EXPECT_EQ(k.exit_code, 2);
-  EXPECT_NE(k.err.find("multiple of 16"), std::string::npos) << k.err;
+  expect_usage_error({"sim", "gmma-layout", "--swizzle", "64B", "--major", "K", "--shape", "8,16"}, "K of 32");
+  expect_usage_error({"sim", "wgmma", "--shape", "m64n16k16", "--operand", "b"}, "shared memory");
+  expect_usage_error({"sim", "tma", "--global", "4095,64", "--box", "64,64", "--start", "0,0"}, "multiple of 16");
 }
 
 // An option given twice is an error (some commands took the first, some the last; the app's
 // commands: app_test_lessons_cli).
 TEST(Cli, RepeatedOptionIsAnError) {
-  auto r = run_gemmlab({"sim", "swizzle", "--bits", "3", "--bits", "2", "--base", "3", "--shift", "3", "--count", "8"});
-  EXPECT_EQ(r.exit_code, 2);
-  EXPECT_NE(r.err.find("option --bits is given twice"), std::string::npos) << r.err;
+  expect_usage_error({"sim", "swizzle", "--bits", "3", "--bits", "2", "--base", "3", "--shift", "3", "--count", "8"}, "option --bits is given twice");
 }

@@ -25,9 +25,9 @@ constexpr int kSwizzleAtomBytes = 1024;  // 8 rows of 128 bytes: one repeat of t
 constexpr int kMaxBoxRows = 256;       // cuTensorMapEncodeTiled: boxDim[i] <= 256
 
 // Byte offset of byte b of box row `row` (128-byte rows) with CU_TENSOR_MAP_SWIZZLE_128B.
+// (CuTe's Swizzle<3,4,3> on bytes; gmma_layout.h names the other swizzle modes the same way.)
 GL_HD constexpr std::uint32_t sw128_byte_offset(int row, int b) {
-  const std::uint32_t linear = static_cast<std::uint32_t>(row * kRowBytes + b);
-  return linear ^ (((linear >> 7) & 7u) << 4);
+  return static_cast<std::uint32_t>(swizzle_apply(SwizzleParams{3, 4, 3}, row * kRowBytes + b));
 }
 // Byte offset of half (row, k) inside an operand box.
 GL_HD constexpr std::uint32_t sw128_offset(int row, int k) { return sw128_byte_offset(row, 2 * k); }
