@@ -422,8 +422,9 @@ class GridView final : public View {
                 std::to_string(m.device.sms * m.blocks_per_sm / m.spec.persistent_cluster_m) + " clusters of " +
                 std::to_string(m.spec.persistent_cluster_m) +
                 ") stay resident and take the tiles in the scheduler's order: here each tile is one of their "
-                "turns, a 'wave' one round. The kernel's stream-k tail (where the last round would be at most "
-                "3/4 full) is not drawn.");
+                "turns, a 'wave' one round. Where the last round would be at most 3/4 full, its tiles run as "
+                "the kernel's stream-k tail (here " + std::to_string(m.tail_pieces) +
+                " pieces, each a part of one tile's k-tiles, all in the last round).");
     if (m.spec.l2.multicast_b > 1)
       note_text("Outlined pairs: the " + std::to_string(m.spec.l2.multicast_b) +
                 " blocks of a cluster (neighbouring m tiles, the same n tile). One B load per cluster reaches L2; "

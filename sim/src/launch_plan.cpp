@@ -44,20 +44,72 @@ Expected<LaunchSpec> stage_launch_spec(const StageDesc& s, GemmCoord problem) {
 
 namespace {
 
-// Stage 17's tiles in the order its resident clusters take them (see LaunchSpec).
-OrderSpec persistent_order(const LaunchSpec& spec, int clusters) {
+// Stage 17's scheduler on `clusters` resident clusters, as 17_persistent.cu plans it (with the
+// TMA-store epilogue, whose stream-k tail adds to C: beta == 0 and M % 4 == 0).
+persistent::Plan persistent_plan(const LaunchSpec& spec, int clusters) {
   const int tm = ceil_div(spec.problem.m, spec.tile.m), tn = ceil_div(spec.problem.n, spec.tile.n);
-  const int kt = ceil_div(spec.problem.k, spec.tile.k);
-  const persistent::Plan p = persistent::make_plan(tm, tn, spec.persistent_cluster_m, spec.persistent_stride, kt, clusters);
+  return persistent::make_plan(tm, tn, spec.persistent_cluster_m, spec.persistent_stride,
+                               ceil_div(spec.problem.k, spec.tile.k), clusters, spec.problem.m % 4 == 0);
+}
+
+// Stage 17's tiles in the order its resident clusters take them (see LaunchSpec); the tail units'
+// tiles come last, whole, for split_persistent_tail to cut.
+OrderSpec persistent_order(const persistent::Plan& p) {
   OrderSpec o;
   o.kind = OrderKind::List;
   for (int u0 = 0; u0 < p.units(); u0 += p.clusters)
     for (int u = u0; u < std::min(u0 + p.clusters, p.units()); ++u)
       for (int r = 0; r < p.cluster_m; ++r) {
         const GemmCoord t = persistent::unit_tile(p, u, r);
-        if (t.m < tm && t.n < tn) o.tile_list.push_back({t.m, t.n, 0});
+        if (t.m < p.tiles_m && t.n < p.tiles_n) o.tile_list.push_back({t.m, t.n, 0});
       }
   return o;
+}
+
+// The stream-k tail: the tail units' whole-tile blocks (the last of the list) become the pieces
+// the clusters compute, each a block with the piece's k-tiles: every cluster's first tail
+// segment, then every cluster's second, ... (the order in which the resident blocks take them).
+// 8192^3 on 66 clusters: 34 units = 68 tiles become 2 x 100 pieces of 62-66 k-tiles.
+long long split_persistent_tail(BlockPlan& plan, const persistent::Plan& p) {
+  if (p.tail_units == 0) return 0;
+  long long tail_tiles = 0;
+  for (int u = p.dp_units; u < p.units(); ++u)
+    for (int r = 0; r < p.cluster_m; ++r) {
+      const GemmCoord t = persistent::unit_tile(p, u, r);
+      tail_tiles += t.m < p.tiles_m && t.n < p.tiles_n;
+    }
+  const size_t keep = plan.blocks.size() - static_cast<size_t>(tail_tiles);
+  plan.segments.resize(static_cast<size_t>(plan.blocks[keep].first_segment));
+  plan.blocks.resize(keep);
+  for (int i = 0;; ++i) {  // i-th tail segment of each cluster
+    bool any = false;
+    for (int c = 0; c < p.clusters; ++c) {
+      const int whole = p.dp_units / p.clusters + (c < p.dp_units % p.clusters ? 1 : 0);
+      if (whole + i >= persistent::segments(p, c)) continue;
+      any = true;
+      const persistent::Segment g = persistent::segment(p, c, whole + i);
+      for (int r = 0; r < p.cluster_m; ++r) {
+        const GemmCoord t = persistent::unit_tile(p, g.unit, r);
+        if (t.m >= p.tiles_m || t.n >= p.tiles_n) continue;
+        WorkSegment w;
+        w.m_tile = t.m;
+        w.n_tile = t.n;
+        w.tile_index = t.m * plan.tiled_shape.n + t.n;
+        w.k_iter_begin = g.k_begin;
+        w.k_iter_end = g.k_end;
+        BlockWork b;
+        b.block_idx = Dim3{static_cast<int>(plan.blocks.size()), 0, 0};
+        b.tile = {t.m, t.n, 0};
+        b.first_segment = static_cast<int>(plan.segments.size());
+        b.segment_count = 1;
+        plan.segments.push_back(w);
+        plan.blocks.push_back(b);
+      }
+    }
+    if (!any) break;
+  }
+  plan.grid = Dim3{static_cast<int>(plan.blocks.size()), 1, 1};
+  return static_cast<long long>(plan.blocks.size() - keep);
 }
 
 }  // namespace
@@ -117,13 +169,15 @@ Expected<LaunchPlan> plan_launch(const LaunchSpec& spec, const DeviceDesc& devic
     p.blocks_per_sm = occ->blocks_per_sm;
   }
   PlanRequest rq;
+  std::optional<persistent::Plan> persistent;
   rq.problem = spec.problem;
   rq.tile = spec.tile;
   rq.order = spec.order;
   if (spec.persistent_cluster_m > 0) {
     if (spec.tile.m <= 0 || spec.tile.n <= 0 || spec.tile.k <= 0) return Error{"the tile must be positive in m, n and k"};
     const int clusters = std::max(1, device.sms * p.blocks_per_sm / spec.persistent_cluster_m);
-    rq.order = persistent_order(spec, clusters);
+    persistent = persistent_plan(spec, clusters);
+    rq.order = persistent_order(*persistent);
     p.spec.order = rq.order;
   }
   rq.partition = spec.partition;
@@ -144,6 +198,13 @@ Expected<LaunchPlan> plan_launch(const LaunchSpec& spec, const DeviceDesc& devic
   auto plan = make_block_plan(rq);
   if (!plan) return Error{plan.error()};
   p.plan = std::move(*plan);
+  // The persistent stage's waves are rounds of whole tiles (the lesson's "68 left for the last
+  // round"); its timeline and L2 replay run the pieces of the stream-k tail.
+  std::optional<BlockPlan> whole_tiles;
+  if (persistent && persistent->tail_units > 0) {
+    whole_tiles = p.plan;
+    p.tail_pieces = split_persistent_tail(p.plan, *persistent);
+  }
   // Clusters along gridDim.y (stage 16) are dispatched as units, in the order of their cluster
   // index (x fastest, then y / cluster, then z): a cluster's blocks start together.
   if (spec.l2.multicast_b > 1 && !spec.l2.multicast_rank_linear) {
@@ -159,16 +220,17 @@ Expected<LaunchPlan> plan_launch(const LaunchSpec& spec, const DeviceDesc& devic
   auto tl = simulate_timeline(p.plan, device.sms, p.blocks_per_sm, spec.cost);
   if (!tl) return Error{tl.error()};
   p.timeline = std::move(*tl);
-  p.waves = summarize_waves(p.plan, p.timeline.slots);
+  p.waves = summarize_waves(whole_tiles ? *whole_tiles : p.plan, p.timeline.slots);
   p.tiles = tile_spans(p.plan, p.timeline);
   p.l2_lookups = estimate_l2_lookups(p.plan, spec.l2);
   return p;
 }
 
 Expected<L2Report> replay_launch_l2(const LaunchPlan& p) {
-  if (p.l2_lookups > kMaxL2Lookups)
+  const std::uint64_t limit = std::min(p.spec.l2.max_lookups, kMaxL2Lookups);
+  if (p.l2_lookups > limit)
     return Error{"the L2 replay would make " + std::to_string(p.l2_lookups) + " look-ups (more than the simulator's " +
-                 std::to_string(kMaxL2Lookups) + "): use a smaller problem or larger tiles"};
+                 std::to_string(limit) + "): use a smaller problem or larger tiles"};
   return replay_l2(p.plan, p.timeline, p.device, p.spec.l2);
 }
 

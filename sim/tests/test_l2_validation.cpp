@@ -125,26 +125,28 @@ TEST(L2Validation, EveryMeasuredConfigurationIsWithinTolerance) {
   }
 }
 
-// The Hopper stages on the H100 (sim/L2_VALIDATION.md, "The Hopper stages"): TMA loads, the
-// cluster stage's B multicast (one request per cluster), the persistent stage's tile scheduler.
-// ncu's L2 requests are the coalescer's (lrc__request_sectors_op_read_coalescable): with multicast
-// the SMs receive more sectors (l1tex__m_xbar2l1tex_read_sectors) than L2 is asked for. Hit rate
-// per requested sector within 2 points; DRAM bytes within 2% but for persistent 8192^3, which runs
-// a stream-k tail the tile list does not model (3.8% more measured). The cluster stage's blocks
-// start cluster by cluster (launch_plan.cpp); in grid order its DRAM bytes were 3.5% / 2.9% off.
-TEST(L2Validation, HopperStagesOnTheH100) {
-  const Measured measured = read_ncu_csv("l2_ncu_h100_hopper.csv");
+// The Hopper stages on the H100 and the H200 (sim/L2_VALIDATION.md, "The Hopper stages"): TMA
+// loads, the cluster stage's B multicast (one request per cluster), the persistent stage's tile
+// scheduler. ncu's L2 requests are the coalescer's (lrc__request_sectors_op_read_coalescable):
+// with multicast the SMs receive more sectors (l1tex__m_xbar2l1tex_read_sectors) than L2 is asked
+// for. Hit rate per requested sector within 2 points; DRAM bytes within 2% but for persistent
+// 8192^3, whose stream-k tail is replayed piece by piece and still reads 1.7% (H100) / 2.4%
+// (H200) less than measured (3.8% / 3.9% with its last round run whole). The cluster stage's
+// blocks start cluster by cluster (launch_plan.cpp); in grid order its DRAM bytes were 3.5% /
+// 2.9% off on the H100.
+static void check_hopper_stages(const char* csv, const char* device) {
+  const Measured measured = read_ncu_csv(csv);
   ASSERT_EQ(measured.size(), 8u);
-  const std::map<std::pair<std::string, int>, double> dram_tolerance = {{{"persistent", 8192}, 0.045}};
+  const std::map<std::pair<std::string, int>, double> dram_tolerance = {{{"persistent", 8192}, 0.03}};
   for (const auto& [key, m] : measured) {
     const auto& [stage, n] = key;
-    SCOPED_TRACE(stage + " " + std::to_string(n));
+    SCOPED_TRACE(stage + " " + std::to_string(n) + " " + device);
 #if defined(__SANITIZE_ADDRESS__)
     // Under ASan an 8192^3 replay takes a minute; the default build checks these rows, and the
     // 4096^3 ones run the same code here.
     if (n > 4096) continue;
 #endif
-    const Modelled got = replay_stage(stage, {n, n, n}, find_stage_desc(stage)->coresident == Coresidency::Even, "h100");
+    const Modelled got = replay_stage(stage, {n, n, n}, find_stage_desc(stage)->coresident == Coresidency::Even, device);
     // The launch: persistent runs one block per SM; the others one block per tile.
     const double blocks = stage == "persistent" ? double(got.launch.device.sms * got.launch.blocks_per_sm)
                                                 : double(got.launch.plan.blocks.size());
@@ -156,7 +158,7 @@ TEST(L2Validation, HopperStagesOnTheH100) {
     const auto tol = dram_tolerance.find(key);
     const double dram = m.at("dram__bytes_read.sum");
     EXPECT_NEAR(double(got.report.dram_bytes_read) / dram, 1.0, tol == dram_tolerance.end() ? 0.02 : tol->second);
-    std::printf("  %-16s %5d  hit %.2f%% (ncu %.2f%%)  DRAM %.1f MB (ncu %.1f MB)\n", stage.c_str(), n,
+    std::printf("  %s %-16s %5d  hit %.2f%% (ncu %.2f%%)  DRAM %.1f MB (ncu %.1f MB)\n", device, stage.c_str(), n,
                 100 * got.report.hit_rate, 100 * measured_hit, got.report.dram_bytes_read / 1e6, dram / 1e6);
   }
   // Multicast: the cluster stages ask L2 for two thirds of what the SMs receive (A 128 rows, B
@@ -165,6 +167,8 @@ TEST(L2Validation, HopperStagesOnTheH100) {
   EXPECT_NEAR(c.at("lrc__request_sectors_op_read_coalescable.sum") / c.at("l1tex__m_xbar2l1tex_read_sectors.sum"),
               2.0 / 3.0, 1e-3);
 }
+TEST(L2Validation, HopperStagesOnTheH100) { check_hopper_stages("l2_ncu_h100_hopper.csv", "h100"); }
+TEST(L2Validation, HopperStagesOnTheH200) { check_hopper_stages("l2_ncu_h200_hopper.csv", "h200"); }
 
 // The numbers l2_model.h quotes to explain why lookup_hit / op_read is not hits per request:
 // the L2 request coalescer merges part of the requested sectors before the tag stage, and the

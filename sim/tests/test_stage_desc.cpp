@@ -210,6 +210,44 @@ TEST(LaunchPlan, StagesLaunchAsTheirKernelsDo) {
   EXPECT_EQ(order_name(ep->plan.order), "serpentine:8");
 }
 
+// Stage 17 at 8192^3 on the H100: 66 clusters, 1024 units = 15 rounds + 34 units; those 34 units'
+// 68 tiles become the stream-k tail's pieces (34 x 128 k-tiles over 66 clusters, 65-66 each: 98
+// segments, as the unit boundaries at 128 t fall inside all clusters' ranges but cluster 33's).
+TEST(LaunchPlan, PersistentTailRunsAsPieces) {
+  const DeviceDesc h100 = *device_preset("h100");
+  auto p = plan_launch(*stage_launch_spec(*find_stage_desc("persistent"), {8192, 8192, 8192}), h100);
+  ASSERT_TRUE(p.ok()) << p.error();
+  EXPECT_EQ(p->waves.blocks, 2048);  // the waves count whole tiles: lesson 19's "68 left"
+  EXPECT_EQ(p->waves.last_wave_blocks, 68);
+  EXPECT_EQ(p->plan.blocks.size(), 1980u + 2 * 98);
+  EXPECT_EQ(p->tail_pieces, 2 * 98);
+  EXPECT_EQ(p->waves.wave_of(1980 + 195), 15);  // the pieces are the last round
+  EXPECT_EQ(check_plan_coverage(p->plan), "");
+  EXPECT_EQ(p->tiles.alone, 1980);
+  EXPECT_EQ(p->tiles.shared, 68);
+  int shortest = 1 << 30, longest = 0;
+  for (size_t b = 1980; b < p->plan.blocks.size(); ++b) {
+    const WorkSegment& s = p->plan.segments[static_cast<size_t>(p->plan.blocks[b].first_segment)];
+    shortest = std::min(shortest, s.k_iter_end - s.k_iter_begin);
+    longest = std::max(longest, s.k_iter_end - s.k_iter_begin);
+  }
+  EXPECT_EQ(shortest, 3);  // cluster 1: [65, 131) = unit 0's last 63 and unit 1's first 3
+  EXPECT_EQ(longest, 66);
+  // The tail keeps every SM busy in the last round: 98.4% of the slots' time does work, against
+  // 15.5 / 16 rounds when M % 4 != 0 (C's rows not 16-byte aligned: no TMA store, no tail).
+  EXPECT_NEAR(p->timeline.efficiency(), 0.984, 0.001);
+  auto no_tail = plan_launch(*stage_launch_spec(*find_stage_desc("persistent"), {8190, 8192, 8192}), h100);
+  ASSERT_TRUE(no_tail.ok());
+  EXPECT_EQ(no_tail->plan.blocks.size(), 2048u);
+  EXPECT_NEAR(no_tail->timeline.efficiency(), 1024.0 / 66 / 16, 0.002);
+  // 4096^3: 58 of 66 clusters in the last round, no tail: one block per tile.
+  auto q = plan_launch(*stage_launch_spec(*find_stage_desc("persistent"), {4096, 4096, 4096}), h100);
+  ASSERT_TRUE(q.ok());
+  EXPECT_EQ(q->plan.blocks.size(), 512u);
+  EXPECT_EQ(q->tiles.shared, 0);
+  EXPECT_EQ(q->tail_pieces, 0);
+}
+
 TEST(LaunchPlan, WavesAndTileSpans) {
   // 3 x 2 tiles, 4 slots: one full wave and 2 blocks in the last.
   LaunchSpec spec;

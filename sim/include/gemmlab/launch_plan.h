@@ -31,7 +31,8 @@ struct LaunchSpec {
   // blocks along m, serpentine slabs of persistent_stride n tiles) on the device's resident
   // clusters sets the order, as a tile list: round by round, cluster by cluster, block by block,
   // which is the order in which 132 long-lived blocks take their tiles when all tiles take as
-  // long. The stream-k tail of 17_persistent.cu is not modelled (its last round runs whole).
+  // long. Where 17_persistent.cu runs its stream-k tail, the tail's tiles become its pieces (a
+  // block each, with the piece's k-tiles); the waves still count whole tiles.
   int persistent_cluster_m = 0;
   int persistent_stride = 0;
 };
@@ -63,6 +64,7 @@ struct LaunchPlan {
   Timeline timeline;
   WaveSummary waves;
   TileSpans tiles;
+  long long tail_pieces = 0;         // the persistent stage's stream-k pieces (blocks past the whole tiles)
   std::uint64_t l2_lookups = 0;      // estimate_l2_lookups: whether the replay is affordable
 };
 

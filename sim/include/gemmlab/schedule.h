@@ -105,8 +105,13 @@ struct WaveSummary {
   double waves = 0;           // blocks / slots
   long long full_waves = 0;
   long long last_wave_blocks = 0; // blocks of the last wave: a full wave's slots when none is partial
-  // The wave a block (by launch index) starts in, if every slot took the next block at once.
-  long long wave_of(long long block) const { return slots > 0 ? block / slots : 0; }
+  // The wave a block (by launch index) starts in, if every slot took the next block at once. The
+  // persistent stage's stream-k pieces (launch indices past `blocks`) are its last round.
+  long long wave_of(long long block) const {
+    if (slots <= 0) return 0;
+    const long long last = blocks > 0 ? (blocks - 1) / slots : 0;
+    return block / slots < last ? block / slots : last;
+  }
   double tail_utilisation = 1.0;  // share of slots the last, partial wave fills (1 when none)
 };
 WaveSummary summarize_waves(const BlockPlan& plan, int slots);
