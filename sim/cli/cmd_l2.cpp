@@ -4,6 +4,7 @@
 
 #include "gemmlab/l2_model.h"
 #include "launch_options.h"
+#include "sim_cli.h"
 
 namespace gemmlab::cli {
 
@@ -22,6 +23,7 @@ Json cmd_l2(const Args& a) {
   const StageDesc* stage = nullptr;
   LaunchSpec spec = read_launch_spec(a, false, &stage);
   spec.l2.buckets = read_int(a, "--buckets", 1, 10000, 50);
+  spec.l2.max_lookups = sim_cli_limits().max_l2_lookups;
   auto launch = plan_launch(spec, dev);
   if (!launch) throw CliError(launch.error());
   const BlockPlan* plan = &launch->plan;

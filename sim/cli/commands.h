@@ -15,6 +15,10 @@ struct Command {
   Json (*run)(const Args& args);
 };
 
+// The limits run_sim_cli was called with (sim_cli.h).
+struct SimCliLimits;
+const SimCliLimits& sim_cli_limits();
+
 // The commands, in the order `--help` lists them.
 const std::vector<Command>& sim_commands();
 

@@ -78,7 +78,11 @@ static void print_help(std::ostream& os) {
   for (const auto& c : sim_commands()) os << "  " << c.name << " " << c.usage << "\n";
 }
 
-int run_sim_cli(int argc, char** argv, int first) {
+static SimCliLimits g_limits;
+const SimCliLimits& sim_cli_limits() { return g_limits; }
+
+int run_sim_cli(int argc, char** argv, int first, const SimCliLimits& limits) {
+  g_limits = limits;
   if (first >= argc || !std::strcmp(argv[first], "--help") || !std::strcmp(argv[first], "-h")) {
     print_help(first >= argc ? std::cerr : std::cout);
     return first >= argc ? 2 : 0;

@@ -494,9 +494,10 @@ Expected<L2Report> replay_l2(const BlockPlan& plan, const Timeline& tl, const De
     return Error{"A, B, C and the workspace need " + std::to_string(L.end >> 30) +
                  " GiB; the L2 model addresses at most 512 GiB"};
   const std::uint64_t lookups = estimate_l2_lookups(plan, o);
-  if (lookups > kMaxL2Lookups)
+  const std::uint64_t limit = std::min(o.max_lookups, kMaxL2Lookups);
+  if (lookups > limit)
     return Error{"the replay would make " + std::to_string(lookups) +
-                 " line look-ups (limit " + std::to_string(kMaxL2Lookups) + "): use a smaller problem or larger tiles"};
+                 " line look-ups (limit " + std::to_string(limit) + "): use a smaller problem or larger tiles"};
   return Replay(plan, tl, device, o, L).run();
 }
 

@@ -1,6 +1,7 @@
 // The gemmlab CLI's top level: help and usage errors, for every sim command.
 #include <gtest/gtest.h>
 
+#include "sim_cli.h"
 #include "support.h"
 
 using gemmlab::test::run_gemmlab;
@@ -113,4 +114,28 @@ TEST(Cli, HopperLayoutsWgmmaAndTma) {
 // commands: app_test_lessons_cli).
 TEST(Cli, RepeatedOptionIsAnError) {
   expect_usage_error({"sim", "swizzle", "--bits", "3", "--bits", "2", "--base", "3", "--shift", "3", "--count", "8"}, "option --bits is given twice");
+}
+
+// A caller's look-up bound (the fuzz target's) refuses a replay above it with the CLI's message,
+// and lets one below it run: 512^3 on stage persistent is 4 tiles x 8 k-tiles of 48 KB.
+TEST(Cli, L2ReplayRespectsTheCallersLookupBound) {
+  std::vector<std::string> args = {"gemmlab", "sim", "l2", "--device", "h100", "--problem", "512,512,512",
+                                   "--stage", "persistent", "--heat", "0"};
+  std::vector<char*> argv;
+  for (auto& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  testing::internal::CaptureStderr();
+  testing::internal::CaptureStdout();
+  EXPECT_EQ(gemmlab::cli::run_sim_cli(static_cast<int>(args.size()), argv.data(), 2,
+                                      gemmlab::cli::SimCliLimits{1000}),
+            2);
+  (void)testing::internal::GetCapturedStdout();
+  const std::string err = testing::internal::GetCapturedStderr();
+  EXPECT_NE(err.find("look-ups (more than the simulator's 1000): use a smaller problem"), std::string::npos) << err;
+  testing::internal::CaptureStdout();
+  EXPECT_EQ(gemmlab::cli::run_sim_cli(static_cast<int>(args.size()), argv.data(), 2,
+                                      gemmlab::cli::SimCliLimits{2'000'000}),
+            0);
+  const std::string out = testing::internal::GetCapturedStdout();
+  EXPECT_NE(out.find("\"read_sector_lookups\":"), std::string::npos) << out.substr(0, 200);
 }

@@ -160,6 +160,9 @@ enum class MatrixOrder { RowMajor, ColumnMajor };
 // Hopper stages' bulk tensor copies, whose ncu look-up accounting is not yet measured (counted as Ldg).
 enum class GlobalLoad { Ldg, CpAsync, Tma };
 
+// The most line look-ups a replay may make (~30 s); L2ReplayOptions::max_lookups may lower it.
+inline constexpr std::uint64_t kMaxL2Lookups = 3'000'000'000ull;
+
 struct L2ReplayOptions {
   int element_bytes = 2;          // A, B and C (f16: 2, f32: 4)
   int accumulator_bytes = 4;      // stream-k / parallel split-k partials (f32)
@@ -170,6 +173,7 @@ struct L2ReplayOptions {
   int c_element_bytes = 0;
   MatrixOrder c_order = MatrixOrder::RowMajor;
   int buckets = 50;               // hit_rate_over_time samples
+  std::uint64_t max_lookups = kMaxL2Lookups;  // refuse a replay above this (at most kMaxL2Lookups)
   CoresidentRates coresident;     // the replay's clock with 2 blocks per SM (l2_progress.h)
   GlobalLoad global_load = GlobalLoad::Ldg;  // only for the ncu look-up counts (extra_tag_lookups)
   // Clusters whose blocks share their B tile through TMA multicast (stages 16, 17): one copy per
@@ -225,6 +229,5 @@ Expected<double> ncu_lookup_hit_over_op_read(const L2Report& r, double lrc_merge
 
 // Line look-ups the replay will make (to refuse a request that would take minutes).
 std::uint64_t estimate_l2_lookups(const BlockPlan& plan, const L2ReplayOptions& options);
-inline constexpr std::uint64_t kMaxL2Lookups = 3'000'000'000ull;
 
 }  // namespace gemmlab
