@@ -16,6 +16,7 @@
 // The kernel: 16_cluster.cuh (cluster_kernel).
 // Measured (H100, 2026-11-25, ratio to cuBLAS timed in turns): 593 TFLOP/s, 92.6 % at 4096^3;
 // 626 TFLOP/s, 97.2 % at 8192^3. Runs and method: HOPPER_NOTES.md.
+// H200 (2026-11-25, same method): 623 TFLOP/s, 94.4 % at 4096^3; 624 TFLOP/s, 98.0 % at 8192^3.
 //
 // Run: gemmlab bench --stages warp-specialized,cluster --sizes 4096,8192 --check
 #include "16_cluster.cuh"

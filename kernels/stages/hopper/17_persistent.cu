@@ -24,12 +24,14 @@
 // The kernel: 17_persistent.cuh (persistent_kernel).
 // Measured (H100, 2026-11-25, ratio to cuBLAS timed in turns): 636 TFLOP/s, 99.5 % at 4096^3;
 // 671 TFLOP/s, 106.9 % at 8192^3. Runs and method: HOPPER_NOTES.md.
+// H200 (2026-11-25, same method): 639 TFLOP/s, 99.5 % at 4096^3; 677 TFLOP/s, 105.8 % at 8192^3.
 //
 // Run: gemmlab bench --stages cluster,persistent --sizes 4096,8192 --check
 #include "17_persistent.cuh"
 #include "hopper_launch.cuh"
 
 #include <atomic>
+#include <cstdlib>
 
 namespace gemmlab::kernels {
 namespace {
@@ -83,26 +85,42 @@ size_t workspace(int m, int n, int k) {
   return plan_for(m, n, k, true, &plan) == cudaSuccess ? workspace_for(plan) : 0;
 }
 
-cudaError_t run_persistent(const GemmArgs& args) {
-  if (check_persistent(args.m, args.n, args.k) != nullptr) return cudaErrorInvalidValue;
-  CUtensorMap map_a, map_b_half;
-  if (const cudaError_t e = hopper::encode_maps<Shape>(args, &map_a, &map_b_half, Stage::kClusterM); e != cudaSuccess)
-    return e;
+// The kernel with tile pipeline Sh and kSlots C staging slots per consumer (the stage:
+// Shape, Stage::kStagingSlots).
+template <class Sh, int kSlots>
+cudaError_t launch(const GemmArgs& args, const CUtensorMap& map_a, const CUtensorMap& map_b_half) {
   // C through the TMA when nothing reads it (beta == 0) and its columns start 16-byte aligned.
   CUtensorMap map_c{};
   const bool tma_store = args.beta == 0.f && args.m % 4 == 0 && reinterpret_cast<uintptr_t>(args.C) % 16 == 0 &&
                          hopper::encode_c_map(&map_c, args.C, args.m, args.n) == cudaSuccess;
-  auto* kernel = tma_store ? hopper::persistent_kernel<Shape, true> : hopper::persistent_kernel<Shape, false>;
-  if (const cudaError_t e = fp16::allow_shared_memory(kernel, Stage::kSmemBytes); e != cudaSuccess) return e;
+  auto* kernel = tma_store ? hopper::persistent_kernel<Sh, true, kSlots> : hopper::persistent_kernel<Sh, false, kSlots>;
+  constexpr size_t kSmem = Sh::kSmemBytes + Sh::kConsumers * kSlots * 2 * tma::kCBoxBytes;
+  static_assert(kSmem <= hopper::kMaxSmemPerBlock);
+  if (const cudaError_t e = fp16::allow_shared_memory(kernel, kSmem); e != cudaSuccess) return e;
   persistent::Plan plan;
   if (const cudaError_t e = plan_for(args.m, args.n, args.k, tma_store, &plan); e != cudaSuccess) return e;
   if (args.workspace_bytes < workspace_for(plan)) return cudaErrorInvalidValue;
   static std::atomic<int> next_epoch{1};  // a new value per launch: the flags never need a reset
   const hopper::TailFlags tail{static_cast<int*>(args.workspace), next_epoch++};
   const hopper::ClusterLaunch launch(dim3(Stage::kClusterM * plan.clusters), dim3(Stage::kClusterM, 1, 1),
-                                     Shape::kThreads, Stage::kSmemBytes, args.stream);
+                                     Sh::kThreads, kSmem, args.stream);
   return cudaLaunchKernelEx(&launch.config, kernel, map_a, map_b_half, map_c, args.C, args.m, args.n, args.k,
                             args.alpha, args.beta, plan, tail);
+}
+
+cudaError_t run_persistent(const GemmArgs& args) {
+  if (check_persistent(args.m, args.n, args.k) != nullptr) return cudaErrorInvalidValue;
+  CUtensorMap map_a, map_b_half;
+  if (const cudaError_t e = hopper::encode_maps<Shape>(args, &map_a, &map_b_half, Stage::kClusterM); e != cudaSuccess)
+    return e;
+  // Measurement only (HOPPER_NOTES.md): GEMMLAB_PERSISTENT_VARIANT=1 runs 3 stages with 4 staging
+  // slots per consumer (32 KB) instead of 4 stages with 2.
+  static const int variant = [] {
+    const char* v = std::getenv("GEMMLAB_PERSISTENT_VARIANT");
+    return v ? std::atoi(v) : 0;
+  }();
+  if (variant == 1) return launch<hopper::WgmmaShape<128, 256, 3, true>, 4>(args, map_a, map_b_half);
+  return launch<Shape, Stage::kStagingSlots>(args, map_a, map_b_half);
 }
 
 }  // namespace

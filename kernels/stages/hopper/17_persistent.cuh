@@ -71,21 +71,20 @@ __device__ __forceinline__ void warpgroup_barrier(int id) {
 #endif
 }
 
-constexpr int kStagingBytes = PersistentStage::kStagingBytesPerConsumer;  // 2 halves of 2 boxes, 16 KB
-
 // C = alpha * d (or C += alpha * d when `add`) for the warpgroup's 64 x kTileN rows at (row0,
-// col0), through `staging`.
-template <class Shape>
+// col0), through `staging`: kSlots slots of two 32 x 32 boxes (8 KB), chunk q in slot q % kSlots.
+template <class Shape, int kSlots>
 __device__ __forceinline__ void store_accumulators_tma(const float (&d)[Shape::kAccumulators], unsigned char* staging,
                                                        const CUtensorMap* map_c, int row0, int col0,
                                                        int thread_in_wg, float alpha, int barrier_id, bool add) {
   constexpr int kChunkCols = tma::kCBoxCols, kChunks = Shape::kTileN / kChunkCols;
   constexpr int kPerChunk = Shape::kAccumulators / kChunks;  // 16: n8 blocks 4q .. 4q+3
-  static_assert(kChunks % 2 == 0 && Shape::kAccumulators % kChunks == 0);
+  // Chunk q + kSlots reuses chunk q's slot: the wait after each chunk leaves kSlots - 1 in flight.
+  static_assert(kChunks % kSlots == 0 && Shape::kAccumulators % kChunks == 0);
 #pragma unroll
   for (int q = 0; q < kChunks; ++q) {
-    unsigned char* half = staging + (q % 2) * (2 * tma::kCBoxBytes);
-    warpgroup_barrier(barrier_id);  // this half's previous stores have read it (thread 0 waited)
+    unsigned char* half = staging + (q % kSlots) * (2 * tma::kCBoxBytes);
+    warpgroup_barrier(barrier_id);  // this slot's previous stores have read it (thread 0 waited)
 #pragma unroll
     for (int j = 0; j < kPerChunk; ++j) {
       const int i = kPerChunk * q + j;
@@ -104,7 +103,7 @@ __device__ __forceinline__ void store_accumulators_tma(const float (&d)[Shape::k
         tma_store_2d(map_c, half + tma::kCBoxBytes, row0 + tma::kCBoxRows, col0 + kChunkCols * q);
       }
       bulk_commit();
-      bulk_wait_read<1>();  // the chunk before has left the other half
+      bulk_wait_read<kSlots - 1>();  // the chunk that used the next slot has left it
     }
   }
 }
@@ -140,7 +139,8 @@ __device__ __forceinline__ void wait_until_stored(const int* flag, int epoch) {
 #endif
 }
 
-template <class Shape, bool kTmaStore>
+// kSlots: C staging slots per consumer (PersistentStage::kStagingSlots; HOPPER_NOTES.md measures others).
+template <class Shape, bool kTmaStore, int kSlots = PersistentStage::kStagingSlots>
 __global__ void __launch_bounds__(Shape::kThreads, 1)
     persistent_kernel(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b_half,
                       const __grid_constant__ CUtensorMap map_c, float* C, int M, int N, int K, float alpha,
@@ -150,6 +150,7 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
   constexpr int kS = Shape::kStages;
   extern __shared__ __align__(16) unsigned char smem_raw[];
   unsigned char* tiles = align_tiles(smem_raw);
+  constexpr int kStagingBytes = kSlots * 2 * tma::kCBoxBytes;
   unsigned char* staging = tiles + kS * Shape::kStageBytes;  // 1024-byte aligned, per consumer
   uint64_t* full = reinterpret_cast<uint64_t*>(staging + Shape::kConsumers * kStagingBytes);
   uint64_t* empty = full + kS;
@@ -203,7 +204,7 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
         const bool split = !g.whole(k_tiles);
         int* flag = split ? tail.at(persistent::tail_flag(plan, g.unit), int(rank), consumer) : nullptr;
         if (split && !g.stores() && thread_in_wg == 0) wait_until_stored(flag, tail.epoch);
-        store_accumulators_tma<Shape>(d, staging + consumer * kStagingBytes, &map_c, row0, col0, thread_in_wg,
+        store_accumulators_tma<Shape, kSlots>(d, staging + consumer * kStagingBytes, &map_c, row0, col0, thread_in_wg,
                                       alpha, 1 + consumer, split && !g.stores());
         if (split && g.stores() && thread_in_wg == 0) raise_when_stored(flag, tail.epoch);
       } else {

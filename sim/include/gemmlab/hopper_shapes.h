@@ -79,8 +79,9 @@ struct PersistentStage {
   using Shape = WgmmaShape<128, 256, 4, true>;
   static constexpr int kMaxStride = 8;
   static constexpr int kClusterM = 2;
-  // The TMA-store epilogue's buffer per consumer: two halves of two 32 x 32 f32 boxes.
-  static constexpr int kStagingBytesPerConsumer = 4 * tma::kCBoxBytes;
+  // The TMA-store epilogue's buffer per consumer: kStagingSlots slots of two 32 x 32 f32 boxes.
+  static constexpr int kStagingSlots = 2;
+  static constexpr int kStagingBytesPerConsumer = kStagingSlots * 2 * tma::kCBoxBytes;
   static constexpr std::size_t kSmemBytes = Shape::kSmemBytes + Shape::kConsumers * kStagingBytesPerConsumer;
 };
 static_assert(PersistentStage::kSmemBytes == 230464 && PersistentStage::kSmemBytes <= kMaxSmemPerBlock,
