@@ -114,12 +114,14 @@ cudaError_t run_persistent(const GemmArgs& args) {
   if (const cudaError_t e = hopper::encode_maps<Shape>(args, &map_a, &map_b_half, Stage::kClusterM); e != cudaSuccess)
     return e;
   // Measurement only (HOPPER_NOTES.md): GEMMLAB_PERSISTENT_VARIANT=1 runs 3 stages with 4 staging
-  // slots per consumer (32 KB) instead of 4 stages with 2.
+  // slots per consumer (32 KB) instead of 4 stages with 2; =2 one slot, each chunk's TMA store
+  // done reading it before the next chunk is written (no STS while the copy engine reads).
   static const int variant = [] {
     const char* v = std::getenv("GEMMLAB_PERSISTENT_VARIANT");
     return v ? std::atoi(v) : 0;
   }();
   if (variant == 1) return launch<hopper::WgmmaShape<128, 256, 3, true>, 4>(args, map_a, map_b_half);
+  if (variant == 2) return launch<Shape, 1>(args, map_a, map_b_half);
   return launch<Shape, Stage::kStagingSlots>(args, map_a, map_b_half);
 }
 
