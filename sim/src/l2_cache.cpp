@@ -260,11 +260,11 @@ std::uint64_t L2Cache::read_rows(std::uint64_t first, std::uint64_t stride, std:
 // Writes go to the home partition (allocate without fetch: the written sectors become valid and
 // dirty) and drop the written sectors from the other partition's copy.
 template <class S>
-void L2Cache::write_in(S* sets, std::uint64_t line, unsigned mask) {
+unsigned L2Cache::write_in(S* sets, std::uint64_t line, unsigned mask) {
   const Slot at = SlotFinder(*this)(line);
   const int home = home_partition(line);
   S& s = sets[static_cast<size_t>(home) * sets_ + at.set];
-  lookup_fill(s, at.tag, mask, ways_ - 1, c_.dram_write_sectors);
+  const unsigned lacked = lookup_fill(s, at.tag, mask, ways_ - 1, c_.dram_write_sectors);
   const unsigned w = static_cast<unsigned>(std::countr_zero(match_ways(s.tag, at.tag)));
   s.dirty |= static_cast<std::uint64_t>(mask) << (4 * w);
   if (partitions_ == 2) {
@@ -272,11 +272,18 @@ void L2Cache::write_in(S* sets, std::uint64_t line, unsigned mask) {
     if (const unsigned m = match_ways(other.tag, at.tag))
       other.valid &= ~(static_cast<std::uint64_t>(mask) << (4 * std::countr_zero(m)));
   }
+  return lacked;
 }
 
 void L2Cache::write(std::uint64_t line, unsigned mask, int) {
   if (narrow_tags()) write_in(narrow_.data(), line, mask);
   else write_in(wide_.data(), line, mask);
+  c_.write_sectors += sectors_in(mask);
+}
+
+void L2Cache::reduce(std::uint64_t line, unsigned mask, int) {
+  const unsigned lacked = narrow_tags() ? write_in(narrow_.data(), line, mask) : write_in(wide_.data(), line, mask);
+  c_.dram_read_sectors += sectors_in(lacked);
   c_.write_sectors += sectors_in(mask);
 }
 

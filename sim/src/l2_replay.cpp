@@ -317,6 +317,9 @@ class Replay {
   void write_region(const Region& g, int sm) {
     for_each_line(g, [&](std::uint64_t line, unsigned mask) { cache_.write(line, mask, sm); });
   }
+  void reduce_region(const Region& g, int sm) {
+    for_each_line(g, [&](std::uint64_t line, unsigned mask) { cache_.reduce(line, mask, sm); });
+  }
 
   // Queues block b's next memory event at or after (phase, step).
   void push_next(int b, int phase, int step) {
@@ -391,6 +394,8 @@ class Replay {
       case PhaseKind::Epilogue:
         if (s.role == SegmentRole::SplitParallel)
           write_region(partial_region(plan_, L_, static_cast<std::uint64_t>(s.slice) * plan_.tiles() + s.tile_index), sm);
+        else if (s.role == SegmentRole::ReduceAdd)
+          reduce_region(c_region(plan_, L_, s.m_tile, s.n_tile), sm);
         else
           write_region(c_region(plan_, L_, s.m_tile, s.n_tile), sm);
         break;

@@ -97,6 +97,7 @@ long long split_persistent_tail(BlockPlan& plan, const persistent::Plan& p) {
         w.tile_index = t.m * plan.tiled_shape.n + t.n;
         w.k_iter_begin = g.k_begin;
         w.k_iter_end = g.k_end;
+        w.role = g.stores() ? SegmentRole::Full : SegmentRole::ReduceAdd;
         BlockWork b;
         b.block_idx = Dim3{static_cast<int>(plan.blocks.size()), 0, 0};
         b.tile = {t.m, t.n, 0};

@@ -118,6 +118,7 @@ const char* segment_role_name(SegmentRole r) {
     case SegmentRole::SplitParallel: return "split-parallel";
     case SegmentRole::SkPartial: return "sk-partial";
     case SegmentRole::SkFinish: return "sk-finish";
+    case SegmentRole::ReduceAdd: return "reduce-add";
   }
   return "?";
 }

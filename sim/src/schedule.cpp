@@ -99,6 +99,7 @@ void append_phases(const BlockPlan& plan, const BlockWork& b, const CostModel& c
     switch (s.role) {
       case SegmentRole::Full:
       case SegmentRole::SplitParallel:
+      case SegmentRole::ReduceAdd:  // the kernel orders its pieces so that the flag is up: no wait
         out.push_back({PhaseKind::Epilogue, si, c.epilogue_cost});
         break;
       case SegmentRole::SplitSerial:

@@ -81,6 +81,22 @@ TEST(L2, WritesAllocateWithoutFetchAndWriteBackWhenEvicted) {
   EXPECT_EQ(c.dirty_sectors(), 0u);
 }
 
+// The TMA's reduce-add (stage 17's stream-k tail): the L2 fetches what it lacks, adds, keeps the
+// sums dirty; no read look-up is counted, the sectors count as written.
+TEST(L2, ReductionsFetchWhatTheL2LacksAndStayDirty) {
+  L2Cache c(tiny(256, 2, 1));
+  c.reduce(3, 0b0011, 0);                           // absent: 2 sectors from DRAM
+  EXPECT_EQ(c.counters().dram_read_sectors, 2u);
+  c.write(4, 0xF, 0);
+  c.reduce(4, 0xF, 0);                              // just written: nothing to fetch
+  EXPECT_EQ(c.counters().dram_read_sectors, 2u);
+  c.reduce(3, 0b0110, 0);                           // sector 1 held, sector 2 fetched
+  EXPECT_EQ(c.counters().dram_read_sectors, 3u);
+  EXPECT_EQ(c.counters().read_lookups, 0u);
+  EXPECT_EQ(c.counters().write_sectors, 2u + 4 + 4 + 2);
+  EXPECT_EQ(c.dirty_sectors(), 3u + 4);
+}
+
 // Home partition: parity of the 4 KiB granule (line / 32). The SMs' sides are
 // near_partition(sm) (l2_model.h): near0 and other0 sit next to partition 0, near1 to partition 1.
 TEST(L2, FarPartitionIsLookedUpAgain) {

@@ -90,6 +90,10 @@ class L2Cache {
   // Returns the sectors that came from DRAM.
   unsigned read(std::uint64_t line, unsigned mask, int sm);
   void write(std::uint64_t line, unsigned mask, int sm);
+  // An add into memory done by the L2 (the TMA's cp.reduce.async.bulk .add): the home partition
+  // reads the sectors it does not hold from DRAM, then holds the sums dirty. Not a read request
+  // (ncu counts no read look-up for it); the sectors count as written.
+  void reduce(std::uint64_t line, unsigned mask, int sm);
   // Reads a batch of lines for one SM, in order; the same result as read() on each, but the
   // host fetches the sets a few look-ups ahead. Returns the sectors that came from DRAM.
   struct LineRef {
@@ -140,7 +144,7 @@ class L2Cache {
   class SlotFinder;
   template <class S, class Next>
   std::uint64_t read_lines(S* sets, std::size_t n, int sm, Next&& next, unsigned* from_dram);
-  template <class S> void write_in(S* sets, std::uint64_t line, unsigned mask);
+  template <class S> unsigned write_in(S* sets, std::uint64_t line, unsigned mask);  // -> sectors it lacked
   template <class S> static std::uint64_t dirty_in(const std::vector<S>& sets);
 
   std::vector<NarrowSet> narrow_;  // one of the two is used

@@ -43,6 +43,8 @@ enum class SegmentRole {
   SplitParallel, // one k slice; writes its own partial C to the workspace
   SkPartial,     // stream-k: part of the tile's k; stores partial accumulators for the finisher
   SkFinish,      // stream-k: covers the tile's last iteration; waits for peers, fix-up, epilogue
+  ReduceAdd,     // stage 17's stream-k tail: part of the tile's k, then adds its sums into C (the
+                 // TMA's reduce-add in L2) once the tile's k-tile-0 piece has stored it
 };
 const char* segment_role_name(SegmentRole r);
 
