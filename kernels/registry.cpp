@@ -6,7 +6,7 @@ namespace {
 // In stages.def order, like kStageTable: entry i pairs kStageTable[i] with its launch function.
 const StageInfo kStages[] = {
 #define GEMMLAB_STAGE(id, name, track, lesson, kernel, tm, tn, tk, threads, regs, smem, loads, raster, \
-                      raster_param, partition, coresident, launch)                                     \
+                      raster_param, partition, coresident, math, launch)                                     \
   {kStageTable[stage_index(id)], &launch},
 #include "gemmlab/stages.def"
 #undef GEMMLAB_STAGE

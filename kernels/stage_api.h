@@ -43,7 +43,7 @@ struct StageLaunch {
 };
 
 #define GEMMLAB_STAGE(id, name, track, lesson, kernel, tm, tn, tk, threads, regs, smem, loads, raster, \
-                      raster_param, partition, coresident, launch)                                     \
+                      raster_param, partition, coresident, math, launch)                                     \
   StageLaunch launch();
 #include "gemmlab/stages.def"
 #undef GEMMLAB_STAGE

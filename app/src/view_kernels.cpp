@@ -4,6 +4,7 @@
 // Without CUDA the view says so and shows the reference results in assets/results/.
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <filesystem>
 #include <set>
 #include <string>
@@ -12,6 +13,7 @@
 #include "file_dialog.h"
 #include "gemmlab/conv_problem.h"
 #include "gemmlab/raster_analysis.h"
+#include "gemmlab/roofline.h"
 #include "model/files.h"
 #include "model/results_file.h"
 #include "model/settings_schema.h"
@@ -106,7 +108,8 @@ class KernelsView final : public View {
     if (pick_set_) pick_set_for_step();
     ui_.set = std::clamp(ui_.set, 0, static_cast<int>(sets_.size()) - 1);
     draw_set_picker();
-    draw_bars(sets_[ui_.set]);
+    const std::string size = draw_bars(sets_[ui_.set]);
+    draw_roofline(sets_[ui_.set], size);
   }
 
  private:
@@ -230,7 +233,26 @@ class KernelsView final : public View {
     return id;
   }
 
-  void draw_bars(const BenchResults& r) {
+  // The rows of `size` (GEMM M x N x K, or convolution) of the step's stages (every stage when none).
+  std::vector<const BenchResult*> rows_of(const BenchResults& r, const std::string& size) const {
+    std::vector<const BenchResult*> rows;
+    for (const auto& x : r.results) {
+      if (x.size_key() != size) continue;
+      if (!ui_.stages.empty() && std::find(ui_.stages.begin(), ui_.stages.end(), x.stage) == ui_.stages.end()) continue;
+      rows.push_back(&x);
+    }
+    return rows;
+  }
+
+  static Rgba track_colour(const BenchResult& x) {
+    return x.is_reference() ? rgba(150, 150, 160) : !x.ok ? rgba(220, 70, 70)
+           : x.track == "fp16" ? rgba(90, 170, 240)
+           : x.track == "hopper" ? rgba(240, 160, 60)
+           : x.is_conv ? rgba(200, 120, 220) : rgba(110, 200, 120);
+  }
+
+  // Returns the size shown.
+  std::string draw_bars(const BenchResults& r) {
     // Sizes (GEMM M x N x K, or convolutions) in this set, in file order; the step's if it has one.
     std::vector<std::string> sizes;
     for (const auto& x : r.results)
@@ -249,12 +271,7 @@ class KernelsView final : public View {
       ImGui::SameLine();
       if (ImGui::SmallButton("show all stages")) ui_.stages.clear();
     }
-    std::vector<const BenchResult*> rows;
-    for (const auto& x : r.results) {
-      if (x.size_key() != size) continue;
-      if (!ui_.stages.empty() && std::find(ui_.stages.begin(), ui_.stages.end(), x.stage) == ui_.stages.end()) continue;
-      rows.push_back(&x);
-    }
+    const std::vector<const BenchResult*> rows = rows_of(r, size);
     double max_tflops = 0;
     for (auto* x : rows) max_tflops = std::max(max_tflops, x->tflops);
     if (rows.empty()) {
@@ -270,10 +287,7 @@ class KernelsView final : public View {
       const float h = font * 1.5f;
       dl->AddText({p.x, p.y + font * 0.2f}, ImGui::GetColorU32(ImGuiCol_Text), stage_name(x->stage).c_str());
       const float w = max_tflops > 0 ? float(x->tflops / max_tflops) * bar_w : 0;
-      const Rgba col = x->is_reference() ? rgba(150, 150, 160) : !x->ok ? rgba(220, 70, 70)
-                                                            : x->track == "fp16" ? rgba(90, 170, 240)
-                                                            : x->track == "hopper" ? rgba(240, 160, 60)
-                                                            : x->is_conv ? rgba(200, 120, 220) : rgba(110, 200, 120);
+      const Rgba col = track_colour(*x);
       dl->AddRectFilled({p.x + name_w, p.y + 2}, {p.x + name_w + w, p.y + h - 2}, col, 2);
       char buf[200];
       const char* unit = x->track == "conv-int8" || x->track == "conv-int4" ? "TOP/s" : "TFLOP/s";
@@ -328,6 +342,125 @@ class KernelsView final : public View {
       rates.back() = '.';
       note_text(rates + " (TFLOP/s, TOP/s; hardware_rules.md)");
     }
+    return size;
+  }
+
+  // The roofline of the set's GPU (gemmlab/roofline.h), log-log: the DRAM bound and the roof of
+  // each instruction, every shown GEMM stage at its measured rate above its least-traffic
+  // intensity. Hover a point for its numbers.
+  void draw_roofline(const BenchResults& r, const std::string& size) {
+    if (!ImGui::CollapsingHeader("Roofline", ImGuiTreeNodeFlags_DefaultOpen)) return;
+    auto dev = device_preset_for_gpu(r.device.name);
+    if (!dev) {
+      note_text("No roofline: " + dev.error() + ".");
+      return;
+    }
+    struct Shown {
+      const BenchResult* x;
+      RooflinePoint pt;
+      GemmTraffic traffic;
+    };
+    std::vector<Shown> shown;
+    for (const BenchResult* x : rows_of(r, size)) {
+      if (x->is_conv) continue;
+      const auto ops = gemm_operands(x->stage, *dev);
+      if (!ops) continue;
+      auto pt = place_on_roofline(*dev, ops->math, {x->m, x->n, x->k}, ops->ab_bytes, ops->c_bytes, x->tflops);
+      if (pt) shown.push_back({x, *pt, gemm_traffic({x->m, x->n, x->k}, ops->ab_bytes, ops->c_bytes)});
+    }
+    if (shown.empty()) {
+      note_text("No GEMM results at this size to place (a convolution's traffic is not a GEMM's).");
+      return;
+    }
+    // Decades: intensity 0.1 .. 10^4 FLOP/B, rate 0.1 .. 10^4 TFLOP/s.
+    constexpr double kX0 = -1, kX1 = 4, kY0 = -1, kY1 = 4;
+    const float font = ImGui::GetFontSize();
+    const ImVec2 o = ImGui::GetCursorScreenPos();
+    const float w = std::max(font * 20, ImGui::GetContentRegionAvail().x - font * 4), h = font * 15;
+    const ImVec2 a{o.x + font * 4, o.y + font * 0.5f}, b{a.x + w - font * 9, a.y + h - font * 2.5f};
+    auto px = [&](double v) { return a.x + float((std::log10(v) - kX0) / (kX1 - kX0)) * (b.x - a.x); };
+    auto py = [&](double v) { return b.y - float((std::log10(v) - kY0) / (kY1 - kY0)) * (b.y - a.y); };
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    const Rgba grid = rgba(90, 90, 100, 110), text = ImGui::GetColorU32(ImGuiCol_Text);
+    dl->AddRect(a, b, rgba(120, 120, 130));
+    const char* labels[] = {"0.1", "1", "10", "100", "1k", "10k"};
+    for (int e = 0; e <= 5; ++e) {
+      const double v = std::pow(10.0, e - 1);
+      dl->AddLine({px(v), a.y}, {px(v), b.y}, grid);
+      dl->AddLine({a.x, py(v)}, {b.x, py(v)}, grid);
+      dl->AddText({px(v) - font * 0.6f, b.y + font * 0.2f}, text, labels[e]);
+      dl->AddText({a.x - font * 2.2f, py(v) - font * 0.5f}, text, labels[e]);
+    }
+    dl->AddText({a.x, b.y + font * 1.2f}, text, "FLOP per byte of DRAM traffic (A, B read once, C written once)");
+    dl->AddText({o.x, a.y - font * 0.1f}, text, "TF/s");
+    // The DRAM bound up to the highest roof, then each roof from its ridge on.
+    const double bw = dev->dram_tb_s;
+    double top = 0;
+    for (const Roof& roof : device_roofs(*dev))
+      if (roof.math == MathOp::Ffma || roof.math == MathOp::MmaSyncF16 || roof.math == MathOp::WgmmaF16)
+        top = std::max(top, roof.rate);
+    const double x_lo = std::pow(10.0, kX0);
+    dl->AddLine({px(x_lo), py(bw * x_lo)}, {px(top / bw), py(top)}, rgba(230, 90, 90), 2);
+    // Roof labels right of the plot, highest first, at least a line apart.
+    float label_y = -1e9f;
+    std::vector<Roof> roofs = device_roofs(*dev);
+    std::sort(roofs.begin(), roofs.end(), [](const Roof& l, const Roof& r) { return l.rate > r.rate; });
+    for (const Roof& roof : roofs) {
+      if (roof.math != MathOp::Ffma && roof.math != MathOp::MmaSyncF16 && roof.math != MathOp::WgmmaF16) continue;
+      dl->AddLine({px(roof.rate / bw), py(roof.rate)}, {b.x, py(roof.rate)}, rgba(230, 200, 90), 2);
+      char buf[64];
+      std::snprintf(buf, sizeof buf, "%s %.0f", roof.name.c_str(), roof.rate);
+      label_y = std::max(py(roof.rate) - font * 0.5f, label_y + font);
+      dl->AddText({b.x + font * 0.3f, label_y}, text, buf);
+    }
+    // The points (stages of one size share an intensity), labelled by their stage number (cuBLAS
+    // by name) in a column left of them, fastest first, a line apart, each joined to its point.
+    std::sort(shown.begin(), shown.end(), [](const Shown& l, const Shown& r) { return l.pt.rate > r.pt.rate; });
+    const ImVec2 mouse = ImGui::GetIO().MousePos;
+    const Shown* hovered = nullptr;
+    label_y = a.y - font;
+    for (const Shown& s : shown) {
+      const ImVec2 c{px(s.pt.intensity), py(std::max(s.pt.rate, 0.1))};
+      const std::string name = stage_name(s.x->stage);
+      const std::string tag = s.x->is_reference() ? (s.x->stage == "cublas-fp32" ? "cuBLAS f32" : "cuBLAS f16")
+                                                  : name.substr(0, name.find(' '));
+      label_y = std::max(c.y - font * 0.5f, label_y + font);
+      const float tag_w = ImGui::CalcTextSize(tag.c_str()).x;
+      const ImVec2 at{c.x - font * 3 - tag_w, label_y};
+      dl->AddLine({at.x + tag_w + font * 0.2f, label_y + font * 0.5f}, c, rgba(160, 160, 170, 160));
+      dl->AddText(at, text, tag.c_str());
+      dl->AddCircleFilled(c, font * 0.3f, track_colour(*s.x));
+      const bool near_point = std::abs(mouse.x - c.x) < font * 0.5f && std::abs(mouse.y - c.y) < font * 0.5f;
+      const bool on_label = mouse.x >= at.x && mouse.x <= at.x + tag_w && mouse.y >= at.y && mouse.y <= at.y + font;
+      if (near_point || on_label) hovered = &s;
+    }
+    ImGui::Dummy({w, h});
+    if (hovered && ImGui::IsItemHovered()) {
+      const RooflinePoint& p = hovered->pt;
+      char buf[160];
+      ImGui::BeginTooltip();
+      tooltip_row("stage", stage_name(hovered->x->stage));
+      std::snprintf(buf, sizeof buf, "%.1f FLOP/B (%.1f GFLOP over at least %.1f MB of DRAM traffic)", p.intensity,
+                    hovered->traffic.ops / 1e9, hovered->traffic.min_dram_bytes / 1e6);
+      tooltip_row("intensity", buf);
+      std::snprintf(buf, sizeof buf, "%.1f TFLOP/s", p.rate);
+      tooltip_row("measured", buf);
+      std::snprintf(buf, sizeof buf, "%s, %.1f TFLOP/s (ridge at %.0f FLOP/B)", p.roof.name.c_str(), p.roof.rate, p.ridge);
+      tooltip_row("roof", buf);
+      std::snprintf(buf, sizeof buf, "%.1f TFLOP/s, %s: the stage runs at %.0f%% of it", p.attainable,
+                    p.memory_bound ? "DRAM-bound" : "compute-bound", 100 * p.of_attainable);
+      tooltip_row("attainable", buf);
+      ImGui::EndTooltip();
+    }
+    const long bound = std::count_if(shown.begin(), shown.end(), [](const Shown& s) { return s.pt.memory_bound; });
+    char legend[160];
+    std::snprintf(legend, sizeof legend, "Red: DRAM bandwidth x intensity (%.2f TB/s); yellow: each instruction's peak. ", bw);
+    note_text(legend +
+              std::string(bound == 0 ? "Every point here is right of its ridge: none is bound by DRAM; each sits below its "
+                                       "instruction's roof by how well it keeps that unit busy. "
+                                     : std::to_string(bound) + " of these points are left of their ridge: DRAM bounds "
+                                       "them before their instruction does. ") +
+              dev->rate_notes);
   }
 
   void draw_run_panel(ViewContext& ctx) {

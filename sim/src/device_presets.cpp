@@ -19,6 +19,15 @@ DeviceDesc hopper_base() {
   d.smem_per_sm = 228 * 1024;
   d.max_smem_per_block = 227 * 1024;
   d.l2_partitions = 2;  // hardware_rules.md: "The L2 is two partitions" (measured on H100/H200)
+  // FFMA by arithmetic: 132 SMs x 128 lanes x 2 x 1.98 GHz. wgmma: the datasheets' dense FP16
+  // tensor rate (1,979 TFLOPS with sparsity, half without). mma.sync: measured in register-only
+  // loops on the lab's H100 and H200 (hardware_rules.md): Hopper runs the Ampere instruction at
+  // about 64% of its tensor rate, and int4 has no tensor path.
+  d.fp32_tflops = 66.9;
+  d.mma_sync_f16_tflops = 634;
+  d.mma_sync_s8_tops = 1285;
+  d.mma_sync_s4_tops = 34;
+  d.wgmma_f16_tflops = 989.4;
   return d;
 }
 
@@ -27,6 +36,11 @@ DeviceDesc h100() {
   d.name = "H100 SXM5";
   d.sms = 132;                // H100 SXM5 (NVIDIA H100 Tensor Core GPU whitepaper)
   d.l2_bytes = 50 * MiB;      // cudaDeviceProp::l2CacheSize = 52428800 on H100 SXM5
+  d.dram_tb_s = 3.35;         // H100 SXM5 datasheet: HBM3, 3.35 TB/s
+  d.rate_notes =
+      "FP32 66.9 TFLOP/s (132 SMs x 128 FFMA lanes x 2 x 1.98 GHz); wgmma 989.4 TFLOP/s (H100 SXM5 "
+      "datasheet, dense FP16 tensor); mma.sync f16 634 TFLOP/s, s8 1285, s4 34 TOP/s (measured, "
+      "hardware_rules.md); DRAM 3.35 TB/s (datasheet).";
   d.notes =
       "132 SMs and 50 MB L2 (52428800 B as cudaDeviceProp reports): H100 whitepaper. Per-SM limits: "
       "CUDA Programming Guide, compute capability 9.0. Two L2 partitions: hardware_rules.md. "
@@ -39,6 +53,11 @@ DeviceDesc h200() {
   d.name = "H200";
   d.sms = 132;                // same GH100 configuration as H100 SXM5
   d.l2_bytes = 60 * MiB;      // cudaDeviceProp::l2CacheSize = 62914560 on the lab's H200
+  d.dram_tb_s = 4.8;          // H200 datasheet: HBM3e, 4.8 TB/s
+  d.rate_notes =
+      "FP32 66.9 TFLOP/s (132 SMs x 128 FFMA lanes x 2 x 1.98 GHz); wgmma 989.4 TFLOP/s (H200 "
+      "datasheet, dense FP16 tensor); mma.sync f16 634 TFLOP/s, s8 1285, s4 34 TOP/s (measured, "
+      "hardware_rules.md); DRAM 4.8 TB/s (datasheet).";
   d.notes =
       "Read with cudaGetDeviceProperties on the lab's H200 (CUDA 13.0): 132 SMs, l2CacheSize "
       "62914560 (60 MiB), 233472 B shared memory per SM (232448 per block opt-in, 1024 reserved "
@@ -58,6 +77,15 @@ DeviceDesc a100() {
   d.max_smem_per_block = 163 * 1024;
   d.l2_bytes = 40 * MiB;      // A100 whitepaper: 40 MB L2
   d.l2_partitions = 2;        // A100 whitepaper: "The L2 cache is divided into two partitions"
+  // A100 datasheet (SXM4 80GB): FP32 19.5, FP16 tensor 312 TFLOPS, INT8 624, INT4 1248 TOPS
+  // (dense); mma.sync is Ampere's tensor instruction, so its rates are the tensor rates.
+  d.fp32_tflops = 19.5;
+  d.mma_sync_f16_tflops = 312;
+  d.mma_sync_s8_tops = 624;
+  d.mma_sync_s4_tops = 1248;
+  d.dram_tb_s = 2.039;
+  d.rate_notes = "A100 SXM4 80GB datasheet, dense rates: FP32 19.5, FP16 tensor (mma.sync) 312 TFLOP/s, "
+                 "INT8 624, INT4 1248 TOP/s; DRAM 2.039 TB/s (the 40 GB part: 1.555).";
   d.notes =
       "108 SMs, 40 MB L2 in two partitions: NVIDIA A100 whitepaper. Per-SM limits: CUDA "
       "Programming Guide, compute capability 8.0. Assumption: 16-way L2 sets.";
@@ -75,6 +103,15 @@ DeviceDesc rtx4090() {
   d.max_smem_per_block = 99 * 1024;
   d.l2_bytes = 72 * MiB;      // Ada whitepaper: RTX 4090 has 72 MB of L2
   d.l2_partitions = 1;        // assumption: no published partition split
+  // Ada whitepaper, RTX 4090, dense: FP32 82.6, FP16 tensor with FP32 accumulate 165.2 TFLOPS,
+  // INT8 660.6, INT4 1321.2 TOPS; GDDR6X 1008 GB/s.
+  d.fp32_tflops = 82.6;
+  d.mma_sync_f16_tflops = 165.2;
+  d.mma_sync_s8_tops = 660.6;
+  d.mma_sync_s4_tops = 1321.2;
+  d.dram_tb_s = 1.008;
+  d.rate_notes = "NVIDIA Ada whitepaper, RTX 4090, dense rates: FP32 82.6, FP16 tensor with FP32 accumulate "
+                 "165.2 TFLOP/s, INT8 660.6, INT4 1321.2 TOP/s; DRAM 1.008 TB/s.";
   d.notes =
       "128 SMs and 72 MB L2: NVIDIA Ada GPU architecture whitepaper. Per-SM limits: CUDA "
       "Programming Guide, compute capability 8.9. Assumptions: one L2 partition, 16-way sets.";

@@ -36,6 +36,15 @@ struct DeviceDesc {
   int l2_ways = 16;       // assumption: NVIDIA does not publish the L2 associativity
   int l2_line_bytes = kL2ModelLineBytes;
   int l2_sector_bytes = kL2ModelSectorBytes;
+  // Rates for the roofline (gemmlab/roofline.h); 0 where not known. Dense rates in TFLOP/s (TOP/s
+  // for integers), DRAM bandwidth in TB/s; sources in rate_notes.
+  double fp32_tflops = 0;         // FFMA
+  double mma_sync_f16_tflops = 0; // mma.sync f16 in, f32 accumulate
+  double mma_sync_s8_tops = 0;
+  double mma_sync_s4_tops = 0;
+  double wgmma_f16_tflops = 0;    // Hopper's wgmma, f16 in, f32 accumulate (0: no wgmma)
+  double dram_tb_s = 0;
+  std::string rate_notes;
   std::string notes;      // sources and assumptions, shown by the CLI and the app
 };
 

@@ -33,6 +33,9 @@ constexpr conv::Element conv_element(StageTrack t) {
 }
 // How two co-resident blocks of one SM progress (l2_progress.h, sim/L2_VALIDATION.md).
 enum class Coresidency { OlderFirst, Even };
+// The instruction that does a stage's multiply-adds: FP32 FFMA, mma.sync (f16 in f32 out, s8, s4)
+// or Hopper's wgmma (f16 in f32 out).
+enum class MathOp { Ffma, MmaSyncF16, MmaSyncS8, MmaSyncS4, WgmmaF16 };
 
 struct StageDesc {
   const char* id;      // "simt-tile"
@@ -48,6 +51,7 @@ struct StageDesc {
   int raster_param;
   Partition partition;
   Coresidency coresident;
+  MathOp math;
 
   bool has_tile() const { return tile_m > 0; }
   // The track's operands: fp32 A column-major f32 (NN), fp16 A row-major f16 (TN); B column-major;
@@ -62,11 +66,11 @@ struct StageDesc {
 
 inline constexpr StageDesc kStageTable[] = {
 #define GEMMLAB_STAGE(id, name, track, lesson, kernel, tm, tn, tk, threads, regs, smem, loads, raster, \
-                      raster_param, partition, coresident, launch)                                     \
+                      raster_param, partition, coresident, math, launch)                                     \
   {id,          name,           StageTrack::track,    lesson,           kernel,                        \
    tm,          tn,             tk,                   threads,          regs,                          \
    int(smem),   GlobalLoad::loads, OrderKind::raster, raster_param,     Partition::partition,          \
-   Coresidency::coresident},
+   Coresidency::coresident, MathOp::math},
 #include "gemmlab/stages.def"
 #undef GEMMLAB_STAGE
 };

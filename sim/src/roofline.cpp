@@ -1,0 +1,69 @@
+#include "gemmlab/roofline.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace gemmlab {
+
+std::vector<Roof> device_roofs(const DeviceDesc& d) {
+  const Roof all[] = {{MathOp::Ffma, "FP32 FFMA", d.fp32_tflops},
+                      {MathOp::MmaSyncF16, "mma.sync f16", d.mma_sync_f16_tflops},
+                      {MathOp::WgmmaF16, "wgmma f16", d.wgmma_f16_tflops},
+                      {MathOp::MmaSyncS8, "mma.sync s8", d.mma_sync_s8_tops},
+                      {MathOp::MmaSyncS4, "mma.sync s4", d.mma_sync_s4_tops}};
+  std::vector<Roof> out;
+  for (const Roof& r : all)
+    if (r.rate > 0) out.push_back(r);
+  return out;
+}
+
+std::optional<Roof> roof_for(const DeviceDesc& d, MathOp math) {
+  for (const Roof& r : device_roofs(d))
+    if (r.math == math) return r;
+  return std::nullopt;
+}
+
+GemmTraffic gemm_traffic(GemmCoord p, double ab_bytes, double c_bytes, bool reads_c) {
+  GemmTraffic t;
+  const double m = p.m, n = p.n, k = p.k;
+  t.ops = 2 * m * n * k;
+  t.min_dram_bytes = (m * k + k * n) * ab_bytes + m * n * c_bytes * (reads_c ? 2 : 1);
+  t.intensity = t.min_dram_bytes > 0 ? t.ops / t.min_dram_bytes : 0;
+  return t;
+}
+
+Expected<RooflinePoint> place_on_roofline(const DeviceDesc& d, MathOp math, GemmCoord problem, double ab_bytes,
+                                          double c_bytes, double rate) {
+  if (problem.m <= 0 || problem.n <= 0 || problem.k <= 0) return Error{"roofline: M, N and K must be positive"};
+  if (!(ab_bytes > 0) || !(c_bytes > 0)) return Error{"roofline: element sizes must be positive"};
+  if (!std::isfinite(rate) || rate < 0) return Error{"roofline: the measured rate must be a finite number >= 0"};
+  if (!(d.dram_tb_s > 0)) return Error{"roofline: the " + d.name + " description has no DRAM bandwidth"};
+  const auto roof = roof_for(d, math);
+  if (!roof) return Error{"roofline: the " + d.name + " description has no rate for this instruction"};
+  RooflinePoint pt;
+  pt.roof = *roof;
+  pt.intensity = gemm_traffic(problem, ab_bytes, c_bytes).intensity;
+  pt.rate = rate;
+  pt.bandwidth_bound = d.dram_tb_s * pt.intensity;  // TB/s x FLOP/B = TFLOP/s
+  pt.attainable = std::min(roof->rate, pt.bandwidth_bound);
+  pt.ridge = roof->rate / d.dram_tb_s;
+  pt.memory_bound = pt.bandwidth_bound < roof->rate;
+  pt.of_attainable = rate / pt.attainable;
+  return pt;
+}
+
+std::optional<GemmOperands> gemm_operands(std::string_view id, const DeviceDesc& d) {
+  if (id == "cublas-fp32") return GemmOperands{MathOp::Ffma, 4, 4};
+  if (id == "cublas-fp16") return GemmOperands{d.wgmma_f16_tflops > 0 ? MathOp::WgmmaF16 : MathOp::MmaSyncF16, 2, 4};
+  const StageDesc* s = find_stage_desc(id);
+  if (s == nullptr || is_conv(s->track)) return std::nullopt;
+  return GemmOperands{s->math, double(s->element_bytes()), double(s->c_element_bytes())};
+}
+
+Expected<DeviceDesc> device_preset_for_gpu(const std::string& gpu_name) {
+  for (const char* key : {"H100", "H200", "A100", "4090"})
+    if (gpu_name.find(key) != std::string::npos) return device_preset(key);
+  return Error{"no device description for '" + gpu_name + "' (the simulator knows H100, H200, A100, RTX 4090)"};
+}
+
+}  // namespace gemmlab
