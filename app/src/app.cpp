@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <limits>
 
 #include "app_log.h"
 #include "file_dialog.h"
@@ -18,10 +19,14 @@ namespace fs = std::filesystem;
 App::App(AppPaths paths, Config config, bool headless)
     : paths_(std::move(paths)), config_(std::move(config)), headless_(headless) {
   views_ = make_views();
+  course_key_ = course_key(paths_.course, (fs::path(paths_.root) / "lessons").string());
   course_ = load_course(paths_.course, paths_.assets);
   for (const auto& d : course_.all_errors()) app_log("warning", "lesson problem: " + d.text());
-  int lesson = std::max(0, course_.index_of(config_.last_lesson));
-  open(lesson, config_.last_lesson.empty() ? 0 : config_.last_step);
+  // The saved position is of the course last shown; another course starts at its beginning.
+  const bool same_course = config_.last_course == course_key_;
+  const int lesson = same_course ? std::max(0, course_.index_of(config_.last_lesson)) : 0;
+  open(lesson, same_course && !config_.last_lesson.empty() ? config_.last_step : 0);
+  watched_stamp_ = course_files_stamp();
 }
 
 void App::reload_course() {
@@ -29,7 +34,56 @@ void App::reload_course() {
   course_ = load_course(paths_.course, paths_.assets);
   for (const auto& d : course_.all_errors()) app_log("warning", "lesson problem: " + d.text());
   open(std::max(0, course_.index_of(id)), step_);
-  status("course reloaded from " + paths_.course);
+  watched_stamp_ = course_files_stamp();
+  const Lesson* l = lesson();
+  status(l && !l->ok() ? "reloaded " + paths_.course + ": this lesson has problems (shown in the lesson panel)"
+                       : "course reloaded from " + paths_.course);
+}
+
+void App::open_course(const std::string& dir) {
+  paths_.course = dir;
+  course_key_ = course_key(paths_.course, (fs::path(paths_.root) / "lessons").string());
+  course_ = load_course(paths_.course, paths_.assets);
+  for (const auto& d : course_.all_errors()) app_log("warning", "lesson problem: " + d.text());
+  lesson_ = step_ = -1;
+  open(0, 0);
+  watched_stamp_ = course_files_stamp();
+  status(course_.lessons.empty() ? "no lessons in " + dir : "opened the course in " + dir);
+}
+
+int App::steps_seen(const std::string& id) const {
+  const auto it = config_.progress.find(progress_key(course_key_, id));
+  return it == config_.progress.end() ? 0 : it->second;
+}
+
+// The newest modification time of course.toml and of the open lesson's folder (its lesson.toml,
+// texts and images): what an author edits while the app shows the lesson.
+std::int64_t App::course_files_stamp() const {
+  // libstdc++'s file clock counts from 2174: today's times are negative.
+  std::int64_t newest = std::numeric_limits<std::int64_t>::min();
+  auto consider = [&](const fs::path& p) {
+    std::error_code ec;
+    const auto t = fs::last_write_time(p, ec);
+    if (!ec) newest = std::max<std::int64_t>(newest, t.time_since_epoch().count());
+  };
+  consider(fs::path(paths_.course) / "course.toml");
+  if (const Lesson* l = lesson()) {
+    const fs::path dir = fs::path(paths_.course) / l->id;
+    std::error_code ec;
+    int files = 0;
+    for (fs::directory_iterator it(dir, ec), end; !ec && it != end && files < 256; it.increment(ec), ++files)
+      if (it->is_regular_file(ec)) consider(it->path());
+  }
+  return newest;
+}
+
+// Once a second (not in `gemmlab shot`): reload when the course's files changed on disk.
+void App::watch_course(float dt) {
+  if (headless_) return;
+  watch_age_ += dt;
+  if (watch_age_ < 1.f) return;
+  watch_age_ = 0;
+  if (course_files_stamp() != watched_stamp_) reload_course();
 }
 
 const Lesson* App::lesson() const {
@@ -96,9 +150,10 @@ void App::open(int lesson_index, int step) {
   if (n && l.ok()) apply_step_settings(lesson_, step_, !walking);
   predict_ = PredictState{};
   mask_predicted_quantity(true);
+  config_.last_course = course_key_;
   config_.last_lesson = l.id;
   config_.last_step = step_;
-  int& seen = config_.progress[l.id];
+  int& seen = config_.progress[progress_key(course_key_, l.id)];
   seen = std::max(seen, std::min(step_ + 1, n));
   rebuild_text();
 }
@@ -225,6 +280,14 @@ void App::draw_menu() {
       request_capture({export_path(active_view_, "png"), true});
     if (ImGui::MenuItem("Export view data as JSON")) export_view_json();
     ImGui::Separator();
+    if (ImGui::MenuItem("Open course...")) {
+      file_dialog_open("Open a course: its course.toml, or any lesson.toml in it", paths_.course, ".toml",
+                       [this](const std::string& path) {
+                         const fs::path p(path);
+                         // course.toml sits in the course folder, lesson.toml one folder down.
+                         open_course((p.filename() == "lesson.toml" ? p.parent_path().parent_path() : p.parent_path()).string());
+                       });
+    }
     if (ImGui::MenuItem("Reload lessons")) reload_course();
     ImGui::Separator();
     if (ImGui::MenuItem("Quit", "Ctrl+Q")) quit_ = true;
@@ -300,6 +363,7 @@ void App::draw_status_bar() {
 }
 
 void App::frame(float dt) {
+  watch_course(dt);
   const ImGuiViewport* vp = ImGui::GetMainViewport();
   ImGui::SetNextWindowPos(vp->Pos);
   ImGui::SetNextWindowSize(vp->Size);

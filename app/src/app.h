@@ -4,6 +4,7 @@
 #pragma once
 #include <imgui.h>
 
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
@@ -82,8 +83,14 @@ class App {
     font_rebuild_ = true;
   }
 
-  // Reload the course from disk (after editing a lesson).
+  // Reload the course from disk (after editing a lesson; done by itself when the open lesson's
+  // files change, see watch_course).
   void reload_course();
+  // Show the course in `dir` (File > Open course...): at its first lesson the first time, its
+  // progress kept apart from other courses'.
+  void open_course(const std::string& dir);
+  // Steps of lesson `id` of this course the learner has seen.
+  int steps_seen(const std::string& id) const;
   std::string export_path(const std::string& what, const std::string& ext) const;
   void status(const std::string& message);
 
@@ -103,8 +110,11 @@ class App {
   void rebuild_text();
   void open_results_dialog();
   void export_view_json();
+  void watch_course(float dt);
+  std::int64_t course_files_stamp() const;
 
   AppPaths paths_;
+  std::string course_key_;  // model/config.h: "" for the shipped course
   Config config_;
   bool headless_;
   Course course_;
@@ -119,6 +129,8 @@ class App {
   std::vector<MdBlock> step_blocks_, intro_blocks_;
   std::string status_;
   float status_age_ = 0;
+  float watch_age_ = 0;              // seconds since the course files were last looked at
+  std::int64_t watched_stamp_ = 0;   // their newest modification time then
 };
 
 }  // namespace gemmlab::app

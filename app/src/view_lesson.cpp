@@ -44,8 +44,7 @@ std::string lesson_label(const App& app, int i) {
   const Lesson& l = app.course().lessons[i];
   std::string label = l.title_in(app.lang());
   if (!l.ok()) return label + "  (has problems)";
-  const auto it = app.config().progress.find(l.id);
-  const int seen = it == app.config().progress.end() ? 0 : it->second;
+  const int seen = app.steps_seen(l.id);
   const int n = static_cast<int>(l.steps.size());
   if (seen >= n && n > 0) label += "  \xE2\x9C\x93";  // check mark
   else if (seen > 0) label += "  " + std::to_string(seen) + "/" + std::to_string(n);

@@ -1,5 +1,7 @@
 #include "window.h"
 
+#include <filesystem>
+
 #include <epoxy/gl.h>
 #include <GLFW/glfw3.h>
 #include <imgui.h>
@@ -7,6 +9,7 @@
 #include <imgui_impl_opengl3.h>
 
 #include <chrono>
+#include <filesystem>
 #include <iostream>
 #include <vector>
 
@@ -57,6 +60,7 @@ int run_window(const AppPaths& paths, const WindowOptions& options) {
   Config config = load_config(cfg_path, &config_problem);
   if (!options.lang.empty()) config.lang = options.lang;
   if (!options.lesson.empty()) {
+    config.last_course = course_key(paths.course, (std::filesystem::path(paths.root) / "lessons").string());
     config.last_lesson = options.lesson;
     config.last_step = std::max(0, options.step);
   } else if (options.step >= 0) {

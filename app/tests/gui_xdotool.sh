@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # Drives the real window (label "gui", under Xvfb): click Next, press Right, press Space, and
 # check from the window title that the step changed and the view started playing; then quit
-# with Ctrl+Q and check the last lesson and step were saved in the per-user config file.
+# with Ctrl+Q and check the last lesson and step were saved in the per-user config file. On the
+# way, an edit of the open lesson's lesson.toml must reload it by itself (an author's loop).
 # Usage: gui_xdotool.sh GEMMLAB_EXE FIXTURE_COURSE
 set -euo pipefail
 exe=$1
-course=$2
 work=$(mktemp -d)
+cp -r "$2" "$work/course"  # the test edits it
+course=$work/course
 trap 'kill "$pid" 2>/dev/null || true; rm -rf "$work"' EXIT
 export XDG_CONFIG_HOME=$work/config
 export GEMMLAB_UI_TRACE=$work/trace.jsonl
@@ -68,7 +70,13 @@ xdotool key Left
 wait_title "01-threads - step 2/3"
 echo "ok: Left went back to step 2"
 
-# 5. Ctrl+Q quits and the position is remembered.
+# 5. An author edits the open lesson: a fourth step appears without a restart.
+sleep 1.1  # a new modification time even on file systems with 1-second stamps
+printf '\n[[step]]\nview = "threadmap"\n' >> "$course/01-threads/lesson.toml"
+wait_title "01-threads - step 2/4"
+echo "ok: editing lesson.toml reloaded the lesson"
+
+# 6. Ctrl+Q quits and the position is remembered.
 xdotool key ctrl+q
 for _ in $(seq 1 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.2; done
 kill -0 "$pid" 2>/dev/null && fail "Ctrl+Q did not quit"

@@ -101,6 +101,32 @@ TEST(HostileFiles, OneBadConfigValueKeepsTheRest) {
   EXPECT_NE(problem.find("last_lesson = 7 is not a text"), std::string::npos) << problem;
 }
 
+// Progress per course (issue 17): the shipped course keeps plain lesson ids (configs written
+// before courses could be opened still count), any other course its folder before the id; a
+// round trip through the file keeps both and the last course.
+TEST(CourseProgress, EachCourseKeepsItsOwnProgress) {
+  TempDir d;
+  const std::string shipped = std::string(GEMMLAB_ROOT_DIR) + "/lessons";
+  EXPECT_EQ(course_key(shipped, shipped), "");
+  EXPECT_EQ(course_key(shipped + "/../lessons/", shipped), "");  // the same folder, spelled otherwise
+  fs::create_directories(d.path / "mine");
+  const std::string mine = course_key((d.path / "mine").string(), shipped);
+  EXPECT_EQ(mine, fs::weakly_canonical(d.path / "mine").string());
+  EXPECT_EQ(progress_key("", "02-naive"), "02-naive");
+  EXPECT_EQ(progress_key(mine, "02-naive"), mine + "|02-naive");
+  Config c;
+  c.last_course = mine;
+  c.progress[progress_key("", "02-naive")] = 3;
+  c.progress[progress_key(mine, "02-naive")] = 1;
+  ASSERT_EQ(save_config(c, (d.path / "c.json").string()), "");
+  std::string problem;
+  const Config back = load_config((d.path / "c.json").string(), &problem);
+  EXPECT_EQ(problem, "");
+  EXPECT_EQ(back.last_course, mine);
+  EXPECT_EQ(back.progress.at("02-naive"), 3);
+  EXPECT_EQ(back.progress.at(mine + "|02-naive"), 1);
+}
+
 // A PNG header claiming 20000 x 20000 pixels: refused by size before any decoding.
 TEST(HostileFiles, HugeImageIsRefusedFromItsHeader) {
   TempDir d;

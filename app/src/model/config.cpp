@@ -64,6 +64,18 @@ struct SettingsReader {
 
 }  // namespace
 
+std::string course_key(const std::string& course_dir, const std::string& shipped_course_dir) {
+  std::error_code ec, ec2;
+  const fs::path a = fs::weakly_canonical(fs::absolute(course_dir, ec), ec);
+  const fs::path b = fs::weakly_canonical(fs::absolute(shipped_course_dir, ec2), ec2);
+  if (!ec && !ec2 && a == b) return "";
+  return (ec ? fs::path(course_dir) : a).lexically_normal().string();
+}
+
+std::string progress_key(const std::string& course_key, const std::string& lesson_id) {
+  return course_key.empty() ? lesson_id : course_key + "|" + lesson_id;
+}
+
 Config load_config(const std::string& path, std::string* problem) {
   Config c;
   std::error_code ec;
@@ -88,6 +100,7 @@ Config load_config(const std::string& path, std::string* problem) {
   }
   std::vector<std::string> bad;
   const SettingsReader r{j, "", bad};
+  c.last_course = r.text("last_course", c.last_course, 4096);
   c.last_lesson = r.text("last_lesson", c.last_lesson, 256);
   c.last_step = r.number("last_step", 0, 100000, c.last_step);
   c.lang = r.text("lang", c.lang, 8);
@@ -98,7 +111,7 @@ Config load_config(const std::string& path, std::string* problem) {
   if (j.contains("progress") && j["progress"].is_object()) {
     const SettingsReader p{j["progress"], "progress.", bad};
     for (const auto& [id, n] : j["progress"].items())
-      if (id.size() <= 256 && c.progress.size() < 10000) {
+      if (id.size() <= 4096 + 1 + 256 && c.progress.size() < 10000) {
         const int steps = p.number(id.c_str(), 0, 100000, -1);
         if (steps >= 0) c.progress[id] = steps;
       }
@@ -125,6 +138,7 @@ Config load_config(const std::string& path, std::string* problem) {
 
 std::string save_config(const Config& c, const std::string& path) {
   Json j;
+  j["last_course"] = c.last_course;
   j["last_lesson"] = c.last_lesson;
   j["last_step"] = c.last_step;
   j["lang"] = c.lang;
