@@ -11,8 +11,10 @@ using Json = nlohmann::ordered_json;
 
 struct Command {
   const char* name;
-  const char* usage;  // one line, shown by `gemmlab sim --help`
+  const char* usage;    // the options, shown by `gemmlab sim --help` and `gemmlab sim NAME --help`
   Json (*run)(const Args& args);
+  const char* purpose;  // what it computes, one sentence
+  const char* example;  // a command line that works as written
 };
 
 // The limits run_sim_cli was called with (sim_cli.h).

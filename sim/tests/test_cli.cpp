@@ -1,6 +1,8 @@
 // The gemmlab CLI's top level: help and usage errors, for every sim command.
 #include <gtest/gtest.h>
 
+#include <sstream>
+
 #include "sim_cli.h"
 #include "support.h"
 
@@ -138,4 +140,28 @@ TEST(Cli, L2ReplayRespectsTheCallersLookupBound) {
             0);
   const std::string out = testing::internal::GetCapturedStdout();
   EXPECT_NE(out.find("\"read_sector_lookups\":"), std::string::npos) << out.substr(0, 200);
+}
+
+// `gemmlab sim --help` says what each command computes; each command's --help ends with an
+// example, and every example runs as written.
+TEST(Cli, EveryCommandSaysWhatItComputesAndItsExampleRuns) {
+  auto top = run_gemmlab({"sim", "--help"});
+  EXPECT_EQ(top.exit_code, 0);
+  EXPECT_NE(top.out.find("  banks: the shared-memory banks one warp instruction touches"), std::string::npos) << top.out;
+  int examples = 0;
+  for (const char* cmd : {"threadmap", "layout", "swizzle", "banks", "fragment", "raster", "schedule", "l2",
+                          "pipeline", "conv", "gmma-layout", "wgmma", "tma"}) {
+    auto h = run_gemmlab({"sim", cmd, "--help"});
+    ASSERT_EQ(h.exit_code, 0) << cmd;
+    const size_t at = h.out.find("example: gemmlab ");
+    ASSERT_NE(at, std::string::npos) << h.out;
+    std::istringstream line(h.out.substr(at + std::string("example: gemmlab ").size()));
+    std::vector<std::string> args;
+    for (std::string w; line >> w;) args.push_back(w);
+    auto r = run_gemmlab(args);
+    EXPECT_EQ(r.exit_code, 0) << cmd << ": " << r.err;
+    EXPECT_EQ(r.out.front(), '{') << cmd;
+    ++examples;
+  }
+  EXPECT_EQ(examples, 13);
 }
