@@ -35,6 +35,7 @@ Json cmd_raster(const Args& args);
 Json cmd_schedule(const Args& args);
 Json cmd_l2(const Args& args);
 Json cmd_pipeline(const Args& args);
+Json cmd_roofline(const Args& args);
 // Hopper
 Json cmd_gmma_layout(const Args& args);
 Json cmd_wgmma(const Args& args);

@@ -94,6 +94,11 @@ const std::vector<Command>& sim_commands() {
        cmd_pipeline,
        "a main-loop pipeline as a trace of events per warp or warpgroup: loads, waits, barriers, MMAs",
        "gemmlab sim pipeline --kind warp-specialized:4 --k-iterations 8"},
+      {"roofline", "--device h100|h200|a100|rtx4090 --problem M,N,K --stage ID|cublas-fp32|cublas-fp16 [--tflops X]",
+       cmd_roofline,
+       "a GEMM on a device's roofline: its least DRAM traffic and intensity, its instruction's roof, the ridge, "
+       "what bounds it, and how close a measured rate comes",
+       "gemmlab sim roofline --device h100 --problem 4096,4096,4096 --stage persistent --tflops 636"},
   };
   return commands;
 }

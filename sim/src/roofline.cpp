@@ -5,12 +5,25 @@
 
 namespace gemmlab {
 
+namespace {
+const char* math_name(MathOp m) {
+  switch (m) {
+    case MathOp::Ffma: return "FP32 FFMA";
+    case MathOp::MmaSyncF16: return "mma.sync f16";
+    case MathOp::WgmmaF16: return "wgmma f16";
+    case MathOp::MmaSyncS8: return "mma.sync s8";
+    case MathOp::MmaSyncS4: return "mma.sync s4";
+  }
+  return "?";
+}
+}  // namespace
+
 std::vector<Roof> device_roofs(const DeviceDesc& d) {
-  const Roof all[] = {{MathOp::Ffma, "FP32 FFMA", d.fp32_tflops},
-                      {MathOp::MmaSyncF16, "mma.sync f16", d.mma_sync_f16_tflops},
-                      {MathOp::WgmmaF16, "wgmma f16", d.wgmma_f16_tflops},
-                      {MathOp::MmaSyncS8, "mma.sync s8", d.mma_sync_s8_tops},
-                      {MathOp::MmaSyncS4, "mma.sync s4", d.mma_sync_s4_tops}};
+  const Roof all[] = {{MathOp::Ffma, math_name(MathOp::Ffma), d.fp32_tflops},
+                      {MathOp::MmaSyncF16, math_name(MathOp::MmaSyncF16), d.mma_sync_f16_tflops},
+                      {MathOp::WgmmaF16, math_name(MathOp::WgmmaF16), d.wgmma_f16_tflops},
+                      {MathOp::MmaSyncS8, math_name(MathOp::MmaSyncS8), d.mma_sync_s8_tops},
+                      {MathOp::MmaSyncS4, math_name(MathOp::MmaSyncS4), d.mma_sync_s4_tops}};
   std::vector<Roof> out;
   for (const Roof& r : all)
     if (r.rate > 0) out.push_back(r);
@@ -37,9 +50,11 @@ Expected<RooflinePoint> place_on_roofline(const DeviceDesc& d, MathOp math, Gemm
   if (problem.m <= 0 || problem.n <= 0 || problem.k <= 0) return Error{"roofline: M, N and K must be positive"};
   if (!(ab_bytes > 0) || !(c_bytes > 0)) return Error{"roofline: element sizes must be positive"};
   if (!std::isfinite(rate) || rate < 0) return Error{"roofline: the measured rate must be a finite number >= 0"};
-  if (!(d.dram_tb_s > 0)) return Error{"roofline: the " + d.name + " description has no DRAM bandwidth"};
+  if (!(d.dram_tb_s > 0)) return Error{"the " + d.name + " description has no DRAM bandwidth"};
   const auto roof = roof_for(d, math);
-  if (!roof) return Error{"roofline: the " + d.name + " description has no rate for this instruction"};
+  if (!roof)
+    return Error{std::string("the ") + d.name + " has no " + math_name(math) +
+                 " rate in its description (no such instruction there, or not measured)"};
   RooflinePoint pt;
   pt.roof = *roof;
   pt.intensity = gemm_traffic(problem, ab_bytes, c_bytes).intensity;

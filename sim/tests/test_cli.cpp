@@ -150,7 +150,7 @@ TEST(Cli, EveryCommandSaysWhatItComputesAndItsExampleRuns) {
   EXPECT_NE(top.out.find("  banks: the shared-memory banks one warp instruction touches"), std::string::npos) << top.out;
   int examples = 0;
   for (const char* cmd : {"threadmap", "layout", "swizzle", "banks", "fragment", "raster", "schedule", "l2",
-                          "pipeline", "conv", "gmma-layout", "wgmma", "tma"}) {
+                          "pipeline", "conv", "gmma-layout", "wgmma", "tma", "roofline"}) {
     auto h = run_gemmlab({"sim", cmd, "--help"});
     ASSERT_EQ(h.exit_code, 0) << cmd;
     const size_t at = h.out.find("example: gemmlab ");
@@ -163,5 +163,5 @@ TEST(Cli, EveryCommandSaysWhatItComputesAndItsExampleRuns) {
     EXPECT_EQ(r.out.front(), '{') << cmd;
     ++examples;
   }
-  EXPECT_EQ(examples, 13);
+  EXPECT_EQ(examples, 14);
 }
