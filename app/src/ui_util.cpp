@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "palette.h"
+
 namespace gemmlab::app {
 
 float field_width(float chars) { return ImGui::GetFontSize() * 0.6f * chars + 16.f; }
@@ -96,6 +98,53 @@ std::string fmt_int(long long v) {
     out += digits[i];
   }
   return v < 0 ? "-" + out : out;
+}
+
+namespace {
+// A swatch the height of a text line, then its label, on the current line.
+void swatch(Rgba c, const std::string& label) {
+  const float h = ImGui::GetTextLineHeight();
+  ImGui::SameLine(0, h * 0.5f);
+  const ImVec2 p = ImGui::GetCursorScreenPos();
+  ImGui::GetWindowDrawList()->AddRectFilled({p.x, p.y + h * 0.1f}, {p.x + h * 0.8f, p.y + h * 0.9f}, c, 2);
+  ImGui::Dummy({h * 0.85f, h});
+  if (!label.empty()) {
+    ImGui::SameLine(0, h * 0.25f);
+    ImGui::TextUnformatted(label.c_str());
+  }
+}
+}  // namespace
+
+void legend_ids(const char* title, int count, int first, int shown) {
+  ImGui::TextDisabled("%s:", title);
+  const int n = std::max(0, std::min(count, shown));
+  for (int i = 0; i < n; ++i) swatch(id_color(first + i), std::to_string(first + i));
+  if (count > n) {
+    ImGui::SameLine();
+    ImGui::TextDisabled("... %d in all", count);
+  }
+}
+
+void legend_heat(const char* title, const std::string& low, const std::string& high) {
+  ImGui::TextDisabled("%s:", title);
+  ImGui::SameLine();
+  ImGui::TextUnformatted(low.c_str());
+  ImGui::SameLine();
+  const float h = ImGui::GetTextLineHeight(), w = h * 8;
+  const ImVec2 p = ImGui::GetCursorScreenPos();
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  constexpr int kSteps = 32;
+  for (int i = 0; i < kSteps; ++i)
+    dl->AddRectFilled({p.x + w * i / kSteps, p.y + h * 0.15f}, {p.x + w * (i + 1) / kSteps, p.y + h * 0.85f},
+                      heat_color((i + 0.5) / kSteps));
+  ImGui::Dummy({w, h});
+  ImGui::SameLine();
+  ImGui::TextUnformatted(high.c_str());
+}
+
+void legend_swatches(const char* title, const std::vector<std::pair<std::uint32_t, std::string>>& entries) {
+  ImGui::TextDisabled("%s:", title);
+  for (const auto& [c, label] : entries) swatch(c, label);
 }
 
 }  // namespace gemmlab::app

@@ -3,7 +3,9 @@
 #pragma once
 #include <imgui.h>
 
+#include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace gemmlab::app {
@@ -29,5 +31,13 @@ void tooltip_row(const char* key, const std::string& value);
 void same_line_if_fits(float next_width);
 
 std::string fmt_int(long long v);  // thousands separated: 16,384
+
+// Legends, one line each, for the colour-coded views (palette.h):
+// "title: [0][1][2] ... [n-1]" with id_color(first + i) swatches, at most `shown` of them.
+void legend_ids(const char* title, int count, int first = 0, int shown = 12);
+// "title: low [gradient] high" with heat_color(0..1).
+void legend_heat(const char* title, const std::string& low, const std::string& high);
+// Named colours: "title: [colour] name  [colour] name ...".
+void legend_swatches(const char* title, const std::vector<std::pair<std::uint32_t, std::string>>& entries);
 
 }  // namespace gemmlab::app

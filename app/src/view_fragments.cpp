@@ -177,6 +177,8 @@ class FragmentsView final : public View {
     const bool ldsm = !m.addresses.empty();
     const float font = ImGui::GetFontSize();
     // m8n8k32 s4 tiles are 8 x 32: cells twice as tall as wide would not be readable, keep squares.
+    legend_swatches("lanes: a quad (PTX groupID = lane / 4) shares a hue, darker by threadID_in_group",
+                    {{quad_color(0), "T0"}, {quad_color(3), "T3"}, {quad_color(4), "T4"}, {quad_color(31), "T31"}});
     Canvas cv("##frag", ui_.canvas, float(cols), float(rows), {0, 0}, font * (ldsm ? 3.5f : 2.f));
     ImDrawList* dl = cv.draw_list();
     const float px = cv.scale();

@@ -115,6 +115,7 @@ class GmmaLayoutView final : public View {
     note_text("Above, colour = the bank group an element lands in (16 bytes = banks 4g..4g+3): the 8 rows of a core "
               "matrix (outlined: what one wgmma k step reads) must show 8 colours to be read in one pass. Below, "
               "colour = which 16-byte piece of its row a chunk holds: the swizzle's permutation.");
+    legend_ids("bank group g (banks 4g..4g+3) above, 16-byte piece below", 8);
     std::optional<tma::BoxCopy> box;
     if (ui_.global[0] > 0) {
       auto b = box_copy(*t);

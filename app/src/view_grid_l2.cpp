@@ -458,6 +458,28 @@ class GridView final : public View {
                         "partial stores orange, fix-ups purple, epilogues white.");
   }
 
+  // What the tile colours mean (tile_color), one line.
+  void draw_tile_legend() const {
+    const GridModel& m = *model_;
+    if (ui_.time < 1.0f) {
+      legend_swatches("now", {{kEmptyCell, "not started"}, {rgba(255, 255, 255), "running"}});
+      ImGui::SameLine(0, ImGui::GetFontSize() * 2);
+    }
+    if (ui_.color_by == "wave" && !masked("grid.waves") && !masked("grid.last_wave_blocks")) {
+      legend_ids("wave", static_cast<int>(std::ceil(m.waves.waves)));
+    } else if (ui_.color_by == "sm") {
+      legend_ids("SM slot of the block that ends the tile", m.waves.slots, 0, 8);
+    } else if (ui_.color_by == "reuse") {
+      if (l2_ && !l2_->c_tile_dram_sectors.empty())
+        legend_heat("DRAM sectors", "0 (all from L2)",
+                    fmt_int(*std::max_element(l2_->c_tile_dram_sectors.begin(), l2_->c_tile_dram_sectors.end())));
+    } else if (ui_.color_by == "order") {
+      legend_heat("launch order", "first block", "last block");
+    } else {
+      ImGui::NewLine();
+    }
+  }
+
   Rgba tile_color(size_t t) const {
     const GridModel& m = *model_;
     const int first = m.tiles.first_block[t];
@@ -503,6 +525,7 @@ class GridView final : public View {
                 ui_.color_by == "reuse"
                     ? (l2_ ? " = DRAM sectors its main loop fetched (dark: reused from L2)" : " (L2 replay running...)")
                     : ui_.color_by == "order" ? " (dark: launched first)" : "");
+    draw_tile_legend();
     Canvas cv("##grid", ui_.grid_canvas, float(m.tiles.tiles_n), float(m.tiles.tiles_m), {0, 0}, font);
     cv.draw_cells(tiles_tex_, 0, 0, float(m.tiles.tiles_n), float(m.tiles.tiles_m));
     cv.draw_grid_lines(0, 0, m.tiles.tiles_n, m.tiles.tiles_m, 5);

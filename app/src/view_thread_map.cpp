@@ -271,6 +271,12 @@ class ThreadMapView final : public View {
     update_texture(r);
     const int w = r.params.shape_c, h = r.params.shape_s;
     const float font = ImGui::GetFontSize();
+    if (ui_.color_by == "warp")
+      legend_ids("warp", (r.params.threads + 31) / 32);
+    else
+      legend_swatches("thread: its warp's hue, lighter by lane",
+                      {{lane_color(0, 0), "warp 0 lane 0"}, {lane_color(0, 31), "lane 31"},
+                       {lane_color(1, 0), "warp 1 lane 0"}, {lane_color(1, 31), "lane 31"}});
     Canvas cv("##tile", ui_.canvas, float(w), float(h), {0, 0}, font * 2);
     cv.draw_cells(texture_, 0, 0, float(w), float(h));
     cv.draw_grid_lines(0, 0, w, h);
