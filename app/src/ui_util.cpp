@@ -101,10 +101,11 @@ std::string fmt_int(long long v) {
 }
 
 namespace {
-// A swatch the height of a text line, then its label, on the current line.
+// A swatch the height of a text line, then its label: on the current line where it fits, else
+// on the next (a narrow panel wraps the legend rather than cutting it).
 void swatch(Rgba c, const std::string& label) {
   const float h = ImGui::GetTextLineHeight();
-  ImGui::SameLine(0, h * 0.5f);
+  same_line_if_fits(h * 1.1f + ImGui::CalcTextSize(label.c_str()).x);
   const ImVec2 p = ImGui::GetCursorScreenPos();
   ImGui::GetWindowDrawList()->AddRectFilled({p.x, p.y + h * 0.1f}, {p.x + h * 0.8f, p.y + h * 0.9f}, c, 2);
   ImGui::Dummy({h * 0.85f, h});
@@ -116,11 +117,13 @@ void swatch(Rgba c, const std::string& label) {
 }  // namespace
 
 void legend_ids(const char* title, int count, int first, int shown) {
+  ImGui::PushTextWrapPos(0);
   ImGui::TextDisabled("%s:", title);
+  ImGui::PopTextWrapPos();
   const int n = std::max(0, std::min(count, shown));
   for (int i = 0; i < n; ++i) swatch(id_color(first + i), std::to_string(first + i));
   if (count > n) {
-    ImGui::SameLine();
+    same_line_if_fits(ImGui::CalcTextSize("... 00000 in all").x);
     ImGui::TextDisabled("... %d in all", count);
   }
 }
@@ -143,7 +146,9 @@ void legend_heat(const char* title, const std::string& low, const std::string& h
 }
 
 void legend_swatches(const char* title, const std::vector<std::pair<std::uint32_t, std::string>>& entries) {
+  ImGui::PushTextWrapPos(0);
   ImGui::TextDisabled("%s:", title);
+  ImGui::PopTextWrapPos();
   for (const auto& [c, label] : entries) swatch(c, label);
 }
 

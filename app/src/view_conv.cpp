@@ -177,6 +177,8 @@ class ConvView final : public View {
       note_text("The image is too large to draw (more than 512 cells a side).");
       return;
     }
+    legend_swatches("window", {{id_color(0), "tap 0"}, {id_color(1), "tap 1"}, {id_color(2), "2 ..."},
+                               {dim(id_color(0), 0.35f), "a tap in the padding (reads 0)"}});
     Canvas cv("##incv", ui_.input_canvas, float(cols), float(rows), {0, 0}, 8);
     ImDrawList* dl = cv.draw_list();
     const auto window = conv::window_of(sh, ui_.row);
@@ -225,6 +227,8 @@ class ConvView final : public View {
                 m0 + rows - 1, taps, sh.c);
     ImGui::BeginChild("##matrix", {0, height}, false, ImGuiWindowFlags_NoScrollWithMouse);
     const float xs = column_stretch(rows, taps);  // a tap column is xs units wide: fill the panel
+    legend_swatches("columns", {{dim(id_color(0), 0.55f), "tap 0"}, {dim(id_color(1), 0.55f), "tap 1 ..."},
+                                {id_color(0), "the shown row"}, {rgba(30, 30, 34), "padding: never loaded"}});
     Canvas cv("##mcv", ui_.matrix_canvas, float(taps) * xs, float(rows), {0, 0}, 8);
     ImDrawList* dl = cv.draw_list();
     const int tap0 = int(1ll * ui_.k_tile * l.k_tile_elements / sh.c);
@@ -277,6 +281,8 @@ class ConvView final : public View {
                 ui_.k_tile, ui_.k_tile * l.k_tile_elements, (ui_.k_tile + 1) * l.k_tile_elements - 1, l.threads,
                 l.accesses_per_thread, l.elements_per_vector);
     const float xs = column_stretch(l.rows, vectors);
+    legend_swatches("vectors: the thread that copies it, its warp's hue, lighter by lane",
+                    {{lane_color(0, 0), "warp 0 lane 0"}, {lane_color(0, 31), "lane 31"}, {lane_color(1, 0), "warp 1 ..."}});
     Canvas cv("##tcv", ui_.tile_canvas, float(vectors) * xs, float(l.rows), {0, 0}, 8);
     ImDrawList* dl = cv.draw_list();
     const float font = ImGui::GetFontSize();

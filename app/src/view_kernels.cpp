@@ -244,11 +244,18 @@ class KernelsView final : public View {
     return rows;
   }
 
+  // Bar and point colours, and the legend that names them.
+  enum BarColour { kFp32, kFp16, kHopper, kConv, kReference, kWrong };
+  static Rgba bar_colour(BarColour c) {
+    static const Rgba colours[] = {rgba(110, 200, 120), rgba(90, 170, 240), rgba(240, 160, 60),
+                                   rgba(200, 120, 220), rgba(150, 150, 160), rgba(220, 70, 70)};
+    return colours[c];
+  }
   static Rgba track_colour(const BenchResult& x) {
-    return x.is_reference() ? rgba(150, 150, 160) : !x.ok ? rgba(220, 70, 70)
-           : x.track == "fp16" ? rgba(90, 170, 240)
-           : x.track == "hopper" ? rgba(240, 160, 60)
-           : x.is_conv ? rgba(200, 120, 220) : rgba(110, 200, 120);
+    return bar_colour(x.is_reference() ? kReference : !x.ok ? kWrong
+                      : x.track == "fp16" ? kFp16
+                      : x.track == "hopper" ? kHopper
+                      : x.is_conv ? kConv : kFp32);
   }
 
   // Returns the size shown.
@@ -277,6 +284,9 @@ class KernelsView final : public View {
     if (rows.empty()) {
       note_text("No results for these stages at this size in this file.");
     }
+    legend_swatches("bars", {{bar_colour(kFp32), "fp32"}, {bar_colour(kFp16), "fp16 (mma.sync)"},
+                             {bar_colour(kHopper), "hopper"}, {bar_colour(kConv), "conv"},
+                             {bar_colour(kReference), "reference"}, {bar_colour(kWrong), "wrong result"}});
     const float font = ImGui::GetFontSize();
     const float name_w = font * 16;
     ImDrawList* dl = ImGui::GetWindowDrawList();

@@ -307,6 +307,10 @@ class BanksView final : public View {
     const BankAnalysis& a = pic.s.analysis;
     const int lines = pic.words.lines;
     const float font = ImGui::GetFontSize();
+    legend_swatches("words (the lane that touches it)",
+                    {{lane_color(0, 5), "phase 0"}, {lane_color(1, 5), "phase 1"}, {lane_color(2, 5), "2 ..."},
+                     {rgba(255, 60, 60), "outline: a bank with 2+ words in one phase"},
+                     {dim(id_color(0), 0.35f), "untouched: the tile row stored there"}});
     Canvas cv("##banks", ui_.canvas[index], 32.f, float(lines + 2), {0, 0}, font * 3.2f);
     ImDrawList* dl = cv.draw_list();
     // Background: the tile row stored in each word, so a layout's permutation shows as colour.
@@ -399,6 +403,8 @@ class BanksView final : public View {
     const auto& p = pic.s.params;
     const BankAnalysis& a = pic.s.analysis;
     const float font = ImGui::GetFontSize();
+    legend_swatches("cells", {{lane_color(0, 5), "read by a lane of phase 0"}, {lane_color(1, 5), "phase 1 ..."},
+                              {dim(id_color(0), 0.3f), "untouched: the hue of its bank"}});
     Canvas cv("##tile", ui_.canvas[index], float(p.cols), float(p.rows), {0, 0}, font * 2);
     CellTexture& tex = texture(index);
     if (!tex.valid() || tex_phase_[index] != ui_.phase) {
