@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "palette.h"
+#include "view_lesson.h"
 
 namespace gemmlab::app {
 
@@ -126,6 +127,7 @@ void legend_ids(const char* title, int count, int first, int shown) {
     same_line_if_fits(ImGui::CalcTextSize("... 00000 in all").x);
     ImGui::TextDisabled("... %d in all", count);
   }
+  ui_trace((std::string("legend ") + title).c_str());
 }
 
 void legend_heat(const char* title, const std::string& low, const std::string& high) {
@@ -143,6 +145,7 @@ void legend_heat(const char* title, const std::string& low, const std::string& h
   ImGui::Dummy({w, h});
   ImGui::SameLine();
   ImGui::TextUnformatted(high.c_str());
+  ui_trace((std::string("legend ") + title).c_str());
 }
 
 void legend_swatches(const char* title, const std::vector<std::pair<std::uint32_t, std::string>>& entries) {
@@ -150,6 +153,7 @@ void legend_swatches(const char* title, const std::vector<std::pair<std::uint32_
   ImGui::TextDisabled("%s:", title);
   ImGui::PopTextWrapPos();
   for (const auto& [c, label] : entries) swatch(c, label);
+  ui_trace((std::string("legend ") + title).c_str());
 }
 
 }  // namespace gemmlab::app

@@ -7,7 +7,8 @@ namespace gemmlab::app {
 class App;
 void draw_lesson_panel(App& app);
 
-// Where a named widget was drawn last (for the xdotool test, which clicks real buttons):
+// Where a named widget was drawn last (for the GUI tests: the xdotool test clicks real buttons,
+// gui_legends.sh finds every colour-coded view's legend):
 // written as JSON lines to the file named by $GEMMLAB_UI_TRACE, only when it moves.
 void ui_trace(const char* name);
 

@@ -139,7 +139,7 @@ class PipelineView final : public View {
     else
       note_text("Every warp of the block runs this sequence (the barriers keep them in step). "
                 "Times are relative: a global load takes the global latency, an STS 1.");
-    legend_swatches("bars", {{id_color(0), "k-tile 0"}, {id_color(1), "k-tile 1"}, {id_color(2), "2 ..."},
+    legend_swatches("timeline", {{id_color(0), "k-tile 0"}, {id_color(1), "k-tile 1"}, {id_color(2), "2 ..."},
                              {rgba(200, 60, 60), "wait"}, {rgba(240, 240, 240), "block barrier"},
                              {rgba(120, 220, 120), "full mbarrier arrive"}, {rgba(240, 150, 60), "empty arrive"}});
     draw_cursor_bar(*t);

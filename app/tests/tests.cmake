@@ -40,6 +40,10 @@ if(GEMMLAB_XVFB_RUN)
     set_tests_properties(app_gui_walk_${name} PROPERTIES LABELS "gui" TIMEOUT 900
                          ENVIRONMENT "LIBGL_ALWAYS_SOFTWARE=1")
   endforeach()
+  add_test(NAME app_gui_legends
+           COMMAND ${GEMMLAB_XVFB} ${GEMMLAB_APP_TEST_DIR}/gui_legends.sh $<TARGET_FILE:gemmlab>)
+  set_tests_properties(app_gui_legends PROPERTIES LABELS "gui" TIMEOUT 300
+                       ENVIRONMENT "LIBGL_ALWAYS_SOFTWARE=1")
   if(GEMMLAB_XDOTOOL)
     add_test(NAME app_gui_xdotool
              COMMAND ${GEMMLAB_XVFB} ${GEMMLAB_APP_TEST_DIR}/gui_xdotool.sh $<TARGET_FILE:gemmlab>
