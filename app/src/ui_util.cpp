@@ -33,7 +33,11 @@ bool input_int3(const char* label, int v[3], int lo, int hi, float width_chars) 
 bool combo_string(const char* label, std::string* value, const std::vector<std::string>& items,
                   float width_chars) {
   bool changed = false;
-  ImGui::SetNextItemWidth(field_width(width_chars));
+  // Wide enough for the longest value (and the arrow): a value is never cut.
+  float widest = ImGui::CalcTextSize(value->c_str()).x;
+  for (const auto& item : items) widest = std::max(widest, ImGui::CalcTextSize(item.c_str()).x);
+  ImGui::SetNextItemWidth(std::max(field_width(width_chars),
+                                   widest + ImGui::GetFrameHeight() + 2 * ImGui::GetStyle().FramePadding.x));
   if (ImGui::BeginCombo(label, value->c_str())) {
     for (const auto& item : items) {
       const bool selected = item == *value;

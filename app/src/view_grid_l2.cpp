@@ -470,9 +470,12 @@ class GridView final : public View {
     } else if (ui_.color_by == "sm") {
       legend_ids("SM slot of the block that ends the tile", m.waves.slots, 0, 8);
     } else if (ui_.color_by == "reuse") {
+      // The largest count stays hidden while the hit rate is a prediction.
       if (l2_ && !l2_->c_tile_dram_sectors.empty())
         legend_heat("DRAM sectors", "0 (all from L2)",
-                    fmt_int(*std::max_element(l2_->c_tile_dram_sectors.begin(), l2_->c_tile_dram_sectors.end())));
+                    masked("grid.l2_hit_rate")
+                        ? std::string("the most of any tile")
+                        : fmt_int(*std::max_element(l2_->c_tile_dram_sectors.begin(), l2_->c_tile_dram_sectors.end())));
     } else if (ui_.color_by == "order") {
       legend_heat("launch order", "first block", "last block");
     } else {

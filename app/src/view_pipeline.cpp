@@ -215,7 +215,14 @@ class PipelineView final : public View {
     const double span = std::max(1.0, t.total_time);
     // Content: time across (one unit per time unit), 3 units per row.
     const float row_h = float(span) / 40.f;
-    const float label_w = font * 9;
+    // Row names in a gutter left of the canvas: zooming and panning move the bars, never over
+    // the names.
+    float label_w = 0;
+    for (int r = 0; r < rows; ++r)
+      if (r != units)
+        label_w = std::max(label_w, ImGui::CalcTextSize((r < units ? row_name(t, r) : "smem stage 00").c_str()).x);
+    label_w += font * 0.8f;
+    ImGui::SetCursorPosX(ImGui::GetCursorPosX() + label_w);
     Canvas cv("##gantt", ui_.canvas, float(span), rows * row_h, {0, 0}, 6);
     ImDrawList* dl = cv.draw_list();
     const ImVec2 origin = cv.to_screen(0, 0);
@@ -296,19 +303,15 @@ class PipelineView final : public View {
       if (mouse && mouse->x >= e.start && mouse->x <= end && mouse->y >= top && mouse->y < top + sub_h)
         hovered = static_cast<int>(i);
     }
-    // Row names, pinned to the canvas's left edge.
+    // Row names in the gutter, at their rows' height (which follows the zoom and pan).
+    dl->PushClipRect({cv.min().x - label_w, cv.min().y}, {cv.min().x, cv.max().y}, false);
     for (int r = 0; r < rows; ++r) {
-      if (r == units) continue;
+      if (r == units || cv.scale() * row_h <= font * 0.9f) continue;
       const std::string name = r < units ? row_name(t, r) : "smem stage " + std::to_string(r - units - 1);
-      const ImVec2 p = cv.to_screen(0, row_y(r) + row_h / 2);
-      const float x = cv.min().x + 4;
-      if (cv.scale() * row_h > font * 0.9f) {
-        const ImVec2 ts = ImGui::CalcTextSize(name.c_str());
-        dl->AddRectFilled({x - 2, p.y - ts.y / 2 - 1}, {x + ts.x + 2, p.y + ts.y / 2 + 1}, IM_COL32(24, 24, 28, 200));
-        dl->AddText({x, p.y - ts.y / 2}, IM_COL32(210, 210, 220, 255), name.c_str());
-      }
+      const float y = cv.to_screen(0, row_y(r) + row_h / 2).y;
+      dl->AddText({cv.min().x - label_w + 2, y - font / 2}, IM_COL32(210, 210, 220, 255), name.c_str());
     }
-    (void)label_w;
+    dl->PopClipRect();
     if (hovered >= 0) {
       const TraceEvent& e = t.events[hovered];
       ImGui::BeginTooltip();
