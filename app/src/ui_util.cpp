@@ -110,13 +110,18 @@ namespace {
 // on the next (a narrow panel wraps the legend rather than cutting it).
 void swatch(Rgba c, const std::string& label) {
   const float h = ImGui::GetTextLineHeight();
-  same_line_if_fits(h * 1.1f + ImGui::CalcTextSize(label.c_str()).x);
+  // Short labels go on the current line when they fit; a long one starts it and wraps.
+  const float need = h * 1.1f + ImGui::CalcTextSize(label.c_str()).x;
+  if (need < ImGui::GetContentRegionAvail().x * 0.6f) same_line_if_fits(need);
+  else ImGui::SameLine(0, h * 0.5f);
   const ImVec2 p = ImGui::GetCursorScreenPos();
   ImGui::GetWindowDrawList()->AddRectFilled({p.x, p.y + h * 0.1f}, {p.x + h * 0.8f, p.y + h * 0.9f}, c, 2);
   ImGui::Dummy({h * 0.85f, h});
   if (!label.empty()) {
     ImGui::SameLine(0, h * 0.25f);
+    ImGui::PushTextWrapPos(0);  // a long label wraps at the panel's edge
     ImGui::TextUnformatted(label.c_str());
+    ImGui::PopTextWrapPos();
   }
 }
 }  // namespace

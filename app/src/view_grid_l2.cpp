@@ -458,9 +458,37 @@ class GridView final : public View {
                         "partial stores orange, fix-ups purple, epilogues white.");
   }
 
+  // Where M or N is not a multiple of the tile: the part of the last tile row / column past the
+  // problem, hatched; its elements are predicated off (no load, no store).
+  void draw_partial_tiles(const Canvas& cv) const {
+    const GridModel& m = *model_;
+    const int tm = m.spec.tile.m, tn = m.spec.tile.n;
+    const float rows = float(m.tiles.tiles_m), cols = float(m.tiles.tiles_n);
+    const float y_cut = rows - 1 + float(m.tiles.edge_rows) / float(tm);
+    const float x_cut = cols - 1 + float(m.tiles.edge_cols) / float(tn);
+    ImDrawList* dl = cv.draw_list();
+    auto hatch = [&](float x0, float y0, float x1, float y1) {
+      const ImVec2 a = cv.to_screen(x0, y0), b = cv.to_screen(x1, y1);
+      dl->AddRectFilled(a, b, IM_COL32(15, 15, 18, 200));
+      dl->PushClipRect(a, b, true);
+      const float step = 6;
+      for (float s = a.x - (b.y - a.y); s < b.x; s += step)
+        dl->AddLine({s, b.y}, {s + (b.y - a.y), a.y}, IM_COL32(200, 90, 90, 160), 1);
+      dl->PopClipRect();
+    };
+    if (m.tiles.edge_rows < tm) hatch(0, y_cut, cols, rows);
+    if (m.tiles.edge_cols < tn) hatch(x_cut, 0, cols, y_cut);
+  }
+
   // What the tile colours mean (tile_color), one line.
   void draw_tile_legend() const {
     const GridModel& m = *model_;
+    if (m.tiles.edge_rows < m.spec.tile.m || m.tiles.edge_cols < m.spec.tile.n) {
+      legend_swatches("hatched", {{IM_COL32(200, 90, 90, 255),
+                                   "past M or N: the last tiles hold " + std::to_string(m.tiles.edge_rows) + " of " +
+                                       std::to_string(m.spec.tile.m) + " rows, " + std::to_string(m.tiles.edge_cols) +
+                                       " of " + std::to_string(m.spec.tile.n) + " columns; the rest is predicated off"}});
+    }
     if (ui_.time < 1.0f) {
       legend_swatches("now", {{kEmptyCell, "not started"}, {rgba(255, 255, 255), "running"}});
       ImGui::SameLine(0, ImGui::GetFontSize() * 2);
@@ -532,6 +560,7 @@ class GridView final : public View {
     Canvas cv("##grid", ui_.grid_canvas, float(m.tiles.tiles_n), float(m.tiles.tiles_m), {0, 0}, font);
     cv.draw_cells(tiles_tex_, 0, 0, float(m.tiles.tiles_n), float(m.tiles.tiles_m));
     cv.draw_grid_lines(0, 0, m.tiles.tiles_n, m.tiles.tiles_m, 5);
+    draw_partial_tiles(cv);
     // Clusters (stages 16, 17): m tiles 2j and 2j+1 of one n tile form a cluster.
     if (const int cm = m.spec.l2.multicast_b; cm > 1 && cv.scale() * cm >= 6) {
       ImDrawList* dl = cv.draw_list();

@@ -119,6 +119,8 @@ TileSpans tile_spans(const BlockPlan& plan, const Timeline& tl) {
   TileSpans t;
   t.tiles_m = plan.tiled_shape.m;
   t.tiles_n = plan.tiled_shape.n;
+  t.edge_rows = plan.problem.m - (t.tiles_m - 1) * plan.tile.m;
+  t.edge_cols = plan.problem.n - (t.tiles_n - 1) * plan.tile.n;
   const size_t tiles = static_cast<size_t>(t.tiles_m) * static_cast<size_t>(t.tiles_n);
   t.first_block.assign(tiles, -1);
   t.finishing_block.assign(tiles, -1);

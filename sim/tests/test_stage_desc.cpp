@@ -269,6 +269,15 @@ TEST(LaunchPlan, WavesAndTileSpans) {
   // Blocks 4 and 5 start when the first wave ends (2 k iterations + the epilogue).
   EXPECT_GT(p->tiles.start[2 * 2 + 1], 0);
   EXPECT_EQ(p->tiles.start[0], 0);
+  EXPECT_EQ(p->tiles.edge_rows, 128);  // 384 = 3 x 128: no partial tile
+  // Lesson 1's ragged problem: 1000 = 7 x 128 + 104 rows, 500 = 3 x 128 + 116 columns.
+  spec.problem = {1000, 500, 64};
+  auto ragged = plan_launch(spec, d);
+  ASSERT_TRUE(ragged.ok());
+  EXPECT_EQ(ragged->tiles.tiles_m, 8);
+  EXPECT_EQ(ragged->tiles.tiles_n, 4);
+  EXPECT_EQ(ragged->tiles.edge_rows, 104);
+  EXPECT_EQ(ragged->tiles.edge_cols, 116);
   // A full last wave counts as full.
   spec.problem = {512, 128, 64};
   auto q = plan_launch(spec, d);

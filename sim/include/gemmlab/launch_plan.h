@@ -49,6 +49,9 @@ struct TileSpans {
   std::vector<int> blocks;           // how many blocks work on it
   std::vector<double> start, end;    // timeline units
   std::vector<int> segment_block;    // per plan segment: its block
+  // Rows of the last tile row and columns of the last tile column inside the problem (the tile's
+  // size when it divides M or N): the rest of those tiles is predicated off.
+  int edge_rows = 0, edge_cols = 0;
   long long alone = 0;               // tiles one block computes alone
   long long shared = 0;              // tiles several blocks share (split-k / stream-k fix-ups)
 };
