@@ -18,6 +18,7 @@
 #include "gemmlab/launch_plan.h"
 #include "gemmlab/raster_analysis.h"
 #include "gemmlab/schedule.h"
+#include "grid_block_detail.h"
 #include "palette.h"
 #include "ui_util.h"
 #include "view.h"
@@ -40,6 +41,9 @@ struct GridUiState {
   std::string color_by = "order";
   float time = 1.0f;  // 0..1 of the makespan
   bool playing = false;
+  bool block_detail = false;  // inside one block (the SIMT stages' warps and lanes) instead of the C tiles
+  int highlight_warp = -1;
+  CanvasState block_canvas;
   CanvasState grid_canvas, slots_canvas;
 };
 
@@ -96,6 +100,8 @@ class GridView final : public View {
     if (s.contains("smem")) ui_.smem = s["smem"];
     if (s.contains("dtype")) ui_.dtype = s["dtype"];
     if (s.contains("color_by")) ui_.color_by = s["color_by"];
+    if (s.contains("block_detail")) ui_.block_detail = s["block_detail"];
+    if (s.contains("highlight_warp")) ui_.highlight_warp = s["highlight_warp"];
     if (s.contains("time")) ui_.time = s["time"].get<float>();
     // time = 0 in a lesson means "before launch": show the finished picture until Play.
     if (s.contains("time") && ui_.time <= 0) ui_.time = 1.0f;
@@ -195,7 +201,10 @@ class GridView final : public View {
     const ImVec2 avail = ImGui::GetContentRegionAvail();
     const float left_w = std::floor(avail.x * 0.5f);
     ImGui::BeginChild("##tiles", {left_w, 0}, false, ImGuiWindowFlags_NoScrollWithMouse);
-    draw_tiles();
+    if (ui_.block_detail)
+      draw_simt_block_detail(ui_.block_canvas, ui_.highlight_warp);
+    else
+      draw_tiles();
     ImGui::EndChild();
     ImGui::SameLine();
     ImGui::BeginChild("##right", {0, 0}, false, ImGuiWindowFlags_NoScrollWithMouse);
@@ -394,6 +403,12 @@ class GridView final : public View {
     same_line_if_fits(field_width(5) + ImGui::CalcTextSize("colour by").x + 8);
     static const std::vector<std::string> colorings = {"order", "wave", "sm", "reuse"};
     combo_string("colour by", &ui_.color_by, colorings, 5);
+    same_line_if_fits(ImGui::CalcTextSize("one block").x + ImGui::GetFrameHeight() * 2);
+    ImGui::Checkbox("one block", &ui_.block_detail);
+    if (ui_.block_detail) {
+      ImGui::SameLine();
+      input_int("warp (-1: all)", &ui_.highlight_warp, -1, 7, 3);
+    }
   }
 
   void draw_summary() {
