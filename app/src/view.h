@@ -93,5 +93,6 @@ std::unique_ptr<View> make_kernels_view();
 std::unique_ptr<View> make_measured_view();
 std::unique_ptr<View> make_conv_view();
 std::unique_ptr<View> make_gmma_layout_view();
+std::unique_ptr<View> make_code_view();
 
 }  // namespace gemmlab::app

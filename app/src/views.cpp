@@ -14,6 +14,7 @@ std::vector<std::unique_ptr<View>> make_views() {
   v.push_back(make_measured_view());
   v.push_back(make_conv_view());
   v.push_back(make_gmma_layout_view());
+  v.push_back(make_code_view());
   return v;
 }
 

@@ -31,5 +31,6 @@ done <<'LIST'
 19-persistent 6 kernels bars
 14-implicit-gemm 2 conv window
 15-tma 2 gmma bank group
+06-double-buffer 7 code lines
 LIST
 exit $fails

@@ -103,6 +103,12 @@ Check swizzle_params() {
   };
 }
 
+std::vector<std::string> all_stage_ids() {
+  std::vector<std::string> ids;
+  for (const StageDesc& s : stage_table()) ids.push_back(s.id);
+  return ids;
+}
+
 // Stages the Grid view can launch: those with a threadblock tile.
 std::vector<std::string> tiled_stage_ids() {
   std::vector<std::string> ids;
@@ -204,6 +210,9 @@ const std::map<std::string, std::vector<KeySpec>>& schema() {
         {"select", int_tuple(2, -1, 1024, "[row, col]")},
         {"global", int_tuple(2, 1, 1 << 30, "[inner, outer] extent of the operand")},
         {"start", int_tuple(2, -(1 << 30), 1 << 30, "[inner, outer] start of the box")}}},
+      {"code",
+       {{"stage", one_of(all_stage_ids())},
+        {"lines", int_tuple(2, 1, 100000, "[first, last] line of the stage's .cu file")}}},
   };
   return s;
 }
@@ -211,8 +220,8 @@ const std::map<std::string, std::vector<KeySpec>>& schema() {
 }  // namespace
 
 const std::vector<std::string>& known_view_ids() {
-  static const std::vector<std::string> ids = {"threadmap", "fragments", "banks",    "grid", "pipeline",
-                                               "kernels",   "measured",  "conv",     "gmma"};
+  static const std::vector<std::string> ids = {"threadmap", "fragments", "banks", "grid", "pipeline",
+                                               "kernels",   "measured",  "conv",  "gmma", "code"};
   return ids;
 }
 
