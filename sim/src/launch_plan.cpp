@@ -69,7 +69,7 @@ OrderSpec persistent_order(const persistent::Plan& p) {
 // The stream-k tail: the tail units' whole-tile blocks (the last of the list) become the pieces
 // the clusters compute, each a block with the piece's k-tiles: every cluster's first tail
 // segment, then every cluster's second, ... (the order in which the resident blocks take them).
-// 8192^3 on 66 clusters: 34 units = 68 tiles become 2 x 100 pieces of 62-66 k-tiles.
+// 8192^3 on 66 clusters: 34 units = 68 tiles become 2 x 98 pieces of 3 to 66 k-tiles.
 long long split_persistent_tail(BlockPlan& plan, const persistent::Plan& p) {
   if (p.tail_units == 0) return 0;
   long long tail_tiles = 0;
@@ -78,7 +78,9 @@ long long split_persistent_tail(BlockPlan& plan, const persistent::Plan& p) {
       const GemmCoord t = persistent::unit_tile(p, u, r);
       tail_tiles += t.m < p.tiles_m && t.n < p.tiles_n;
     }
+  if (tail_tiles == 0 || static_cast<size_t>(tail_tiles) > plan.blocks.size()) return 0;
   const size_t keep = plan.blocks.size() - static_cast<size_t>(tail_tiles);
+  if (keep == 0) return 0;
   plan.segments.resize(static_cast<size_t>(plan.blocks[keep].first_segment));
   plan.blocks.resize(keep);
   for (int i = 0;; ++i) {  // i-th tail segment of each cluster
