@@ -40,8 +40,11 @@ TEST(StageSource, HopperStagesHaveTheirHeaderToo) {
   ASSERT_TRUE(n.ok());
   EXPECT_EQ(n->previous, "");
   // With nothing before it, every line is new but blank lines and lone braces.
-  for (const auto& l : n->files[0].lines)
-    if (!l.added) EXPECT_EQ(l.text.find_first_not_of(" \t{}();"), std::string::npos) << l.text;
+  for (const auto& l : n->files[0].lines) {
+    if (!l.added) {
+      EXPECT_EQ(l.text.find_first_not_of(" \t{}();"), std::string::npos) << l.text;
+    }
+  }
   EXPECT_GT(n->added, 20);
 }
 
