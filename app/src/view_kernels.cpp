@@ -405,18 +405,19 @@ class KernelsView final : public View {
     dl->AddText({o.x, a.y - font * 0.1f}, text, "TF/s");
     // The DRAM bound up to the highest roof, then each roof from its ridge on.
     const double bw = dev->dram_tb_s;
-    double top = 0;
+    // The floating-point roofs (the GEMMs here; the integer ones belong to the convolutions),
+    // highest first.
+    std::vector<Roof> roofs;
     for (const Roof& roof : device_roofs(*dev))
       if (roof.math == MathOp::Ffma || roof.math == MathOp::MmaSyncF16 || roof.math == MathOp::WgmmaF16)
-        top = std::max(top, roof.rate);
+        roofs.push_back(roof);
+    std::sort(roofs.begin(), roofs.end(), [](const Roof& l, const Roof& r) { return l.rate > r.rate; });
+    const double top = roofs.empty() ? 1.0 : roofs.front().rate;
     const double x_lo = std::pow(10.0, kX0);
     dl->AddLine({px(x_lo), py(bw * x_lo)}, {px(top / bw), py(top)}, rgba(230, 90, 90), 2);
-    // Roof labels right of the plot, highest first, at least a line apart.
+    // Roof labels right of the plot, at least a line apart.
     float label_y = -1e9f;
-    std::vector<Roof> roofs = device_roofs(*dev);
-    std::sort(roofs.begin(), roofs.end(), [](const Roof& l, const Roof& r) { return l.rate > r.rate; });
     for (const Roof& roof : roofs) {
-      if (roof.math != MathOp::Ffma && roof.math != MathOp::MmaSyncF16 && roof.math != MathOp::WgmmaF16) continue;
       dl->AddLine({px(roof.rate / bw), py(roof.rate)}, {b.x, py(roof.rate)}, rgba(230, 200, 90), 2);
       char buf[64];
       std::snprintf(buf, sizeof buf, "%s %.0f", roof.name.c_str(), roof.rate);

@@ -205,9 +205,9 @@ Expected<LaunchPlan> plan_launch(const LaunchSpec& spec, const DeviceDesc& devic
   p.plan = std::move(*plan);
   // The persistent stage's waves are rounds of whole tiles (the lesson's "68 left for the last
   // round"); its timeline and L2 replay run the pieces of the stream-k tail.
-  std::optional<BlockPlan> whole_tiles;
+  std::optional<WaveSummary> whole_tile_waves;
   if (persistent && persistent->tail_units > 0) {
-    whole_tiles = p.plan;
+    whole_tile_waves = summarize_waves(p.plan, device.sms * p.blocks_per_sm);  // the timeline's slots
     p.tail_pieces = split_persistent_tail(p.plan, *persistent);
   }
   // Clusters along gridDim.y (stage 16) are dispatched as units, in the order of their cluster
@@ -225,7 +225,7 @@ Expected<LaunchPlan> plan_launch(const LaunchSpec& spec, const DeviceDesc& devic
   auto tl = simulate_timeline(p.plan, device.sms, p.blocks_per_sm, spec.cost);
   if (!tl) return Error{tl.error()};
   p.timeline = std::move(*tl);
-  p.waves = summarize_waves(whole_tiles ? *whole_tiles : p.plan, p.timeline.slots);
+  p.waves = whole_tile_waves ? *whole_tile_waves : summarize_waves(p.plan, p.timeline.slots);
   p.tiles = tile_spans(p.plan, p.timeline);
   p.l2_lookups = estimate_l2_lookups(p.plan, spec.l2);
   return p;

@@ -88,30 +88,26 @@ Expected<StageSource> load_stage_source(const std::string& root, const std::stri
     const fs::path folder = fs::path(root) / "kernels" / "stages" / track_folder(s.track);
     auto paths = stage_files(folder, file_prefix(s));
     if (paths.empty()) return "no " + file_prefix(s) + "*.cu for stage " + s.id + " in " + folder.string();
-    // Then the folder's shared headers the stage's files include ("fp32_simt.cuh": the main loops
-    // of stages 3-7), one level deep.
+    // Each file once; while reading the stage's own files, the folder's shared headers they
+    // include join the list ("fp32_simt.cuh": the main loops of stages 3-7), one level deep.
     const size_t own = paths.size();
-    for (size_t k = 0; k < own; ++k) {
+    for (size_t k = 0; k < paths.size(); ++k) {
       std::string why;
       const auto text = read_file_contents(paths[k].string(), &why, 1u << 20);
       if (!text) return paths[k].string() + ": " + why;
-      for (const auto& line : split_lines(*text)) {
-        const size_t q = line.find("#include \"");
-        if (q == std::string::npos) continue;
-        const size_t e = line.find('"', q + 10);
-        if (e == std::string::npos) continue;
-        const fs::path inc = folder / line.substr(q + 10, e - q - 10);
-        std::error_code ec;
-        if (fs::is_regular_file(inc, ec) && std::find(paths.begin(), paths.end(), inc) == paths.end()) paths.push_back(inc);
-      }
-    }
-    for (const fs::path& p : paths) {
-      std::string why;
-      const auto text = read_file_contents(p.string(), &why, 1u << 20);
-      if (!text) return p.string() + ": " + why;
       SourceFile f;
-      f.path = fs::relative(p, root).string();
-      for (auto& l : split_lines(*text)) f.lines.push_back({std::move(l), false});
+      f.path = fs::relative(paths[k], root).string();
+      for (auto& line : split_lines(*text)) {
+        const size_t q = k < own ? line.find("#include \"") : std::string::npos;
+        const size_t e = q == std::string::npos ? q : line.find('"', q + 10);
+        if (e != std::string::npos) {
+          const fs::path inc = folder / line.substr(q + 10, e - q - 10);
+          std::error_code ec;
+          if (fs::is_regular_file(inc, ec) && std::find(paths.begin(), paths.end(), inc) == paths.end())
+            paths.push_back(inc);
+        }
+        f.lines.push_back({std::move(line), false});
+      }
       files->push_back(std::move(f));
     }
     return "";
