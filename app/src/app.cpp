@@ -11,6 +11,7 @@
 #include "model/files.h"
 #include "fonts.h"
 #include "model/settings_schema.h"
+#include "model/ui_text.h"
 #include "view_lesson.h"
 
 namespace gemmlab::app {
@@ -18,6 +19,7 @@ namespace fs = std::filesystem;
 
 App::App(AppPaths paths, Config config, bool headless)
     : paths_(std::move(paths)), config_(std::move(config)), headless_(headless) {
+  set_lang(config_.lang);
   views_ = make_views();
   course_key_ = course_key(paths_.course, (fs::path(paths_.root) / "lessons").string());
   course_ = load_course(paths_.course, paths_.assets);
@@ -192,6 +194,7 @@ void App::reset_step() {
 
 void App::set_lang(const std::string& lang) {
   config_.lang = lang;
+  if (const std::string problem = set_ui_language(lang, paths_.assets); !problem.empty()) app_log("warning", problem);
   rebuild_text();
 }
 
@@ -334,6 +337,7 @@ void App::draw_views(float dt) {
     spec.quantity = quantity;
     return predict_answer(spec);
   };
+  for (const auto& v : views_) v->begin_frame();  // only the view in front draws (and notes facts)
   if (ImGui::BeginTabBar("##views")) {
     for (const auto& v : views_) {
       ImGuiTabItemFlags flags = 0;

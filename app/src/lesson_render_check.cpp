@@ -13,6 +13,7 @@ std::vector<Diagnostic> check_steps_render(const Course& course, const AppPaths&
   for (const Lesson& lesson : course.lessons) {
     if (!lesson.ok()) continue;  // apply() takes settings the format check has passed
     const std::string file = course.dir + "/" + lesson.id + "/lesson.toml";
+    std::string in_front;  // a step without `view` keeps the previous step's
     for (size_t i = 0; i < lesson.steps.size(); ++i) {
       const LessonStep& step = lesson.steps[i];
       const std::string where = "step " + std::to_string(i + 1) + ": ";
@@ -29,13 +30,23 @@ std::vector<Diagnostic> check_steps_render(const Course& course, const AppPaths&
         if (!shown.contains("error") && step.shows_error && id == step.view)
           out.push_back({file, step.line, where + "shows_error = true, but the " + id + " view shows no error"});
       }
+      if (!step.view.empty()) in_front = step.view;
       if (!step.predict) continue;
       const std::string& q = step.predict->quantity;
-      auto it = views.find(q.substr(0, q.find('.')));
+      const std::string asked_view = q.substr(0, q.find('.'));
+      // The view that hides the answer must be the one the learner looks at (FORMAT.md, predict).
+      if (in_front != asked_view)
+        out.push_back({file, step.predict->line,
+                       where + q + " is hidden by the " + asked_view + " view, but the view in front is " +
+                           (in_front.empty() ? std::string("the default") : in_front) + ": add view = \"" + asked_view +
+                           "\" to the step"});
+      auto it = views.find(asked_view);
       if (it == views.end()) continue;
       const auto answer = it->second->predict(*step.predict);
       if (!answer)
         out.push_back({file, step.predict->line, where + "the answer to " + q + " cannot be computed: " + answer.error()});
+      else if (auto shown = it->second->answer_in_settings(*step.predict, *answer))
+        out.push_back({file, step.predict->line, where + "the answer is visible before Reveal: " + *shown});
     }
   }
   return out;

@@ -22,6 +22,7 @@
 #include "gl_util.h"
 #include "gui_context.h"
 #include "model/files.h"
+#include "model/predict_rules.h"
 
 namespace gemmlab::app {
 namespace fs = std::filesystem;
@@ -171,6 +172,22 @@ int run_shot(const AppPaths& paths, const ShotOptions& o) {
             m["predict"] = {{"quantity", spec.quantity}};
             if (answer) m["predict"]["answer"] = *answer;
             else m["predict"]["error"] = answer.error();
+            // What the views drew with the question open and after Reveal (the GUI walk checks
+            // that none of the step's hidden facts was drawn before, and its answer facts after).
+            auto drawn = [&] {
+              for (const auto& v : app.views()) v->wait_idle();
+              settle(app, target);
+              nlohmann::json facts = nlohmann::json::array();
+              for (const auto& v : app.views())
+                for (const auto& f : v->facts_drawn()) facts.push_back(f);
+              return facts;
+            };
+            m["predict"]["hidden"] = hidden_facts(spec);
+            m["predict"]["drawn"] = drawn();
+            app.reveal_predict(true);
+            m["predict"]["drawn_revealed"] = drawn();
+            if (const PredictRule* rule = predict_rule(spec.quantity)) m["predict"]["answer_facts"] = rule->answer_facts;
+            app.reveal_predict(false);
           }
           manifest.push_back(m);
         }

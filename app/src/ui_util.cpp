@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "model/predict_rules.h"
+#include "model/ui_text.h"
 #include "palette.h"
 #include "view_lesson.h"
 
@@ -62,6 +64,25 @@ void error_box(const std::string& message) {
   ImGui::TextUnformatted(message.c_str());
   ImGui::PopTextWrapPos();
   ImGui::EndChild();
+  ImGui::PopStyleColor(2);
+}
+
+void hidden_until_reveal(const char* fact, float height) {
+  const PredictFact* f = predict_fact(fact);
+  const std::string what = f ? (ui_language() == "zh" ? f->zh : f->en) : std::string(fact);
+  const std::string text = std::string(tr("Hidden until you press Reveal: ")) + what;
+  const float h = std::max(height, ImGui::GetTextLineHeightWithSpacing() + ImGui::GetStyle().WindowPadding.y * 2);
+  ImGui::PushStyleColor(ImGuiCol_ChildBg, IM_COL32(34, 36, 44, 255));
+  ImGui::PushStyleColor(ImGuiCol_Border, IM_COL32(110, 110, 130, 255));
+  ImGui::PushID(fact);
+  ImGui::PushID(int(ImGui::GetCursorScreenPos().y));  // two boxes of one fact stay two windows
+  ImGui::BeginChild("##hidden", ImVec2(0, h), true, ImGuiWindowFlags_NoScrollbar);
+  ImGui::PushTextWrapPos(0);
+  ImGui::TextDisabled("%s", text.c_str());
+  ImGui::PopTextWrapPos();
+  ImGui::EndChild();
+  ImGui::PopID();
+  ImGui::PopID();
   ImGui::PopStyleColor(2);
 }
 

@@ -22,6 +22,9 @@ bool combo_string(const char* label, std::string* value, const std::vector<std::
 // A red box with the rule a setting breaks; the view draws nothing else for the broken part.
 void error_box(const std::string& message);
 void note_text(const std::string& message);  // dim, wrapped
+// Where a predict step hides a picture or a number (model/predict_rules.h): a framed box naming
+// what is left out until Reveal, `height` pixels tall (0: one line).
+void hidden_until_reveal(const char* fact, float height = 0);
 // "(?)" with a tooltip.
 void help_marker(const char* text);
 // Tooltip lines "key: value", aligned.

@@ -12,6 +12,7 @@
 
 #include "gemmlab/expected.h"
 #include "model/lesson_format.h"
+#include "model/predict_rules.h"
 
 namespace gemmlab::app {
 
@@ -51,17 +52,29 @@ class View {
     return Error{"the " + std::string(id()) + " view has no quantity " + spec.quantity};
   }
 
+  // A setting of the step that shows the answer of its own predict question in the view's controls
+  // (a highlighted lane that is the asked lane): the lesson checker refuses the step with this message.
+  virtual std::optional<std::string> answer_in_settings(const PredictSpec& spec, double answer) const {
+    (void)spec, (void)answer;
+    return std::nullopt;
+  }
+
   // A file the user opened for this view (results JSON, ncu CSV); problems go to the view.
   virtual void load_file(const std::string& path) { (void)path; }
   // Loads what apply() named (a file under assets/) as the next draw would, without drawing:
   // the lesson checker calls it before asking export_data() whether the step can be shown.
   virtual void prepare(const AppPaths& paths) { (void)paths; }
 
-  // While a step's predict question is open, the view hides the number it asks for (the learner
-  // reasons from the picture, then presses Reveal). nullptr: nothing hidden.
+  // While a step's predict question is open, the view leaves out the step's hidden facts
+  // (model/predict_rules.h: the numbers, colours and labels that give the answer away); the
+  // learner reasons from the rest, then presses Reveal. nullptr: nothing hidden.
   void set_masked(const PredictSpec* spec) {
     masked_ = spec ? std::optional<PredictSpec>(*spec) : std::nullopt;
+    hidden_ = spec ? hidden_facts(*spec) : std::vector<std::string>{};
   }
+  // The facts this view drew since begin_frame() (the GUI walk checks them against the step's).
+  void begin_frame() { drawn_.clear(); }
+  const std::vector<std::string>& facts_drawn() const { return drawn_; }
 
   // Waits for work the view started on a worker thread (the frame-time benchmark measures
   // drawing, not the L2 replay running beside it).
@@ -75,9 +88,26 @@ class View {
  protected:
   bool masked(const char* quantity) const { return masked_ && masked_->quantity == quantity; }
   const std::optional<PredictSpec>& mask() const { return masked_; }
+  // True while the open predict step hides `fact`: draw a "?" or the placeholder instead.
+  bool hides(const char* fact) const {
+    for (const auto& f : hidden_)
+      if (f == fact) return true;
+    return false;
+  }
+  // The gate every drawing of a fact goes through: false while hidden, else true and the fact is
+  // noted as drawn this frame.
+  bool shows(const char* fact) const {
+    if (hides(fact)) return false;
+    for (const auto& f : drawn_)
+      if (f == fact) return true;
+    drawn_.emplace_back(fact);
+    return true;
+  }
 
  private:
   std::optional<PredictSpec> masked_;
+  std::vector<std::string> hidden_;
+  mutable std::vector<std::string> drawn_;
 };
 
 // All views, in tab order (the order of known_view_ids()).

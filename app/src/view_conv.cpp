@@ -102,9 +102,14 @@ class ConvView final : public View {
       return;
     }
     const conv::TileShape& tile = conv::kTiles[loads->tile];
-    ImGui::TextWrapped("GEMM M = N*P*Q = %s, N = K = %d, K = R*S*C = %s   output %d x %d   tile %d x %d, %s blocks, %lld k-tiles of %d",
-                fmt_int(sh.gemm_m()).c_str(), sh.k, fmt_int(sh.gemm_k()).c_str(), sh.p(), sh.q(), tile.m, tile.n,
-                fmt_int(conv::tile_blocks(sh, tile)).c_str(), loads->k_tiles, loads->k_tile_elements);
+    // A predict step on M, K or the blocks leaves them (and what gives them away) out.
+    const bool gemm = shows("conv.gemm_shape"), blocks = shows("conv.blocks");
+    auto shown = [](bool on, const std::string& v) { return on ? v : std::string("?"); };
+    ImGui::TextWrapped("GEMM M = N*P*Q = %s, N = K = %d, K = R*S*C = %s   output %s x %s   tile %d x %d, %s blocks, %s k-tiles of %d",
+                shown(gemm, fmt_int(sh.gemm_m())).c_str(), sh.k, shown(gemm, fmt_int(sh.gemm_k())).c_str(),
+                shown(gemm, std::to_string(sh.p())).c_str(), shown(gemm, std::to_string(sh.q())).c_str(), tile.m, tile.n,
+                shown(blocks, fmt_int(conv::tile_blocks(sh, tile))).c_str(),
+                shown(gemm, std::to_string(loads->k_tiles)).c_str(), loads->k_tile_elements);
     ui_.row = std::clamp<int>(ui_.row, 0, int(std::min<long long>(sh.gemm_m(), 1 << 30) - 1));
     hover_row_ = -1, hover_tap_ = -1, hover_h_ = hover_w_ = -1000;
     const ImVec2 avail = ImGui::GetContentRegionAvail();
@@ -177,14 +182,19 @@ class ConvView final : public View {
       note_text("The image is too large to draw (more than 512 cells a side).");
       return;
     }
-    legend_swatches("window", {{id_color(0), "tap 0"}, {id_color(1), "tap 1"}, {id_color(2), "2 ..."},
-                               {dim(id_color(0), 0.35f), "a tap in the padding (reads 0)"}});
+    const bool window_shown = shows("conv.window");
+    if (window_shown)
+      legend_swatches("window", {{id_color(0), "tap 0"}, {id_color(1), "tap 1"}, {id_color(2), "2 ..."},
+                                 {dim(id_color(0), 0.35f), "a tap in the padding (reads 0)"}});
+    else
+      legend_swatches("image", {{rgba(70, 74, 86), "the input"}, {rgba(36, 36, 40), "padding"}});
     Canvas cv("##incv", ui_.input_canvas, float(cols), float(rows), {0, 0}, 8);
     ImDrawList* dl = cv.draw_list();
     const auto window = conv::window_of(sh, ui_.row);
     // The window of the hovered (row, tap) on the right, else of the selected row.
     const long long shown_row = last_hover_row_ >= 0 ? last_hover_row_ : ui_.row;
-    const auto shown = shown_row == ui_.row ? window : conv::window_of(sh, shown_row);
+    const auto shown = !window_shown ? std::vector<conv::WindowCell>{}
+                       : shown_row == ui_.row ? window : conv::window_of(sh, shown_row);
     for (int y = 0; y < rows; ++y)
       for (int x = 0; x < cols; ++x) {
         const int h = y - pad, w = x - pad;
@@ -225,6 +235,10 @@ class ConvView final : public View {
     const int taps = sh.r * sh.s;
     ImGui::TextWrapped("implicit im2col, block %d: rows %lld .. %lld x %d taps of C = %d channels", ui_.block, m0,
                 m0 + rows - 1, taps, sh.c);
+    if (!shows("conv.window")) {  // its padding holes count the row's padded taps
+      hidden_until_reveal("conv.window", height);
+      return;
+    }
     ImGui::BeginChild("##matrix", {0, height}, false, ImGuiWindowFlags_NoScrollWithMouse);
     const float xs = column_stretch(rows, taps);  // a tap column is xs units wide: fill the panel
     legend_swatches("columns", {{dim(id_color(0), 0.55f), "tap 0"}, {dim(id_color(1), 0.55f), "tap 1 ..."},
@@ -280,6 +294,10 @@ class ConvView final : public View {
     ImGui::TextWrapped("A tile, k-tile %d (k %d .. %d): %d threads x %d cp.async of 16 bytes (%d channels)",
                 ui_.k_tile, ui_.k_tile * l.k_tile_elements, (ui_.k_tile + 1) * l.k_tile_elements - 1, l.threads,
                 l.accesses_per_thread, l.elements_per_vector);
+    if (!shows("conv.window")) {  // its zero-filled vectors count the row's padded taps
+      hidden_until_reveal("conv.window", ImGui::GetContentRegionAvail().y);
+      return;
+    }
     const float xs = column_stretch(l.rows, vectors);
     legend_swatches("vectors: the thread that copies it, its warp's hue, lighter by lane",
                     {{lane_color(0, 0), "warp 0 lane 0"}, {lane_color(0, 31), "lane 31"}, {lane_color(1, 0), "warp 1 ..."}});

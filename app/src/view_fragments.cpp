@@ -44,6 +44,13 @@ class FragmentsView final : public View {
     if (ui_.op.rfind("ldsm", 0) == 0 && !s.contains("operand")) ui_.operand = "none";
   }
 
+  std::optional<std::string> answer_in_settings(const PredictSpec& spec, double answer) const override {
+    if (spec.quantity == "fragments.lane_of_element" && ui_.highlight_lane == int(answer))
+      return "fragments.highlight_lane = " + std::to_string(ui_.highlight_lane) +
+             " is the asked lane: its field shows the answer; use -1 or another lane";
+    return std::nullopt;
+  }
+
   Expected<double> predict(const PredictSpec& spec) const override {
     if (spec.quantity != "fragments.lane_of_element") return View::predict(spec);
     auto m = compute();
@@ -126,7 +133,7 @@ class FragmentsView final : public View {
 
   void draw_lane_summary(const FragmentMap& m) {
     const int lane = ui_.highlight_lane;
-    if (masked("fragments.lane_of_element")) {
+    if (hides("fragments.owners")) {
       note_text("Which lane holds the \"?\" element? Work it out from the fragment rule; the owners are hidden until you press Reveal.");
       return;
     }
@@ -157,7 +164,7 @@ class FragmentsView final : public View {
 
   // The element a predict question asks about, while the answer is hidden.
   bool is_secret(int row, int col) const {
-    if (!masked("fragments.lane_of_element")) return false;
+    if (!masked("fragments.lane_of_element") || !hides("fragments.owners")) return false;
     const Json& e = mask()->extra.at("element");
     return e[0].get<int>() == row && e[1].get<int>() == col;
   }
@@ -198,7 +205,7 @@ class FragmentsView final : public View {
         }
         // While the learner predicts an owner, no cell shows its lane: the neighbours' colours and
         // labels would give the answer away (lane patterns repeat along rows and columns).
-        const bool hide_owners = masked("fragments.lane_of_element");
+        const bool hide_owners = !shows("fragments.owners");
         if (i >= 0 && !hide_owners) {
           const auto& e = m.elements[i];
           col = quad_color(e.lane);
@@ -243,14 +250,14 @@ class FragmentsView final : public View {
                 (std::string(col_name) + " \xE2\x86\x92").c_str());
     dl->AddText({o.x - font * 1.6f, o.y}, IM_COL32(200, 200, 210, 255), row_name);
 
-    if (ldsm && ui_.show_addresses && !masked("fragments.lane_of_element")) draw_addresses(m, cv);
+    if (ldsm && ui_.show_addresses && !hides("fragments.owners")) draw_addresses(m, cv);
 
     if (auto mouse = cv.mouse()) {
       const int c = int(std::floor(mouse->x)), r = int(std::floor(mouse->y));
       if (r >= 0 && r < rows && c >= 0 && c < cols) {
         dl->AddRect(cv.to_screen(float(c), float(r)), cv.to_screen(float(c + 1), float(r + 1)),
                     kHighlight, 0, 0, 2);
-        const int i = masked("fragments.lane_of_element") ? -2 : owner[static_cast<size_t>(r) * cols + c];
+        const int i = hides("fragments.owners") ? -2 : owner[static_cast<size_t>(r) * cols + c];
         ImGui::BeginTooltip();
         if (i == -2) tooltip_row("lane", "? (hidden until you press Reveal)");
         tooltip_row("element", "(" + std::string(row_name) + "=" + std::to_string(r) + ", " +

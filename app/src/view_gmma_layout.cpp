@@ -104,7 +104,7 @@ class GmmaLayoutView final : public View {
     auto d = describe();
     if (!d) {
       error_box(d.error());
-    } else if (!masked("gmma.stride_bytes")) {
+    } else if (shows("gmma.stride")) {
       ImGui::Text("descriptor of k step %d (rows 0..%d): 0x%016llx  start %u B, leading %u B, stride %u B, layout %d",
                   ui_.k_step, d->rows - 1, static_cast<unsigned long long>(d->bits), d->start, d->leading, d->stride,
                   d->layout_field);
@@ -188,7 +188,7 @@ class GmmaLayoutView final : public View {
   }
 
   bool secret(const gmma::TileLayout& t, int r, int c) const {
-    if (!masked("gmma.offset")) return false;
+    if (!masked("gmma.offset") || !hides("gmma.element_place")) return false;
     const Json& e = mask()->extra.at("element");
     const int sr = e[0].get<int>(), sc = e[1].get<int>();
     if (sr < 0 || sr >= t.rows || sc < 0 || sc >= t.cols) return false;
@@ -281,6 +281,7 @@ class GmmaLayoutView final : public View {
                                  const std::optional<Hover>& hl) {
     const int lines = std::max(1, int(chunks.size() + 7) / 8);
     const float font = ImGui::GetFontSize();
+    shows("gmma.element_place");  // noted as drawn unless the asked element's line is blanked below
     // A chunk is 4 units wide (its 4 banks), 1 unit tall.
     Canvas cv("##gmma_smem", ui_.smem_canvas, 32.f, float(lines), {0, 0}, font * 1.5f);
     ImDrawList* dl = cv.draw_list();
@@ -291,7 +292,7 @@ class GmmaLayoutView final : public View {
       const float x = float(4 * (i % 8)), y = float(i / 8);
       const ImVec2 a = cv.to_screen(x, y), b = cv.to_screen(x + 4, y + 1);
       if (b.y < cv.min().y || a.y > cv.max().y) continue;
-      const bool hidden = masked("gmma.offset") && in_secret_line(t, i);
+      const bool hidden = masked("gmma.offset") && hides("gmma.element_place") && in_secret_line(t, i);
       const int piece = (t.major == gmma::Major::K ? ch.col : ch.row) / (128 / t.element_bits) % 8;
       Rgba col = hidden ? rgba(90, 90, 96) : id_color(piece);
       if (hl && !hidden && !same_chunk(t, *hl, ch.row, ch.col)) col = dim(col, 0.55f);

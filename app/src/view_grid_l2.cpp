@@ -413,17 +413,21 @@ class GridView final : public View {
 
   void draw_summary() {
     const GridModel& m = *model_;
-    const bool hide_blocks = masked("grid.blocks");
-    const bool hide_per_sm = masked("grid.blocks_per_sm");
-    const bool hide_waves = masked("grid.waves") || masked("grid.last_wave_blocks");
+    // What a predict step leaves out is named by the facts of model/predict_rules.h.
+    const bool hide_blocks = !shows("grid.blocks");
+    const bool hide_per_sm = !shows("grid.occupancy");
+    const bool hide_waves = !shows("grid.waves");
+    const bool hide_tiles = !shows("grid.tiles");
     char waves[64];
     std::snprintf(waves, sizeof waves, "%.2f waves, last wave %.0f%% full", m.waves.waves,
                   100.0 * m.waves.tail_utilisation);
     // The persistent stage launches one block per slot; its "blocks" here are the tiles they take.
     const bool persistent = m.spec.persistent_cluster_m > 0;
-    ImGui::Text(persistent ? "%d x %d tiles, %s turns of the resident blocks (%s)   %s per SM (%s) x %d SMs = %s slots   %s"
-                           : "%d x %d tiles, %s blocks (grid %s)   %s per SM (%s) x %d SMs = %s slots   %s",
-                m.tiles.tiles_m, m.tiles.tiles_n, hide_blocks ? "?" : fmt_int(m.waves.blocks).c_str(),
+    ImGui::Text(persistent ? "%s x %s tiles, %s turns of the resident blocks (%s)   %s per SM (%s) x %d SMs = %s slots   %s"
+                           : "%s x %s tiles, %s blocks (grid %s)   %s per SM (%s) x %d SMs = %s slots   %s",
+                hide_tiles ? "?" : std::to_string(m.tiles.tiles_m).c_str(),
+                hide_tiles ? "?" : std::to_string(m.tiles.tiles_n).c_str(),
+                hide_blocks ? "?" : fmt_int(m.waves.blocks).c_str(),
                 hide_blocks ? "?"
                 : persistent ? "the scheduler's list"
                              : (std::to_string(m.plan.grid.x) + "," + std::to_string(m.plan.grid.y) + "," +
@@ -432,7 +436,7 @@ class GridView final : public View {
                 hide_per_sm ? "?" : m.occupancy.limiter.c_str(), m.device.sms,
                 hide_per_sm ? "?" : std::to_string(m.waves.slots).c_str(),
                 hide_waves ? "waves: ?" : waves);
-    if (m.spec.persistent_cluster_m > 0)
+    if (m.spec.persistent_cluster_m > 0 && !hide_per_sm && !hide_waves)
       note_text("Persistent: " + std::to_string(m.device.sms * m.blocks_per_sm) + " blocks (" +
                 std::to_string(m.device.sms * m.blocks_per_sm / m.spec.persistent_cluster_m) + " clusters of " +
                 std::to_string(m.spec.persistent_cluster_m) +
@@ -445,9 +449,12 @@ class GridView final : public View {
                 " blocks of a cluster (neighbouring m tiles, the same n tile). One B load per cluster reaches L2; "
                 "the TMA multicasts it into both blocks' shared memory.");
     const double eff = m.timeline.efficiency();
-    ImGui::Text("time %.0f (units of one k iteration)   ideal %.0f   slot efficiency %.0f%%",
-                m.timeline.makespan, m.timeline.ideal_time(), 100 * eff);
-    if (m.plan.partition != Partition::None) {
+    if (shows("grid.timeline"))
+      ImGui::Text("time %.0f (units of one k iteration)   ideal %.0f   slot efficiency %.0f%%",
+                  m.timeline.makespan, m.timeline.ideal_time(), 100 * eff);
+    else
+      ImGui::TextUnformatted("time ?   ideal ?   slot efficiency ?");
+    if (m.plan.partition != Partition::None && !hide_blocks && !hide_tiles) {
       const long long alone = m.tiles.alone, shared = m.tiles.shared;
       ImGui::SameLine();
       if (m.plan.has_streamk)
@@ -464,7 +471,10 @@ class GridView final : public View {
     ImGui::SetNextItemWidth(field_width(30));
     const double t = ui_.time * model_->timeline.makespan;
     char fmt[64];
-    std::snprintf(fmt, sizeof fmt, "t = %.0f of %.0f", t, model_->timeline.makespan);
+    if (hides("grid.timeline"))
+      std::snprintf(fmt, sizeof fmt, "t = ?");
+    else
+      std::snprintf(fmt, sizeof fmt, "t = %.0f of %.0f", t, model_->timeline.makespan);
     ImGui::SliderFloat("##time", &ui_.time, 0, 1, fmt);
     ImGui::SameLine();
     ImGui::TextDisabled("(?)");
@@ -508,15 +518,19 @@ class GridView final : public View {
       legend_swatches("now", {{kEmptyCell, "not started"}, {rgba(255, 255, 255), "running"}});
       ImGui::SameLine(0, ImGui::GetFontSize() * 2);
     }
-    if (ui_.color_by == "wave" && !masked("grid.waves") && !masked("grid.last_wave_blocks")) {
+    if (ui_.color_by == "wave" && shows("grid.waves")) {
       legend_ids("wave", static_cast<int>(std::ceil(m.waves.waves)));
-    } else if (ui_.color_by == "sm") {
+    } else if (ui_.color_by == "wave") {
+      ImGui::TextDisabled("wave: ?");
+    } else if (ui_.color_by == "sm" && shows("grid.occupancy")) {
       legend_ids("SM slot of the block that ends the tile", m.waves.slots, 0, 8);
+    } else if (ui_.color_by == "sm") {
+      ImGui::TextDisabled("SM slot of the block that ends the tile (how many slots: ?)");
     } else if (ui_.color_by == "reuse") {
       // The largest count stays hidden while the hit rate is a prediction.
       if (l2_ && !l2_->c_tile_dram_sectors.empty())
         legend_heat("DRAM sectors", "0 (all from L2)",
-                    masked("grid.l2_hit_rate")
+                    hides("grid.l2")
                         ? std::string("the most of any tile")
                         : fmt_int(*std::max_element(l2_->c_tile_dram_sectors.begin(), l2_->c_tile_dram_sectors.end())));
     } else if (ui_.color_by == "order") {
@@ -531,7 +545,8 @@ class GridView final : public View {
     const int first = m.tiles.first_block[t];
     if (first < 0) return kEmptyCell;
     const int finishing = m.tiles.finishing_block[t] >= 0 ? m.tiles.finishing_block[t] : first;
-    if (ui_.color_by == "wave") return id_color(static_cast<int>(m.waves.wave_of(first)));
+    if (ui_.color_by == "wave")
+      return hides("grid.waves") ? kEmptyCell : id_color(static_cast<int>(m.waves.wave_of(first)));
     if (ui_.color_by == "sm") return id_color(m.timeline.blocks[finishing].sm);
     if (ui_.color_by == "reuse") {
       if (!l2_ || l2_->c_tile_dram_sectors.size() != m.tiles.first_block.size()) return kEmptyCell;
@@ -544,6 +559,12 @@ class GridView final : public View {
 
   void draw_tiles() {
     const GridModel& m = *model_;
+    if (!shows("grid.tiles")) {
+      ImGui::Text("C: %s x %s elements, tile %d x %d", fmt_int(m.spec.problem.m).c_str(),
+                  fmt_int(m.spec.problem.n).c_str(), m.spec.tile.m, m.spec.tile.n);
+      hidden_until_reveal("grid.tiles", ImGui::GetContentRegionAvail().y);
+      return;
+    }
     if (std::max(m.tiles.tiles_m, m.tiles.tiles_n) > CellTexture::max_size()) {
       error_box("The grid is " + std::to_string(m.tiles.tiles_m) + " x " + std::to_string(m.tiles.tiles_n) +
                 " tiles; this view draws at most " + std::to_string(CellTexture::max_size()) +
@@ -552,7 +573,8 @@ class GridView final : public View {
     }
     const double now = ui_.time * m.timeline.makespan;
     // The texture changes with the time (during play) and with the colouring.
-    const std::string k = ui_.color_by + std::to_string(ui_.time) + (l2_ ? "l2" : "");
+    const std::string k = ui_.color_by + std::to_string(ui_.time) + (l2_ ? "l2" : "") +
+                          (hides("grid.waves") ? "?" : "") + (hides("grid.l2") ? "?l2" : "");
     if (k != tiles_key_) {
       tiles_key_ = k;
       std::vector<Rgba> px(m.tiles.first_block.size());
@@ -586,7 +608,7 @@ class GridView final : public View {
           dl->AddRect(a, b, IM_COL32(255, 230, 90, 200), 2, 0, 1.5f);
         }
     }
-    if (cv.scale() >= font * 1.6f) {
+    if (cv.scale() >= font * 1.6f && shows("grid.blocks")) {
       const ImVec2 v0 = cv.to_content(cv.min()), v1 = cv.to_content(cv.max());
       for (int r = std::max(0, int(v0.y)); r < std::min(m.tiles.tiles_m, int(v1.y) + 1); ++r)
         for (int c = std::max(0, int(v0.x)); c < std::min(m.tiles.tiles_n, int(v1.x) + 1); ++c) {
@@ -608,7 +630,10 @@ class GridView final : public View {
     tooltip_row("tile", "(m " + std::to_string(r) + ", n " + std::to_string(c) + "): rows " +
                             fmt_int(static_cast<long long>(r) * m.spec.tile.m) + ".., cols " +
                             fmt_int(static_cast<long long>(c) * m.spec.tile.n) + "..");
-    if (m.tiles.first_block[t] < 0) {
+    // Its blocks, SMs, waves and times would answer an open predict question.
+    if (hides("grid.blocks") || hides("grid.waves") || hides("grid.occupancy") || hides("grid.timeline")) {
+      tooltip_row("blocks", "? (press Reveal)");
+    } else if (m.tiles.first_block[t] < 0) {
       tooltip_row("blocks", "none");
     } else {
       int shown = 0;
@@ -630,7 +655,7 @@ class GridView final : public View {
       char buf[96];
       std::snprintf(buf, sizeof buf, "%.1f .. %.1f", m.tiles.start[t], m.tiles.end[t]);
       tooltip_row("time", buf);
-      if (l2_ && t < l2_->c_tile_dram_sectors.size())
+      if (l2_ && t < l2_->c_tile_dram_sectors.size() && !hides("grid.l2"))
         tooltip_row("DRAM", fmt_int(l2_->c_tile_dram_sectors[t]) + " sectors (32 B) fetched by its main loop");
     }
     ImGui::EndTooltip();
@@ -643,9 +668,14 @@ class GridView final : public View {
       note_text(std::to_string(m.timeline.slots) + " slots: too many rows to draw the timeline");
       return;
     }
+    if (hides("grid.timeline") || hides("grid.occupancy")) {
+      hidden_until_reveal(hides("grid.timeline") ? "grid.timeline" : "grid.occupancy", height);
+      return;
+    }
+    shows("grid.timeline"), shows("grid.occupancy");
     const int slots = m.timeline.slots, bins = 1024;
     const double span = std::max(1e-9, m.timeline.makespan);
-    const std::string k = ui_.color_by + (l2_ ? "l2" : "");
+    const std::string k = ui_.color_by + (l2_ ? "l2" : "") + (hides("grid.waves") ? "?" : "");
     if (k != slots_key_) {
       slots_key_ = k;
       std::vector<Rgba> px(static_cast<size_t>(slots) * bins, IM_COL32(28, 28, 32, 255));
@@ -721,8 +751,8 @@ class GridView final : public View {
       return;
     }
     const L2Report& r = *l2_;
-    if (masked("grid.l2_hit_rate")) {
-      ImGui::TextUnformatted("L2 hit rate: hidden until you reveal your prediction");
+    if (!shows("grid.l2")) {
+      hidden_until_reveal("grid.l2", height);
       return;
     }
     ImGui::Text("L2 hit rate %.1f%% (with far-partition look-ups %.1f%%)", 100 * r.hit_rate,
@@ -731,6 +761,10 @@ class GridView final : public View {
                 fmt_int(static_cast<long long>(r.dram_bytes_read / 1000000)).c_str(),
                 fmt_int(static_cast<long long>(r.compulsory_read_bytes / 1000000)).c_str(),
                 fmt_int(static_cast<long long>(r.dram_bytes_written_total() / 1000000)).c_str());
+    if (!shows("grid.timeline")) {  // the hit rate over time draws the launch's length (its box is above)
+      ImGui::TextDisabled("hit rate of reads over time: ?");
+      return;
+    }
     const ImVec2 p0 = ImGui::GetCursorScreenPos();
     const float w = ImGui::GetContentRegionAvail().x;
     const float h = std::max(40.f, height - ImGui::GetTextLineHeightWithSpacing() * 3.5f);

@@ -10,6 +10,8 @@
 #include "app.h"
 #include "fonts.h"
 #include "markdown_render.h"
+#include "model/predict_rules.h"
+#include "model/ui_text.h"
 #include "ui_util.h"
 
 namespace gemmlab::app {
@@ -61,26 +63,36 @@ void draw_problems(const std::vector<Diagnostic>& problems, const char* what) {
 
 void draw_predict(App& app, const PredictSpec& spec) {
   PredictState& ps = app.predict_state();
+  const bool zh = app.lang() == "zh";
   ImGui::Separator();
   ImGui::PushFont(fonts().bold);
-  ImGui::TextUnformatted(app.lang() == "zh" ? "预测" : "Predict");
+  ImGui::TextUnformatted(tr("Predict"));
   ImGui::PopFont();
   ImGui::SameLine();
   ImGui::TextDisabled("%s", spec.quantity.c_str());
+  if (const PredictRule* rule = predict_rule(spec.quantity)) {
+    ImGui::PushTextWrapPos(0);
+    ImGui::TextDisabled("%s%s", tr("Computed from: "), (zh ? rule->computed_from_zh : rule->computed_from).c_str());
+    if (!ps.revealed) ImGui::TextDisabled("%s", tr("The views hide what would give it away until you press Reveal."));
+    ImGui::PopTextWrapPos();
+  }
   ImGui::SetNextItemWidth(field_width(10));
-  ImGui::InputDouble("your answer", &ps.guess, 0, 0, "%.6g");
+  ImGui::InputDouble(tr("your answer"), &ps.guess, 0, 0, "%.6g");
   ImGui::SameLine();
-  if (ImGui::Button(ps.revealed ? "Hide" : "Reveal")) app.reveal_predict(!ps.revealed);
+  if (ImGui::Button(ps.revealed ? tr("Hide") : tr("Reveal"))) app.reveal_predict(!ps.revealed);
   ui_trace("reveal");
   if (ps.revealed && ps.answer) {
     if (!*ps.answer) {
-      error_box("The simulator cannot answer: " + ps.answer->error());
+      error_box(std::string(tr("The simulator cannot answer: ")) + ps.answer->error());
     } else {
+      // The guess beside the answer and how far off it was (model/predict_rules.h).
       const double a = ps.answer->value();
       const bool right = spec.accepts(ps.guess, a);
-      ImGui::TextColored(right ? ImVec4(0.5f, 1, 0.5f, 1) : ImVec4(1, 0.7f, 0.4f, 1),
-                         "%s  The simulator says %.6g%s", right ? "Right." : "Not quite.", a,
-                         spec.tolerance > 0 ? (" (within " + std::to_string(spec.tolerance) + ")").c_str() : "");
+      const ImVec4 colour = right ? ImVec4(0.5f, 1, 0.5f, 1) : ImVec4(1, 0.7f, 0.4f, 1);
+      ImGui::TextColored(colour, tr("You said %.6g; the simulator says %.6g: %s"), ps.guess, a,
+                         guess_distance(ps.guess, a, spec.tolerance, app.lang()).c_str());
+      if (spec.tolerance > 0) ImGui::TextDisabled(tr("(answers within %g count as right)"), spec.tolerance);
+      ImGui::TextDisabled("%s", tr("The views now show the answer."));
     }
   }
 }

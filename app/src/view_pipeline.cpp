@@ -129,9 +129,14 @@ class PipelineView final : public View {
         if (++ui_.cursor >= n) ui_.cursor = 0;
       }
     }
-    ImGui::Text("%d shared stages, %d warp k groups per tile, %zu events: time %.0f, MMA busy %.0f%%",
-                t->spec.stages, t->spec.warp_k_steps, t->events.size(), t->total_time,
-                100 * math_busy_share(*t));
+    // While a predict step asks what is in flight, the timeline that shows it is left out.
+    const bool timeline = shows("pipeline.timeline");
+    if (timeline)
+      ImGui::Text("%d shared stages, %d warp k groups per tile, %zu events: time %.0f, MMA busy %.0f%%",
+                  t->spec.stages, t->spec.warp_k_steps, t->events.size(), t->total_time,
+                  100 * math_busy_share(*t));
+    else
+      ImGui::Text("%d shared stages, %d warp k groups per tile", t->spec.stages, t->spec.warp_k_steps);
     if (t->spec.warp_specialized())
       note_text("One row per warpgroup: they run apart and meet only at the mbarriers. Green ticks on a stage row: "
                 "full[s] completed a phase (the TMA bytes are in); orange: empty[s] completed one (every consumer "
@@ -142,6 +147,10 @@ class PipelineView final : public View {
     legend_swatches("timeline", {{id_color(0), "k-tile 0"}, {id_color(1), "k-tile 1"}, {id_color(2), "2 ..."},
                              {rgba(200, 60, 60), "wait"}, {rgba(240, 240, 240), "block barrier"},
                              {rgba(120, 220, 120), "full mbarrier arrive"}, {rgba(240, 150, 60), "empty arrive"}});
+    if (!timeline) {
+      hidden_until_reveal("pipeline.timeline", ImGui::GetContentRegionAvail().y);
+      return;
+    }
     draw_cursor_bar(*t);
     const float h = ImGui::GetContentRegionAvail().y;
     ImGui::BeginChild("##gantt", {0, h * 0.62f}, false, ImGuiWindowFlags_NoScrollWithMouse);

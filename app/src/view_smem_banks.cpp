@@ -272,7 +272,8 @@ class BanksView final : public View {
     }
   }
 
-  bool hidden() const { return masked("banks.wavefronts") || masked("banks.conflicts"); }
+  // The counts (model/predict_rules.h "banks.counts") while a predict step asks for one.
+  bool hidden() const { return !shows("banks.counts"); }
 
   bool lane_in_phase(const BankAnalysis& a, int lane) const {
     const LaneAccess& la = a.lanes[lane];
@@ -307,10 +308,16 @@ class BanksView final : public View {
     const BankAnalysis& a = pic.s.analysis;
     const int lines = pic.words.lines;
     const float font = ImGui::GetFontSize();
-    legend_swatches("words (the lane that touches it)",
-                    {{lane_color(0, 5), "phase 0"}, {lane_color(1, 5), "phase 1"}, {lane_color(2, 5), "2 ..."},
-                     {rgba(255, 60, 60), "outline: a bank with 2+ words in one phase"},
-                     {dim(id_color(0), 0.35f), "untouched: the tile row stored there"}});
+    // While a predict step is open, where each lane's word lands (and so the count) is left out.
+    const bool lanes = shows("banks.lanes"), counts = !hidden();
+    if (lanes)
+      legend_swatches("words (the lane that touches it)",
+                      {{lane_color(0, 5), "phase 0"}, {lane_color(1, 5), "phase 1"}, {lane_color(2, 5), "2 ..."},
+                       {rgba(255, 60, 60), "outline: a bank with 2+ words in one phase"},
+                       {dim(id_color(0), 0.35f), "untouched: the tile row stored there"}});
+    else
+      legend_swatches("words", {{dim(id_color(0), 0.35f), "the tile row stored there (which lane reads where: "
+                                                          "hidden until you press Reveal)"}});
     Canvas cv("##banks", ui_.canvas[index], 32.f, float(lines + 2), {0, 0}, font * 3.2f);
     ImDrawList* dl = cv.draw_list();
     // Background: the tile row stored in each word, so a layout's permutation shows as colour.
@@ -325,7 +332,7 @@ class BanksView final : public View {
     // Lanes of the shown phase(s) on their words.
     const ImVec2 vis0 = cv.to_content(cv.min()), vis1 = cv.to_content(cv.max());
     const int l0 = std::max(0, int(vis0.y) - 1), l1 = std::min(lines, int(vis1.y) + 1);
-    for (int ph = 0; ph < a.phase_count; ++ph) {
+    for (int ph = 0; lanes && ph < a.phase_count; ++ph) {
       if (ui_.phase >= 0 && ph != ui_.phase) continue;
       const BankPhase& phase = a.phases[ph];
       for (int line = l0; line < l1; ++line)
@@ -334,7 +341,7 @@ class BanksView final : public View {
           if (lane < 0) continue;
           const ImVec2 p0 = cv.to_screen(float(bank), float(line)), p1 = cv.to_screen(bank + 1.f, line + 1.f);
           dl->AddRectFilled(p0, p1, lane_color(ph, lane));
-          if (phase.words_in_bank[bank] > 1)
+          if (counts && phase.words_in_bank[bank] > 1)
             dl->AddRect(p0, p1, IM_COL32(255, 60, 60, 255), 0, 0, 2);
           cv.label(float(bank), float(line), bank + 1.f, line + 1.f, std::to_string(lane).c_str(),
                    IM_COL32(0, 0, 0, 255));
@@ -358,7 +365,7 @@ class BanksView final : public View {
     // Distinct words asked of each bank: the tallest is the phase's wavefront count.
     const float y = float(lines) + 0.6f;
     const auto words_in_bank = words_per_bank(a, ui_.phase);
-    for (int bank = 0; bank < 32; ++bank) {
+    for (int bank = 0; counts && bank < 32; ++bank) {
       const int words = words_in_bank[bank];
       const ImU32 col = words > 1 ? IM_COL32(255, 90, 90, 255) : IM_COL32(150, 220, 150, 255);
       if (words > 0)
@@ -366,7 +373,7 @@ class BanksView final : public View {
     }
     {
       const ImVec2 p = cv.to_screen(0, y + 0.5f);
-      const char* t = "words";
+      const char* t = counts ? "words" : "words ?";
       if (cv.scale() > font * 0.9f)
         dl->AddText({p.x - ImGui::CalcTextSize(t).x - 4, p.y - font / 2}, IM_COL32(150, 150, 160, 255), t);
     }
@@ -385,7 +392,7 @@ class BanksView final : public View {
                                      (pic.s.params.element_bits < 32 ? ", and the next in the word" : ""));
         else
           tooltip_row("element", "none (padding or past the tile)");
-        for (int ph = 0; ph < a.phase_count; ++ph) {
+        for (int ph = 0; lanes && counts && ph < a.phase_count; ++ph) {
           const int lane = pic.words.word_lane[ph][w];
           if (lane < 0) continue;
           tooltip_row("lane", std::to_string(lane) + " in phase " + std::to_string(ph) + " (warp 0)");
@@ -403,17 +410,23 @@ class BanksView final : public View {
     const auto& p = pic.s.params;
     const BankAnalysis& a = pic.s.analysis;
     const float font = ImGui::GetFontSize();
-    legend_swatches("cells", {{lane_color(0, 5), "read by a lane of phase 0"}, {lane_color(1, 5), "phase 1 ..."},
-                              {dim(id_color(0), 0.3f), "untouched: the hue of its bank"}});
+    const bool lanes = shows("banks.lanes");
+    if (lanes)
+      legend_swatches("cells", {{lane_color(0, 5), "read by a lane of phase 0"}, {lane_color(1, 5), "phase 1 ..."},
+                                {dim(id_color(0), 0.3f), "untouched: the hue of its bank"}});
+    else
+      legend_swatches("cells", {{dim(id_color(0), 0.3f), "the hue of its bank (which lane reads it: hidden until "
+                                                         "you press Reveal)"}});
     Canvas cv("##tile", ui_.canvas[index], float(p.cols), float(p.rows), {0, 0}, font * 2);
     CellTexture& tex = texture(index);
-    if (!tex.valid() || tex_phase_[index] != ui_.phase) {
+    if (!tex.valid() || tex_phase_[index] != ui_.phase || tex_lanes_[index] != lanes) {
       tex_phase_[index] = ui_.phase;
+      tex_lanes_[index] = lanes;
       std::vector<Rgba> px(static_cast<size_t>(p.rows) * p.cols);
       for (int r = 0; r < p.rows; ++r)
         for (int c = 0; c < p.cols; ++c) {
           const TileCell& cell = pic.s.cell(r, c);
-          const bool lit = cell.lane >= 0 && lane_in_phase(a, cell.lane);
+          const bool lit = lanes && cell.lane >= 0 && lane_in_phase(a, cell.lane);
           px[static_cast<size_t>(r) * p.cols + c] =
               lit ? lane_color(a.lanes[cell.lane].phase, cell.lane) : dim(id_color(cell.bank), 0.3f);
         }
@@ -440,7 +453,9 @@ class BanksView final : public View {
         tooltip_row("element", "(" + std::to_string(r) + ", " + std::to_string(c) + ")");
         tooltip_row("address", "byte " + fmt_int(cell.byte));
         tooltip_row("bank", std::to_string(cell.bank));
-        if (cell.lane >= 0)
+        if (!lanes)
+          tooltip_row("lane", "? (press Reveal)");
+        else if (cell.lane >= 0)
           tooltip_row("lane", std::to_string(cell.lane) + ", phase " + std::to_string(a.lanes[cell.lane].phase));
         else
           tooltip_row("lane", "not touched by this instruction");
@@ -465,6 +480,7 @@ class BanksView final : public View {
   std::unique_ptr<CellTexture> textures_[2];
   std::string tex_show_[2];
   int tex_phase_[2] = {-2, -2};
+  bool tex_lanes_[2] = {true, true};
 };
 
 }  // namespace

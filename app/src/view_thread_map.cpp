@@ -109,6 +109,11 @@ class ThreadMapView final : public View {
       }
     }
     draw_summary(r);
+    // Each thread's accesses, drawn or listed, count the iterations and show the deltas.
+    if (!shows("threadmap.picture")) {
+      hidden_until_reveal("threadmap.picture", ImGui::GetContentRegionAvail().y);
+      return;
+    }
     draw_highlighted_thread(r);
     draw_iteration_bar(per_thread);
     draw_tile(r);
@@ -177,12 +182,11 @@ class ThreadMapView final : public View {
 
   void draw_summary(const ThreadMapResult& r) {
     const auto& g = r.geometry;
-    auto num = [&](const char* q, int v) { return masked(q) ? std::string("?") : std::to_string(v); };
+    const bool it = shows("threadmap.iterations"), de = shows("threadmap.delta");
+    auto num = [&](bool shown, int v) { return shown ? std::to_string(v) : std::string("?"); };
     ImGui::Text("Iterations (c,s) = (%s,%s)   Delta (c,s) = (%s,%s)   tile in vectors (%d,%d)",
-                num("threadmap.iterations_c", g.iterations.c).c_str(),
-                num("threadmap.iterations_s", g.iterations.s).c_str(),
-                num("threadmap.delta_c", g.delta.c).c_str(), num("threadmap.delta_s", g.delta.s).c_str(),
-                g.shape_vec.c, g.shape_vec.s);
+                num(it, g.iterations.c).c_str(), num(it, g.iterations.s).c_str(), num(de, g.delta.c).c_str(),
+                num(de, g.delta.s).c_str(), g.shape_vec.c, g.shape_vec.s);
     if (ui_.map != "stripmined") {
       ImGui::SameLine();
       ImGui::Text("  warps (c,s) = (%d,%d)", g.warps.c, g.warps.s);

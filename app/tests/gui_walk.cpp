@@ -109,7 +109,7 @@ TEST(GuiWalk, EveryStepRendersAndChanges) {
 
   Image prev;
   std::string prev_lesson;
-  int compared = 0, answers_checked = 0;
+  int compared = 0, answers_checked = 0, predicts_walked = 0;
   for (size_t i = 0; i < manifest.size(); ++i) {
     const auto& m = manifest[i];
     SCOPED_TRACE(m.dump());
@@ -155,6 +155,20 @@ TEST(GuiWalk, EveryStepRendersAndChanges) {
     }
     if (m.contains("predict")) {
       EXPECT_FALSE(m["predict"].contains("error")) << m["predict"].dump();
+      // The rule of the format: with the question open, no view drew a fact the step hides; after
+      // Reveal, the facts the answer can be read from are drawn (so the hiding is not vacuous).
+      const auto& p = m["predict"];
+      ASSERT_TRUE(p.contains("hidden") && p.contains("drawn") && p.contains("drawn_revealed")) << p.dump();
+      EXPECT_FALSE(p["hidden"].empty()) << lesson << " step " << step + 1 << " hides nothing";
+      for (const auto& f : p["hidden"])
+        for (const auto& d : p["drawn"])
+          EXPECT_NE(f, d) << lesson << " step " << step + 1 << " draws " << d << " before Reveal";
+      for (const auto& f : p["answer_facts"]) {
+        bool drawn = false;
+        for (const auto& d : p["drawn_revealed"]) drawn |= d == f;
+        EXPECT_TRUE(drawn) << lesson << " step " << step + 1 << " does not draw " << f << " after Reveal";
+      }
+      ++predicts_walked;
       auto it = kExpectedAnswers.find(lesson + "/" + std::to_string(step + 1));
       if (fs::path(g_course).filename() == "course" && it != kExpectedAnswers.end()) {
         ASSERT_TRUE(m["predict"].contains("answer"));
@@ -165,8 +179,8 @@ TEST(GuiWalk, EveryStepRendersAndChanges) {
     prev = im;
     prev_lesson = lesson;
   }
-  std::printf("walked %zu steps, compared %d view changes, checked %d predict answers\n",
-              manifest.size(), compared, answers_checked);
+  std::printf("walked %zu steps, compared %d view changes, checked %d predict answers, %d predict steps' hiding\n",
+              manifest.size(), compared, answers_checked, predicts_walked);
   if (fs::path(g_course).filename() == "course") EXPECT_EQ(answers_checked, int(kExpectedAnswers.size()));
   if (!HasFailure()) fs::remove_all(out), fs::remove(log);
 }

@@ -81,6 +81,25 @@ TEST(LessonsCli, CheckAppliesEveryStepToItsView) {
   EXPECT_NE(r.out.find("4 problem(s)"), std::string::npos) << r.out;
 }
 
+// A predict step may not put its answer on screen before Reveal (lessons/FORMAT.md, predict):
+// un-hiding an answer fact, asking about a view that is not in front, a control that holds the answer.
+TEST(LessonsCli, CheckRefusesPredictStepsWhoseAnswerIsVisible) {
+  CliRun r = run("lessons --check " + kFixtures + "/gives_away");
+  EXPECT_EQ(r.code, 1);
+  for (const char* want :
+       {"02-shows-answer/lesson.toml:8: predict.shows names grid.waves, from which grid.waves can be read: the answer "
+        "would be on screen before Reveal",
+        "02-shows-answer/lesson.toml:8: predict.shows: grid.tiles is not something a grid.waves step hides",
+        "02-shows-answer/lesson.toml:8: predict.shows: no fact grid.nonsense; the facts are grid.tiles,",
+        "01-visible/lesson.toml:10: step 1: the answer is visible before Reveal: fragments.highlight_lane = 5 is the "
+        "asked lane",
+        "01-visible/lesson.toml:18: step 2: grid.blocks is hidden by the grid view, but the view in front is banks"})
+    EXPECT_NE(r.out.find(want), std::string::npos) << want << "\n" << r.out;
+  // Step 3 shows the tiles its split-k block count is computed from: allowed.
+  EXPECT_EQ(r.out.find("step 3:"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("5 problem(s)"), std::string::npos) << r.out;
+}
+
 TEST(LessonsCli, BadArgumentsSayWhatToDo) {
   CliRun a = run("lessons --frobnicate");
   EXPECT_EQ(a.code, 2);

@@ -1,4 +1,5 @@
 #include "model/lesson_format.h"
+#include "model/predict_rules.h"
 
 #include "model/files.h"
 
@@ -122,6 +123,7 @@ struct LessonParser {
     PredictSpec p;
     p.line = line_of(t);
     bool has_quantity = false, quantity_seen = false;
+    int shows_line = 0;
     for (const auto& [key, v] : t) {
       const std::string k(key.str());
       if (k == "quantity") {
@@ -149,9 +151,20 @@ struct LessonParser {
           error(line_of(v), "predict.element must be [row, col], two integers >= 0");
         else
           p.extra["element"] = e;
+      } else if (k == "shows") {
+        shows_line = line_of(v);
+        const Json e = to_json(v);
+        if (!e.is_array()) {
+          error(line_of(v), "predict.shows must be a list of facts, e.g. [\"grid.tiles\"]");
+          continue;
+        }
+        for (const auto& f : e) {
+          if (f.is_string()) p.shows.push_back(f.get<std::string>());
+          else error(line_of(v), "predict.shows must be a list of strings");
+        }
       } else {
         error(line_of(v), "unknown key \"" + k +
-                              "\" in [step.predict]; its keys are quantity, tolerance, element");
+                              "\" in [step.predict]; its keys are quantity, tolerance, element, shows");
       }
     }
     if (!has_quantity) {
@@ -160,6 +173,8 @@ struct LessonParser {
     }
     if ((p.quantity == "fragments.lane_of_element" || p.quantity == "gmma.offset") && !p.extra.contains("element"))
       error(p.line, "predict quantity " + p.quantity + " needs element = [row, col]");
+    for (const auto& f : p.shows)
+      if (auto problem = check_shown_fact(p.quantity, f)) error(shows_line, *problem);
     step.predict = p;
   }
 

@@ -25,6 +25,7 @@ struct PredictSpec {
   std::string quantity;  // one of known_predict_quantities()
   double tolerance = 0;
   Json extra = Json::object();  // further keys, e.g. element = [row, col]
+  std::vector<std::string> shows;  // clue facts the step leaves on screen (model/predict_rules.h)
   int line = 0;
   // A learner's guess counts as right within the step's tolerance (exact answers: within 1e-9).
   bool accepts(double guess, double answer) const { return std::abs(guess - answer) <= tolerance + 1e-9; }

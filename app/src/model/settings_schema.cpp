@@ -1,4 +1,5 @@
 #include "model/settings_schema.h"
+#include "model/predict_rules.h"
 
 #include <algorithm>
 #include <functional>
@@ -248,14 +249,11 @@ std::optional<std::string> check_view_setting(const std::string& view, const std
 }
 
 const std::vector<std::string>& known_predict_quantities() {
-  static const std::vector<std::string> q = {
-      "banks.wavefronts",       "banks.conflicts",        "threadmap.iterations_c",
-      "threadmap.iterations_s", "threadmap.delta_c",      "threadmap.delta_s",
-      "fragments.lane_of_element", "grid.blocks",         "grid.waves",
-      "grid.last_wave_blocks",  "grid.blocks_per_sm",     "grid.l2_hit_rate",
-      "pipeline.stages_in_flight", "conv.gemm_m",         "conv.gemm_k",
-      "conv.blocks",            "conv.padded_taps",       "gmma.offset",
-      "gmma.stride_bytes"};
+  static const std::vector<std::string> q = [] {
+    std::vector<std::string> v;
+    for (const auto& r : predict_rules()) v.push_back(r.quantity);
+    return v;
+  }();
   return q;
 }
 
