@@ -266,24 +266,24 @@ void App::on_key(int key, int mods) {
 
 void App::draw_menu() {
   if (!ImGui::BeginMenuBar()) return;
-  if (ImGui::BeginMenu("File")) {
-    if (ImGui::MenuItem("Open results JSON...", "Ctrl+O")) {
+  if (ImGui::BeginMenu(tr("File"))) {
+    if (ImGui::MenuItem(tr("Open results JSON..."), "Ctrl+O")) {
       select_view("kernels");
       open_results_dialog();
     }
-    if (ImGui::MenuItem("Open ncu CSV...")) {
+    if (ImGui::MenuItem(tr("Open ncu CSV..."))) {
       select_view("measured");
       if (View* m = view("measured"))
         file_dialog_open("Open an Nsight Compute CSV", paths_.assets, ".csv",
                          [m](const std::string& path) { m->load_file(path); });
     }
-    if (ImGui::MenuItem("Screenshot window", "Ctrl+S"))
+    if (ImGui::MenuItem(tr("Screenshot window"), "Ctrl+S"))
       request_capture({export_path("window", "png"), false});
-    if (ImGui::MenuItem("Export view as PNG"))
+    if (ImGui::MenuItem(tr("Export view as PNG")))
       request_capture({export_path(active_view_, "png"), true});
-    if (ImGui::MenuItem("Export view data as JSON")) export_view_json();
+    if (ImGui::MenuItem(tr("Export view data as JSON"))) export_view_json();
     ImGui::Separator();
-    if (ImGui::MenuItem("Open course...")) {
+    if (ImGui::MenuItem(tr("Open course..."))) {
       file_dialog_open("Open a course: its course.toml, or any lesson.toml in it", paths_.course, ".toml",
                        [this](const std::string& path) {
                          const fs::path p(path);
@@ -291,29 +291,29 @@ void App::draw_menu() {
                          open_course((p.filename() == "lesson.toml" ? p.parent_path().parent_path() : p.parent_path()).string());
                        });
     }
-    if (ImGui::MenuItem("Reload lessons")) reload_course();
+    if (ImGui::MenuItem(tr("Reload lessons"))) reload_course();
     ImGui::Separator();
-    if (ImGui::MenuItem("Quit", "Ctrl+Q")) quit_ = true;
+    if (ImGui::MenuItem(tr("Quit"), "Ctrl+Q")) quit_ = true;
     ImGui::EndMenu();
   }
-  if (ImGui::BeginMenu("View")) {
+  if (ImGui::BeginMenu(tr("View"))) {
     for (const auto& v : views_)
-      if (ImGui::MenuItem(v->title(), nullptr, active_view_ == v->id())) select_view(v->id());
+      if (ImGui::MenuItem(tr(v->title()), nullptr, active_view_ == v->id())) select_view(v->id());
     ImGui::Separator();
     const float size = fonts().size;
-    if (ImGui::MenuItem("Larger text")) request_font_size(std::min(size + 2, 40.f));
-    if (ImGui::MenuItem("Smaller text")) request_font_size(std::max(size - 2, 10.f));
+    if (ImGui::MenuItem(tr("Larger text"))) request_font_size(std::min(size + 2, 40.f));
+    if (ImGui::MenuItem(tr("Smaller text"))) request_font_size(std::max(size - 2, 10.f));
     ImGui::EndMenu();
   }
-  if (ImGui::BeginMenu("Language")) {
-    if (ImGui::MenuItem("English", nullptr, config_.lang == "en")) set_lang("en");
+  if (ImGui::BeginMenu(tr("Language"))) {
+    if (ImGui::MenuItem(tr("English"), nullptr, config_.lang == "en")) set_lang("en");
     if (ImGui::MenuItem("中文", nullptr, config_.lang == "zh")) set_lang("zh");
     ImGui::EndMenu();
   }
-  if (ImGui::BeginMenu("Help")) {
-    ImGui::TextUnformatted("Left / Right: previous / next step\nSpace: play / pause the view\n"
+  if (ImGui::BeginMenu(tr("Help"))) {
+    ImGui::TextUnformatted(tr("Left / Right: previous / next step\nSpace: play / pause the view\n"
                            "Ctrl+S: screenshot   Ctrl+O: open results\n"
-                           "Mouse wheel: zoom a grid, drag: pan, double-click: fit");
+                           "Mouse wheel: zoom a grid, drag: pan, double-click: fit"));
     ImGui::EndMenu();
   }
   ImGui::EndMenuBar();
@@ -342,7 +342,9 @@ void App::draw_views(float dt) {
     for (const auto& v : views_) {
       ImGuiTabItemFlags flags = 0;
       if (select_pending_ && active_view_ == v->id()) flags |= ImGuiTabItemFlags_SetSelected;
-      if (ImGui::BeginTabItem(v->title(), nullptr, flags)) {
+      // "###id": the tab keeps its identity when the language changes its label.
+      const std::string tab = std::string(tr(v->title())) + "###" + v->id();
+      if (ImGui::BeginTabItem(tab.c_str(), nullptr, flags)) {
         if (!select_pending_) active_view_ = v->id();
         const ImVec2 p = ImGui::GetCursorScreenPos();
         const ImVec2 avail = ImGui::GetContentRegionAvail();
@@ -363,7 +365,7 @@ void App::draw_views(float dt) {
 void App::draw_status_bar() {
   status_age_ += ImGui::GetIO().DeltaTime;
   if (!status_.empty() && status_age_ < 8) ImGui::TextUnformatted(status_.c_str());
-  else ImGui::TextDisabled("Left/Right: steps   Space: play   Ctrl+S: screenshot   wheel: zoom");
+  else ImGui::TextDisabled(tr("Left/Right: steps   Space: play   Ctrl+S: screenshot   wheel: zoom"));
 }
 
 void App::frame(float dt) {

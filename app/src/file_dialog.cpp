@@ -6,6 +6,8 @@
 #include <filesystem>
 #include <vector>
 
+#include "model/ui_text.h"
+
 namespace gemmlab::app {
 namespace fs = std::filesystem;
 namespace {
@@ -93,9 +95,9 @@ void file_dialog_draw() {
   if (ImGui::InputText("##path", s.path, sizeof s.path, ImGuiInputTextFlags_EnterReturnsTrue))
     pick = true, picked = s.path;
   ImGui::SameLine();
-  if (ImGui::Button("Open")) pick = true, picked = s.path;
+  if (ImGui::Button(tr("Open"))) pick = true, picked = s.path;
   ImGui::SameLine();
-  if (ImGui::Button("Cancel")) ImGui::CloseCurrentPopup();
+  if (ImGui::Button(tr("Cancel"))) ImGui::CloseCurrentPopup();
   if (pick && !picked.empty()) {
     std::error_code ec;
     if (fs::is_directory(picked, ec)) {

@@ -11,13 +11,13 @@ namespace gemmlab::app {
 void draw_simt_block_detail(CanvasState& canvas, int highlight_warp) {
   static const SimtBlockPicture p = simt_block_picture();
   const float font = ImGui::GetFontSize();
-  ImGui::TextUnformatted("one threadblock: 128 x 128 of C, 8 warps of 32 x 64, 32 lanes of 8 x 8 each");
+  ImGui::TextUnformatted(tr("one threadblock: 128 x 128 of C, 8 warps of 32 x 64, 32 lanes of 8 x 8 each"));
   if (highlight_warp < 0)
-    legend_ids("warp", 8);
+    legend_ids(tr("warp"), 8);
   else
-    legend_swatches(("lanes of warp " + std::to_string(highlight_warp)).c_str(),
-                    {{lane_color(highlight_warp, 0), "lane 0"}, {lane_color(highlight_warp, 31), "lane 31"},
-                     {dim(id_color(0), 0.3f), "the other warps"}});
+    legend_swatches(trf("lanes of warp %d", highlight_warp).c_str(),
+                    {{lane_color(highlight_warp, 0), tr("lane 0")}, {lane_color(highlight_warp, 31), tr("lane 31")},
+                     {dim(id_color(0), 0.3f), tr("the other warps")}});
   Canvas cv("##block", canvas, float(p.cols), float(p.rows), {0, 0}, font);
   ImDrawList* dl = cv.draw_list();
   // One rectangle per 4 x 4 block (a lane's LaneMmaShape): 1024 of them.
@@ -45,8 +45,8 @@ void draw_simt_block_detail(CanvasState& canvas, int highlight_warp) {
   if (auto mouse = cv.mouse(); mouse && mouse->x >= 0 && mouse->y >= 0 && mouse->x < p.cols && mouse->y < p.rows) {
     const int m = int(mouse->y), n = int(mouse->x), t = p.owner(m, n);
     ImGui::BeginTooltip();
-    tooltip_row("C element", "(" + std::to_string(m) + ", " + std::to_string(n) + ") of the block tile");
-    tooltip_row("thread", std::to_string(t) + " = warp " + std::to_string(t / 32) + ", lane " + std::to_string(t % 32));
+    tooltip_row(tr("C element"), "(" + std::to_string(m) + ", " + std::to_string(n) + ") of the block tile");
+    tooltip_row(tr("thread"), std::to_string(t) + " = warp " + std::to_string(t / 32) + ", lane " + std::to_string(t % 32));
     ImGui::EndTooltip();
   }
 }

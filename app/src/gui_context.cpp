@@ -10,6 +10,7 @@
 #include "app_log.h"
 #include "fonts.h"
 #include "gl_util.h"
+#include "model/ui_text.h"
 
 namespace gemmlab::app {
 namespace {
@@ -71,12 +72,7 @@ void destroy_gui_context(GuiContext& ctx) {
 
 void build_fonts(const App& app, float size) {
   std::vector<unsigned> points = course_code_points(app.course());
-  for (const char* ui : {"中文上一步下一步重置本步预测第步共"}) {
-    // UI strings of the lesson panel in Chinese.
-    const std::string s(ui);
-    for (size_t i = 0; i + 2 < s.size(); i += 3)
-      points.push_back(((s[i] & 0x0F) << 12) | ((s[i + 1] & 0x3F) << 6) | (s[i + 2] & 0x3F));
-  }
+  for (unsigned cp : ui_code_points(app.paths().assets)) points.push_back(cp);  // the Chinese UI's glyphs
   load_fonts(size, points);
   ImGui_ImplOpenGL3_DestroyFontsTexture();
   ImGui_ImplOpenGL3_CreateFontsTexture();

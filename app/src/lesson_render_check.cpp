@@ -46,7 +46,7 @@ std::vector<Diagnostic> check_steps_render(const Course& course, const AppPaths&
       if (!answer)
         out.push_back({file, step.predict->line, where + "the answer to " + q + " cannot be computed: " + answer.error()});
       else if (auto shown = it->second->answer_in_settings(*step.predict, *answer))
-        out.push_back({file, step.predict->line, where + "the answer is visible before Reveal: " + *shown});
+        out.push_back({file, step.predict->line, where + "a setting shows the answer, or colours by what Reveal hides: " + *shown});
     }
   }
   return out;

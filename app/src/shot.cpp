@@ -23,6 +23,7 @@
 #include "gui_context.h"
 #include "model/files.h"
 #include "model/predict_rules.h"
+#include "model/ui_text.h"
 
 namespace gemmlab::app {
 namespace fs = std::filesystem;
@@ -30,7 +31,10 @@ namespace {
 
 // One frame at the offscreen size; returns its wall time in ms (CPU + GL, glFinish included).
 // *build_ms (optional): the part spent building the UI (App::frame and ImGui::Render).
-double render_frame(App& app, const OffscreenTarget& target, float dt, double* build_ms = nullptr) {
+// *text (optional): every string ImGui rendered in the frame (its log), for the GUI walk's search
+// for English left in the Chinese UI.
+double render_frame(App& app, const OffscreenTarget& target, float dt, double* build_ms = nullptr,
+                    std::string* text = nullptr) {
   const auto t0 = std::chrono::steady_clock::now();
   ImGuiIO& io = ImGui::GetIO();
   io.DisplaySize = ImVec2(float(target.width()), float(target.height()));
@@ -38,7 +42,20 @@ double render_frame(App& app, const OffscreenTarget& target, float dt, double* b
   io.DeltaTime = dt > 0 ? dt : 1.f / 60;
   ImGui_ImplOpenGL3_NewFrame();
   ImGui::NewFrame();
+  // ImGui's log sends what it captured to the clipboard function: borrow it for this frame.
+  static std::string* captured = nullptr;
+  auto clipboard = io.SetClipboardTextFn;
+  if (text) {
+    captured = text;
+    io.SetClipboardTextFn = [](void*, const char* t) { *captured = t; };
+    ImGui::LogToClipboard();
+  }
   app.frame(dt);
+  if (text) {
+    ImGui::LogFinish();
+    io.SetClipboardTextFn = clipboard;
+    captured = nullptr;
+  }
   ImGui::Render();
   if (build_ms)
     *build_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
@@ -165,6 +182,11 @@ int run_shot(const AppPaths& paths, const ShotOptions& o) {
           }
           auto m = step_meta(app);
           m["file"] = file;
+          if (o.lang != "en") {
+            std::string text;
+            render_frame(app, target, 0, nullptr, &text);
+            m["text"] = text;
+          }
           const Lesson& L = course.lessons[li];
           if (L.ok() && si < static_cast<int>(L.steps.size()) && L.steps[si].predict) {
             const PredictSpec& spec = *L.steps[si].predict;
@@ -193,6 +215,10 @@ int run_shot(const AppPaths& paths, const ShotOptions& o) {
         }
       }
       std::ofstream(fs::path(o.out_dir) / "manifest.json") << manifest.dump(2) << "\n";
+      // English the views asked tr() for and the catalogue lacks (the walk in Chinese wants none).
+      nlohmann::json missing = nlohmann::json::array();
+      for (const auto& s : untranslated()) missing.push_back(s);
+      std::ofstream(fs::path(o.out_dir) / "untranslated.json") << missing.dump(2) << "\n";
       std::cerr << "gemmlab shot: wrote " << manifest.size() << " screenshots to " << o.out_dir
                 << "\n";
     } else {

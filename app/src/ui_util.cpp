@@ -36,14 +36,16 @@ bool combo_string(const char* label, std::string* value, const std::vector<std::
                   float width_chars) {
   bool changed = false;
   // Wide enough for the longest value (and the arrow): a value is never cut.
-  float widest = ImGui::CalcTextSize(value->c_str()).x;
-  for (const auto& item : items) widest = std::max(widest, ImGui::CalcTextSize(item.c_str()).x);
+  // Values are names the lessons and the CLI use ("serpentine:8"); the few in words ("(own
+  // settings)") are shown in the UI language.
+  float widest = ImGui::CalcTextSize(tr_known(*value)).x;
+  for (const auto& item : items) widest = std::max(widest, ImGui::CalcTextSize(tr_known(item)).x);
   ImGui::SetNextItemWidth(std::max(field_width(width_chars),
                                    widest + ImGui::GetFrameHeight() + 2 * ImGui::GetStyle().FramePadding.x));
-  if (ImGui::BeginCombo(label, value->c_str())) {
+  if (ImGui::BeginCombo(label, tr_known(*value))) {
     for (const auto& item : items) {
       const bool selected = item == *value;
-      if (ImGui::Selectable(item.c_str(), selected) && !selected) {
+      if (ImGui::Selectable(tr_known(item), selected) && !selected) {
         *value = item;
         changed = true;
       }
@@ -154,8 +156,8 @@ void legend_ids(const char* title, int count, int first, int shown) {
   const int n = std::max(0, std::min(count, shown));
   for (int i = 0; i < n; ++i) swatch(id_color(first + i), std::to_string(first + i));
   if (count > n) {
-    same_line_if_fits(ImGui::CalcTextSize("... 00000 in all").x);
-    ImGui::TextDisabled("... %d in all", count);
+    same_line_if_fits(ImGui::CalcTextSize(tr("... 00000 in all")).x);
+    ImGui::TextDisabled(tr("... %d in all"), count);
   }
   ui_trace((std::string("legend ") + title).c_str());
 }

@@ -8,6 +8,8 @@
 #include <utility>
 #include <vector>
 
+#include "model/ui_text.h"  // tr(): every view's words in the learner's language
+
 namespace gemmlab::app {
 
 // Width of one compact input field, scaled with the font.

@@ -50,17 +50,17 @@ class CodeView final : public View {
   void draw(ViewContext& ctx) override {
     std::vector<std::string> ids;
     for (const StageDesc& s : stage_table()) ids.push_back(s.id);
-    combo_string("stage", &ui_.stage, ids, 14);
+    combo_string(tr("stage"), &ui_.stage, ids, 14);
     ImGui::SameLine();
-    ImGui::Checkbox("new lines only", &ui_.only_new);
+    ImGui::Checkbox(tr("new lines only"), &ui_.only_new);
     load(ctx.paths.root);
     if (!source_) {
       error_box(error_);
       return;
     }
-    ImGui::Text("%d of %d lines new against %s", source_->added, source_->total,
+    ImGui::Text(tr("%d of %d lines new against %s"), source_->added, source_->total,
                 source_->previous.empty() ? "nothing (the first stage)" : source_->previous.c_str());
-    legend_swatches("lines", {{rgba(40, 90, 50), "new in this stage"}, {rgba(110, 100, 30), "the step points here"}});
+    legend_swatches(tr("lines"), {{rgba(40, 90, 50), tr("new in this stage")}, {rgba(110, 100, 30), tr("the step points here")}});
     ImGui::BeginChild("##code", {0, 0}, true, ImGuiWindowFlags_HorizontalScrollbar);
     if (fonts().mono) ImGui::PushFont(fonts().mono);
     const float h = ImGui::GetTextLineHeightWithSpacing();

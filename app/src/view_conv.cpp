@@ -105,7 +105,7 @@ class ConvView final : public View {
     // A predict step on M, K or the blocks leaves them (and what gives them away) out.
     const bool gemm = shows("conv.gemm_shape"), blocks = shows("conv.blocks");
     auto shown = [](bool on, const std::string& v) { return on ? v : std::string("?"); };
-    ImGui::TextWrapped("GEMM M = N*P*Q = %s, N = K = %d, K = R*S*C = %s   output %s x %s   tile %d x %d, %s blocks, %s k-tiles of %d",
+    ImGui::TextWrapped(tr("GEMM M = N*P*Q = %s, N = K = %d, K = R*S*C = %s   output %s x %s   tile %d x %d, %s blocks, %s k-tiles of %d"),
                 shown(gemm, fmt_int(sh.gemm_m())).c_str(), sh.k, shown(gemm, fmt_int(sh.gemm_k())).c_str(),
                 shown(gemm, std::to_string(sh.p())).c_str(), shown(gemm, std::to_string(sh.q())).c_str(), tile.m, tile.n,
                 shown(blocks, fmt_int(conv::tile_blocks(sh, tile))).c_str(),
@@ -158,36 +158,36 @@ class ConvView final : public View {
     ImGui::InputScalarN("N,H,W,C,K,R,S,pad,stride,dil", ImGuiDataType_S32, ui_.problem, 10);
     for (int i = 0; i < 10; ++i) ui_.problem[i] = std::clamp(ui_.problem[i], i == 7 ? 0 : 1, i >= 5 ? 64 : 65536);
     ImGui::SameLine();
-    combo_string("element", &ui_.element, {"f16", "s8", "s4"}, 4);
-    help_marker("f16: stage 18 (8 channels per 16-byte vector), s8: stage 19 (16), s4: stage 20 (32, packed eight "
-                "per 32-bit word).");
-    input_int("row", &ui_.row, 0, 1 << 30, 6);
+    combo_string(tr("element"), &ui_.element, {"f16", "s8", "s4"}, 4);
+    help_marker(tr("f16: stage 18 (8 channels per 16-byte vector), s8: stage 19 (16), s4: stage 20 (32, packed eight "
+                "per 32-bit word)."));
+    input_int(tr("row"), &ui_.row, 0, 1 << 30, 6);
     ImGui::SameLine();
-    input_int("block", &ui_.block, 0, 1 << 24, 5);
+    input_int(tr("block"), &ui_.block, 0, 1 << 24, 5);
     ImGui::SameLine();
-    input_int("k-tile", &ui_.k_tile, 0, 1 << 20, 4);
+    input_int(tr("k-tile"), &ui_.k_tile, 0, 1 << 20, 4);
     ImGui::SameLine();
-    input_int("SMs", &ui_.sms, 1, 1024, 4);
-    help_marker("The tile follows the problem and the GPU's SM count (gemmlab/conv_problem.h, choose_tile).");
+    input_int(tr("SMs"), &ui_.sms, 1, 1024, 4);
+    help_marker(tr("The tile follows the problem and the GPU's SM count (gemmlab/conv_problem.h, choose_tile)."));
   }
 
   // Input image n of the selected row, with `pad` cells of padding around it.
   void draw_input(const conv::Shape& sh, const conv::TileLoads& l) {
     const conv::Npq o = conv::row_pixel(sh, ui_.row);
-    ImGui::TextWrapped("image n %d, %d x %d, padding %d; row %d = output (p %d, q %d)", o.n, sh.h, sh.w, sh.pad, ui_.row, o.p,
+    ImGui::TextWrapped(tr("image n %d, %d x %d, padding %d; row %d = output (p %d, q %d)"), o.n, sh.h, sh.w, sh.pad, ui_.row, o.p,
                 o.q);
     const int pad = sh.pad;
     const int cols = sh.w + 2 * pad, rows = sh.h + 2 * pad;
     if (cols > 512 || rows > 512) {
-      note_text("The image is too large to draw (more than 512 cells a side).");
+      note_text(tr("The image is too large to draw (more than 512 cells a side)."));
       return;
     }
     const bool window_shown = shows("conv.window");
     if (window_shown)
-      legend_swatches("window", {{id_color(0), "tap 0"}, {id_color(1), "tap 1"}, {id_color(2), "2 ..."},
-                                 {dim(id_color(0), 0.35f), "a tap in the padding (reads 0)"}});
+      legend_swatches(tr("window"), {{id_color(0), tr("tap 0")}, {id_color(1), tr("tap 1")}, {id_color(2), "2 ..."},
+                                 {dim(id_color(0), 0.35f), tr("a tap in the padding (reads 0)")}});
     else
-      legend_swatches("image", {{rgba(70, 74, 86), "the input"}, {rgba(36, 36, 40), "padding"}});
+      legend_swatches(tr("image"), {{rgba(70, 74, 86), tr("the input")}, {rgba(36, 36, 40), tr("padding")}});
     Canvas cv("##incv", ui_.input_canvas, float(cols), float(rows), {0, 0}, 8);
     ImDrawList* dl = cv.draw_list();
     const auto window = conv::window_of(sh, ui_.row);
@@ -219,10 +219,10 @@ class ConvView final : public View {
         hover_h_ = y - pad, hover_w_ = x - pad;
         const auto readers = conv::readers_of(sh, block_m0(l), conv::kTiles[l.tile].m, o.n, hover_h_, hover_w_);
         ImGui::BeginTooltip();
-        tooltip_row("input", "(n " + std::to_string(o.n) + ", h " + std::to_string(hover_h_) + ", w " +
+        tooltip_row(tr("input"), "(n " + std::to_string(o.n) + ", h " + std::to_string(hover_h_) + ", w " +
                                  std::to_string(hover_w_) + ")" +
                                  (hover_h_ < 0 || hover_h_ >= sh.h || hover_w_ < 0 || hover_w_ >= sh.w ? "  padding: reads as 0" : ""));
-        tooltip_row("read by", std::to_string(readers.size()) + " (row, tap) cells of this block's rows");
+        tooltip_row(tr("read by"), std::to_string(readers.size()) + " (row, tap) cells of this block's rows");
         ImGui::EndTooltip();
       }
     }
@@ -233,7 +233,7 @@ class ConvView final : public View {
     const long long m0 = block_m0(l);
     const int rows = int(std::min<long long>(conv::kTiles[l.tile].m, sh.gemm_m() - m0));
     const int taps = sh.r * sh.s;
-    ImGui::TextWrapped("implicit im2col, block %d: rows %lld .. %lld x %d taps of C = %d channels", ui_.block, m0,
+    ImGui::TextWrapped(tr("implicit im2col, block %d: rows %lld .. %lld x %d taps of C = %d channels"), ui_.block, m0,
                 m0 + rows - 1, taps, sh.c);
     if (!shows("conv.window")) {  // its padding holes count the row's padded taps
       hidden_until_reveal("conv.window", height);
@@ -241,8 +241,8 @@ class ConvView final : public View {
     }
     ImGui::BeginChild("##matrix", {0, height}, false, ImGuiWindowFlags_NoScrollWithMouse);
     const float xs = column_stretch(rows, taps);  // a tap column is xs units wide: fill the panel
-    legend_swatches("columns", {{dim(id_color(0), 0.55f), "tap 0"}, {dim(id_color(1), 0.55f), "tap 1 ..."},
-                                {id_color(0), "the shown row"}, {rgba(30, 30, 34), "padding: never loaded"}});
+    legend_swatches(tr("columns"), {{dim(id_color(0), 0.55f), tr("tap 0")}, {dim(id_color(1), 0.55f), tr("tap 1 ...")},
+                                {id_color(0), tr("the shown row")}, {rgba(30, 30, 34), tr("padding: never loaded")}});
     Canvas cv("##mcv", ui_.matrix_canvas, float(taps) * xs, float(rows), {0, 0}, 8);
     ImDrawList* dl = cv.draw_list();
     const int tap0 = int(1ll * ui_.k_tile * l.k_tile_elements / sh.c);
@@ -274,12 +274,12 @@ class ConvView final : public View {
         const auto win = conv::window_of(sh, m0 + y);
         const conv::Npq o = conv::row_pixel(sh, m0 + y);
         ImGui::BeginTooltip();
-        tooltip_row("row", std::to_string(m0 + y) + " = output (n " + std::to_string(o.n) + ", p " + std::to_string(o.p) +
+        tooltip_row(tr("row"), std::to_string(m0 + y) + " = output (n " + std::to_string(o.n) + ", p " + std::to_string(o.p) +
                                ", q " + std::to_string(o.q) + ")");
-        tooltip_row("tap", "(r " + std::to_string(t / sh.s) + ", s " + std::to_string(t % sh.s) + "): k " +
+        tooltip_row(tr("tap"), "(r " + std::to_string(t / sh.s) + ", s " + std::to_string(t % sh.s) + "): k " +
                                std::to_string(t * sh.c) + " .. " + std::to_string(t * sh.c + sh.c - 1));
         const auto& c = win[size_t(t)];
-        tooltip_row("reads", c.in_tensor ? "input (h " + std::to_string(c.h) + ", w " + std::to_string(c.w) + ")"
+        tooltip_row(tr("reads"), c.in_tensor ? "input (h " + std::to_string(c.h) + ", w " + std::to_string(c.w) + ")"
                                          : "padding (h " + std::to_string(c.h) + ", w " + std::to_string(c.w) + "): zero-filled");
         ImGui::EndTooltip();
         if (cv.clicked()) ui_.row = int(m0 + y);
@@ -291,7 +291,7 @@ class ConvView final : public View {
   // The A tile of the selected k-tile: rows x vectors, coloured by the thread that copies each.
   void draw_tile(const conv::Shape& sh, const conv::TileLoads& l) {
     const int vectors = l.k_tile_elements / l.elements_per_vector;
-    ImGui::TextWrapped("A tile, k-tile %d (k %d .. %d): %d threads x %d cp.async of 16 bytes (%d channels)",
+    ImGui::TextWrapped(tr("A tile, k-tile %d (k %d .. %d): %d threads x %d cp.async of 16 bytes (%d channels)"),
                 ui_.k_tile, ui_.k_tile * l.k_tile_elements, (ui_.k_tile + 1) * l.k_tile_elements - 1, l.threads,
                 l.accesses_per_thread, l.elements_per_vector);
     if (!shows("conv.window")) {  // its zero-filled vectors count the row's padded taps
@@ -299,8 +299,8 @@ class ConvView final : public View {
       return;
     }
     const float xs = column_stretch(l.rows, vectors);
-    legend_swatches("vectors: the thread that copies it, its warp's hue, lighter by lane",
-                    {{lane_color(0, 0), "warp 0 lane 0"}, {lane_color(0, 31), "lane 31"}, {lane_color(1, 0), "warp 1 ..."}});
+    legend_swatches(tr("vectors: the thread that copies it, its warp's hue, lighter by lane"),
+                    {{lane_color(0, 0), tr("warp 0 lane 0")}, {lane_color(0, 31), tr("lane 31")}, {lane_color(1, 0), tr("warp 1 ...")}});
     Canvas cv("##tcv", ui_.tile_canvas, float(vectors) * xs, float(l.rows), {0, 0}, 8);
     ImDrawList* dl = cv.draw_list();
     const float font = ImGui::GetFontSize();
@@ -321,17 +321,17 @@ class ConvView final : public View {
         if (x.row_in_tile != vy || x.k_in_tile / l.elements_per_vector != vx) continue;
         dl->AddRect(cv.to_screen(vx * xs, float(vy)), cv.to_screen((vx + 1) * xs, float(vy + 1)), kHighlight, 0, 0, 2);
         ImGui::BeginTooltip();
-        tooltip_row("thread", std::to_string(x.thread) + " (warp " + std::to_string(x.thread / 32) + ", lane " +
+        tooltip_row(tr("thread"), std::to_string(x.thread) + " (warp " + std::to_string(x.thread / 32) + ", lane " +
                                   std::to_string(x.thread % 32) + "), access " + std::to_string(x.access));
-        tooltip_row("GEMM", "row " + std::to_string(x.m) + ", k " + std::to_string(x.kk) + " .. " +
+        tooltip_row(tr("GEMM"), "row " + std::to_string(x.m) + ", k " + std::to_string(x.kk) + " .. " +
                                 std::to_string(x.kk + l.elements_per_vector - 1));
-        if (!x.row_valid) tooltip_row("loads", "nothing: the row is past M (zero-filled)");
-        else if (!x.k_valid) tooltip_row("loads", "nothing: k is past R*S*C (zero-filled)");
+        if (!x.row_valid) tooltip_row(tr("loads"), "nothing: the row is past M (zero-filled)");
+        else if (!x.k_valid) tooltip_row(tr("loads"), "nothing: k is past R*S*C (zero-filled)");
         else if (!x.in_tensor)
-          tooltip_row("loads", "nothing: input (h " + std::to_string(x.input.h) + ", w " + std::to_string(x.input.w) +
+          tooltip_row(tr("loads"), "nothing: input (h " + std::to_string(x.input.h) + ", w " + std::to_string(x.input.w) +
                                    ") is padding, cp.async src-size 0 zero-fills");
         else
-          tooltip_row("loads", "input (n " + std::to_string(x.input.n) + ", h " + std::to_string(x.input.h) + ", w " +
+          tooltip_row(tr("loads"), "input (n " + std::to_string(x.input.n) + ", h " + std::to_string(x.input.h) + ", w " +
                                    std::to_string(x.input.w) + ", c " + std::to_string(x.input.c) + ".." +
                                    std::to_string(x.input.c + l.elements_per_vector - 1) + "), element offset " +
                                    fmt_int(x.offset));
@@ -348,8 +348,8 @@ class ConvView final : public View {
   void draw_int4_packing() {
     ImGui::Separator();
     ImGui::PushTextWrapPos(0);  // the whole sentence at any window width
-    ImGui::TextUnformatted("int4: one 16-byte vector = 32 channels, 8 per 32-bit word (channel c in nibble c % 8 of word c / 8); "
-                           "in mma.m8n8k32 lane l holds word l % 4 of row l / 4:");
+    ImGui::TextUnformatted(tr("int4: one 16-byte vector = 32 channels, 8 per 32-bit word (channel c in nibble c % 8 of word c / 8); "
+                           "in mma.m8n8k32 lane l holds word l % 4 of row l / 4:"));
     ImGui::PopTextWrapPos();
     ImDrawList* dl = ImGui::GetWindowDrawList();
     const ImVec2 p = ImGui::GetCursorScreenPos();
@@ -363,8 +363,8 @@ class ConvView final : public View {
       if (ImGui::IsMouseHoveringRect(a, b)) {
         const FragCoord f = mma_m8n8k32_a(word, nibble);  // lanes 0-3 hold row 0
         ImGui::BeginTooltip();
-        tooltip_row("channel", std::to_string(c) + " of the vector");
-        tooltip_row("storage", "word " + std::to_string(word) + ", bits " + std::to_string(4 * nibble) + ".." +
+        tooltip_row(tr("channel"), std::to_string(c) + " of the vector");
+        tooltip_row(tr("storage"), "word " + std::to_string(word) + ", bits " + std::to_string(4 * nibble) + ".." +
                                    std::to_string(4 * nibble + 3) + " (s4_get(word, " + std::to_string(nibble) + "))");
         tooltip_row("m8n8k32", "row 0's k " + std::to_string(f.col) + ": lane " + std::to_string(word) + ", a" +
                                    std::to_string(nibble));

@@ -88,10 +88,10 @@ class FragmentsView final : public View {
       error_box(m.error());
       return;
     }
-    ImGui::Text("tile %d x %d   %d registers per lane, %d elements of %d bits per register",
+    ImGui::Text(tr("tile %d x %d   %d registers per lane, %d elements of %d bits per register"),
                 m->tile_rows, m->tile_cols, m->registers_per_lane, m->elements_per_register,
                 m->element_bits);
-    if (!m->note.empty()) note_text(m->note);
+    if (!m->note.empty()) note_text(tr(m->note));
     draw_lane_summary(*m);
     draw_tile(*m);
   }
@@ -116,29 +116,29 @@ class FragmentsView final : public View {
         "mma.m8n8k32.s4", "wgmma.m64n8k16.f16", "wgmma.m64n16k16.f16", "wgmma.m64n32k16.f16",
         "wgmma.m64n64k16.f16", "wgmma.m64n128k16.f16", "wgmma.m64n256k16.f16"};
     static const std::vector<std::string> operands = {"none", "a", "b", "c"};
-    combo_string("instruction", &ui_.op, ops, 15);
+    combo_string(tr("instruction"), &ui_.op, ops, 15);
     ImGui::SameLine();
-    combo_string("operand", &ui_.operand, operands, 4);
-    help_marker("mma: which operand tile (A m x k, B k x n, C m x n). ldmatrix: none shows the "
+    combo_string(tr("operand"), &ui_.operand, operands, 4);
+    help_marker(tr("mma: which operand tile (A m x k, B k x n, C m x n). ldmatrix: none shows the "
                 "8x8 matrices stacked; a or b shows where each lane's row address must point "
                 "to feed mma.m16n8k16. wgmma: the warpgroup's 128 threads; a (A from registers) or "
-                "c (the accumulator D); B is read from shared memory only (the GMMA layout view).");
+                "c (the accumulator D); B is read from shared memory only (the GMMA layout view)."));
     ImGui::SameLine();
-    input_int(wgmma() ? "highlight thread" : "highlight lane", &ui_.highlight_lane, -1, wgmma() ? 127 : 31, 3);
+    input_int(wgmma() ? tr("highlight thread") : tr("highlight lane"), &ui_.highlight_lane, -1, wgmma() ? 127 : 31, 3);
     if (ui_.op.rfind("ldsm", 0) == 0) {
       ImGui::SameLine();
-      ImGui::Checkbox("row addresses", &ui_.show_addresses);
+      ImGui::Checkbox(tr("row addresses"), &ui_.show_addresses);
     }
   }
 
   void draw_lane_summary(const FragmentMap& m) {
     const int lane = ui_.highlight_lane;
     if (hides("fragments.owners")) {
-      note_text("Which lane holds the \"?\" element? Work it out from the fragment rule; the owners are hidden until you press Reveal.");
+      note_text(tr("Which lane holds the \"?\" element? Work it out from the fragment rule; the owners are hidden until you press Reveal."));
       return;
     }
     if (lane < 0) {
-      note_text("Hover a cell for its lane; click it (or type a lane) to highlight that lane.");
+      note_text(tr("Hover a cell for its lane; click it (or type a lane) to highlight that lane."));
       return;
     }
     std::string text = wgmma() ? "thread " + std::to_string(lane) + " (warp " + std::to_string(lane / 32) + ", lane " +
@@ -154,9 +154,8 @@ class FragmentsView final : public View {
     }
     for (const auto& a : m.addresses)
       if (a.lane == lane)
-        text += a.used ? "   gives the address of row " + std::to_string(a.row) + " of matrix " +
-                             std::to_string(a.matrix)
-                       : "   its address is not read (.x1 reads lanes 0-7, .x2 lanes 0-15)";
+        text += a.used ? trf("   gives the address of row %d of matrix %d", a.row, a.matrix)
+                       : tr("   its address is not read (.x1 reads lanes 0-7, .x2 lanes 0-15)");
     ImGui::PushTextWrapPos(0);
     ImGui::TextUnformatted(text.c_str());
     ImGui::PopTextWrapPos();
@@ -184,7 +183,7 @@ class FragmentsView final : public View {
     const bool ldsm = !m.addresses.empty();
     const float font = ImGui::GetFontSize();
     // m8n8k32 s4 tiles are 8 x 32: cells twice as tall as wide would not be readable, keep squares.
-    legend_swatches("lanes: a quad (PTX groupID = lane / 4) shares a hue, darker by threadID_in_group",
+    legend_swatches(tr("lanes: a quad (PTX groupID = lane / 4) shares a hue, darker by threadID_in_group"),
                     {{quad_color(0), "T0"}, {quad_color(3), "T3"}, {quad_color(4), "T4"}, {quad_color(31), "T31"}});
     Canvas cv("##frag", ui_.canvas, float(cols), float(rows), {0, 0}, font * (ldsm ? 3.5f : 2.f));
     ImDrawList* dl = cv.draw_list();
@@ -259,21 +258,21 @@ class FragmentsView final : public View {
                     kHighlight, 0, 0, 2);
         const int i = hides("fragments.owners") ? -2 : owner[static_cast<size_t>(r) * cols + c];
         ImGui::BeginTooltip();
-        if (i == -2) tooltip_row("lane", "? (hidden until you press Reveal)");
-        tooltip_row("element", "(" + std::string(row_name) + "=" + std::to_string(r) + ", " +
+        if (i == -2) tooltip_row(tr("lane"), "? (hidden until you press Reveal)");
+        tooltip_row(tr("element"), "(" + std::string(row_name) + "=" + std::to_string(r) + ", " +
                                    col_name + "=" + std::to_string(c) + ")");
         if (i >= 0) {
           const auto& e = m.elements[i];
-          tooltip_row("lane", std::to_string(e.lane) + "  (warp-wide: T" + std::to_string(e.lane) + ")");
-          tooltip_row("groupID", std::to_string(e.lane >> 2) + ", threadID_in_group " +
+          tooltip_row(tr("lane"), std::to_string(e.lane) + "  (warp-wide: T" + std::to_string(e.lane) + ")");
+          tooltip_row(tr("groupID"), std::to_string(e.lane >> 2) + ", threadID_in_group " +
                                      std::to_string(e.lane & 3));
-          tooltip_row("register", std::to_string(e.reg) + ", element " + std::to_string(e.element) +
+          tooltip_row(tr("register"), std::to_string(e.reg) + ", element " + std::to_string(e.element) +
                                       " (low to high)");
-          tooltip_row("PTX name", element_name(e));
-          if (e.matrix >= 0) tooltip_row("matrix", std::to_string(e.matrix));
+          tooltip_row(tr("PTX name"), element_name(e));
+          if (e.matrix >= 0) tooltip_row(tr("matrix"), std::to_string(e.matrix));
           if (cv.clicked()) ui_.highlight_lane = ui_.highlight_lane == e.lane ? -1 : e.lane;
         } else if (i == -1) {
-          tooltip_row("lane", "none: this instruction does not deliver it");
+          tooltip_row(tr("lane"), "none: this instruction does not deliver it");
         }
         for (const auto& a : m.addresses) {
           if (!a.used) continue;
@@ -281,7 +280,7 @@ class FragmentsView final : public View {
           const bool in_row = down ? (c == a.start.col && r >= a.start.row && r < a.start.row + 8)
                                    : (r == a.start.row && c >= a.start.col && c < a.start.col + 8);
           if (in_row) {
-            tooltip_row("address", "lane " + std::to_string(a.lane) + " gives this 16-byte row (row " +
+            tooltip_row(tr("address"), "lane " + std::to_string(a.lane) + " gives this 16-byte row (row " +
                                        std::to_string(a.row) + " of matrix " + std::to_string(a.matrix) + ")");
             break;
           }

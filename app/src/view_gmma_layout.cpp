@@ -99,23 +99,23 @@ class GmmaLayoutView final : public View {
       error_box(t.error());
       return;
     }
-    ImGui::Text("atom %d x %d elements (rows x K), one swizzle repeat = %d bytes; tile %d bytes", t->atom_rows(),
+    ImGui::Text(tr("atom %d x %d elements (rows x K), one swizzle repeat = %d bytes; tile %d bytes"), t->atom_rows(),
                 t->atom_cols(), gmma::repeat_bytes(t->swizzle), t->bytes());
     auto d = describe();
     if (!d) {
       error_box(d.error());
     } else if (shows("gmma.stride")) {
-      ImGui::Text("descriptor of k step %d (rows 0..%d): 0x%016llx  start %u B, leading %u B, stride %u B, layout %d",
+      ImGui::Text(tr("descriptor of k step %d (rows 0..%d): 0x%016llx  start %u B, leading %u B, stride %u B, layout %d"),
                   ui_.k_step, d->rows - 1, static_cast<unsigned long long>(d->bits), d->start, d->leading, d->stride,
                   d->layout_field);
     } else {
-      ImGui::Text("descriptor of k step %d: start %u B, leading %u B, stride ? B (your prediction; press Reveal)",
+      ImGui::Text(tr("descriptor of k step %d: start %u B, leading %u B, stride ? B (your prediction; press Reveal)"),
                   ui_.k_step, d->start, d->leading);
     }
-    note_text("Above, colour = the bank group an element lands in (16 bytes = banks 4g..4g+3): the 8 rows of a core "
+    note_text(tr("Above, colour = the bank group an element lands in (16 bytes = banks 4g..4g+3): the 8 rows of a core "
               "matrix (outlined: what one wgmma k step reads) must show 8 colours to be read in one pass. Below, "
-              "colour = which 16-byte piece of its row a chunk holds: the swizzle's permutation.");
-    legend_ids("bank group g (banks 4g..4g+3) above, 16-byte piece below", 8);
+              "colour = which 16-byte piece of its row a chunk holds: the swizzle's permutation."));
+    legend_ids(tr("bank group g (banks 4g..4g+3) above, 16-byte piece below"), 8);
     std::optional<tma::BoxCopy> box;
     if (ui_.global[0] > 0) {
       auto b = box_copy(*t);
@@ -123,8 +123,8 @@ class GmmaLayoutView final : public View {
         error_box("as a TMA box: " + b.error());
       } else {
         box = std::move(*b);
-        ImGui::TextWrapped("TMA box at (%lld, %lld) of a %d x %d operand: %lld of %zu elements inside; the rest (hatched) "
-                    "are written as zeros, and expect_tx still counts all %d bytes",
+        ImGui::TextWrapped(tr("TMA box at (%lld, %lld) of a %d x %d operand: %lld of %zu elements inside; the rest (hatched) "
+                    "are written as zeros, and expect_tx still counts all %d bytes"),
                     box->x0, box->y0, ui_.global[0], ui_.global[1], box->in_bounds, box->elements.size(),
                     box->transaction_bytes);
       }
@@ -134,11 +134,11 @@ class GmmaLayoutView final : public View {
     // need the whole width for their labels.
     const float h = ImGui::GetContentRegionAvail().y;
     ImGui::BeginChild("##tile", {0, h * 0.42f}, true);
-    ImGui::TextUnformatted("the tile: rows (M or N) down, K across");
+    ImGui::TextUnformatted(tr("the tile: rows (M or N) down, K across"));
     const std::optional<Hover> from_tile = draw_tile(*t, d ? &*d : nullptr, box ? &*box : nullptr, hover_);
     ImGui::EndChild();
     ImGui::BeginChild("##smem", {0, 0}, true);
-    ImGui::TextUnformatted("shared memory: 128-byte lines of eight 16-byte chunks (4 banks each)");
+    ImGui::TextUnformatted(tr("shared memory: 128-byte lines of eight 16-byte chunks (4 banks each)"));
     const std::optional<Hover> from_smem = draw_smem(*t, chunks, hover_);
     ImGui::EndChild();
     hover_ = from_tile ? from_tile : from_smem;
@@ -196,20 +196,20 @@ class GmmaLayoutView final : public View {
   }
 
   void draw_controls() {
-    combo_string("swizzle", &ui_.swizzle, {"none", "32B", "64B", "128B"}, 5);
+    combo_string(tr("swizzle"), &ui_.swizzle, {"none", "32B", "64B", "128B"}, 5);
     ImGui::SameLine();
-    combo_string("major", &ui_.major, {"K", "MN"}, 3);
+    combo_string(tr("major"), &ui_.major, {"K", "MN"}, 3);
     ImGui::SameLine();
-    input_int2("rows, K", ui_.shape, 1, 1024);
+    input_int2(tr("rows, K"), ui_.shape, 1, 1024);
     ImGui::SameLine();
     static const std::vector<std::string> bits = {"8", "16", "32"};
     std::string b = std::to_string(ui_.element_bits);
-    if (combo_string("element bits", &b, bits, 3)) ui_.element_bits = std::stoi(b);
+    if (combo_string(tr("element bits"), &b, bits, 3)) ui_.element_bits = std::stoi(b);
     ImGui::SameLine();
-    input_int("k step", &ui_.k_step, 0, 64, 3);
-    help_marker("K-major: K runs along each 16..128-byte span (how the TMA writes a box of K-contiguous rows). "
+    input_int(tr("k step"), &ui_.k_step, 0, 64, 3);
+    help_marker(tr("K-major: K runs along each 16..128-byte span (how the TMA writes a box of K-contiguous rows). "
                 "MN-major: M or N runs along it. The swizzle XORs the 16-byte chunk index with the row index "
-                "within 8 rows (Swizzle<B,4,3> on bytes). A k step is what one wgmma m64nNk16 reads: 32 bytes of K.");
+                "within 8 rows (Swizzle<B,4,3> on bytes). A k step is what one wgmma m64nNk16 reads: 32 bytes of K."));
   }
 
   std::optional<Hover> draw_tile(const gmma::TileLayout& t, const OperandDescriptor* d, const tma::BoxCopy* box,
@@ -262,15 +262,15 @@ class GmmaLayoutView final : public View {
     const int r = int(mouse->y), c = int(mouse->x);
     if (cv.clicked()) ui_.select[0] = r, ui_.select[1] = c;
     ImGui::BeginTooltip();
-    tooltip_row("element", "(" + std::to_string(r) + ", " + std::to_string(c) + ")");
+    tooltip_row(tr("element"), "(" + std::to_string(r) + ", " + std::to_string(c) + ")");
     if (secret(t, r, c)) {
-      tooltip_row("offset", "? (your prediction; press Reveal)");
+      tooltip_row(tr("offset"), "? (your prediction; press Reveal)");
     } else {
       const long long byte = t.byte_offset(r, c);
-      tooltip_row("offset", fmt_int(t.offset(r, c)) + " elements = byte " + fmt_int(byte));
-      tooltip_row("before the swizzle", "byte " + fmt_int(t.linear(r, c) * t.element_bits / 8));
-      tooltip_row("128-byte line", std::to_string(byte / 128) + ", chunk " + std::to_string((byte % 128) / 16));
-      tooltip_row("banks", std::to_string(4 * ((byte / 16) % 8)) + ".." + std::to_string(4 * ((byte / 16) % 8) + 3));
+      tooltip_row(tr("offset"), fmt_int(t.offset(r, c)) + " elements = byte " + fmt_int(byte));
+      tooltip_row(tr("before the swizzle"), "byte " + fmt_int(t.linear(r, c) * t.element_bits / 8));
+      tooltip_row(tr("128-byte line"), std::to_string(byte / 128) + ", chunk " + std::to_string((byte % 128) / 16));
+      tooltip_row(tr("banks"), std::to_string(4 * ((byte / 16) % 8)) + ".." + std::to_string(4 * ((byte / 16) % 8) + 3));
       if (!inside(t, box, r, c)) tooltip_row("", "outside the operand: the TMA writes 0 here");
     }
     ImGui::EndTooltip();
@@ -304,10 +304,10 @@ class GmmaLayoutView final : public View {
       }
       if (mouse && mouse->x >= x && mouse->x < x + 4 && mouse->y >= y && mouse->y < y + 1) {
         ImGui::BeginTooltip();
-        tooltip_row("bytes", fmt_int(long(i) * 16) + ".." + fmt_int(long(i) * 16 + 15));
-        tooltip_row("banks", std::to_string(4 * (i % 8)) + ".." + std::to_string(4 * (i % 8) + 3));
+        tooltip_row(tr("bytes"), fmt_int(long(i) * 16) + ".." + fmt_int(long(i) * 16 + 15));
+        tooltip_row(tr("banks"), std::to_string(4 * (i % 8)) + ".." + std::to_string(4 * (i % 8) + 3));
         if (!hidden)
-          tooltip_row("holds", std::to_string(128 / t.element_bits) + " elements from (" + std::to_string(ch.row) +
+          tooltip_row(tr("holds"), std::to_string(128 / t.element_bits) + " elements from (" + std::to_string(ch.row) +
                                    ", " + std::to_string(ch.col) + ")" +
                                    (t.major == gmma::Major::K ? " along K" : " down the rows"));
         ImGui::EndTooltip();

@@ -116,6 +116,15 @@ class GridView final : public View {
     ui_.playing = on;
   }
 
+  std::optional<std::string> answer_in_settings(const PredictSpec& spec, double) const override {
+    if (spec.quantity == "grid.l2_hit_rate" && ui_.color_by == "reuse")
+      return std::string("grid.color_by = \"reuse\" colours the tiles by the DRAM sectors the hit rate comes from (blank "
+                         "until Reveal); colour by \"order\", what the answer is computed from");
+    if ((spec.quantity == "grid.waves" || spec.quantity == "grid.last_wave_blocks") && ui_.color_by == "wave")
+      return std::string("grid.color_by = \"wave\" colours the tiles by the answer (blank until Reveal); colour by \"order\"");
+    return std::nullopt;
+  }
+
   Expected<double> predict(const PredictSpec& spec) const override {
     auto* self = const_cast<GridView*>(this);
     self->recompute();
@@ -344,16 +353,16 @@ class GridView final : public View {
     for (const StageDesc& st : stage_table())
       if (st.has_tile()) stages.push_back(st.id);
     std::string stage = ui_.stage.empty() ? stages.front() : ui_.stage;
-    if (combo_string("stage", &stage, stages, 10)) {
+    if (combo_string(tr("stage"), &stage, stages, 10)) {
       ui_.stage = stage == stages.front() ? "" : stage;
       ui_.stage_order.clear();
       show_stage_values();
     }
-    help_marker("A stage launches as its kernel does: its tile, threads, registers and shared memory, "
+    help_marker(tr("A stage launches as its kernel does: its tile, threads, registers and shared memory, "
                 "block order, split-k / stream-k plan, operand layouts and co-residency (stages.def). "
-                "\"(own settings)\" lets you set each of them.");
+                "\"(own settings)\" lets you set each of them."));
     ImGui::SameLine();
-    input_int3("problem M,N,K", ui_.problem, 1, kMaxProblemExtent, 6);
+    input_int3(tr("problem M,N,K"), ui_.problem, 1, kMaxProblemExtent, 6);
     static const std::vector<std::string> orders = {"launch", "identity:1", "identity:2", "identity:4",
                                                     "identity:8", "serpentine", "serpentine:8", "along-m:2",
                                                     "along-m:4", "along-m:8", "along-n:2", "along-n:4", "along-n:8"};
@@ -363,51 +372,51 @@ class GridView final : public View {
       std::vector<std::string> with_stage = {"the stage's"};
       with_stage.insert(with_stage.end(), orders.begin(), orders.end());
       std::string order = ui_.stage_order.empty() ? with_stage.front() : ui_.stage_order;
-      if (combo_string("order", &order, with_stage, 10)) ui_.stage_order = order == with_stage.front() ? "" : order;
+      if (combo_string(tr("order"), &order, with_stage, 10)) ui_.stage_order = order == with_stage.front() ? "" : order;
     }
     ImGui::BeginDisabled(!own);
     if (own) ImGui::SameLine();
-    input_int3("tile TM,TN,TK", ui_.tile, 1, 4096, 4);
+    input_int3(tr("tile TM,TN,TK"), ui_.tile, 1, 4096, 4);
     if (own) {
       ImGui::SameLine();
       std::string order = ui_.order;
-      if (combo_string("order", &order, orders, 10)) ui_.order = order;
+      if (combo_string(tr("order"), &order, orders, 10)) ui_.order = order;
     }
-    help_marker("launch: blockIdx.x along M. identity:N: CUTLASS GemmIdentityThreadblockSwizzle<N>. "
+    help_marker(tr("launch: blockIdx.x along M. identity:N: CUTLASS GemmIdentityThreadblockSwizzle<N>. "
                 "serpentine: the hand-written mma_base HGEMM's zig-zag. along-m:S / along-n:S: CUTLASS 3 rasterisation "
-                "with swizzle size S.");
+                "with swizzle size S."));
     ImGui::EndDisabled();
-    same_line_if_fits(field_width(6) + ImGui::CalcTextSize("device").x + 8);
+    same_line_if_fits(field_width(6) + ImGui::CalcTextSize(tr("device")).x + 8);
     static const std::vector<std::string> devices = {"h100", "h200", "a100", "rtx4090"};
-    combo_string("device", &ui_.device, devices, 6);
+    combo_string(tr("device"), &ui_.device, devices, 6);
 
     ImGui::BeginDisabled(!own);
-    input_int("split-k", &ui_.split_k, 1, 1024, 4);
+    input_int(tr("split-k"), &ui_.split_k, 1, 1024, 4);
     if (ui_.split_k > 1) {
       ImGui::SameLine();
       static const std::vector<std::string> modes = {"serial", "parallel"};
-      combo_string("mode", &ui_.split_k_mode, modes, 7);
+      combo_string(tr("mode"), &ui_.split_k_mode, modes, 7);
     }
     ImGui::SameLine();
-    ImGui::Checkbox("stream-k", &ui_.stream_k);
+    ImGui::Checkbox(tr("stream-k"), &ui_.stream_k);
     ImGui::SameLine();
-    input_int("threads", &ui_.threads, 1, 1024, 4);
+    input_int(tr("threads"), &ui_.threads, 1, 1024, 4);
     ImGui::SameLine();
-    input_int("regs", &ui_.regs, 1, 255, 3);
-    same_line_if_fits(field_width(6) + ImGui::CalcTextSize("smem B").x + 8);
-    input_int("smem B", &ui_.smem, 0, 1 << 20, 6);
-    same_line_if_fits(field_width(3) + ImGui::CalcTextSize("dtype").x + 8);
+    input_int(tr("regs"), &ui_.regs, 1, 255, 3);
+    same_line_if_fits(field_width(6) + ImGui::CalcTextSize(tr("smem B")).x + 8);
+    input_int(tr("smem B"), &ui_.smem, 0, 1 << 20, 6);
+    same_line_if_fits(field_width(3) + ImGui::CalcTextSize(tr("dtype")).x + 8);
     static const std::vector<std::string> dtypes = {"f16", "f32"};
-    combo_string("dtype", &ui_.dtype, dtypes, 3);
+    combo_string(tr("dtype"), &ui_.dtype, dtypes, 3);
     ImGui::EndDisabled();
-    same_line_if_fits(field_width(5) + ImGui::CalcTextSize("colour by").x + 8);
+    same_line_if_fits(field_width(5) + ImGui::CalcTextSize(tr("colour by")).x + 8);
     static const std::vector<std::string> colorings = {"order", "wave", "sm", "reuse"};
-    combo_string("colour by", &ui_.color_by, colorings, 5);
-    same_line_if_fits(ImGui::CalcTextSize("one block").x + ImGui::GetFrameHeight() * 2);
-    ImGui::Checkbox("one block", &ui_.block_detail);
+    combo_string(tr("colour by"), &ui_.color_by, colorings, 5);
+    same_line_if_fits(ImGui::CalcTextSize(tr("one block")).x + ImGui::GetFrameHeight() * 2);
+    ImGui::Checkbox(tr("one block"), &ui_.block_detail);
     if (ui_.block_detail) {
       ImGui::SameLine();
-      input_int("warp (-1: all)", &ui_.highlight_warp, -1, 7, 3);
+      input_int(tr("warp (-1: all)"), &ui_.highlight_warp, -1, 7, 3);
     }
   }
 
@@ -418,55 +427,52 @@ class GridView final : public View {
     const bool hide_per_sm = !shows("grid.occupancy");
     const bool hide_waves = !shows("grid.waves");
     const bool hide_tiles = !shows("grid.tiles");
-    char waves[64];
-    std::snprintf(waves, sizeof waves, "%.2f waves, last wave %.0f%% full", m.waves.waves,
-                  100.0 * m.waves.tail_utilisation);
+    const std::string waves = trf("%.2f waves, last wave %.0f%% full", m.waves.waves, 100.0 * m.waves.tail_utilisation);
     // The persistent stage launches one block per slot; its "blocks" here are the tiles they take.
     const bool persistent = m.spec.persistent_cluster_m > 0;
-    ImGui::Text(persistent ? "%s x %s tiles, %s turns of the resident blocks (%s)   %s per SM (%s) x %d SMs = %s slots   %s"
-                           : "%s x %s tiles, %s blocks (grid %s)   %s per SM (%s) x %d SMs = %s slots   %s",
+    ImGui::Text(persistent ? tr("%s x %s tiles, %s turns of the resident blocks (%s)   %s per SM (%s) x %d SMs = %s slots   %s")
+                           : tr("%s x %s tiles, %s blocks (grid %s)   %s per SM (%s) x %d SMs = %s slots   %s"),
                 hide_tiles ? "?" : std::to_string(m.tiles.tiles_m).c_str(),
                 hide_tiles ? "?" : std::to_string(m.tiles.tiles_n).c_str(),
                 hide_blocks ? "?" : fmt_int(m.waves.blocks).c_str(),
                 hide_blocks ? "?"
-                : persistent ? "the scheduler's list"
+                : persistent ? tr("the scheduler's list")
                              : (std::to_string(m.plan.grid.x) + "," + std::to_string(m.plan.grid.y) + "," +
                                 std::to_string(m.plan.grid.z)).c_str(),
                 hide_per_sm ? "?" : std::to_string(m.occupancy.blocks_per_sm).c_str(),
-                hide_per_sm ? "?" : m.occupancy.limiter.c_str(), m.device.sms,
+                hide_per_sm ? "?" : tr(m.occupancy.limiter.c_str()), m.device.sms,
                 hide_per_sm ? "?" : std::to_string(m.waves.slots).c_str(),
-                hide_waves ? "waves: ?" : waves);
+                hide_waves ? tr("waves: ?") : waves.c_str());
     if (m.spec.persistent_cluster_m > 0 && !hide_per_sm && !hide_waves)
-      note_text("Persistent: " + std::to_string(m.device.sms * m.blocks_per_sm) + " blocks (" +
-                std::to_string(m.device.sms * m.blocks_per_sm / m.spec.persistent_cluster_m) + " clusters of " +
-                std::to_string(m.spec.persistent_cluster_m) +
-                ") stay resident and take the tiles in the scheduler's order: here each tile is one of their "
-                "turns, a 'wave' one round. Where the last round would be at most 3/4 full, its tiles run as "
-                "the kernel's stream-k tail (here " + std::to_string(m.tail_pieces) +
-                " pieces, each a part of one tile's k-tiles, all in the last round).");
+      note_text(trf("Persistent: %d blocks (%d clusters of %d) stay resident and take the tiles in the scheduler's "
+                    "order: here each tile is one of their turns, a 'wave' one round. Where the last round would be "
+                    "at most 3/4 full, its tiles run as the kernel's stream-k tail (here %lld pieces, each a part of "
+                    "one tile's k-tiles, all in the last round).",
+                    m.device.sms * m.blocks_per_sm, m.device.sms * m.blocks_per_sm / m.spec.persistent_cluster_m,
+                    m.spec.persistent_cluster_m, m.tail_pieces));
     if (m.spec.l2.multicast_b > 1)
-      note_text("Outlined pairs: the " + std::to_string(m.spec.l2.multicast_b) +
-                " blocks of a cluster (neighbouring m tiles, the same n tile). One B load per cluster reaches L2; "
-                "the TMA multicasts it into both blocks' shared memory.");
+      note_text(trf("Outlined pairs: the %d blocks of a cluster (neighbouring m tiles, the same n tile). One B load "
+                    "per cluster reaches L2; the TMA multicasts it into both blocks' shared memory.",
+                    m.spec.l2.multicast_b));
     const double eff = m.timeline.efficiency();
     if (shows("grid.timeline"))
-      ImGui::Text("time %.0f (units of one k iteration)   ideal %.0f   slot efficiency %.0f%%",
+      ImGui::Text(tr("time %.0f (units of one k iteration)   ideal %.0f   slot efficiency %.0f%%"),
                   m.timeline.makespan, m.timeline.ideal_time(), 100 * eff);
     else
-      ImGui::TextUnformatted("time ?   ideal ?   slot efficiency ?");
+      ImGui::TextUnformatted(tr("time ?   ideal ?   slot efficiency ?"));
     if (m.plan.partition != Partition::None && !hide_blocks && !hide_tiles) {
       const long long alone = m.tiles.alone, shared = m.tiles.shared;
       ImGui::SameLine();
       if (m.plan.has_streamk)
-        ImGui::Text("   stream-k: %d SK + %d DP blocks; %lld tiles done by one block, %lld shared (fix-up)",
+        ImGui::Text(tr("   stream-k: %d SK + %d DP blocks; %lld tiles done by one block, %lld shared (fix-up)"),
                     m.plan.streamk.sk_blocks, m.plan.streamk.dp_blocks, alone, shared);
       else
-        ImGui::Text("   split-k: %d slices; %lld tiles shared by several blocks", m.plan.split_k, shared);
+        ImGui::Text(tr("   split-k: %d slices; %lld tiles shared by several blocks"), m.plan.split_k, shared);
     }
   }
 
   void draw_time_bar() {
-    if (ImGui::Button(ui_.playing ? "Pause" : "Play")) set_playing(!ui_.playing);
+    if (ImGui::Button(ui_.playing ? tr("Pause") : tr("Play"))) set_playing(!ui_.playing);
     ImGui::SameLine();
     ImGui::SetNextItemWidth(field_width(30));
     const double t = ui_.time * model_->timeline.makespan;
@@ -474,13 +480,13 @@ class GridView final : public View {
     if (hides("grid.timeline"))
       std::snprintf(fmt, sizeof fmt, "t = ?");
     else
-      std::snprintf(fmt, sizeof fmt, "t = %.0f of %.0f", t, model_->timeline.makespan);
+      std::snprintf(fmt, sizeof fmt, "%s", trf("t = %.0f of %.0f", t, model_->timeline.makespan).c_str());
     ImGui::SliderFloat("##time", &ui_.time, 0, 1, fmt);
     ImGui::SameLine();
     ImGui::TextDisabled("(?)");
     if (ImGui::IsItemHovered())
-      ImGui::SetTooltip("Tiles: grey = not started, white = running. Slot timeline: waits red, "
-                        "partial stores orange, fix-ups purple, epilogues white.");
+      ImGui::SetTooltip(tr("Tiles: grey = not started, white = running. Slot timeline: waits red, "
+                        "partial stores orange, fix-ups purple, epilogues white."));
   }
 
   // Where M or N is not a multiple of the tile: the part of the last tile row / column past the
@@ -509,32 +515,32 @@ class GridView final : public View {
   void draw_tile_legend() const {
     const GridModel& m = *model_;
     if (m.tiles.edge_rows < m.spec.tile.m || m.tiles.edge_cols < m.spec.tile.n) {
-      legend_swatches("hatched", {{IM_COL32(200, 90, 90, 255),
-                                   "past M or N: the last tiles hold " + std::to_string(m.tiles.edge_rows) + " of " +
-                                       std::to_string(m.spec.tile.m) + " rows, " + std::to_string(m.tiles.edge_cols) +
-                                       " of " + std::to_string(m.spec.tile.n) + " columns; the rest is predicated off"}});
+      legend_swatches(tr("hatched"), {{IM_COL32(200, 90, 90, 255),
+                                   trf("past M or N: the last tiles hold %d of %d rows, %d of %d columns; the rest is "
+                                       "predicated off",
+                                       m.tiles.edge_rows, m.spec.tile.m, m.tiles.edge_cols, m.spec.tile.n)}});
     }
     if (ui_.time < 1.0f) {
-      legend_swatches("now", {{kEmptyCell, "not started"}, {rgba(255, 255, 255), "running"}});
+      legend_swatches(tr("now"), {{kEmptyCell, tr("not started")}, {rgba(255, 255, 255), tr("running")}});
       ImGui::SameLine(0, ImGui::GetFontSize() * 2);
     }
     if (ui_.color_by == "wave" && shows("grid.waves")) {
-      legend_ids("wave", static_cast<int>(std::ceil(m.waves.waves)));
+      legend_ids(tr("wave"), static_cast<int>(std::ceil(m.waves.waves)));
     } else if (ui_.color_by == "wave") {
-      ImGui::TextDisabled("wave: ?");
+      ImGui::TextDisabled(tr("wave: ?"));
     } else if (ui_.color_by == "sm" && shows("grid.occupancy")) {
-      legend_ids("SM slot of the block that ends the tile", m.waves.slots, 0, 8);
+      legend_ids(tr("SM slot of the block that ends the tile"), m.waves.slots, 0, 8);
     } else if (ui_.color_by == "sm") {
-      ImGui::TextDisabled("SM slot of the block that ends the tile (how many slots: ?)");
+      ImGui::TextDisabled(tr("SM slot of the block that ends the tile (how many slots: ?)"));
     } else if (ui_.color_by == "reuse") {
       // The largest count stays hidden while the hit rate is a prediction.
       if (l2_ && !l2_->c_tile_dram_sectors.empty())
-        legend_heat("DRAM sectors", "0 (all from L2)",
+        legend_heat(tr("DRAM sectors"), tr("0 (all from L2)"),
                     hides("grid.l2")
-                        ? std::string("the most of any tile")
+                        ? std::string(tr("the most of any tile"))
                         : fmt_int(*std::max_element(l2_->c_tile_dram_sectors.begin(), l2_->c_tile_dram_sectors.end())));
     } else if (ui_.color_by == "order") {
-      legend_heat("launch order", "first block", "last block");
+      legend_heat(tr("launch order"), tr("first block"), tr("last block"));
     } else {
       ImGui::NewLine();
     }
@@ -549,7 +555,7 @@ class GridView final : public View {
       return hides("grid.waves") ? kEmptyCell : id_color(static_cast<int>(m.waves.wave_of(first)));
     if (ui_.color_by == "sm") return id_color(m.timeline.blocks[finishing].sm);
     if (ui_.color_by == "reuse") {
-      if (!l2_ || l2_->c_tile_dram_sectors.size() != m.tiles.first_block.size()) return kEmptyCell;
+      if (!l2_ || l2_->c_tile_dram_sectors.size() != m.tiles.first_block.size() || hides("grid.l2")) return kEmptyCell;
       const auto& v = l2_->c_tile_dram_sectors;
       const double mx = std::max<double>(1, *std::max_element(v.begin(), v.end()));
       return heat_color(v[t] / mx);
@@ -560,7 +566,7 @@ class GridView final : public View {
   void draw_tiles() {
     const GridModel& m = *model_;
     if (!shows("grid.tiles")) {
-      ImGui::Text("C: %s x %s elements, tile %d x %d", fmt_int(m.spec.problem.m).c_str(),
+      ImGui::Text(tr("C: %s x %s elements, tile %d x %d"), fmt_int(m.spec.problem.m).c_str(),
                   fmt_int(m.spec.problem.n).c_str(), m.spec.tile.m, m.spec.tile.n);
       hidden_until_reveal("grid.tiles", ImGui::GetContentRegionAvail().y);
       return;
@@ -589,10 +595,10 @@ class GridView final : public View {
       tiles_tex_.upload(m.tiles.tiles_n, m.tiles.tiles_m, px);
     }
     const float font = ImGui::GetFontSize();
-    ImGui::Text("C tiles (m down, n across), colour: %s%s", ui_.color_by.c_str(),
+    ImGui::Text(tr("C tiles (m down, n across), colour: %s%s"), ui_.color_by.c_str(),
                 ui_.color_by == "reuse"
-                    ? (l2_ ? " = DRAM sectors its main loop fetched (dark: reused from L2)" : " (L2 replay running...)")
-                    : ui_.color_by == "order" ? " (dark: launched first)" : "");
+                    ? (l2_ ? tr(" = DRAM sectors its main loop fetched (dark: reused from L2)") : tr(" (L2 replay running...)"))
+                    : ui_.color_by == "order" ? tr(" (dark: launched first)") : "");
     draw_tile_legend();
     Canvas cv("##grid", ui_.grid_canvas, float(m.tiles.tiles_n), float(m.tiles.tiles_m), {0, 0}, font);
     cv.draw_cells(tiles_tex_, 0, 0, float(m.tiles.tiles_n), float(m.tiles.tiles_m));
@@ -627,14 +633,14 @@ class GridView final : public View {
     const size_t t = static_cast<size_t>(r) * m.tiles.tiles_n + c;
     cv.draw_list()->AddRect(cv.to_screen(float(c), float(r)), cv.to_screen(c + 1.f, r + 1.f), kHighlight, 0, 0, 2);
     ImGui::BeginTooltip();
-    tooltip_row("tile", "(m " + std::to_string(r) + ", n " + std::to_string(c) + "): rows " +
+    tooltip_row(tr("tile"), "(m " + std::to_string(r) + ", n " + std::to_string(c) + "): rows " +
                             fmt_int(static_cast<long long>(r) * m.spec.tile.m) + ".., cols " +
                             fmt_int(static_cast<long long>(c) * m.spec.tile.n) + "..");
     // Its blocks, SMs, waves and times would answer an open predict question.
     if (hides("grid.blocks") || hides("grid.waves") || hides("grid.occupancy") || hides("grid.timeline")) {
-      tooltip_row("blocks", "? (press Reveal)");
+      tooltip_row(tr("blocks"), "? (press Reveal)");
     } else if (m.tiles.first_block[t] < 0) {
-      tooltip_row("blocks", "none");
+      tooltip_row(tr("blocks"), "none");
     } else {
       int shown = 0;
       for (size_t si = 0; si < m.plan.segments.size() && shown < 8; ++si) {
@@ -643,7 +649,7 @@ class GridView final : public View {
         const int b = m.tiles.segment_block[si];
         const BlockWork& w = m.plan.blocks[b];
         const BlockRun& run = m.timeline.blocks[b];
-        tooltip_row(shown == 0 ? "blocks" : "",
+        tooltip_row(shown == 0 ? tr("blocks") : "",
                     "#" + std::to_string(b) + " blockIdx (" + std::to_string(w.block_idx.x) + "," +
                         std::to_string(w.block_idx.y) + "," + std::to_string(w.block_idx.z) + "), k " +
                         std::to_string(s.k_iter_begin) + ".." + std::to_string(s.k_iter_end) + ", " +
@@ -651,12 +657,12 @@ class GridView final : public View {
                         std::to_string(m.waves.wave_of(b)));
         ++shown;
       }
-      if (m.tiles.blocks[t] > shown) tooltip_row("", "... " + std::to_string(m.tiles.blocks[t] - shown) + " more");
+      if (m.tiles.blocks[t] > shown) tooltip_row("", trf("... %d more", m.tiles.blocks[t] - shown));
       char buf[96];
       std::snprintf(buf, sizeof buf, "%.1f .. %.1f", m.tiles.start[t], m.tiles.end[t]);
-      tooltip_row("time", buf);
+      tooltip_row(tr("time"), buf);
       if (l2_ && t < l2_->c_tile_dram_sectors.size() && !hides("grid.l2"))
-        tooltip_row("DRAM", fmt_int(l2_->c_tile_dram_sectors[t]) + " sectors (32 B) fetched by its main loop");
+        tooltip_row(tr("DRAM"), fmt_int(l2_->c_tile_dram_sectors[t]) + " sectors (32 B) fetched by its main loop");
     }
     ImGui::EndTooltip();
   }
@@ -665,7 +671,7 @@ class GridView final : public View {
   void draw_slots(float height) {
     const GridModel& m = *model_;
     if (m.timeline.slots > CellTexture::max_size()) {
-      note_text(std::to_string(m.timeline.slots) + " slots: too many rows to draw the timeline");
+      note_text(trf("%d slots: too many rows to draw the timeline", m.timeline.slots));
       return;
     }
     if (hides("grid.timeline") || hides("grid.occupancy")) {
@@ -694,10 +700,10 @@ class GridView final : public View {
       }
       slots_tex_.upload(bins, slots, px);
     }
-    ImGui::Text("SM slots (%d per SM x %d SMs) over time", m.occupancy.blocks_per_sm, m.device.sms);
+    ImGui::Text(tr("SM slots (%d per SM x %d SMs) over time"), m.occupancy.blocks_per_sm, m.device.sms);
     if (ImGui::IsItemHovered())
-      ImGui::SetTooltip("One row per slot (slot s on SM s %% %d). Blocks start in launch order and "
-                        "take the first free slot; the empty area at the end is the tail.", m.device.sms);
+      ImGui::SetTooltip(tr("One row per slot (slot s on SM s %% %d). Blocks start in launch order and "
+                        "take the first free slot; the empty area at the end is the tail."), m.device.sms);
     ImGui::BeginChild("##slots", {0, height - ImGui::GetTextLineHeightWithSpacing()}, false,
                       ImGuiWindowFlags_NoScrollWithMouse);
     // Content: bins wide; one unit per slot, stretched to a readable height.
@@ -712,27 +718,27 @@ class GridView final : public View {
       const double t = mouse->x / bins * span;
       if (slot >= 0 && slot < slots && t >= 0 && t <= span) {
         ImGui::BeginTooltip();
-        tooltip_row("slot", std::to_string(slot) + " on SM " + std::to_string(slot % std::max(1, m.device.sms)));
+        tooltip_row(tr("slot"), std::to_string(slot) + " on SM " + std::to_string(slot % std::max(1, m.device.sms)));
         char buf[64];
         std::snprintf(buf, sizeof buf, "%.1f", t);
-        tooltip_row("time", buf);
+        tooltip_row(tr("time"), buf);
         bool found = false;
         for (size_t b = 0; b < m.timeline.blocks.size() && !found; ++b) {
           const BlockRun& r = m.timeline.blocks[b];
           if (r.slot != slot || t < r.start || t > r.end) continue;
           found = true;
-          tooltip_row("block", "#" + std::to_string(b) + ", wave " + std::to_string(m.waves.wave_of(b)));
+          tooltip_row(tr("block"), "#" + std::to_string(b) + ", wave " + std::to_string(m.waves.wave_of(b)));
           for (int i = 0; i < r.phase_count; ++i) {
             const Phase& ph = m.timeline.phases[static_cast<size_t>(r.first_phase + i)];
             if (t < ph.start || t > ph.end) continue;
             const WorkSegment& s = m.plan.segments[ph.segment];
-            tooltip_row("doing", std::string(phase_label(ph.kind)) + " of tile (" + std::to_string(s.m_tile) +
+            tooltip_row(tr("doing"), std::string(phase_label(ph.kind)) + " of tile (" + std::to_string(s.m_tile) +
                                      "," + std::to_string(s.n_tile) + "), k " + std::to_string(s.k_iter_begin) +
                                      ".." + std::to_string(s.k_iter_end));
             break;
           }
         }
-        if (!found) tooltip_row("block", "idle");
+        if (!found) tooltip_row(tr("block"), "idle");
         ImGui::EndTooltip();
       }
     }
@@ -746,7 +752,7 @@ class GridView final : public View {
         error_box("L2: " + l2_error_);
       } else {
         const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - l2_started_).count();
-        ImGui::Text("L2 replay running on a worker thread... %.1f s", secs);
+        ImGui::Text(tr("L2 replay running on a worker thread... %.1f s"), secs);
       }
       return;
     }
@@ -755,14 +761,14 @@ class GridView final : public View {
       hidden_until_reveal("grid.l2", height);
       return;
     }
-    ImGui::Text("L2 hit rate %.1f%% (with far-partition look-ups %.1f%%)", 100 * r.hit_rate,
+    ImGui::Text(tr("L2 hit rate %.1f%% (with far-partition look-ups %.1f%%)"), 100 * r.hit_rate,
                 100 * r.hit_rate_with_far);
-    ImGui::Text("DRAM read %s MB (compulsory %s MB), written %s MB",
+    ImGui::Text(tr("DRAM read %s MB (compulsory %s MB), written %s MB"),
                 fmt_int(static_cast<long long>(r.dram_bytes_read / 1000000)).c_str(),
                 fmt_int(static_cast<long long>(r.compulsory_read_bytes / 1000000)).c_str(),
                 fmt_int(static_cast<long long>(r.dram_bytes_written_total() / 1000000)).c_str());
     if (!shows("grid.timeline")) {  // the hit rate over time draws the launch's length (its box is above)
-      ImGui::TextDisabled("hit rate of reads over time: ?");
+      ImGui::TextDisabled(tr("hit rate of reads over time: ?"));
       return;
     }
     const ImVec2 p0 = ImGui::GetCursorScreenPos();
@@ -810,8 +816,8 @@ class GridView final : public View {
           ImGui::BeginTooltip();
           char buf[96];
           std::snprintf(buf, sizeof buf, "%.0f .. %.0f", start, end);
-          tooltip_row("time", buf);
-          tooltip_row("hit rate", r.hit_rate_over_time[i] < 0
+          tooltip_row(tr("time"), buf);
+          tooltip_row(tr("hit rate"), r.hit_rate_over_time[i] < 0
                                       ? std::string("no reads")
                                       : std::to_string(int(std::lround(100 * r.hit_rate_over_time[i]))) + "%");
           ImGui::EndTooltip();
@@ -820,7 +826,7 @@ class GridView final : public View {
         start = end;
       }
     }
-    ImGui::TextDisabled("hit rate of reads over time");
+    ImGui::TextDisabled(tr("hit rate of reads over time"));
   }
 
   GridUiState ui_;

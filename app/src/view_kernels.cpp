@@ -88,21 +88,21 @@ class KernelsView final : public View {
     draw_run_panel(ctx);
     ImGui::Separator();
     if (!load_error_.empty()) error_box(load_error_);
-    if (ImGui::Button("Open results JSON...")) {
+    if (ImGui::Button(tr("Open results JSON..."))) {
       file_dialog_open("Open results JSON", ctx.paths.assets + "/results", ".json",
                        [this](const std::string& p) { load_file(p); });
     }
     ImGui::SameLine();
     ImGui::BeginDisabled(sets_.empty());
-    if (ImGui::Button("Save results JSON")) save_shown_set();
+    if (ImGui::Button(tr("Save results JSON"))) save_shown_set();
     ImGui::EndDisabled();
     ImGui::SameLine();
-    ImGui::Checkbox("stage registry", &ui_.show_registry);
+    ImGui::Checkbox(tr("stage registry"), &ui_.show_registry);
     if (!save_message_.empty()) note_text(save_message_);
     if (ui_.show_registry) draw_registry();
     if (sets_.empty()) {
-      note_text("No results to show: assets/results/ has no results JSON yet, and none was opened. "
-                "Make one on a GPU machine with: gemmlab bench --json assets/results/<device>.json");
+      note_text(tr("No results to show: assets/results/ has no results JSON yet, and none was opened. "
+                "Make one on a GPU machine with: gemmlab bench --json assets/results/<device>.json"));
       return;
     }
     if (pick_set_) pick_set_for_step();
@@ -179,24 +179,24 @@ class KernelsView final : public View {
   std::string set_label(int i) const {
     const BenchResults& r = sets_[i];
     std::string label = r.device.name + ", " + r.date.substr(0, 10);
-    if (i < reference_count_) label += " (reference, " + fs::path(r.source).filename().string() + ")";
-    else label += " (" + (r.source == "this run" ? r.source : fs::path(r.source).filename().string()) + ")";
+    if (i < reference_count_) label += trf(" (reference, %s)", fs::path(r.source).filename().string().c_str());
+    else label += " (" + (r.source == "this run" ? tr(r.source) : fs::path(r.source).filename().string()) + ")";
     return label;
   }
 
   void draw_set_picker() {
     ImGui::SetNextItemWidth(field_width(40));
-    if (ImGui::BeginCombo("results", set_label(ui_.set).c_str())) {
+    if (ImGui::BeginCombo(tr("results"), set_label(ui_.set).c_str())) {
       for (int i = 0; i < static_cast<int>(sets_.size()); ++i)
         if (ImGui::Selectable(set_label(i).c_str(), i == ui_.set)) ui_.set = i;
       ImGui::EndCombo();
     }
     const BenchResults& r = sets_[ui_.set];
-    ImGui::Text("%s: %d SMs, L2 %lld MiB, %d MHz, driver %s, CUDA %s, measured %s", r.device.name.c_str(),
+    ImGui::Text(tr("%s: %d SMs, L2 %lld MiB, %d MHz, driver %s, CUDA %s, measured %s"), r.device.name.c_str(),
                 r.device.sms, r.device.l2_bytes >> 20, r.device.clock_mhz, r.device.driver.c_str(),
                 r.device.cuda.c_str(), r.date.c_str());
     if (ui_.set < reference_count_)
-      note_text("Reference results the project measured (assets/results/). Your GPU will differ.");
+      note_text(tr("Reference results the project measured (assets/results/). Your GPU will differ."));
   }
 
   void draw_registry() {
@@ -216,7 +216,7 @@ class KernelsView final : public View {
       ImGui::TableSetColumnIndex(3);
       ImGui::TextUnformatted(s.lesson);
       ImGui::TableSetColumnIndex(4);
-      if (s.tile_m) ImGui::Text("%dx%dx%d", s.tile_m, s.tile_n, s.tile_k);
+      if (s.tile_m) ImGui::Text(tr("%dx%dx%d"), s.tile_m, s.tile_n, s.tile_k);
       else ImGui::TextUnformatted("-");
       ImGui::TableSetColumnIndex(5);
       ImGui::Text("%d", s.threads);
@@ -269,24 +269,24 @@ class KernelsView final : public View {
     std::string size = ui_.shown_key.empty() ? step_size.size_key() : ui_.shown_key;
     if (std::find(sizes.begin(), sizes.end(), size) == sizes.end() && !sizes.empty()) size = sizes.front();
     ImGui::SetNextItemWidth(field_width(38));
-    if (ImGui::BeginCombo("size (M x N x K, or convolution)", size.c_str())) {
+    if (ImGui::BeginCombo(tr("size (M x N x K, or convolution)"), size.c_str())) {
       for (const auto& s : sizes)
         if (ImGui::Selectable(s.c_str(), s == size)) ui_.shown_key = size = s;
       ImGui::EndCombo();
     }
     if (!ui_.stages.empty()) {
       ImGui::SameLine();
-      if (ImGui::SmallButton("show all stages")) ui_.stages.clear();
+      if (ImGui::SmallButton(tr("show all stages"))) ui_.stages.clear();
     }
     const std::vector<const BenchResult*> rows = rows_of(r, size);
     double max_tflops = 0;
     for (auto* x : rows) max_tflops = std::max(max_tflops, x->tflops);
     if (rows.empty()) {
-      note_text("No results for these stages at this size in this file.");
+      note_text(tr("No results for these stages at this size in this file."));
     }
-    legend_swatches("bars", {{bar_colour(kFp32), "fp32"}, {bar_colour(kFp16), "fp16 (mma.sync)"},
-                             {bar_colour(kHopper), "hopper"}, {bar_colour(kConv), "conv"},
-                             {bar_colour(kReference), "reference"}, {bar_colour(kWrong), "wrong result"}});
+    legend_swatches(tr("bars"), {{bar_colour(kFp32), tr("fp32")}, {bar_colour(kFp16), tr("fp16 (mma.sync)")},
+                             {bar_colour(kHopper), tr("hopper")}, {bar_colour(kConv), tr("conv")},
+                             {bar_colour(kReference), tr("reference")}, {bar_colour(kWrong), tr("wrong result")}});
     const float font = ImGui::GetFontSize();
     const float name_w = font * 16;
     ImDrawList* dl = ImGui::GetWindowDrawList();
@@ -318,39 +318,39 @@ class KernelsView final : public View {
       ImGui::Dummy({avail, h});
       if (ImGui::IsItemHovered()) {
         ImGui::BeginTooltip();
-        tooltip_row("stage", x->stage + " (" + x->track + ")");
-        tooltip_row("size", std::to_string(x->m) + " x " + std::to_string(x->n) + " x " + std::to_string(x->k));
+        tooltip_row(tr("stage"), x->stage + " (" + x->track + ")");
+        tooltip_row(tr("size"), std::to_string(x->m) + " x " + std::to_string(x->n) + " x " + std::to_string(x->k));
         std::snprintf(buf, sizeof buf, "%.4f ms median of %d runs", x->ms, x->reps);
-        tooltip_row("time", buf);
+        tooltip_row(tr("time"), buf);
         if (!x->is_reference() && !x->is_conv) {
           std::snprintf(buf, sizeof buf, "%.4f ms, timed in turns with this stage", x->cublas_ms);
-          tooltip_row("cuBLAS", buf);
+          tooltip_row(tr("cuBLAS"), buf);
         }
         if (!x->is_reference() && x->is_conv) {
           std::snprintf(buf, sizeof buf, "%.4f ms, timed in turns with this stage", x->im2col_ms);
-          tooltip_row("im2col+cuBLAS", buf);
+          tooltip_row(tr("im2col+cuBLAS"), buf);
           if (x->cudnn_ms > 0) {
             std::snprintf(buf, sizeof buf, "%.4f ms, timed in turns with this stage", x->cudnn_ms);
-            tooltip_row("cuDNN", buf);
+            tooltip_row(tr("cuDNN"), buf);
           }
         }
         std::snprintf(buf, sizeof buf, "%.2e (relative Frobenius error vs %s)", x->rel_err,
                       x->is_conv ? "im2col + cuBLAS" : "cuBLAS");
-        tooltip_row("error", buf);
+        tooltip_row(tr("error"), buf);
         ImGui::EndTooltip();
       }
     }
     for (const auto& s : r.skipped) {
       if (s.size_key != size) continue;
-      ImGui::TextDisabled("%s: skipped, %s", stage_name(s.stage).c_str(), s.reason.c_str());
+      ImGui::TextDisabled(tr("%s: skipped, %s"), stage_name(s.stage).c_str(), s.reason.c_str());
     }
     // Stage 20 beside the others: the tensor cores' own rates say why it is slow on Hopper.
     if (std::any_of(rows.begin(), rows.end(), [](const BenchResult* x) { return x->stage == "conv-int4"; })) {
-      std::string rates = "Hopper has no fast int4 path: in a register-only loop on an H100,";
+      std::string rates = tr("Hopper has no fast int4 path: in a register-only loop on an H100,");
       for (const conv::MmaRate& m : conv::kH100MmaSyncRates)
         rates += std::string(" ") + m.instruction + " " + std::to_string(int(m.tera_ops)) + ",";
       rates.back() = '.';
-      note_text(rates + " (TFLOP/s, TOP/s; hardware_rules.md)");
+      note_text(rates + tr(" (TFLOP/s, TOP/s; hardware_rules.md)"));
     }
     return size;
   }
@@ -359,10 +359,10 @@ class KernelsView final : public View {
   // each instruction, every shown GEMM stage at its measured rate above its least-traffic
   // intensity. Hover a point for its numbers.
   void draw_roofline(const BenchResults& r, const std::string& size) {
-    if (!ImGui::CollapsingHeader("Roofline", ImGuiTreeNodeFlags_DefaultOpen)) return;
+    if (!ImGui::CollapsingHeader(tr("Roofline"), ImGuiTreeNodeFlags_DefaultOpen)) return;
     auto dev = device_preset_for_gpu(r.device.name);
     if (!dev) {
-      note_text("No roofline: " + dev.error() + ".");
+      note_text(tr("No roofline: ") + dev.error() + ".");
       return;
     }
     struct Shown {
@@ -379,7 +379,7 @@ class KernelsView final : public View {
       if (pt) shown.push_back({x, *pt, gemm_traffic({x->m, x->n, x->k}, ops->ab_bytes, ops->c_bytes)});
     }
     if (shown.empty()) {
-      note_text("No GEMM results at this size to place (a convolution's traffic is not a GEMM's).");
+      note_text(tr("No GEMM results at this size to place (a convolution's traffic is not a GEMM's)."));
       return;
     }
     // Decades: intensity 0.1 .. 10^4 FLOP/B, rate 0.1 .. 10^4 TFLOP/s.
@@ -450,28 +450,26 @@ class KernelsView final : public View {
       const RooflinePoint& p = hovered->pt;
       char buf[160];
       ImGui::BeginTooltip();
-      tooltip_row("stage", stage_name(hovered->x->stage));
+      tooltip_row(tr("stage"), stage_name(hovered->x->stage));
       std::snprintf(buf, sizeof buf, "%.1f FLOP/B (%.1f GFLOP over at least %.1f MB of DRAM traffic)", p.intensity,
                     hovered->traffic.ops / 1e9, hovered->traffic.min_dram_bytes / 1e6);
-      tooltip_row("intensity", buf);
+      tooltip_row(tr("intensity"), buf);
       std::snprintf(buf, sizeof buf, "%.1f TFLOP/s", p.rate);
-      tooltip_row("measured", buf);
+      tooltip_row(tr("measured"), buf);
       std::snprintf(buf, sizeof buf, "%s, %.1f TFLOP/s (ridge at %.0f FLOP/B)", p.roof.name.c_str(), p.roof.rate, p.ridge);
-      tooltip_row("roof", buf);
+      tooltip_row(tr("roof"), buf);
       std::snprintf(buf, sizeof buf, "%.1f TFLOP/s, %s: the stage runs at %.0f%% of it", p.attainable,
                     p.memory_bound ? "DRAM-bound" : "compute-bound", 100 * p.of_attainable);
-      tooltip_row("attainable", buf);
+      tooltip_row(tr("attainable"), buf);
       ImGui::EndTooltip();
     }
     const long bound = std::count_if(shown.begin(), shown.end(), [](const Shown& s) { return s.pt.memory_bound; });
-    char legend[160];
-    std::snprintf(legend, sizeof legend, "Red: DRAM bandwidth x intensity (%.2f TB/s); yellow: each instruction's peak. ", bw);
-    note_text(legend +
-              std::string(bound == 0 ? "Every point here is right of its ridge: none is bound by DRAM; each sits below its "
-                                       "instruction's roof by how well it keeps that unit busy. "
-                                     : std::to_string(bound) + " of these points are left of their ridge: DRAM bounds "
-                                       "them before their instruction does. ") +
-              dev->rate_notes);
+    note_text(trf("Red: DRAM bandwidth x intensity (%.2f TB/s); yellow: each instruction's peak. ", bw) +
+              (bound == 0 ? std::string(tr("Every point here is right of its ridge: none is bound by DRAM; each sits "
+                                           "below its instruction's roof by how well it keeps that unit busy. "))
+                          : trf("%ld of these points are left of their ridge: DRAM bounds them before their "
+                                "instruction does. ", bound)) +
+              tr(dev->rate_notes));
   }
 
   void draw_run_panel(ViewContext& ctx) {
@@ -482,7 +480,7 @@ class KernelsView final : public View {
       return why;
     }();
     if (!gpu_problem.empty()) {
-      note_text("Run needs an NVIDIA GPU: " + gpu_problem + ". Showing saved results.");
+      note_text(tr("Run needs an NVIDIA GPU: ") + gpu_problem + tr(". Showing saved results."));
       return;
     }
     if (run_) {
@@ -500,30 +498,30 @@ class KernelsView final : public View {
                            (std::to_string(s.done) + "/" + std::to_string(s.total)).c_str());
         ImGui::SameLine();
         ImGui::BeginDisabled(s.cancelling);
-        if (ImGui::Button("Cancel")) run_->cancel();
+        if (ImGui::Button(tr("Cancel"))) run_->cancel();
         ImGui::EndDisabled();
         ImGui::SameLine();
-        ImGui::TextUnformatted(s.cancelling ? "cancelling after this entry..." : s.current.c_str());
+        ImGui::TextUnformatted(s.cancelling ? tr("cancelling after this entry...") : s.current.c_str());
         return;
       }
     }
-    input_int3("run size M,N,K", ui_.size, 1, kMaxProblemExtent, 5);
+    input_int3(tr("run size M,N,K"), ui_.size, 1, kMaxProblemExtent, 5);
     ImGui::SameLine();
-    if (ImGui::Button("Run")) {
+    if (ImGui::Button(tr("Run"))) {
       run_error_.clear();
       run_ = start_kernel_run(ui_.stages.empty() ? built_stage_ids() : ui_.stages,
                               {ui_.size[0], ui_.size[1], ui_.size[2]});
     }
     ImGui::SameLine();
-    note_text("checks each stage against cuBLAS, then times it (" +
-              std::string(ui_.stages.empty() ? "every built stage" : "this step's stages") + ")");
+    note_text(ui_.stages.empty() ? tr("checks each stage against cuBLAS, then times it (every built stage)")
+                                 : tr("checks each stage against cuBLAS, then times it (this step's stages)"));
     if (!run_error_.empty()) error_box(run_error_);
     (void)ctx;
 #else
     (void)ctx;
-    note_text("This build has no CUDA kernels (nvcc was not found when it was configured), so "
+    note_text(tr("This build has no CUDA kernels (nvcc was not found when it was configured), so "
               "\"Run\" is not available here. Shown: the reference results the project measured, "
-              "and any results JSON you open (File > Open results, Ctrl+O).");
+              "and any results JSON you open (File > Open results, Ctrl+O)."));
 #endif
   }
 

@@ -45,7 +45,7 @@ void heading(ImFont* font, const std::string& text) {
 std::string lesson_label(const App& app, int i) {
   const Lesson& l = app.course().lessons[i];
   std::string label = l.title_in(app.lang());
-  if (!l.ok()) return label + "  (has problems)";
+  if (!l.ok()) return label + tr("  (has problems)");
   const int seen = app.steps_seen(l.id);
   const int n = static_cast<int>(l.steps.size());
   if (seen >= n && n > 0) label += "  \xE2\x9C\x93";  // check mark
@@ -56,8 +56,7 @@ std::string lesson_label(const App& app, int i) {
 void draw_problems(const std::vector<Diagnostic>& problems, const char* what) {
   std::string text = std::string(what) + "\n";
   for (const auto& d : problems) text += "\n" + d.text();
-  text += "\n\nFix the file(s) and choose File > Reload lessons; `gemmlab lessons --check` "
-          "lists the same problems.";
+  text += tr("\n\nFix the file(s) and choose File > Reload lessons; `gemmlab lessons --check` lists the same problems.");
   error_box(text);
 }
 
@@ -102,9 +101,9 @@ void draw_predict(App& app, const PredictSpec& spec) {
 void draw_lesson_panel(App& app) {
   const Course& course = app.course();
   const FontSet& f = fonts();
-  if (!course.errors.empty()) draw_problems(course.errors, "The course file has problems:");
+  if (!course.errors.empty()) draw_problems(course.errors, tr("The course file has problems:"));
   if (course.lessons.empty()) {
-    note_text("No lessons to show. The course folder is " + app.paths().course);
+    note_text(tr("No lessons to show. The course folder is ") + app.paths().course);
     return;
   }
   // Lesson list and language.
@@ -127,20 +126,17 @@ void draw_lesson_panel(App& app) {
   if (!lesson) return;
   heading(f.h1, lesson->title_in(app.lang()));
   if (app.lang() == "zh" && !lesson->text.count("zh"))
-    note_text("This lesson has no Chinese text yet; showing English.");
+    note_text(tr("This lesson has no Chinese text yet; showing English."));
 
   const float bottom_h = ImGui::GetFrameHeightWithSpacing() * 1.6f;
   if (!lesson->ok()) {
     ImGui::BeginChild("##problems", {0, -bottom_h});
-    draw_problems(lesson->errors, ("Lesson \"" + lesson->id + "\" cannot be shown:").c_str());
+    draw_problems(lesson->errors, trf("Lesson \"%s\" cannot be shown:", lesson->id.c_str()).c_str());
     ImGui::EndChild();
   } else {
     const int n = app.step_count();
     const float progress = n ? float(app.step_index() + 1) / n : 0;
-    const std::string label = (app.lang() == "zh" ? "第 " : "Step ") +
-                              std::to_string(app.step_index() + 1) +
-                              (app.lang() == "zh" ? " 步，共 " : " of ") + std::to_string(n) +
-                              (app.lang() == "zh" ? " 步" : "");
+    const std::string label = trf("Step %d of %d", app.step_index() + 1, n);
     ImGui::ProgressBar(progress, {-1, 0}, label.c_str());
     ImGui::BeginChild("##text", {0, -bottom_h});
     if (const StepText* t = lesson->step_text(app.lang(), app.step_index()))
@@ -158,16 +154,16 @@ void draw_lesson_panel(App& app) {
   const bool last = app.lesson_index() + 1 == static_cast<int>(course.lessons.size()) &&
                     app.step_index() + 1 >= app.step_count();
   ImGui::BeginDisabled(first);
-  if (ImGui::Button(app.lang() == "zh" ? "< 上一步" : "< Prev")) app.prev();
+  if (ImGui::Button(tr("< Prev"))) app.prev();
   ImGui::EndDisabled();
   ui_trace("prev");
   ImGui::SameLine();
   ImGui::BeginDisabled(last);
-  if (ImGui::Button(app.lang() == "zh" ? "下一步 >" : "Next >")) app.next();
+  if (ImGui::Button(tr("Next >"))) app.next();
   ImGui::EndDisabled();
   ui_trace("next");
   ImGui::SameLine();
-  if (ImGui::Button(app.lang() == "zh" ? "重置本步" : "Reset step")) app.reset_step();
+  if (ImGui::Button(tr("Reset step"))) app.reset_step();
   ui_trace("reset");
 }
 

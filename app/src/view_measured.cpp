@@ -174,25 +174,25 @@ class MeasuredView final : public View {
 
   void draw(ViewContext& ctx) override {
     prepare(ctx.paths);
-    if (ImGui::Button("Open ncu CSV...")) {
+    if (ImGui::Button(tr("Open ncu CSV..."))) {
       file_dialog_open("Open an Nsight Compute CSV", ctx.paths.assets, ".csv",
                        [this](const std::string& p) { load_file(p); });
     }
     ImGui::SameLine();
-    note_text("Make one with: ncu --csv --metrics l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,"
+    note_text(tr("Make one with: ncu --csv --metrics l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,"
               "smsp__sass_inst_executed_op_shared_ld.sum,smsp__sass_inst_executed_op_ldsm.sum,"
               "lts__t_sectors_srcunit_tex_op_read_lookup_miss.sum,l1tex__m_xbar2l1tex_read_sectors.sum,"
               "dram__bytes_read.sum,launch__registers_per_thread,"
-              "launch__shared_mem_per_block_dynamic,launch__shared_mem_per_block_static <program>");
+              "launch__shared_mem_per_block_dynamic,launch__shared_mem_per_block_static <program>"));
     if (!report_) {
       if (report_.error() != "no file") error_box(report_.error());
-      else note_text("No ncu CSV loaded.");
+      else note_text(tr("No ncu CSV loaded."));
       return;
     }
-    ImGui::Text("%s: %zu kernel launch(es)", report_->source.c_str(), report_->kernels.size());
+    ImGui::Text(tr("%s: %zu kernel launch(es)"), report_->source.c_str(), report_->kernels.size());
     for (size_t i = 0; i < rows_.size(); ++i)
       if (!rows_[i].setup.stage.empty()) poll(rows_[i], ctx.headless);
-    ImGui::Checkbox("hide cuBLAS kernels", &hide_cublas_);
+    ImGui::Checkbox(tr("hide cuBLAS kernels"), &hide_cublas_);
     ImGui::BeginChild("##kernels", {0, 0});
     for (size_t i = 0; i < report_->kernels.size() && i < rows_.size(); ++i) {
       if (hide_cublas_ && report_->kernels[i].name.find("cublas") != std::string::npos) continue;
@@ -258,24 +258,24 @@ class MeasuredView final : public View {
     ImGui::TextColored({0.7f, 0.85f, 1, 1}, "%s", k.short_name().c_str());
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", k.name.c_str());
     ImGui::SameLine();
-    ImGui::TextDisabled("grid %s, block %s, id %s", k.grid.c_str(), k.block.c_str(), k.id.c_str());
+    ImGui::TextDisabled(tr("grid %s, block %s, id %s"), k.grid.c_str(), k.block.c_str(), k.id.c_str());
     // Simulate as...
     SimSetup& s = row.setup;
     std::vector<std::string> ids;
     for (const StageDesc& st : stage_table())
       if (st.has_tile()) ids.push_back(st.id);
-    combo_string("stage", &s.stage, ids, 10);
+    combo_string(tr("stage"), &s.stage, ids, 10);
     ImGui::SameLine();
-    input_int3("size", s.problem, 1, kMaxProblemExtent, 5);
+    input_int3(tr("size"), s.problem, 1, kMaxProblemExtent, 5);
     ImGui::SameLine();
     static const std::vector<std::string> orders = {"the stage's", "launch", "identity:8", "serpentine:8", "serpentine"};
     std::string order = s.order.empty() ? orders.front() : s.order;
-    if (combo_string("order", &order, orders, 9)) s.order = order == orders.front() ? "" : order;
+    if (combo_string(tr("order"), &order, orders, 9)) s.order = order == orders.front() ? "" : order;
     ImGui::SameLine();
     static const std::vector<std::string> devices = {"h100", "h200", "a100", "rtx4090"};
-    combo_string("device", &s.device, devices, 6);
+    combo_string(tr("device"), &s.device, devices, 6);
     if (const StageDesc* st = find_stage_desc(s.stage))
-      ImGui::TextDisabled("launch: ncu %d threads, %d registers, %d B shared memory; the stage (stages.def) %d, %d, %d",
+      ImGui::TextDisabled(tr("launch: ncu %d threads, %d registers, %d B shared memory; the stage (stages.def) %d, %d, %d"),
                           s.threads, s.regs, s.smem, st->threads, st->regs, st->smem);
 
     if (!ImGui::BeginTable("##cmp", 3, ImGuiTableFlags_Borders | ImGuiTableFlags_SizingStretchProp)) return;
@@ -367,7 +367,7 @@ class MeasuredView final : public View {
     ImGui::EndTable();
     if (l2 && !l2->note.empty()) {
       ImGui::PushStyleColor(ImGuiCol_Text, ImVec4{1.0f, 0.75f, 0.3f, 1});
-      ImGui::TextWrapped("Measured L2 hit rate: %s", l2->note.c_str());
+      ImGui::TextWrapped(tr("Measured L2 hit rate: %s"), l2->note.c_str());
       ImGui::PopStyleColor();
     }
   }

@@ -132,21 +132,21 @@ class PipelineView final : public View {
     // While a predict step asks what is in flight, the timeline that shows it is left out.
     const bool timeline = shows("pipeline.timeline");
     if (timeline)
-      ImGui::Text("%d shared stages, %d warp k groups per tile, %zu events: time %.0f, MMA busy %.0f%%",
+      ImGui::Text(tr("%d shared stages, %d warp k groups per tile, %zu events: time %.0f, MMA busy %.0f%%"),
                   t->spec.stages, t->spec.warp_k_steps, t->events.size(), t->total_time,
                   100 * math_busy_share(*t));
     else
-      ImGui::Text("%d shared stages, %d warp k groups per tile", t->spec.stages, t->spec.warp_k_steps);
+      ImGui::Text(tr("%d shared stages, %d warp k groups per tile"), t->spec.stages, t->spec.warp_k_steps);
     if (t->spec.warp_specialized())
-      note_text("One row per warpgroup: they run apart and meet only at the mbarriers. Green ticks on a stage row: "
+      note_text(tr("One row per warpgroup: they run apart and meet only at the mbarriers. Green ticks on a stage row: "
                 "full[s] completed a phase (the TMA bytes are in); orange: empty[s] completed one (every consumer "
-                "gave the stage back). The tensor cores are shared: one wgmma group at a time.");
+                "gave the stage back). The tensor cores are shared: one wgmma group at a time."));
     else
-      note_text("Every warp of the block runs this sequence (the barriers keep them in step). "
-                "Times are relative: a global load takes the global latency, an STS 1.");
-    legend_swatches("timeline", {{id_color(0), "k-tile 0"}, {id_color(1), "k-tile 1"}, {id_color(2), "2 ..."},
-                             {rgba(200, 60, 60), "wait"}, {rgba(240, 240, 240), "block barrier"},
-                             {rgba(120, 220, 120), "full mbarrier arrive"}, {rgba(240, 150, 60), "empty arrive"}});
+      note_text(tr("Every warp of the block runs this sequence (the barriers keep them in step). "
+                "Times are relative: a global load takes the global latency, an STS 1."));
+    legend_swatches(tr("timeline"), {{id_color(0), tr("k-tile 0")}, {id_color(1), tr("k-tile 1")}, {id_color(2), "2 ..."},
+                             {rgba(200, 60, 60), tr("wait")}, {rgba(240, 240, 240), tr("block barrier")},
+                             {rgba(120, 220, 120), tr("full mbarrier arrive")}, {rgba(240, 150, 60), tr("empty arrive")}});
     if (!timeline) {
       hidden_until_reveal("pipeline.timeline", ImGui::GetContentRegionAvail().y);
       return;
@@ -177,40 +177,40 @@ class PipelineView final : public View {
                                                    "multistage:4",       "multistage:5",       "multistage:6",
                                                    "multistage:8",       "mma-base",           "warp-specialized:2",
                                                    "warp-specialized:4", "warp-specialized:6", "ping-pong:4"};
-    combo_string("pipeline", &ui_.kind, kinds, 14);
-    help_marker("pipelined2: CUTLASS MmaPipelined (LDG to registers, STS to the other of 2 stages). "
+    combo_string(tr("pipeline"), &ui_.kind, kinds, 14);
+    help_marker(tr("pipelined2: CUTLASS MmaPipelined (LDG to registers, STS to the other of 2 stages). "
                 "multistage:K: the kStage cp.async loop of the CuTe GEMM tutorial. mma-base: the hand-written mma_base HGEMM. "
                 "warp-specialized:K: the Hopper stages' producer warpgroup (TMA) and two cooperative consumer "
                 "warpgroups (wgmma) handing K stages over through full/empty mbarriers. ping-pong:K: the same ring, "
-                "the consumers taking turns on output tiles so one stores while the other computes.");
+                "the consumers taking turns on output tiles so one stores while the other computes."));
     ImGui::SameLine();
-    input_int("k tiles", &ui_.k_iterations, 1, kMaxTraceKIterations, 4);
+    input_int(tr("k tiles"), &ui_.k_iterations, 1, kMaxTraceKIterations, 4);
     if (ui_.kind.rfind("warp-specialized", 0) == 0 || ui_.kind.rfind("ping-pong", 0) == 0) {
       ImGui::SameLine();
-      input_int("output tiles", &ui_.tiles, 0, 64, 3);
-      help_marker("Output tiles the block computes one after another (0: the kind's default, 1 for "
-                  "warp-specialized, 4 for ping-pong). With several, see where the epilogue leaves the tensor cores idle.");
+      input_int(tr("output tiles"), &ui_.tiles, 0, 64, 3);
+      help_marker(tr("Output tiles the block computes one after another (0: the kind's default, 1 for "
+                  "warp-specialized, 4 for ping-pong). With several, see where the epilogue leaves the tensor cores idle."));
     }
     ImGui::SameLine();
     ImGui::SetNextItemWidth(field_width(4));
-    ImGui::DragFloat("global latency", &ui_.global_latency, 0.5f, 0, 1000, "%.0f");
+    ImGui::DragFloat(tr("global latency"), &ui_.global_latency, 0.5f, 0, 1000, "%.0f");
     ImGui::SameLine();
     ImGui::SetNextItemWidth(field_width(4));
-    ImGui::DragFloat("shared", &ui_.shared_latency, 0.1f, 0, 1000, "%.1f");
+    ImGui::DragFloat(tr("shared"), &ui_.shared_latency, 0.1f, 0, 1000, "%.1f");
     ImGui::SameLine();
     ImGui::SetNextItemWidth(field_width(4));
     ImGui::DragFloat("MMA", &ui_.math_cost, 0.1f, 0.1f, 1000, "%.1f");
   }
 
   void draw_cursor_bar(const PipelineTrace& t) {
-    if (ImGui::Button(ui_.playing ? "Pause" : "Play")) ui_.playing = !ui_.playing;
+    if (ImGui::Button(ui_.playing ? tr("Pause") : tr("Play"))) ui_.playing = !ui_.playing;
     ImGui::SameLine();
     if (ImGui::Button("<")) ui_.cursor = std::max(0, ui_.cursor - 1);
     ImGui::SameLine();
     if (ImGui::Button(">")) ui_.cursor = std::min(int(t.events.size()) - 1, ui_.cursor + 1);
     ImGui::SameLine();
     ImGui::SetNextItemWidth(field_width(12));
-    ImGui::SliderInt("event", &ui_.cursor, 0, std::max(0, int(t.events.size()) - 1));
+    ImGui::SliderInt(tr("event"), &ui_.cursor, 0, std::max(0, int(t.events.size()) - 1));
     ImGui::SameLine();
     const TraceEvent& e = t.events[ui_.cursor];
     ImGui::Text("t=%.0f..%.0f  %s", e.start, e.end, e.label.c_str());
@@ -324,20 +324,20 @@ class PipelineView final : public View {
     if (hovered >= 0) {
       const TraceEvent& e = t.events[hovered];
       ImGui::BeginTooltip();
-      tooltip_row("event", "#" + std::to_string(hovered) + " " + e.label);
-      tooltip_row("kind", trace_event_kind_name(e.kind));
+      tooltip_row(tr("event"), "#" + std::to_string(hovered) + " " + e.label);
+      tooltip_row(tr("kind"), trace_event_kind_name(e.kind));
       char buf[64];
       std::snprintf(buf, sizeof buf, "%.1f .. %.1f", e.start, e.end);
-      tooltip_row("time", buf);
-      if (e.k_tile >= 0) tooltip_row("k tile", std::to_string(e.k_tile) + (e.k_group >= 0 ? ", warp k group " + std::to_string(e.k_group) : ""));
-      if (e.smem_write >= 0) tooltip_row("writes", "shared stage " + std::to_string(e.smem_write));
-      if (e.smem_read >= 0) tooltip_row("reads", "shared stage " + std::to_string(e.smem_read));
-      if (e.reg_buffer >= 0) tooltip_row("fragment", "register buffer " + std::to_string(e.reg_buffer));
+      tooltip_row(tr("time"), buf);
+      if (e.k_tile >= 0) tooltip_row(tr("k tile"), std::to_string(e.k_tile) + (e.k_group >= 0 ? ", warp k group " + std::to_string(e.k_group) : ""));
+      if (e.smem_write >= 0) tooltip_row(tr("writes"), "shared stage " + std::to_string(e.smem_write));
+      if (e.smem_read >= 0) tooltip_row(tr("reads"), "shared stage " + std::to_string(e.smem_read));
+      if (e.reg_buffer >= 0) tooltip_row(tr("fragment"), "register buffer " + std::to_string(e.reg_buffer));
       if (e.async) tooltip_row("", "cp.async: lands in shared memory without registers");
       if (e.predicated_off) tooltip_row("", "past the last k tile: issued with its guard off");
-      if (e.wait_pending >= 0) tooltip_row("waits", "until at most " + std::to_string(e.wait_pending) + " groups are pending");
+      if (e.wait_pending >= 0) tooltip_row(tr("waits"), "until at most " + std::to_string(e.wait_pending) + " groups are pending");
       if (e.barrier >= 0)
-        tooltip_row("mbarrier", std::string(e.full_barrier ? "full[" : "empty[") + std::to_string(e.barrier) + "]" +
+        tooltip_row(tr("mbarrier"), std::string(e.full_barrier ? "full[" : "empty[") + std::to_string(e.barrier) + "]" +
                                     (e.parity >= 0 ? ", parity " + std::to_string(e.parity) : "") +
                                     (e.tx_bytes > 0 ? ", expects " + std::to_string(e.tx_bytes) + " bytes" : ""));
       ImGui::EndTooltip();

@@ -211,35 +211,35 @@ class BanksView final : public View {
     static const std::vector<std::string> layouts = {"rowmajor", "padded", "swizzle", "tensorop"};
     static const std::vector<std::string> patterns = {"ldmatrix", "rows", "linear"};
     static const std::vector<std::string> shows = {"banks", "tile"};
-    combo_string("op", &ui_.op, ops, 9);
+    combo_string(tr("op"), &ui_.op, ops, 9);
     ImGui::SameLine();
-    combo_string("layout", &ui_.layout, layouts, 8);
+    combo_string(tr("layout"), &ui_.layout, layouts, 8);
     ImGui::SameLine();
-    input_int2("tile (rows,cols)", ui_.tile, 1, 4096);
+    input_int2(tr("tile (rows,cols)"), ui_.tile, 1, 4096);
     ImGui::SameLine();
     static const std::vector<std::string> bits = {"8", "16", "32"};
     std::string b = std::to_string(ui_.element_bits);
-    if (combo_string("bits", &b, bits, 3)) ui_.element_bits = std::stoi(b);
+    if (combo_string(tr("bits"), &b, bits, 3)) ui_.element_bits = std::stoi(b);
     if (ui_.layout == "padded") {
       ImGui::SameLine();
-      input_int("pad bytes", &ui_.pad_bytes, 0, 4096);
+      input_int(tr("pad bytes"), &ui_.pad_bytes, 0, 4096);
     }
     if (ui_.layout == "swizzle") {
       ImGui::SameLine();
       ImGui::SetNextItemWidth(field_width(3) * 3);
       ImGui::InputInt3("Swizzle<B,M,S>", ui_.swizzle);
-      help_marker("CuTe Swizzle<B,M,S> on element offsets: XOR the B bits at [M+S, M+S+B) into "
-                  "the B bits at [M, M+B). Swizzle<3,3,3> on halves = Swizzle<3,4,3> on bytes.");
+      help_marker(tr("CuTe Swizzle<B,M,S> on element offsets: XOR the B bits at [M+S, M+S+B) into "
+                  "the B bits at [M, M+B). Swizzle<3,3,3> on halves = Swizzle<3,4,3> on bytes."));
     }
-    combo_string("pattern", &ui_.pattern, patterns, 8);
-    help_marker("ldmatrix: 8x8 matrices at the origin (matrix i at rows (i%2)*8, 16-byte column "
-                "i/2). rows: lane i -> row origin+i. linear: lane i -> element origin + i * vector.");
+    combo_string(tr("pattern"), &ui_.pattern, patterns, 8);
+    help_marker(tr("ldmatrix: 8x8 matrices at the origin (matrix i at rows (i%2)*8, 16-byte column "
+                "i/2). rows: lane i -> row origin+i. linear: lane i -> element origin + i * vector."));
     ImGui::SameLine();
-    input_int2("origin (row,col)", ui_.origin, 0, 4095);
-    same_line_if_fits(ImGui::CalcTextSize("compare with row-major").x + ImGui::GetFrameHeight() + 8);
-    ImGui::Checkbox("compare with row-major", &ui_.compare);
-    same_line_if_fits(field_width(5) + ImGui::CalcTextSize("show").x + 8);
-    combo_string("show", &ui_.show, shows, 5);
+    input_int2(tr("origin (row,col)"), ui_.origin, 0, 4095);
+    same_line_if_fits(ImGui::CalcTextSize(tr("compare with row-major")).x + ImGui::GetFrameHeight() + 8);
+    ImGui::Checkbox(tr("compare with row-major"), &ui_.compare);
+    same_line_if_fits(field_width(5) + ImGui::CalcTextSize(tr("show")).x + 8);
+    combo_string(tr("show"), &ui_.show, shows, 5);
   }
 
   void draw_summary() {
@@ -254,15 +254,15 @@ class BanksView final : public View {
     }
     ImGui::TextUnformatted(text.c_str());
     const BankAnalysis& a = pictures_.back().s.analysis;
-    std::string rule = std::string(a.phase_rule);
-    if (a.note) rule += ".  " + std::string(a.note);
+    std::string rule = tr(a.phase_rule);  // the simulator's fixed phrases have catalogue entries
+    if (a.note) rule += ".  " + tr(std::string(a.note));
     note_text(rule);
   }
 
   void draw_phase_bar(int phases) {
-    if (ImGui::Button(ui_.playing ? "Pause" : "Play")) ui_.playing = !ui_.playing;
+    if (ImGui::Button(ui_.playing ? tr("Pause") : tr("Play"))) ui_.playing = !ui_.playing;
     ImGui::SameLine();
-    if (ImGui::RadioButton("all phases", ui_.phase < 0)) ui_.phase = -1;
+    if (ImGui::RadioButton(tr("all phases"), ui_.phase < 0)) ui_.phase = -1;
     const BankAnalysis& a = pictures_.back().s.analysis;
     for (int ph = 0; ph < phases; ++ph) {
       ImGui::SameLine();
@@ -292,10 +292,10 @@ class BanksView final : public View {
     const int wf = ui_.phase < 0 ? a.wavefronts : a.phases[ui_.phase].wavefronts;
     const int cf = ui_.phase < 0 ? a.conflicts : a.phases[ui_.phase].conflicts();
     if (hidden())
-      ImGui::Text("%s  %d x %d, %d-bit: wavefronts ?", name.c_str(), p.rows, p.cols, p.element_bits);
+      ImGui::Text(tr("%s  %d x %d, %d-bit: wavefronts ?"), name.c_str(), p.rows, p.cols, p.element_bits);
     else
-      ImGui::Text("%s  %d x %d, %d-bit: %d wavefront%s, %d conflict%s", name.c_str(), p.rows, p.cols,
-                  p.element_bits, wf, wf == 1 ? "" : "s", cf, cf == 1 ? "" : "s");
+      ImGui::Text(tr("%s  %d x %d, %d-bit: wavefronts %d, conflicts %d"), name.c_str(), p.rows, p.cols,
+                  p.element_bits, wf, cf);
     if (ui_.show == "tile")
       draw_tile(pic, index);
     else
@@ -311,13 +311,13 @@ class BanksView final : public View {
     // While a predict step is open, where each lane's word lands (and so the count) is left out.
     const bool lanes = shows("banks.lanes"), counts = !hidden();
     if (lanes)
-      legend_swatches("words (the lane that touches it)",
-                      {{lane_color(0, 5), "phase 0"}, {lane_color(1, 5), "phase 1"}, {lane_color(2, 5), "2 ..."},
-                       {rgba(255, 60, 60), "outline: a bank with 2+ words in one phase"},
-                       {dim(id_color(0), 0.35f), "untouched: the tile row stored there"}});
+      legend_swatches(tr("words (the lane that touches it)"),
+                      {{lane_color(0, 5), tr("phase 0")}, {lane_color(1, 5), tr("phase 1")}, {lane_color(2, 5), "2 ..."},
+                       {rgba(255, 60, 60), tr("outline: a bank with 2+ words in one phase")},
+                       {dim(id_color(0), 0.35f), tr("untouched: the tile row stored there")}});
     else
-      legend_swatches("words", {{dim(id_color(0), 0.35f), "the tile row stored there (which lane reads where: "
-                                                          "hidden until you press Reveal)"}});
+      legend_swatches(tr("words"), {{dim(id_color(0), 0.35f), tr("the tile row stored there (which lane reads where: "
+                                                          "hidden until you press Reveal)")}});
     Canvas cv("##banks", ui_.canvas[index], 32.f, float(lines + 2), {0, 0}, font * 3.2f);
     ImDrawList* dl = cv.draw_list();
     // Background: the tile row stored in each word, so a layout's permutation shows as colour.
@@ -383,20 +383,20 @@ class BanksView final : public View {
         const size_t w = static_cast<size_t>(line) * 32 + bank;
         dl->AddRect(cv.to_screen(float(bank), float(line)), cv.to_screen(bank + 1.f, line + 1.f), kHighlight, 0, 0, 2);
         ImGui::BeginTooltip();
-        tooltip_row("address", "bytes " + fmt_int(static_cast<long long>(w) * 4) + ".." +
+        tooltip_row(tr("address"), "bytes " + fmt_int(static_cast<long long>(w) * 4) + ".." +
                                    fmt_int(static_cast<long long>(w) * 4 + 3) + " (word " + fmt_int(w) + ")");
-        tooltip_row("bank", std::to_string(bank));
+        tooltip_row(tr("bank"), std::to_string(bank));
         if (pic.words.element_row(w) >= 0)
-          tooltip_row("element", "(" + std::to_string(pic.words.element_row(w)) + ", " +
+          tooltip_row(tr("element"), "(" + std::to_string(pic.words.element_row(w)) + ", " +
                                      std::to_string(pic.words.element_col(w)) + ") of the tile" +
                                      (pic.s.params.element_bits < 32 ? ", and the next in the word" : ""));
         else
-          tooltip_row("element", "none (padding or past the tile)");
+          tooltip_row(tr("element"), "none (padding or past the tile)");
         for (int ph = 0; lanes && counts && ph < a.phase_count; ++ph) {
           const int lane = pic.words.word_lane[ph][w];
           if (lane < 0) continue;
-          tooltip_row("lane", std::to_string(lane) + " in phase " + std::to_string(ph) + " (warp 0)");
-          tooltip_row("words", std::to_string(a.phases[ph].words_in_bank[bank]) +
+          tooltip_row(tr("lane"), std::to_string(lane) + " in phase " + std::to_string(ph) + " (warp 0)");
+          tooltip_row(tr("words"), std::to_string(a.phases[ph].words_in_bank[bank]) +
                                    " distinct word(s) asked of bank " + std::to_string(bank) +
                                    " in this phase");
         }
@@ -412,11 +412,11 @@ class BanksView final : public View {
     const float font = ImGui::GetFontSize();
     const bool lanes = shows("banks.lanes");
     if (lanes)
-      legend_swatches("cells", {{lane_color(0, 5), "read by a lane of phase 0"}, {lane_color(1, 5), "phase 1 ..."},
-                                {dim(id_color(0), 0.3f), "untouched: the hue of its bank"}});
+      legend_swatches(tr("cells"), {{lane_color(0, 5), tr("read by a lane of phase 0")}, {lane_color(1, 5), tr("phase 1 ...")},
+                                {dim(id_color(0), 0.3f), tr("untouched: the hue of its bank")}});
     else
-      legend_swatches("cells", {{dim(id_color(0), 0.3f), "the hue of its bank (which lane reads it: hidden until "
-                                                         "you press Reveal)"}});
+      legend_swatches(tr("cells"), {{dim(id_color(0), 0.3f), tr("the hue of its bank (which lane reads it: hidden until "
+                                                            "you press Reveal)")}});
     Canvas cv("##tile", ui_.canvas[index], float(p.cols), float(p.rows), {0, 0}, font * 2);
     CellTexture& tex = texture(index);
     if (!tex.valid() || tex_phase_[index] != ui_.phase || tex_lanes_[index] != lanes) {
@@ -450,15 +450,15 @@ class BanksView final : public View {
         const TileCell& cell = pic.s.cell(r, c);
         dl->AddRect(cv.to_screen(float(c), float(r)), cv.to_screen(c + 1.f, r + 1.f), kHighlight, 0, 0, 2);
         ImGui::BeginTooltip();
-        tooltip_row("element", "(" + std::to_string(r) + ", " + std::to_string(c) + ")");
-        tooltip_row("address", "byte " + fmt_int(cell.byte));
-        tooltip_row("bank", std::to_string(cell.bank));
+        tooltip_row(tr("element"), "(" + std::to_string(r) + ", " + std::to_string(c) + ")");
+        tooltip_row(tr("address"), "byte " + fmt_int(cell.byte));
+        tooltip_row(tr("bank"), std::to_string(cell.bank));
         if (!lanes)
-          tooltip_row("lane", "? (press Reveal)");
+          tooltip_row(tr("lane"), "? (press Reveal)");
         else if (cell.lane >= 0)
-          tooltip_row("lane", std::to_string(cell.lane) + ", phase " + std::to_string(a.lanes[cell.lane].phase));
+          tooltip_row(tr("lane"), std::to_string(cell.lane) + ", phase " + std::to_string(a.lanes[cell.lane].phase));
         else
-          tooltip_row("lane", "not touched by this instruction");
+          tooltip_row(tr("lane"), "not touched by this instruction");
         ImGui::EndTooltip();
       }
     }

@@ -159,24 +159,24 @@ class ThreadMapView final : public View {
 
   void draw_controls() {
     static const std::vector<std::string> maps = {"stripmined", "warp-raked", "warp-striped"};
-    bool changed = combo_string("map", &ui_.map, maps, 10);
+    bool changed = combo_string(tr("map"), &ui_.map, maps, 10);
     ImGui::SameLine();
-    changed |= input_int2("shape (C,S)", ui_.shape, 1, 4096);
+    changed |= input_int2(tr("shape (C,S)"), ui_.shape, 1, 4096);
     ImGui::SameLine();
-    changed |= input_int("threads", &ui_.threads, 1, 4096);
+    changed |= input_int(tr("threads"), &ui_.threads, 1, 4096);
     ImGui::SameLine();
-    changed |= input_int("access", &ui_.access, 1, 64, 3);
-    help_marker("kElementsPerAccess: elements one thread moves per access (a vector).");
+    changed |= input_int(tr("access"), &ui_.access, 1, 64, 3);
+    help_marker(tr("kElementsPerAccess: elements one thread moves per access (a vector)."));
     if (ui_.map != "stripmined") {
       ImGui::SameLine();
-      changed |= input_int2("warp arrangement (c,s)", ui_.warp_arrangement, 1, 32, 3);
+      changed |= input_int2(tr("warp arrangement (c,s)"), ui_.warp_arrangement, 1, 32, 3);
     }
     static const std::vector<std::string> colorings = {"thread", "warp"};
-    combo_string("colour by", &ui_.color_by, colorings, 6);
+    combo_string(tr("colour by"), &ui_.color_by, colorings, 6);
     ImGui::SameLine();
-    input_int("highlight thread", &ui_.highlight_thread, -1, 4095);
+    input_int(tr("highlight thread"), &ui_.highlight_thread, -1, 4095);
     ImGui::SameLine();
-    input_int("highlight warp", &ui_.highlight_warp, -1, 127, 3);
+    input_int(tr("highlight warp"), &ui_.highlight_warp, -1, 127, 3);
     if (changed) dirty_ = true;
   }
 
@@ -184,17 +184,17 @@ class ThreadMapView final : public View {
     const auto& g = r.geometry;
     const bool it = shows("threadmap.iterations"), de = shows("threadmap.delta");
     auto num = [&](bool shown, int v) { return shown ? std::to_string(v) : std::string("?"); };
-    ImGui::Text("Iterations (c,s) = (%s,%s)   Delta (c,s) = (%s,%s)   tile in vectors (%d,%d)",
+    ImGui::Text(tr("Iterations (c,s) = (%s,%s)   Delta (c,s) = (%s,%s)   tile in vectors (%d,%d)"),
                 num(it, g.iterations.c).c_str(), num(it, g.iterations.s).c_str(), num(de, g.delta.c).c_str(),
                 num(de, g.delta.s).c_str(), g.shape_vec.c, g.shape_vec.s);
     if (ui_.map != "stripmined") {
       ImGui::SameLine();
-      ImGui::Text("  warps (c,s) = (%d,%d)", g.warps.c, g.warps.s);
+      ImGui::Text(tr("  warps (c,s) = (%d,%d)"), g.warps.c, g.warps.s);
     }
     if (outside_ > 0) {
       ImGui::SameLine();
-      ImGui::TextColored(ImVec4(1, 0.8f, 0.4f, 1), "  %s accesses fall outside the tile "
-                         "(predicated off)", fmt_int(outside_).c_str());
+      ImGui::TextColored(ImVec4(1, 0.8f, 0.4f, 1), tr("  %s accesses fall outside the tile (predicated off)"),
+                         fmt_int(outside_).c_str());
     }
   }
 
@@ -203,9 +203,7 @@ class ThreadMapView final : public View {
     const int t = ui_.highlight_thread;
     if (t < 0 || t >= r.params.threads) return;
     const auto& o = r.initial_offsets[t];
-    std::string text = "thread " + std::to_string(t) + " (warp " + std::to_string(t / 32) + ", lane " +
-                       std::to_string(t % 32) + ") starts at (" + std::to_string(o.c) + "," +
-                       std::to_string(o.s) + ") and visits";
+    std::string text = trf("thread %d (warp %d, lane %d) starts at (%d,%d) and visits", t, t / 32, t % 32, o.c, o.s);
     const int per_thread = r.accesses_per_thread();
     int listed = 0;
     for (int i = 0; i < per_thread && listed < 16; ++i) {
@@ -222,25 +220,25 @@ class ThreadMapView final : public View {
   }
 
   void draw_iteration_bar(int per_thread) {
-    if (ImGui::Button(ui_.playing ? "Pause" : "Play")) set_playing(!ui_.playing);
+    if (ImGui::Button(ui_.playing ? tr("Pause") : tr("Play"))) set_playing(!ui_.playing);
     ImGui::SameLine();
     if (ImGui::Button("<")) ui_.iteration = std::max(0, (ui_.iteration < 0 ? per_thread : ui_.iteration) - 1);
     ImGui::SameLine();
     if (ImGui::Button(">")) ui_.iteration = ui_.iteration < 0 ? per_thread : std::min(per_thread, ui_.iteration + 1);
     ImGui::SameLine();
-    if (ImGui::Button("All")) ui_.iteration = -1, ui_.playing = false;
+    if (ImGui::Button(tr("All"))) ui_.iteration = -1, ui_.playing = false;
     ImGui::SameLine();
     int shown = ui_.iteration < 0 ? per_thread : std::min(ui_.iteration, per_thread);
     ImGui::SetNextItemWidth(field_width(20));
-    if (ImGui::SliderInt("##iteration", &shown, 0, per_thread, "%d accesses per thread shown"))
+    if (ImGui::SliderInt("##iteration", &shown, 0, per_thread, tr("%d accesses per thread shown")))
       ui_.iteration = shown;
     ImGui::SameLine();
     if (shown > 0 && shown <= per_thread) {
       // Which (s, c, v) the last shown access is, in the iterator's loop order (thread 0's).
       const ThreadMapAccess& last = result_->accesses[static_cast<size_t>(shown - 1)];
-      ImGui::Text("last: s=%d c=%d v=%d", last.s, last.c, last.v);
+      ImGui::Text(tr("last: s=%d c=%d v=%d"), last.s, last.c, last.v);
     } else {
-      ImGui::TextUnformatted("nothing loaded yet");
+      ImGui::TextUnformatted(tr("nothing loaded yet"));
     }
   }
 
@@ -276,11 +274,11 @@ class ThreadMapView final : public View {
     const int w = r.params.shape_c, h = r.params.shape_s;
     const float font = ImGui::GetFontSize();
     if (ui_.color_by == "warp")
-      legend_ids("warp", (r.params.threads + 31) / 32);
+      legend_ids(tr("warp"), (r.params.threads + 31) / 32);
     else
-      legend_swatches("thread: its warp's hue, lighter by lane",
-                      {{lane_color(0, 0), "warp 0 lane 0"}, {lane_color(0, 31), "lane 31"},
-                       {lane_color(1, 0), "warp 1 lane 0"}, {lane_color(1, 31), "lane 31"}});
+      legend_swatches(tr("thread: its warp's hue, lighter by lane"),
+                      {{lane_color(0, 0), tr("warp 0 lane 0")}, {lane_color(0, 31), tr("lane 31")},
+                       {lane_color(1, 0), tr("warp 1 lane 0")}, {lane_color(1, 31), tr("lane 31")}});
     Canvas cv("##tile", ui_.canvas, float(w), float(h), {0, 0}, font * 2);
     cv.draw_cells(texture_, 0, 0, float(w), float(h));
     cv.draw_grid_lines(0, 0, w, h);
@@ -330,24 +328,24 @@ class ThreadMapView final : public View {
         const int ai = owner_[static_cast<size_t>(s) * w + c];
         dl->AddRect(cv.to_screen(c, s), cv.to_screen(c + 1, s + 1), kHighlight, 0, 0, 2);
         ImGui::BeginTooltip();
-        tooltip_row("element", "(c=" + std::to_string(c) + ", s=" + std::to_string(s) + ")");
-        tooltip_row("offset", fmt_int(static_cast<long long>(s) * w + c) +
+        tooltip_row(tr("element"), "(c=" + std::to_string(c) + ", s=" + std::to_string(s) + ")");
+        tooltip_row(tr("offset"), fmt_int(static_cast<long long>(s) * w + c) +
                                   " elements (s * " + std::to_string(w) + " + c)");
         if (ai >= 0) {
           const auto& acc = r.accesses[ai];
-          tooltip_row("thread", std::to_string(acc.thread));
-          tooltip_row("warp", std::to_string(acc.thread / 32));
-          tooltip_row("lane", std::to_string(acc.thread % 32));
-          tooltip_row("iteration", "s=" + std::to_string(acc.s) + " c=" + std::to_string(acc.c) +
+          tooltip_row(tr("thread"), std::to_string(acc.thread));
+          tooltip_row(tr("warp"), std::to_string(acc.thread / 32));
+          tooltip_row(tr("lane"), std::to_string(acc.thread % 32));
+          tooltip_row(tr("iteration"), "s=" + std::to_string(acc.s) + " c=" + std::to_string(acc.c) +
                                        " v=" + std::to_string(acc.v) + "  (access " +
                                        std::to_string(r.index_in_thread(static_cast<size_t>(ai)) + 1) + " of " +
                                        std::to_string(per_thread) + ")");
           const auto& o = r.initial_offsets[acc.thread];
-          tooltip_row("initial", "thread starts at (c=" + std::to_string(o.c) +
+          tooltip_row(tr("initial"), "thread starts at (c=" + std::to_string(o.c) +
                                      ", s=" + std::to_string(o.s) + ")");
           if (cv.clicked()) ui_.highlight_thread = ui_.highlight_thread == acc.thread ? -1 : acc.thread;
         } else {
-          tooltip_row("thread", "none: no thread loads this element");
+          tooltip_row(tr("thread"), "none: no thread loads this element");
         }
         ImGui::EndTooltip();
       }

@@ -24,7 +24,7 @@ done <<'LIST'
 04-thread-maps 1 threadmap thread
 07-tensor-cores 2 fragments lanes
 09-swizzle 1 banks words
-11-block-swizzle 3 grid DRAM sectors
+11-block-swizzle 4 grid DRAM sectors
 19-persistent 1 grid wave
 11-block-swizzle 1 grid launch order
 17-warp-specialized 2 pipeline timeline

@@ -10,6 +10,8 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <regex>
+#include <set>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
@@ -70,6 +72,34 @@ std::string read_all(const std::string& path) {
   std::stringstream ss;
   ss << in.rdbuf();
   return ss.str();
+}
+
+// Runs of two or more English words in a line of the Chinese UI, except the course's technical
+// vocabulary (kept in English in the Chinese lessons: "tensor core", "thread map") and the
+// messages of CUDA and the simulator, which are English in both languages. Table rows ("| ...")
+// are the simulator's event and metric names.
+std::vector<std::string> english_prose(const std::string& line) {
+  static const std::set<std::string> terms = {
+      "bank", "barrier", "block", "buffer", "buffering", "commit", "core", "dimension", "double", "epilogue",
+      "fix", "fragment", "full", "global", "grid", "group", "leading", "load", "map", "matrix", "mbarrier",
+      "memory", "mma", "ping", "pong", "quantisation", "raked", "shared", "simt", "smem", "specialized",
+      "stage", "swizzle", "sync", "tensor", "thread", "threadblock", "tile", "tma", "up", "warp", "wave", "wgmma"};
+  std::vector<std::string> out;
+  if (line.rfind("|", 0) == 0 || line.find("cudaGetDeviceCount says") != std::string::npos ||
+      line.find("the L2 replay would make") != std::string::npos)
+    return out;
+  static const std::regex phrase(R"((?:^|[^\w])([A-Za-z][a-z']+(?:[ -][A-Za-z][a-z']+)+))");
+  for (std::sregex_iterator it(line.begin(), line.end(), phrase), end; it != end; ++it) {
+    const std::string p = (*it)[1];
+    std::istringstream words(std::regex_replace(p, std::regex("-"), " "));
+    bool all_terms = true;
+    for (std::string w; words >> w;) {
+      std::transform(w.begin(), w.end(), w.begin(), [](unsigned char c) { return std::tolower(c); });
+      all_terms &= terms.count(w) > 0;
+    }
+    if (!all_terms) out.push_back(p);
+  }
+  return out;
 }
 
 // Predict answers of the fixture course, from sources that are not the code under test.
@@ -182,6 +212,25 @@ TEST(GuiWalk, EveryStepRendersAndChanges) {
   std::printf("walked %zu steps, compared %d view changes, checked %d predict answers, %d predict steps' hiding\n",
               manifest.size(), compared, answers_checked, predicts_walked);
   if (fs::path(g_course).filename() == "course") EXPECT_EQ(answers_checked, int(kExpectedAnswers.size()));
+  if (g_lang == "zh") {
+    // Everything tr() was asked for has a Chinese entry, and no English prose is left on screen.
+    const auto missing = nlohmann::json::parse(read_all((out / "untranslated.json").string()));
+    EXPECT_TRUE(missing.empty()) << "asked for without a Chinese entry in assets/i18n/zh.json: " << missing.dump(1);
+    int lines = 0;
+    for (const auto& m : manifest) {
+      ASSERT_TRUE(m.contains("text")) << m.dump().substr(0, 200);
+      if (m["view"] == "code") continue;  // the Code view shows source code
+      // A lesson without zh.md is shown in English, on purpose (and says so).
+      const int li = course.index_of(m["lesson"].get<std::string>());
+      if (li < 0 || !course.lessons[li].text.count("zh")) continue;
+      std::istringstream text(m["text"].get<std::string>());
+      for (std::string line; std::getline(text, line); ++lines)
+        for (const std::string& phrase : english_prose(line))
+          ADD_FAILURE() << m["lesson"].get<std::string>() << " step " << m["step"] << ": English left in the Chinese UI: \""
+                        << phrase << "\" in: " << line.substr(0, 160);
+    }
+    if (fs::path(g_course).filename() == "lessons") EXPECT_GT(lines, 1000);  // the captured text is really there
+  }
   if (!HasFailure()) fs::remove_all(out), fs::remove(log);
 }
 

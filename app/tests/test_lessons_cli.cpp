@@ -91,8 +91,8 @@ TEST(LessonsCli, CheckRefusesPredictStepsWhoseAnswerIsVisible) {
         "would be on screen before Reveal",
         "02-shows-answer/lesson.toml:8: predict.shows: grid.tiles is not something a grid.waves step hides",
         "02-shows-answer/lesson.toml:8: predict.shows: no fact grid.nonsense; the facts are grid.tiles,",
-        "01-visible/lesson.toml:10: step 1: the answer is visible before Reveal: fragments.highlight_lane = 5 is the "
-        "asked lane",
+        "01-visible/lesson.toml:10: step 1: a setting shows the answer, or colours by what Reveal hides: "
+        "fragments.highlight_lane = 5 is the asked lane",
         "01-visible/lesson.toml:18: step 2: grid.blocks is hidden by the grid view, but the view in front is banks"})
     EXPECT_NE(r.out.find(want), std::string::npos) << want << "\n" << r.out;
   // Step 3 shows the tiles its split-k block count is computed from: allowed.

@@ -1,5 +1,6 @@
 #include "model/lesson_format.h"
 #include "model/predict_rules.h"
+#include "model/ui_text.h"
 
 #include "model/files.h"
 
@@ -427,20 +428,7 @@ std::vector<std::pair<std::string, int>> markdown_images(const std::string& mark
 
 std::vector<unsigned> course_code_points(const Course& course) {
   std::set<unsigned> points;
-  auto add = [&](const std::string& s) {
-    for (size_t i = 0; i < s.size();) {
-      const unsigned char c = static_cast<unsigned char>(s[i]);
-      unsigned cp = c;
-      int extra = 0;
-      if (c >= 0xF0) cp = c & 0x07, extra = 3;
-      else if (c >= 0xE0) cp = c & 0x0F, extra = 2;
-      else if (c >= 0xC0) cp = c & 0x1F, extra = 1;
-      ++i;
-      for (int k = 0; k < extra && i < s.size(); ++k, ++i)
-        cp = (cp << 6) | (static_cast<unsigned char>(s[i]) & 0x3F);
-      if (cp >= 0x80) points.insert(cp);
-    }
-  };
+  auto add = [&](const std::string& s) { add_code_points(s, points); };
   for (const auto& l : course.lessons) {
     for (const auto& [lang, t] : l.title) add(t);
     for (const auto& [lang, t] : l.text) {

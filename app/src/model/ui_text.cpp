@@ -1,10 +1,15 @@
 #include "model/ui_text.h"
 
+#include <cstdarg>
+#include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <mutex>
 
 #include <nlohmann/json.hpp>
+
+#include "model/predict_rules.h"
 
 namespace gemmlab::app {
 namespace {
@@ -66,7 +71,60 @@ const char* tr(const char* en) {
 
 std::string tr(const std::string& en) { return tr(en.c_str()); }
 
+std::string trf(const char* en_format, ...) {
+  const char* format = tr(en_format);  // same conversions as the key (checked when loaded)
+  va_list args, again;
+  va_start(args, en_format);
+  va_copy(again, args);
+  const int n = std::vsnprintf(nullptr, 0, format, args);
+  va_end(args);
+  std::string out(n > 0 ? size_t(n) : 0, '\0');
+  if (n > 0) std::vsnprintf(out.data(), out.size() + 1, format, again);
+  va_end(again);
+  return out;
+}
+
+const char* tr_known(const std::string& text) {
+  Catalogue& c = cat();
+  std::lock_guard<std::mutex> lock(c.mutex);
+  auto t = c.by_lang.find(c.lang);
+  if (c.lang != "en" && t != c.by_lang.end())
+    if (auto it = t->second.find(text); it != t->second.end()) return it->second.c_str();
+  return text.c_str();
+}
+
 const std::set<std::string>& untranslated() { return cat().missing; }
+
+void add_code_points(const std::string& s, std::set<unsigned>& points) {
+  for (size_t i = 0; i < s.size();) {
+    const unsigned char c = static_cast<unsigned char>(s[i]);
+    unsigned cp = c;
+    int extra = 0;
+    if (c >= 0xF0) cp = c & 0x07, extra = 3;
+    else if (c >= 0xE0) cp = c & 0x0F, extra = 2;
+    else if (c >= 0xC0) cp = c & 0x1F, extra = 1;
+    ++i;
+    for (int k = 0; k < extra && i < s.size(); ++k, ++i) cp = (cp << 6) | (static_cast<unsigned char>(s[i]) & 0x3F);
+    if (cp >= 0x80) points.insert(cp);
+  }
+}
+
+std::set<unsigned> ui_code_points(const std::string& assets_dir) {
+  std::set<unsigned> points;
+  std::error_code ec;
+  for (const auto& e : std::filesystem::directory_iterator(assets_dir + "/i18n", ec)) {
+    std::ifstream in(e.path());
+    const nlohmann::json j = nlohmann::json::parse(in, nullptr, false);
+    if (!j.is_object()) continue;
+    for (const auto& [en, text] : j.items())
+      if (text.is_string()) add_code_points(text.get<std::string>(), points);
+  }
+  for (const auto& f : predict_facts()) add_code_points(f.zh, points);
+  for (const auto& r : predict_rules()) add_code_points(r.computed_from_zh, points);
+  add_code_points(guess_distance(0, 1, 0, "zh") + guess_distance(1, 0, 0, "zh") + guess_distance(0, 0, 0, "zh"), points);
+  add_code_points("中文", points);  // the language button
+  return points;
+}
 
 std::string printf_conversions(const std::string& f) {
   std::string out;
@@ -76,9 +134,10 @@ std::string printf_conversions(const std::string& f) {
       ++i;
       continue;
     }
+    // No space flag: "lane % 4 (PTX ...)" in plain text is not a conversion, and our formats never use it.
     size_t j = i + 1;
-    while (j < f.size() && std::string("-+ #0123456789.*lhzjt").find(f[j]) != std::string::npos) ++j;
-    if (j < f.size()) {
+    while (j < f.size() && std::string("-+#0123456789.*lhzjt").find(f[j]) != std::string::npos) ++j;
+    if (j < f.size() && std::string("diuoxXfFeEgGaAcspn").find(f[j]) != std::string::npos) {
       // Flags and width may differ ("%5.1f" and "%.1f" read the same double); the length and type may not.
       std::string conv;
       for (size_t k = i + 1; k <= j; ++k)

@@ -18,13 +18,25 @@ const std::string& ui_language();
 // The pointer stays valid for the program's life.
 const char* tr(const char* en);
 std::string tr(const std::string& en);
+// The translation when the catalogue has one, else the text itself, not noted as missing (for
+// values that are mostly names: "serpentine:8", but "(own settings)").
+const char* tr_known(const std::string& text);
+// printf with the translated format: trf("%d slots: too many rows", n).
+std::string trf(const char* en_format, ...) __attribute__((format(printf, 1, 2)));
 
 // English keys asked for in a non-English language that its catalogue lacks (the GUI walk in
 // Chinese must find none).
 const std::set<std::string>& untranslated();
 
-// The printf conversions of a format string in order ("%d x %.2f%%" -> "d f"), for the test
-// that a translation reads the same arguments.
+// The code points above ASCII of a UTF-8 string, added to `points` (the font atlas holds only the
+// glyphs the course and the UI use).
+void add_code_points(const std::string& utf8, std::set<unsigned>& points);
+// Every code point of the UI catalogues in assets_dir/i18n and of the predict rules' Chinese.
+std::set<unsigned> ui_code_points(const std::string& assets_dir);
+
+// The printf conversions of a format string in order ("%d x %.2f%%" -> "d f"), for the check
+// that a translation reads the same arguments. A '%' not followed by a conversion ("lane % 4",
+// "(i%2)*8" in plain text) is not one.
 std::string printf_conversions(const std::string& format);
 
 }  // namespace gemmlab::app
