@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <string>
 
 #include "palette.h"
 
@@ -86,6 +88,76 @@ void Canvas::draw_grid_lines(float x, float y, int cols, int rows, float min_px)
     dl_->AddLine(to_screen(x + c, y + r0), to_screen(x + c, y + r1), kGridLine);
   for (int r = r0; r <= r1; ++r)
     dl_->AddLine(to_screen(x + c0, y + r), to_screen(x + c1, y + r), kGridLine);
+}
+
+namespace {
+
+std::string tick_text(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, std::abs(v - std::round(v)) < 1e-9 ? "%.0f" : "%.3g", v);
+  return buf;
+}
+
+// The smallest 1, 2 or 5 x 10^k (k >= 0: ticks fall on whole units) at least `units` long.
+float nice_step(float units) {
+  float p = 1;
+  while (p * 10 <= units) p *= 10;
+  for (float m : {1.f, 2.f, 5.f, 10.f})
+    if (m * p >= units) return m * p;
+  return 10 * p;
+}
+
+// Ticks on whole units when a unit is a whole number of values (tile edges: 128 elements); else
+// on round values (a tap drawn 3 units wide, 1024 time bins over 1032 k iterations).
+float tick_step(float min_units, double per_unit) {
+  if (per_unit >= 1 && per_unit == std::round(per_unit)) return nice_step(min_units);
+  return float(nice_step(float(min_units * per_unit)) / per_unit);
+}
+
+constexpr ImU32 kAxisText = IM_COL32(170, 170, 182, 255);
+
+}  // namespace
+
+void Canvas::axis_x(float y_at, float extent, double per_unit, const char* unit, double origin) const {
+  const float font = ImGui::GetFontSize();
+  const float widest = ImGui::CalcTextSize(tick_text(origin + extent * per_unit).c_str()).x;
+  const float step = tick_step((widest + font) / scale_, per_unit);
+  const float y = to_screen(0, y_at).y;
+  float last_end = -1e9f;
+  for (float u = 0; u <= extent + 1e-3f; u += step) {
+    const float x = to_screen(u, 0).x;
+    if (x < min_.x - 1 || x > max_.x + 1) continue;
+    dl_->AddLine({x, y}, {x, y + 4}, kAxisText);
+    const std::string t = tick_text(origin + u * per_unit);
+    const float w = ImGui::CalcTextSize(t.c_str()).x;
+    dl_->AddText({x - w / 2, y + 4}, kAxisText, t.c_str());
+    last_end = x + w / 2;
+  }
+  if (!unit || last_end <= -1e9f) return;
+  const float w = ImGui::CalcTextSize(unit).x;
+  if (last_end + font * 0.5f + w <= max_.x)
+    dl_->AddText({last_end + font * 0.5f, y + 4}, kAxisText, unit);
+  else  // no room after the last value: under the values, ending at the canvas's edge
+    dl_->AddText({std::max(min_.x, std::min(last_end, max_.x) - w), y + 4 + font}, kAxisText, unit);
+}
+
+void Canvas::axis_y(float x_at, float extent, double per_unit, const char* unit, double origin) const {
+  const float font = ImGui::GetFontSize();
+  const float step = tick_step(font * 1.6f / scale_, per_unit);
+  const float x = to_screen(x_at, 0).x;
+  float last_y = -1e9f;
+  for (float u = 0; u <= extent + 1e-3f; u += step) {
+    const float y = to_screen(0, u).y;
+    if (y < min_.y - 1 || y > max_.y + 1) continue;
+    dl_->AddLine({x - 4, y}, {x, y}, kAxisText);
+    const std::string t = tick_text(origin + u * per_unit);
+    dl_->AddText({x - 6 - ImGui::CalcTextSize(t.c_str()).x, y - font / 2}, kAxisText, t.c_str());
+    last_y = y;
+  }
+  if (unit && last_y > -1e9f) {
+    const float w = ImGui::CalcTextSize(unit).x;
+    dl_->AddText({x - 6 - w, last_y + font * 0.6f}, kAxisText, unit);
+  }
 }
 
 void Canvas::label(float x0, float y0, float x1, float y1, const char* text, ImU32 color) const {

@@ -43,6 +43,12 @@ class Canvas {
   void draw_cells(const CellTexture& tex, float x, float y, float cols, float rows) const;
   // Lines between cells, only where they are at least min_px apart (else they would be noise).
   void draw_grid_lines(float x, float y, int cols, int rows, float min_px = 6.f) const;
+  // Ticks and their values along the content's bottom edge (axis_x, below row y_at) or left edge
+  // (axis_y, left of column x_at), for units 0..extent: a tick every 1, 2 or 5 x 10^k units, as
+  // dense as the labels allow at this zoom; a label reads origin + units * per_unit, and `unit` names what
+  // they count after the last one ("elements", "k iterations").
+  void axis_x(float y_at, float extent, double per_unit, const char* unit, double origin = 0) const;
+  void axis_y(float x_at, float extent, double per_unit, const char* unit, double origin = 0) const;
   // Text centred in the box, only if it fits.
   void label(float x0, float y0, float x1, float y1, const char* text, ImU32 color) const;
 

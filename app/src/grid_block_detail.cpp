@@ -18,8 +18,10 @@ void draw_simt_block_detail(CanvasState& canvas, int highlight_warp) {
     legend_swatches(trf("lanes of warp %d", highlight_warp).c_str(),
                     {{lane_color(highlight_warp, 0), tr("lane 0")}, {lane_color(highlight_warp, 31), tr("lane 31")},
                      {dim(id_color(0), 0.3f), tr("the other warps")}});
-  Canvas cv("##block", canvas, float(p.cols), float(p.rows), {0, 0}, font);
+  Canvas cv("##block", canvas, float(p.cols), float(p.rows), {0, 0}, font * 2.5f);
   ImDrawList* dl = cv.draw_list();
+  cv.axis_x(float(p.rows), float(p.cols), 1, tr("n, elements"));
+  cv.axis_y(0, float(p.rows), 1, "m");
   // One rectangle per 4 x 4 block (a lane's LaneMmaShape): 1024 of them.
   for (int m = 0; m < p.rows; m += 4)
     for (int n = 0; n < p.cols; n += 4) {

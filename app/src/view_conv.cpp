@@ -188,8 +188,10 @@ class ConvView final : public View {
                                  {dim(id_color(0), 0.35f), tr("a tap in the padding (reads 0)")}});
     else
       legend_swatches(tr("image"), {{rgba(70, 74, 86), tr("the input")}, {rgba(36, 36, 40), tr("padding")}});
-    Canvas cv("##incv", ui_.input_canvas, float(cols), float(rows), {0, 0}, 8);
+    Canvas cv("##incv", ui_.input_canvas, float(cols), float(rows), {0, 0}, ImGui::GetFontSize() * 2.5f);
     ImDrawList* dl = cv.draw_list();
+    cv.axis_x(float(rows), float(cols), 1, "w", -pad);  // image coordinates: the padding is negative
+    cv.axis_y(0, float(rows), 1, "h", -pad);
     const auto window = conv::window_of(sh, ui_.row);
     // The window of the hovered (row, tap) on the right, else of the selected row.
     const long long shown_row = last_hover_row_ >= 0 ? last_hover_row_ : ui_.row;
@@ -243,8 +245,10 @@ class ConvView final : public View {
     const float xs = column_stretch(rows, taps);  // a tap column is xs units wide: fill the panel
     legend_swatches(tr("columns"), {{dim(id_color(0), 0.55f), tr("tap 0")}, {dim(id_color(1), 0.55f), tr("tap 1 ...")},
                                 {id_color(0), tr("the shown row")}, {rgba(30, 30, 34), tr("padding: never loaded")}});
-    Canvas cv("##mcv", ui_.matrix_canvas, float(taps) * xs, float(rows), {0, 0}, 8);
+    Canvas cv("##mcv", ui_.matrix_canvas, float(taps) * xs, float(rows), {0, 0}, ImGui::GetFontSize() * 2.5f);
     ImDrawList* dl = cv.draw_list();
+    cv.axis_x(float(rows), float(taps) * xs, 1.0 / xs, tr("tap (C channels each)"));
+    cv.axis_y(0, float(rows), 1, tr("row"), double(m0));
     const int tap0 = int(1ll * ui_.k_tile * l.k_tile_elements / sh.c);
     const int tap1 = int((1ll * (ui_.k_tile + 1) * l.k_tile_elements - 1) / sh.c);
     const auto readers = last_hover_h_ > -1000
@@ -301,8 +305,10 @@ class ConvView final : public View {
     const float xs = column_stretch(l.rows, vectors);
     legend_swatches(tr("vectors: the thread that copies it, its warp's hue, lighter by lane"),
                     {{lane_color(0, 0), tr("warp 0 lane 0")}, {lane_color(0, 31), tr("lane 31")}, {lane_color(1, 0), tr("warp 1 ...")}});
-    Canvas cv("##tcv", ui_.tile_canvas, float(vectors) * xs, float(l.rows), {0, 0}, 8);
+    Canvas cv("##tcv", ui_.tile_canvas, float(vectors) * xs, float(l.rows), {0, 0}, ImGui::GetFontSize() * 2.5f);
     ImDrawList* dl = cv.draw_list();
+    cv.axis_x(float(l.rows), float(vectors) * xs, double(l.elements_per_vector) / xs, tr("k in the k-tile"));
+    cv.axis_y(0, float(l.rows), 1, tr("row in the tile"));
     const float font = ImGui::GetFontSize();
     for (const conv::TileLoad& x : l.loads) {
       const float cx = float(x.k_in_tile / l.elements_per_vector) * xs, cy = float(x.row_in_tile);

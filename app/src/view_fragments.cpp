@@ -237,7 +237,7 @@ class FragmentsView final : public View {
         dl->AddLine(cv.to_screen(0, float(r)), cv.to_screen(float(cols), float(r)), IM_COL32(255, 230, 90, 220), 3);
         if (r < rows) {
           const ImVec2 p = cv.to_screen(float(cols), float(r));
-          dl->AddText({p.x + 4, p.y + 2}, IM_COL32(255, 230, 90, 255), ("warp " + std::to_string(r / 16)).c_str());
+          dl->AddText({p.x + 4, p.y + 2}, IM_COL32(255, 230, 90, 255), trf("warp %d", r / 16).c_str());
         }
       }
     // Axis names: the operand's dimensions.
@@ -247,7 +247,12 @@ class FragmentsView final : public View {
     const ImVec2 o = cv.to_screen(0, 0);
     dl->AddText({o.x, o.y - font * 1.3f}, IM_COL32(200, 200, 210, 255),
                 (std::string(col_name) + " \xE2\x86\x92").c_str());
-    dl->AddText({o.x - font * 1.6f, o.y}, IM_COL32(200, 200, 210, 255), row_name);
+    // Ticks in elements; ldmatrix's row addresses use the left margin.
+    cv.axis_x(float(rows), float(cols), 1, col_name);
+    if (!ldsm)
+      cv.axis_y(0, float(rows), 1, row_name);
+    else
+      dl->AddText({o.x - font * 1.6f, o.y}, IM_COL32(200, 200, 210, 255), row_name);
 
     if (ldsm && ui_.show_addresses && !hides("fragments.owners")) draw_addresses(m, cv);
 
@@ -258,7 +263,7 @@ class FragmentsView final : public View {
                     kHighlight, 0, 0, 2);
         const int i = hides("fragments.owners") ? -2 : owner[static_cast<size_t>(r) * cols + c];
         ImGui::BeginTooltip();
-        if (i == -2) tooltip_row(tr("lane"), "? (hidden until you press Reveal)");
+        if (i == -2) tooltip_row(tr("lane"), tr("? (hidden until you press Reveal)"));
         tooltip_row(tr("element"), "(" + std::string(row_name) + "=" + std::to_string(r) + ", " +
                                    col_name + "=" + std::to_string(c) + ")");
         if (i >= 0) {

@@ -216,8 +216,10 @@ class GmmaLayoutView final : public View {
                                  const std::optional<Hover>& hl) {
     const int rows = t.rows, cols = t.cols;
     const float font = ImGui::GetFontSize();
-    Canvas cv("##gmma_tile", ui_.tile_canvas, float(cols), float(rows), {0, 0}, font * 1.5f);
+    Canvas cv("##gmma_tile", ui_.tile_canvas, float(cols), float(rows), {0, 0}, font * 2.5f);
     ImDrawList* dl = cv.draw_list();
+    cv.axis_x(float(rows), float(cols), 1, tr("K, elements"));
+    cv.axis_y(0, float(rows), 1, tr("row"));
     const int per_chunk = 128 / t.element_bits;
     for (int r = 0; r < rows; ++r)
       for (int c = 0; c < cols; ++c) {
@@ -283,8 +285,9 @@ class GmmaLayoutView final : public View {
     const float font = ImGui::GetFontSize();
     shows("gmma.element_place");  // noted as drawn unless the asked element's line is blanked below
     // A chunk is 4 units wide (its 4 banks), 1 unit tall.
-    Canvas cv("##gmma_smem", ui_.smem_canvas, 32.f, float(lines), {0, 0}, font * 1.5f);
+    Canvas cv("##gmma_smem", ui_.smem_canvas, 32.f, float(lines), {0, 0}, font * 2.5f);
     ImDrawList* dl = cv.draw_list();
+    cv.axis_y(0, float(lines), 128, tr("byte"));
     std::optional<Hover> out;
     auto mouse = cv.mouse();
     for (size_t i = 0; i < chunks.size(); ++i) {

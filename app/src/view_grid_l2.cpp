@@ -600,9 +600,12 @@ class GridView final : public View {
                     ? (l2_ ? tr(" = DRAM sectors its main loop fetched (dark: reused from L2)") : tr(" (L2 replay running...)"))
                     : ui_.color_by == "order" ? tr(" (dark: launched first)") : "");
     draw_tile_legend();
-    Canvas cv("##grid", ui_.grid_canvas, float(m.tiles.tiles_n), float(m.tiles.tiles_m), {0, 0}, font);
+    Canvas cv("##grid", ui_.grid_canvas, float(m.tiles.tiles_n), float(m.tiles.tiles_m), {0, 0}, font * 3);
     cv.draw_cells(tiles_tex_, 0, 0, float(m.tiles.tiles_n), float(m.tiles.tiles_m));
     cv.draw_grid_lines(0, 0, m.tiles.tiles_n, m.tiles.tiles_m, 5);
+    // Ticks at tile edges, labelled in elements of C.
+    cv.axis_x(float(m.tiles.tiles_m), float(m.tiles.tiles_n), m.spec.tile.n, tr("n, elements"));
+    cv.axis_y(0, float(m.tiles.tiles_m), m.spec.tile.m, "m");
     draw_partial_tiles(cv);
     // Clusters (stages 16, 17): m tiles 2j and 2j+1 of one n tile form a cluster.
     if (const int cm = m.spec.l2.multicast_b; cm > 1 && cv.scale() * cm >= 6) {
@@ -708,9 +711,11 @@ class GridView final : public View {
                       ImGuiWindowFlags_NoScrollWithMouse);
     // Content: bins wide; one unit per slot, stretched to a readable height.
     const float aspect = std::max(1.f, float(bins) / float(slots) * 0.5f);
-    Canvas cv("##slotcv", ui_.slots_canvas, float(bins), float(slots) * aspect, {0, 0}, 4);
+    Canvas cv("##slotcv", ui_.slots_canvas, float(bins), float(slots) * aspect, {0, 0}, ImGui::GetFontSize() * 2.5f);
     ImDrawList* dl = cv.draw_list();
     dl->AddImage(slots_tex_.imgui_id(), cv.to_screen(0, 0), cv.to_screen(float(bins), float(slots) * aspect));
+    cv.axis_x(float(slots) * aspect, float(bins), span / bins, tr("time, k iterations"));
+    cv.axis_y(0, float(slots) * aspect, 1.0 / aspect, tr("slot"));
     const float x = float(ui_.time * bins);
     dl->AddLine(cv.to_screen(x, 0), cv.to_screen(x, float(slots) * aspect), IM_COL32(255, 255, 0, 255), 2);
     if (auto mouse = cv.mouse()) {
@@ -826,7 +831,7 @@ class GridView final : public View {
         start = end;
       }
     }
-    ImGui::TextDisabled(tr("hit rate of reads over time"));
+    ImGui::TextDisabled("%s", trf("hit rate of reads over time: 0 .. %.0f k iterations across", span).c_str());
   }
 
   GridUiState ui_;

@@ -58,8 +58,8 @@ int row_of(const PipelineTrace& t, const TraceEvent& e) {
   return t.spec.warp_specialized() ? std::max(0, e.role) : row_of(e.kind);
 }
 std::string row_name(const PipelineTrace& t, int r) {
-  if (!t.spec.warp_specialized()) return kRowNames[r];
-  return r == 0 ? "producer WG (TMA)" : "consumer WG " + std::to_string(r - 1) + " (wgmma)";
+  if (!t.spec.warp_specialized()) return tr(kRowNames[r]);
+  return r == 0 ? std::string(tr("producer WG (TMA)")) : trf("consumer WG %d (wgmma)", r - 1);
 }
 
 class PipelineView final : public View {
@@ -229,13 +229,12 @@ class PipelineView final : public View {
     float label_w = 0;
     for (int r = 0; r < rows; ++r)
       if (r != units)
-        label_w = std::max(label_w, ImGui::CalcTextSize((r < units ? row_name(t, r) : "smem stage 00").c_str()).x);
+        label_w = std::max(label_w, ImGui::CalcTextSize((r < units ? row_name(t, r) : trf("smem stage %d", 10)).c_str()).x);
     label_w += font * 0.8f;
     ImGui::SetCursorPosX(ImGui::GetCursorPosX() + label_w);
-    Canvas cv("##gantt", ui_.canvas, float(span), rows * row_h, {0, 0}, 6);
+    Canvas cv("##gantt", ui_.canvas, float(span), rows * row_h, {0, 0}, font * 2);
     ImDrawList* dl = cv.draw_list();
-    const ImVec2 origin = cv.to_screen(0, 0);
-    (void)origin;
+    cv.axis_x(rows * row_h, float(span), 1, tr("time (a global load = the global latency)"));
     auto row_y = [&](int r) { return r * row_h; };
     // Stage occupancy: from the first write of a tile into a stage to its last read.
     for (const StageHold& h : stage_holds(t)) {
@@ -316,7 +315,7 @@ class PipelineView final : public View {
     dl->PushClipRect({cv.min().x - label_w, cv.min().y}, {cv.min().x, cv.max().y}, false);
     for (int r = 0; r < rows; ++r) {
       if (r == units || cv.scale() * row_h <= font * 0.9f) continue;
-      const std::string name = r < units ? row_name(t, r) : "smem stage " + std::to_string(r - units - 1);
+      const std::string name = r < units ? row_name(t, r) : trf("smem stage %d", r - units - 1);
       const float y = cv.to_screen(0, row_y(r) + row_h / 2).y;
       dl->AddText({cv.min().x - label_w + 2, y - font / 2}, IM_COL32(210, 210, 220, 255), name.c_str());
     }

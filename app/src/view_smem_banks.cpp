@@ -355,6 +355,12 @@ class BanksView final : public View {
       dl->AddText({p.x - ImGui::CalcTextSize(t.c_str()).x / 2, p.y - font * 1.25f},
                   IM_COL32(200, 200, 210, 255), t.c_str());
     }
+    {  // the axes' units: banks across, byte addresses of the 128-byte lines down
+      const ImVec2 o = cv.to_screen(0, 0), e = cv.to_screen(32, 0);
+      dl->AddText({e.x + 4, e.y - font * 1.25f}, IM_COL32(200, 200, 210, 255), tr("bank"));
+      const char* byte = tr("byte");
+      dl->AddText({o.x - ImGui::CalcTextSize(byte).x - 4, o.y - font * 1.25f}, IM_COL32(150, 150, 160, 255), byte);
+    }
     if (cv.scale() > font * 0.9f)
       for (int line = l0; line < l1; ++line) {
         const ImVec2 p = cv.to_screen(0, line + 0.5f);

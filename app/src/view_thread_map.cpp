@@ -279,16 +279,15 @@ class ThreadMapView final : public View {
       legend_swatches(tr("thread: its warp's hue, lighter by lane"),
                       {{lane_color(0, 0), tr("warp 0 lane 0")}, {lane_color(0, 31), tr("lane 31")},
                        {lane_color(1, 0), tr("warp 1 lane 0")}, {lane_color(1, 31), tr("lane 31")}});
-    Canvas cv("##tile", ui_.canvas, float(w), float(h), {0, 0}, font * 2);
+    Canvas cv("##tile", ui_.canvas, float(w), float(h), {0, 0}, font * 3);
     cv.draw_cells(texture_, 0, 0, float(w), float(h));
     cv.draw_grid_lines(0, 0, w, h);
     ImDrawList* dl = cv.draw_list();
-    // Axes outside the tile: contiguous (c) runs right, strided (s) runs down.
-    const ImU32 axis_color = IM_COL32(200, 200, 210, 255);
+    // Axes outside the tile, in elements: contiguous (c) runs right, strided (s) runs down.
     const ImVec2 o = cv.to_screen(0, 0);
-    dl->AddText({o.x, o.y - font * 1.3f}, axis_color, "c (contiguous) \xE2\x86\x92");
-    dl->AddText({o.x - font * 1.2f, o.y}, axis_color, "s");
-    dl->AddText({o.x - font * 1.2f, o.y + font}, axis_color, "\xE2\x86\x93");
+    dl->AddText({o.x, o.y - font * 1.3f}, IM_COL32(200, 200, 210, 255), tr("c (contiguous) \xE2\x86\x92"));
+    cv.axis_x(float(h), float(w), 1, tr("c, elements"));
+    cv.axis_y(0, float(h), 1, tr("s \xE2\x86\x93"));
     const int per_thread = r.accesses_per_thread();
     const int shown = ui_.iteration < 0 ? per_thread : std::min(ui_.iteration, per_thread);
     // Thread ids in cells large enough to read them; the last access of each thread outlined.
