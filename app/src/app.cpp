@@ -331,11 +331,17 @@ void App::export_view_json() {
 }
 
 void App::draw_views(float dt) {
-  ViewContext ctx{paths_, dt, headless_, config_.lang, &app_log, {}};
+  ViewContext ctx{paths_, dt, headless_, config_.lang, &app_log, {}, {}};
   ctx.ask = [this](const std::string& quantity) {
     PredictSpec spec;
     spec.quantity = quantity;
     return predict_answer(spec);
+  };
+  ctx.open_view = [this](const std::string& id, const Json& settings) {
+    if (View* v = view(id)) {
+      v->apply(settings);
+      select_view(id);
+    }
   };
   for (const auto& v : views_) v->begin_frame();  // only the view in front draws (and notes facts)
   if (ImGui::BeginTabBar("##views")) {

@@ -33,6 +33,8 @@ struct ViewContext {
   void (*log)(const std::string& level, const std::string& message) = nullptr;
   // Another view's answer to a predict quantity ("banks.wavefronts"), for views that compare.
   std::function<Expected<double>(const std::string& quantity)> ask;
+  // Brings another view to the front with these (valid) settings, as a lesson step would.
+  std::function<void(const std::string& view, const Json& settings)> open_view;
 };
 
 class View {
@@ -112,6 +114,8 @@ class View {
 
 // All views, in tab order (the order of known_view_ids()).
 std::vector<std::unique_ptr<View>> make_views();
+// The tab title of a view id ("fragments" -> "Fragments"), English (tr() it to show).
+const char* view_title(const std::string& id);
 
 // Factories, one per view file.
 std::unique_ptr<View> make_thread_map_view();

@@ -1,11 +1,13 @@
 // View 10, "Code": the CUDA source of a stage from kernels/stages (model/stage_source.h), the
-// lines new against the previous stage marked; a lesson step can point at lines (`lines`).
+// lines new against the previous stage marked; a lesson step can point at lines (`lines`); a line
+// that moves something another view draws opens that view on it (model/code_links.h).
 // Works without a GPU: the sources ship with the project.
 #include <string>
 #include <vector>
 
 #include "fonts.h"
 #include "gemmlab/stage_desc.h"
+#include "model/code_links.h"
 #include "model/stage_source.h"
 #include "palette.h"
 #include "ui_util.h"
@@ -59,45 +61,97 @@ class CodeView final : public View {
       return;
     }
     ImGui::Text(tr("%d of %d lines new against %s"), source_->added, source_->total,
-                source_->previous.empty() ? "nothing (the first stage)" : source_->previous.c_str());
+                source_->previous.empty() ? tr("nothing (the first stage)") : source_->previous.c_str());
     legend_swatches(tr("lines"), {{rgba(40, 90, 50), tr("new in this stage")}, {rgba(110, 100, 30), tr("the step points here")}});
+    ImGui::SameLine(0, ImGui::GetFontSize());
+    ImGui::TextDisabled("%s", tr("\xE2\x96\xB8 a line that moves data: hover it for what, click it to open the view that draws it"));
+    draw_lines(ctx);
+  }
+
+ private:
+  // The shown lines: (file, line) with line -1 for a file's header, the filter applied.
+  struct Row {
+    int file, line;
+  };
+  std::vector<Row> rows() const {
+    std::vector<Row> out;
+    for (size_t fi = 0; fi < source_->files.size(); ++fi) {
+      out.push_back({int(fi), -1});
+      const SourceFile& f = source_->files[fi];
+      for (size_t i = 0; i < f.lines.size(); ++i)
+        if (!ui_.only_new || f.lines[i].added || pointed(int(fi), int(i) + 1)) out.push_back({int(fi), int(i)});
+    }
+    return out;
+  }
+  bool pointed(int file, int number) const {
+    return file == 0 && ui_.first > 0 && number >= ui_.first && number <= ui_.last;
+  }
+
+  // Only the visible lines are laid out (a stage's files run to a thousand lines and more). A
+  // line that moves something a view draws (model/code_links.h) is marked in the gutter; hover it
+  // for what, click it to open that view on it.
+  void draw_lines(ViewContext& ctx) {
     ImGui::BeginChild("##code", {0, 0}, true, ImGuiWindowFlags_HorizontalScrollbar);
     if (fonts().mono) ImGui::PushFont(fonts().mono);
     const float h = ImGui::GetTextLineHeightWithSpacing();
-    for (size_t fi = 0; fi < source_->files.size(); ++fi) {
-      const SourceFile& f = source_->files[fi];
-      ImGui::TextDisabled("// ---- %s", f.path.c_str());
-      for (size_t i = 0; i < f.lines.size(); ++i) {
-        const SourceLine& l = f.lines[i];
-        const int number = static_cast<int>(i) + 1;
-        const bool pointed = fi == 0 && ui_.first > 0 && number >= ui_.first && number <= ui_.last;
-        if (ui_.only_new && !l.added && !pointed) continue;
-        const ImVec2 p = ImGui::GetCursorScreenPos();
-        if (l.added || pointed)
-          ImGui::GetWindowDrawList()->AddRectFilled(
-              p, {p.x + std::max(ImGui::GetContentRegionAvail().x, 2000.f), p.y + h},
-              pointed ? rgba(110, 100, 30) : rgba(40, 90, 50));
-        if (pointed && number == ui_.first && scroll_pending_) {
-          ImGui::SetScrollHereY(0.2f);
-          scroll_pending_ = false;
+    const std::vector<Row> shown = rows();
+    if (scroll_pending_) {
+      for (size_t r = 0; r < shown.size(); ++r)
+        if (pointed(shown[r].file, shown[r].line + 1)) {
+          ImGui::SetScrollY(std::max(0.f, float(r) * h - ImGui::GetWindowHeight() * 0.2f));
+          break;
         }
+      scroll_pending_ = false;
+    }
+    ImGuiListClipper clipper;
+    clipper.Begin(int(shown.size()), h);
+    while (clipper.Step())
+      for (int r = clipper.DisplayStart; r < clipper.DisplayEnd; ++r) {
+        const Row& row = shown[size_t(r)];
+        const SourceFile& f = source_->files[size_t(row.file)];
+        if (row.line < 0) {
+          ImGui::TextDisabled("// ---- %s", f.path.c_str());
+          continue;
+        }
+        const SourceLine& l = f.lines[size_t(row.line)];
+        const int number = row.line + 1;
+        const bool is_pointed = pointed(row.file, number);
+        const ImVec2 p = ImGui::GetCursorScreenPos();
+        ImDrawList* dl = ImGui::GetWindowDrawList();
+        const float width = std::max(ImGui::GetContentRegionAvail().x, 2000.f);
+        if (l.added || is_pointed)
+          dl->AddRectFilled(p, {p.x + width, p.y + h}, is_pointed ? rgba(110, 100, 30) : rgba(40, 90, 50));
+        const std::optional<CodeLink>& link = links_[size_t(row.file)][size_t(row.line)];
         ImGui::TextDisabled("%4d", number);
         ImGui::SameLine();
+        ImGui::TextUnformatted(link ? "\xE2\x96\xB8" : " ");  // the gutter mark of a line that opens a view
+        ImGui::SameLine();
         ImGui::TextUnformatted(l.text.c_str());
+        if (link && ImGui::IsItemHovered()) {
+          dl->AddRect(p, {p.x + width, p.y + h}, kHighlight, 0, 0, 1.5f);
+          ImGui::BeginTooltip();
+          ImGui::TextUnformatted(tr(link->what.c_str()));
+          ImGui::TextDisabled("%s", trf("Click: open the %s view on it", tr(view_title(link->view))).c_str());
+          ImGui::EndTooltip();
+          if (ImGui::IsItemClicked() && ctx.open_view) ctx.open_view(link->view, link->settings);
+        }
       }
-    }
     if (fonts().mono) ImGui::PopFont();
     ImGui::EndChild();
   }
 
- private:
   void load(const std::string& root) {
     if (loaded_for_ == ui_.stage) return;
     loaded_for_ = ui_.stage;
     auto s = load_stage_source(root, ui_.stage);
+    links_.clear();
     if (s) {
       source_ = std::move(*s);
       error_.clear();
+      for (const SourceFile& f : source_->files) {
+        links_.emplace_back();
+        for (const SourceLine& l : f.lines) links_.back().push_back(code_link(l.text));
+      }
     } else {
       source_.reset();
       error_ = s.error();
@@ -106,6 +160,7 @@ class CodeView final : public View {
 
   CodeUiState ui_;
   std::optional<StageSource> source_;
+  std::vector<std::vector<std::optional<CodeLink>>> links_;  // per file, per line
   std::string error_, loaded_for_;
   bool scroll_pending_ = false;
 };

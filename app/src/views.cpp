@@ -18,4 +18,15 @@ std::vector<std::unique_ptr<View>> make_views() {
   return v;
 }
 
+const char* view_title(const std::string& id) {
+  static const auto titles = [] {
+    std::vector<std::pair<std::string, const char*>> t;
+    for (const auto& v : make_views()) t.emplace_back(v->id(), v->title());  // titles are literals
+    return t;
+  }();
+  for (const auto& [vid, title] : titles)
+    if (vid == id) return title;
+  return "?";
+}
+
 }  // namespace gemmlab::app
