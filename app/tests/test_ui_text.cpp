@@ -21,6 +21,22 @@ std::string read_all(const std::string& path) {
   return ss.str();
 }
 
+// A C++ string literal's body as the compiler reads it: \" \\ \n \xHH.
+std::string unescape(const std::string& body) {
+  std::string out;
+  for (size_t i = 0; i < body.size(); ++i) {
+    if (body[i] != '\\' || i + 1 == body.size()) {
+      out += body[i];
+      continue;
+    }
+    const char c = body[++i];
+    if (c == 'n') out += '\n';
+    else if (c == 'x' && i + 2 < body.size()) out += char(std::stoi(body.substr(i + 1, 2), nullptr, 16)), i += 2;
+    else out += c;
+  }
+  return out;
+}
+
 }  // namespace
 
 TEST(UiText, PrintfConversionsOfAFormat) {
@@ -64,8 +80,7 @@ TEST(UiText, EveryTrLiteralIsInTheCatalogue) {
       const std::string args = (*it)[1];
       std::string key;
       for (std::sregex_iterator p(args.begin(), args.end(), piece); p != end; ++p) key += (*p)[1];
-      key = std::regex_replace(key, std::regex(R"(\\")"), "\"");
-      key = std::regex_replace(key, std::regex(R"(\\n)"), "\n");
+      key = unescape(key);
       EXPECT_TRUE(j.contains(key)) << file << ": tr(\"" << key << "\") has no Chinese entry";
       ++found;
     }
