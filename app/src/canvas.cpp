@@ -94,7 +94,8 @@ namespace {
 
 std::string tick_text(double v) {
   char buf[32];
-  std::snprintf(buf, sizeof buf, std::abs(v - std::round(v)) < 1e-9 ? "%.0f" : "%.3g", v);
+  // Large values are whole (float steps leave them a hair off): never "5e+05".
+  std::snprintf(buf, sizeof buf, std::abs(v) >= 100 || std::abs(v - std::round(v)) < 1e-6 ? "%.0f" : "%.3g", v);
   return buf;
 }
 

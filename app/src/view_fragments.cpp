@@ -141,11 +141,9 @@ class FragmentsView final : public View {
       note_text(tr("Hover a cell for its lane; click it (or type a lane) to highlight that lane."));
       return;
     }
-    std::string text = wgmma() ? "thread " + std::to_string(lane) + " (warp " + std::to_string(lane / 32) + ", lane " +
-                                     std::to_string(lane % 32) + ": groupID " + std::to_string((lane % 32) >> 2) +
-                                     ", threadID_in_group " + std::to_string(lane & 3) + ") holds:"
-                               : "lane " + std::to_string(lane) + " (groupID " + std::to_string(lane >> 2) +
-                                     ", threadID_in_group " + std::to_string(lane & 3) + ") holds:";
+    std::string text = wgmma() ? trf("thread %d (warp %d, lane %d: groupID %d, threadID_in_group %d) holds:", lane,
+                                     lane / 32, lane % 32, (lane % 32) >> 2, lane & 3)
+                               : trf("lane %d (groupID %d, threadID_in_group %d) holds:", lane, lane >> 2, lane & 3);
     const char prefix = element_prefix();
     for (const auto& e : m.elements) {
       if (e.lane != lane) continue;

@@ -299,20 +299,20 @@ class KernelsView final : public View {
       const float w = max_tflops > 0 ? float(x->tflops / max_tflops) * bar_w : 0;
       const Rgba col = track_colour(*x);
       dl->AddRectFilled({p.x + name_w, p.y + 2}, {p.x + name_w + w, p.y + h - 2}, col, 2);
-      char buf[200];
       const char* unit = x->track == "conv-int8" || x->track == "conv-int4" ? "TOP/s" : "TFLOP/s";
+      const char* verdict = x->ok ? tr("ok") : tr("WRONG");
+      std::string label;
       if (x->is_reference())
-        std::snprintf(buf, sizeof buf, "%.1f TFLOP/s  %.3f ms  reference (%s)", x->tflops, x->ms, x->track.c_str());
+        label = trf("%.1f TFLOP/s  %.3f ms  reference (%s)", x->tflops, x->ms, x->track.c_str());
       else if (x->is_conv && x->cudnn_ms > 0)
-        std::snprintf(buf, sizeof buf, "%.1f %s  %.1f%% of im2col+cuBLAS  %.1f%% of cuDNN  %s", x->tflops, unit,
-                      100 * x->ratio_to_im2col, 100 * x->ratio_to_cudnn, x->ok ? "ok" : "WRONG");
+        label = trf("%.1f %s  %.1f%% of im2col+cuBLAS  %.1f%% of cuDNN  %s", x->tflops, unit, 100 * x->ratio_to_im2col,
+                    100 * x->ratio_to_cudnn, verdict);
       else if (x->is_conv)
-        std::snprintf(buf, sizeof buf, "%.1f %s  %.1f%% of im2col+cuBLAS  %s", x->tflops, unit,
-                      100 * x->ratio_to_im2col, x->ok ? "ok" : "WRONG");
-      else
-        // One decimal: a stage at 99.5% of cuBLAS is not "100%".
-        std::snprintf(buf, sizeof buf, "%.1f TFLOP/s  %.1f%% of cuBLAS  %s (rel err %.1e)", x->tflops,
-                      100 * x->ratio_to_cublas, x->ok ? "ok" : "WRONG", x->rel_err);
+        label = trf("%.1f %s  %.1f%% of im2col+cuBLAS  %s", x->tflops, unit, 100 * x->ratio_to_im2col, verdict);
+      else  // one decimal: a stage at 99.5% of cuBLAS is not "100%"
+        label = trf("%.1f TFLOP/s  %.1f%% of cuBLAS  %s (rel err %.1e)", x->tflops, 100 * x->ratio_to_cublas, verdict,
+                    x->rel_err);
+      const char* buf = label.c_str();
       dl->AddText({p.x + name_w + bar_w + font * 0.5f, p.y + font * 0.2f},
                   x->ok ? ImGui::GetColorU32(ImGuiCol_Text) : IM_COL32(255, 120, 120, 255), buf);
       ImGui::Dummy({avail, h});
@@ -320,23 +320,15 @@ class KernelsView final : public View {
         ImGui::BeginTooltip();
         tooltip_row(tr("stage"), x->stage + " (" + x->track + ")");
         tooltip_row(tr("size"), std::to_string(x->m) + " x " + std::to_string(x->n) + " x " + std::to_string(x->k));
-        std::snprintf(buf, sizeof buf, "%.4f ms median of %d runs", x->ms, x->reps);
-        tooltip_row(tr("time"), buf);
-        if (!x->is_reference() && !x->is_conv) {
-          std::snprintf(buf, sizeof buf, "%.4f ms, timed in turns with this stage", x->cublas_ms);
-          tooltip_row(tr("cuBLAS"), buf);
-        }
+        tooltip_row(tr("time"), trf("%.4f ms median of %d runs", x->ms, x->reps));
+        if (!x->is_reference() && !x->is_conv)
+          tooltip_row(tr("cuBLAS"), trf("%.4f ms, timed in turns with this stage", x->cublas_ms));
         if (!x->is_reference() && x->is_conv) {
-          std::snprintf(buf, sizeof buf, "%.4f ms, timed in turns with this stage", x->im2col_ms);
-          tooltip_row(tr("im2col+cuBLAS"), buf);
-          if (x->cudnn_ms > 0) {
-            std::snprintf(buf, sizeof buf, "%.4f ms, timed in turns with this stage", x->cudnn_ms);
-            tooltip_row(tr("cuDNN"), buf);
-          }
+          tooltip_row(tr("im2col+cuBLAS"), trf("%.4f ms, timed in turns with this stage", x->im2col_ms));
+          if (x->cudnn_ms > 0) tooltip_row(tr("cuDNN"), trf("%.4f ms, timed in turns with this stage", x->cudnn_ms));
         }
-        std::snprintf(buf, sizeof buf, "%.2e (relative Frobenius error vs %s)", x->rel_err,
-                      x->is_conv ? "im2col + cuBLAS" : "cuBLAS");
-        tooltip_row(tr("error"), buf);
+        tooltip_row(tr("error"), trf("%.2e (relative Frobenius error vs %s)", x->rel_err,
+                                     x->is_conv ? "im2col + cuBLAS" : "cuBLAS"));
         ImGui::EndTooltip();
       }
     }
@@ -401,7 +393,7 @@ class KernelsView final : public View {
       dl->AddText({px(v) - font * 0.6f, b.y + font * 0.2f}, text, labels[e]);
       dl->AddText({a.x - font * 2.2f, py(v) - font * 0.5f}, text, labels[e]);
     }
-    dl->AddText({a.x, b.y + font * 1.2f}, text, "FLOP per byte of DRAM traffic (A, B read once, C written once)");
+    dl->AddText({a.x, b.y + font * 1.2f}, text, tr("FLOP per byte of DRAM traffic (A, B read once, C written once)"));
     dl->AddText({o.x, a.y - font * 0.1f}, text, "TF/s");
     // The DRAM bound up to the highest roof, then each roof from its ridge on.
     const double bw = dev->dram_tb_s;

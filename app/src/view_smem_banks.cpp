@@ -449,7 +449,7 @@ class BanksView final : public View {
                    IM_COL32(0, 0, 0, 200));
     }
     const ImVec2 o = cv.to_screen(0, 0);
-    dl->AddText({o.x, o.y - font * 1.3f}, IM_COL32(200, 200, 210, 255), "col \xE2\x86\x92  (cells show their bank)");
+    dl->AddText({o.x, o.y - font * 1.3f}, IM_COL32(200, 200, 210, 255), tr("col \xE2\x86\x92  (cells show their bank)"));
     if (auto m = cv.mouse()) {
       const int c = int(std::floor(m->x)), r = int(std::floor(m->y));
       if (r >= 0 && r < p.rows && c >= 0 && c < p.cols) {
