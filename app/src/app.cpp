@@ -38,8 +38,8 @@ void App::reload_course() {
   open(std::max(0, course_.index_of(id)), step_);
   watched_stamp_ = course_files_stamp();
   const Lesson* l = lesson();
-  status(l && !l->ok() ? "reloaded " + paths_.course + ": this lesson has problems (shown in the lesson panel)"
-                       : "course reloaded from " + paths_.course);
+  status(l && !l->ok() ? trf("reloaded %s: this lesson has problems (shown in the lesson panel)", paths_.course.c_str())
+                       : trf("course reloaded from %s", paths_.course.c_str()));
 }
 
 void App::open_course(const std::string& dir) {
@@ -50,7 +50,7 @@ void App::open_course(const std::string& dir) {
   lesson_ = step_ = -1;
   open(0, 0);
   watched_stamp_ = course_files_stamp();
-  status(course_.lessons.empty() ? "no lessons in " + dir : "opened the course in " + dir);
+  status(course_.lessons.empty() ? trf("no lessons in %s", dir.c_str()) : trf("opened the course in %s", dir.c_str()));
 }
 
 int App::steps_seen(const std::string& id) const {
@@ -189,7 +189,7 @@ void App::reset_step() {
   if (const Lesson* l = lesson(); l && l->ok()) apply_step_settings(lesson_, step_, true);
   predict_ = PredictState{};
   mask_predicted_quantity(true);
-  status("step settings restored");
+  status(tr("step settings restored"));
 }
 
 void App::set_lang(const std::string& lang) {
@@ -274,7 +274,7 @@ void App::draw_menu() {
     if (ImGui::MenuItem(tr("Open ncu CSV..."))) {
       select_view("measured");
       if (View* m = view("measured"))
-        file_dialog_open("Open an Nsight Compute CSV", paths_.assets, ".csv",
+        file_dialog_open(tr("Open an Nsight Compute CSV"), paths_.assets, ".csv",
                          [m](const std::string& path) { m->load_file(path); });
     }
     if (ImGui::MenuItem(tr("Screenshot window"), "Ctrl+S"))
@@ -284,7 +284,7 @@ void App::draw_menu() {
     if (ImGui::MenuItem(tr("Export view data as JSON"))) export_view_json();
     ImGui::Separator();
     if (ImGui::MenuItem(tr("Open course..."))) {
-      file_dialog_open("Open a course: its course.toml, or any lesson.toml in it", paths_.course, ".toml",
+      file_dialog_open(tr("Open a course: its course.toml, or any lesson.toml in it"), paths_.course, ".toml",
                        [this](const std::string& path) {
                          const fs::path p(path);
                          // course.toml sits in the course folder, lesson.toml one folder down.
@@ -325,7 +325,7 @@ void App::export_view_json() {
   const std::string path = export_path(v->id(), "json");
   const std::string problem = write_text_file(path, v->export_data().dump(2) + "\n");
   if (problem.empty())
-    status("saved " + path);
+    status(trf("saved %s", path.c_str()));
   else
     app_log("error", problem);
 }
@@ -419,7 +419,7 @@ void App::frame(float dt) {
 void App::open_results_dialog() {
   View* k = view("kernels");
   if (!k) return;
-  file_dialog_open("Open results JSON", paths_.assets + "/results", ".json",
+  file_dialog_open(tr("Open results JSON"), paths_.assets + "/results", ".json",
                    [k](const std::string& path) { k->load_file(path); });
 }
 

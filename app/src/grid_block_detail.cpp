@@ -47,8 +47,8 @@ void draw_simt_block_detail(CanvasState& canvas, int highlight_warp) {
   if (auto mouse = cv.mouse(); mouse && mouse->x >= 0 && mouse->y >= 0 && mouse->x < p.cols && mouse->y < p.rows) {
     const int m = int(mouse->y), n = int(mouse->x), t = p.owner(m, n);
     ImGui::BeginTooltip();
-    tooltip_row(tr("C element"), "(" + std::to_string(m) + ", " + std::to_string(n) + ") of the block tile");
-    tooltip_row(tr("thread"), std::to_string(t) + " = warp " + std::to_string(t / 32) + ", lane " + std::to_string(t % 32));
+    tooltip_row(tr("C element"), trf("(%d, %d) of the block tile", m, n));
+    tooltip_row(tr("thread"), trf("%d = warp %d, lane %d", t, t / 32, t % 32));
     ImGui::EndTooltip();
   }
 }

@@ -221,10 +221,9 @@ class ConvView final : public View {
         hover_h_ = y - pad, hover_w_ = x - pad;
         const auto readers = conv::readers_of(sh, block_m0(l), conv::kTiles[l.tile].m, o.n, hover_h_, hover_w_);
         ImGui::BeginTooltip();
-        tooltip_row(tr("input"), "(n " + std::to_string(o.n) + ", h " + std::to_string(hover_h_) + ", w " +
-                                 std::to_string(hover_w_) + ")" +
-                                 (hover_h_ < 0 || hover_h_ >= sh.h || hover_w_ < 0 || hover_w_ >= sh.w ? "  padding: reads as 0" : ""));
-        tooltip_row(tr("read by"), std::to_string(readers.size()) + " (row, tap) cells of this block's rows");
+        tooltip_row(tr("input"), trf("(n %d, h %d, w %d)", o.n, hover_h_, hover_w_) +
+                                 (hover_h_ < 0 || hover_h_ >= sh.h || hover_w_ < 0 || hover_w_ >= sh.w ? tr("  padding: reads as 0") : ""));
+        tooltip_row(tr("read by"), trf("%zu (row, tap) cells of this block's rows", readers.size()));
         ImGui::EndTooltip();
       }
     }
@@ -278,13 +277,10 @@ class ConvView final : public View {
         const auto win = conv::window_of(sh, m0 + y);
         const conv::Npq o = conv::row_pixel(sh, m0 + y);
         ImGui::BeginTooltip();
-        tooltip_row(tr("row"), std::to_string(m0 + y) + " = output (n " + std::to_string(o.n) + ", p " + std::to_string(o.p) +
-                               ", q " + std::to_string(o.q) + ")");
-        tooltip_row(tr("tap"), "(r " + std::to_string(t / sh.s) + ", s " + std::to_string(t % sh.s) + "): k " +
-                               std::to_string(t * sh.c) + " .. " + std::to_string(t * sh.c + sh.c - 1));
+        tooltip_row(tr("row"), trf("%lld = output (n %d, p %d, q %d)", m0 + y, o.n, o.p, o.q));
+        tooltip_row(tr("tap"), trf("(r %d, s %d): k %d .. %d", t / sh.s, t % sh.s, t * sh.c, t * sh.c + sh.c - 1));
         const auto& c = win[size_t(t)];
-        tooltip_row(tr("reads"), c.in_tensor ? "input (h " + std::to_string(c.h) + ", w " + std::to_string(c.w) + ")"
-                                         : "padding (h " + std::to_string(c.h) + ", w " + std::to_string(c.w) + "): zero-filled");
+        tooltip_row(tr("reads"), c.in_tensor ? trf("input (h %d, w %d)", c.h, c.w) : trf("padding (h %d, w %d): zero-filled", c.h, c.w));
         ImGui::EndTooltip();
         if (cv.clicked()) ui_.row = int(m0 + y);
       }
@@ -327,20 +323,15 @@ class ConvView final : public View {
         if (x.row_in_tile != vy || x.k_in_tile / l.elements_per_vector != vx) continue;
         dl->AddRect(cv.to_screen(vx * xs, float(vy)), cv.to_screen((vx + 1) * xs, float(vy + 1)), kHighlight, 0, 0, 2);
         ImGui::BeginTooltip();
-        tooltip_row(tr("thread"), std::to_string(x.thread) + " (warp " + std::to_string(x.thread / 32) + ", lane " +
-                                  std::to_string(x.thread % 32) + "), access " + std::to_string(x.access));
-        tooltip_row(tr("GEMM"), "row " + std::to_string(x.m) + ", k " + std::to_string(x.kk) + " .. " +
-                                std::to_string(x.kk + l.elements_per_vector - 1));
-        if (!x.row_valid) tooltip_row(tr("loads"), "nothing: the row is past M (zero-filled)");
-        else if (!x.k_valid) tooltip_row(tr("loads"), "nothing: k is past R*S*C (zero-filled)");
+        tooltip_row(tr("thread"), trf("%d (warp %d, lane %d), access %d", x.thread, x.thread / 32, x.thread % 32, x.access));
+        tooltip_row(tr("GEMM"), trf("row %lld, k %d .. %d", (long long)x.m, x.kk, x.kk + l.elements_per_vector - 1));
+        if (!x.row_valid) tooltip_row(tr("loads"), tr("nothing: the row is past M (zero-filled)"));
+        else if (!x.k_valid) tooltip_row(tr("loads"), tr("nothing: k is past R*S*C (zero-filled)"));
         else if (!x.in_tensor)
-          tooltip_row(tr("loads"), "nothing: input (h " + std::to_string(x.input.h) + ", w " + std::to_string(x.input.w) +
-                                   ") is padding, cp.async src-size 0 zero-fills");
+          tooltip_row(tr("loads"), trf("nothing: input (h %d, w %d) is padding, cp.async src-size 0 zero-fills", x.input.h, x.input.w));
         else
-          tooltip_row(tr("loads"), "input (n " + std::to_string(x.input.n) + ", h " + std::to_string(x.input.h) + ", w " +
-                                   std::to_string(x.input.w) + ", c " + std::to_string(x.input.c) + ".." +
-                                   std::to_string(x.input.c + l.elements_per_vector - 1) + "), element offset " +
-                                   fmt_int(x.offset));
+          tooltip_row(tr("loads"), trf("input (n %d, h %d, w %d, c %d..%d), element offset %s", x.input.n, x.input.h, x.input.w, x.input.c,
+                                      x.input.c + l.elements_per_vector - 1, fmt_int(x.offset).c_str()));
         ImGui::EndTooltip();
         if (cv.clicked() && x.row_valid) ui_.row = int(x.m);
         break;
@@ -369,9 +360,8 @@ class ConvView final : public View {
       if (ImGui::IsMouseHoveringRect(a, b)) {
         const FragCoord f = mma_m8n8k32_a(word, nibble);  // lanes 0-3 hold row 0
         ImGui::BeginTooltip();
-        tooltip_row(tr("channel"), std::to_string(c) + " of the vector");
-        tooltip_row(tr("storage"), "word " + std::to_string(word) + ", bits " + std::to_string(4 * nibble) + ".." +
-                                   std::to_string(4 * nibble + 3) + " (s4_get(word, " + std::to_string(nibble) + "))");
+        tooltip_row(tr("channel"), trf("%d of the vector", c));
+        tooltip_row(tr("storage"), trf("word %d, bits %d..%d (s4_get(word, %d))", word, 4 * nibble, 4 * nibble + 3, nibble));
         tooltip_row("m8n8k32", "row 0's k " + std::to_string(f.col) + ": lane " + std::to_string(word) + ", a" +
                                    std::to_string(nibble));
         ImGui::EndTooltip();

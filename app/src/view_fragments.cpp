@@ -266,16 +266,15 @@ class FragmentsView final : public View {
                                    col_name + "=" + std::to_string(c) + ")");
         if (i >= 0) {
           const auto& e = m.elements[i];
-          tooltip_row(tr("lane"), std::to_string(e.lane) + "  (warp-wide: T" + std::to_string(e.lane) + ")");
+          tooltip_row(tr("lane"), trf("%d (warp-wide: T%d)", e.lane, e.lane));
           tooltip_row(tr("groupID"), std::to_string(e.lane >> 2) + ", threadID_in_group " +
                                      std::to_string(e.lane & 3));
-          tooltip_row(tr("register"), std::to_string(e.reg) + ", element " + std::to_string(e.element) +
-                                      " (low to high)");
+          tooltip_row(tr("register"), trf("%d, element %d (low to high)", e.reg, e.element));
           tooltip_row(tr("PTX name"), element_name(e));
           if (e.matrix >= 0) tooltip_row(tr("matrix"), std::to_string(e.matrix));
           if (cv.clicked()) ui_.highlight_lane = ui_.highlight_lane == e.lane ? -1 : e.lane;
         } else if (i == -1) {
-          tooltip_row(tr("lane"), "none: this instruction does not deliver it");
+          tooltip_row(tr("lane"), tr("none: this instruction does not deliver it"));
         }
         for (const auto& a : m.addresses) {
           if (!a.used) continue;
@@ -283,8 +282,7 @@ class FragmentsView final : public View {
           const bool in_row = down ? (c == a.start.col && r >= a.start.row && r < a.start.row + 8)
                                    : (r == a.start.row && c >= a.start.col && c < a.start.col + 8);
           if (in_row) {
-            tooltip_row(tr("address"), "lane " + std::to_string(a.lane) + " gives this 16-byte row (row " +
-                                       std::to_string(a.row) + " of matrix " + std::to_string(a.matrix) + ")");
+            tooltip_row(tr("address"), trf("lane %d gives this 16-byte row (row %d of matrix %d)", a.lane, a.row, a.matrix));
             break;
           }
         }

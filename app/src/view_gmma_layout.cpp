@@ -120,7 +120,7 @@ class GmmaLayoutView final : public View {
     if (ui_.global[0] > 0) {
       auto b = box_copy(*t);
       if (!b) {
-        error_box("as a TMA box: " + b.error());
+        error_box(tr("as a TMA box: ") + b.error());
       } else {
         box = std::move(*b);
         ImGui::TextWrapped(tr("TMA box at (%lld, %lld) of a %d x %d operand: %lld of %zu elements inside; the rest (hatched) "
@@ -266,14 +266,14 @@ class GmmaLayoutView final : public View {
     ImGui::BeginTooltip();
     tooltip_row(tr("element"), "(" + std::to_string(r) + ", " + std::to_string(c) + ")");
     if (secret(t, r, c)) {
-      tooltip_row(tr("offset"), "? (your prediction; press Reveal)");
+      tooltip_row(tr("offset"), tr("? (your prediction; press Reveal)"));
     } else {
       const long long byte = t.byte_offset(r, c);
-      tooltip_row(tr("offset"), fmt_int(t.offset(r, c)) + " elements = byte " + fmt_int(byte));
-      tooltip_row(tr("before the swizzle"), "byte " + fmt_int(t.linear(r, c) * t.element_bits / 8));
-      tooltip_row(tr("128-byte line"), std::to_string(byte / 128) + ", chunk " + std::to_string((byte % 128) / 16));
+      tooltip_row(tr("offset"), trf("%s elements = byte %s", fmt_int(t.offset(r, c)).c_str(), fmt_int(byte).c_str()));
+      tooltip_row(tr("before the swizzle"), trf("byte %s", fmt_int(t.linear(r, c) * t.element_bits / 8).c_str()));
+      tooltip_row(tr("128-byte line"), trf("%d, chunk %d", int(byte / 128), int((byte % 128) / 16)));
       tooltip_row(tr("banks"), std::to_string(4 * ((byte / 16) % 8)) + ".." + std::to_string(4 * ((byte / 16) % 8) + 3));
-      if (!inside(t, box, r, c)) tooltip_row("", "outside the operand: the TMA writes 0 here");
+      if (!inside(t, box, r, c)) tooltip_row("", tr("outside the operand: the TMA writes 0 here"));
     }
     ImGui::EndTooltip();
     return Hover{r, c};
@@ -310,9 +310,8 @@ class GmmaLayoutView final : public View {
         tooltip_row(tr("bytes"), fmt_int(long(i) * 16) + ".." + fmt_int(long(i) * 16 + 15));
         tooltip_row(tr("banks"), std::to_string(4 * (i % 8)) + ".." + std::to_string(4 * (i % 8) + 3));
         if (!hidden)
-          tooltip_row(tr("holds"), std::to_string(128 / t.element_bits) + " elements from (" + std::to_string(ch.row) +
-                                   ", " + std::to_string(ch.col) + ")" +
-                                   (t.major == gmma::Major::K ? " along K" : " down the rows"));
+          tooltip_row(tr("holds"), trf(t.major == gmma::Major::K ? "%d elements from (%d, %d) along K" : "%d elements from (%d, %d) down the rows",
+                                           128 / t.element_bits, ch.row, ch.col));
         ImGui::EndTooltip();
         if (!hidden) out = Hover{ch.row, ch.col};
       }

@@ -572,9 +572,9 @@ class GridView final : public View {
       return;
     }
     if (std::max(m.tiles.tiles_m, m.tiles.tiles_n) > CellTexture::max_size()) {
-      error_box("The grid is " + std::to_string(m.tiles.tiles_m) + " x " + std::to_string(m.tiles.tiles_n) +
-                " tiles; this view draws at most " + std::to_string(CellTexture::max_size()) +
-                " along a side (the graphics driver's texture limit). Use larger tiles.");
+      error_box(trf("The grid is %d x %d tiles; this view draws at most %d along a side (the graphics driver's "
+                    "texture limit). Use larger tiles.",
+                    m.tiles.tiles_m, m.tiles.tiles_n, CellTexture::max_size()));
       return;
     }
     const double now = ui_.time * m.timeline.makespan;
@@ -636,12 +636,11 @@ class GridView final : public View {
     const size_t t = static_cast<size_t>(r) * m.tiles.tiles_n + c;
     cv.draw_list()->AddRect(cv.to_screen(float(c), float(r)), cv.to_screen(c + 1.f, r + 1.f), kHighlight, 0, 0, 2);
     ImGui::BeginTooltip();
-    tooltip_row(tr("tile"), "(m " + std::to_string(r) + ", n " + std::to_string(c) + "): rows " +
-                            fmt_int(static_cast<long long>(r) * m.spec.tile.m) + ".., cols " +
-                            fmt_int(static_cast<long long>(c) * m.spec.tile.n) + "..");
+    tooltip_row(tr("tile"), trf("(m %d, n %d): rows %s.., cols %s..", r, c, fmt_int(static_cast<long long>(r) * m.spec.tile.m).c_str(),
+                              fmt_int(static_cast<long long>(c) * m.spec.tile.n).c_str()));
     // Its blocks, SMs, waves and times would answer an open predict question.
     if (hides("grid.blocks") || hides("grid.waves") || hides("grid.occupancy") || hides("grid.timeline")) {
-      tooltip_row(tr("blocks"), "? (press Reveal)");
+      tooltip_row(tr("blocks"), tr("? (press Reveal)"));
     } else if (m.tiles.first_block[t] < 0) {
       tooltip_row(tr("blocks"), "none");
     } else {
@@ -665,7 +664,7 @@ class GridView final : public View {
       std::snprintf(buf, sizeof buf, "%.1f .. %.1f", m.tiles.start[t], m.tiles.end[t]);
       tooltip_row(tr("time"), buf);
       if (l2_ && t < l2_->c_tile_dram_sectors.size() && !hides("grid.l2"))
-        tooltip_row(tr("DRAM"), fmt_int(l2_->c_tile_dram_sectors[t]) + " sectors (32 B) fetched by its main loop");
+        tooltip_row(tr("DRAM"), trf("%s sectors (32 B) fetched by its main loop", fmt_int(l2_->c_tile_dram_sectors[t]).c_str()));
     }
     ImGui::EndTooltip();
   }
@@ -732,14 +731,12 @@ class GridView final : public View {
           const BlockRun& r = m.timeline.blocks[b];
           if (r.slot != slot || t < r.start || t > r.end) continue;
           found = true;
-          tooltip_row(tr("block"), "#" + std::to_string(b) + ", wave " + std::to_string(m.waves.wave_of(b)));
+          tooltip_row(tr("block"), trf("#%zu, wave %d", b, int(m.waves.wave_of(b))));
           for (int i = 0; i < r.phase_count; ++i) {
             const Phase& ph = m.timeline.phases[static_cast<size_t>(r.first_phase + i)];
             if (t < ph.start || t > ph.end) continue;
             const WorkSegment& s = m.plan.segments[ph.segment];
-            tooltip_row(tr("doing"), std::string(phase_label(ph.kind)) + " of tile (" + std::to_string(s.m_tile) +
-                                     "," + std::to_string(s.n_tile) + "), k " + std::to_string(s.k_iter_begin) +
-                                     ".." + std::to_string(s.k_iter_end));
+            tooltip_row(tr("doing"), trf("%s of tile (%d,%d), k %d..%d", tr(phase_label(ph.kind)), s.m_tile, s.n_tile, s.k_iter_begin, s.k_iter_end));
             break;
           }
         }
@@ -823,7 +820,7 @@ class GridView final : public View {
           std::snprintf(buf, sizeof buf, "%.0f .. %.0f", start, end);
           tooltip_row(tr("time"), buf);
           tooltip_row(tr("hit rate"), r.hit_rate_over_time[i] < 0
-                                      ? std::string("no reads")
+                                      ? std::string(tr("no reads"))
                                       : std::to_string(int(std::lround(100 * r.hit_rate_over_time[i]))) + "%");
           ImGui::EndTooltip();
           break;

@@ -89,7 +89,7 @@ class KernelsView final : public View {
     ImGui::Separator();
     if (!load_error_.empty()) error_box(load_error_);
     if (ImGui::Button(tr("Open results JSON..."))) {
-      file_dialog_open("Open results JSON", ctx.paths.assets + "/results", ".json",
+      file_dialog_open(tr("Open results JSON"), ctx.paths.assets + "/results", ".json",
                        [this](const std::string& p) { load_file(p); });
     }
     ImGui::SameLine();

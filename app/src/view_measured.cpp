@@ -175,7 +175,7 @@ class MeasuredView final : public View {
   void draw(ViewContext& ctx) override {
     prepare(ctx.paths);
     if (ImGui::Button(tr("Open ncu CSV..."))) {
-      file_dialog_open("Open an Nsight Compute CSV", ctx.paths.assets, ".csv",
+      file_dialog_open(tr("Open an Nsight Compute CSV"), ctx.paths.assets, ".csv",
                        [this](const std::string& p) { load_file(p); });
     }
     ImGui::SameLine();
@@ -279,14 +279,14 @@ class MeasuredView final : public View {
                           s.threads, s.regs, s.smem, st->threads, st->regs, st->smem);
 
     if (!ImGui::BeginTable("##cmp", 3, ImGuiTableFlags_Borders | ImGuiTableFlags_SizingStretchProp)) return;
-    ImGui::TableSetupColumn("quantity", ImGuiTableColumnFlags_WidthStretch, 2.6f);
-    ImGui::TableSetupColumn("measured (ncu)", ImGuiTableColumnFlags_WidthStretch, 2);
-    ImGui::TableSetupColumn("simulated", ImGuiTableColumnFlags_WidthStretch, 3);
+    ImGui::TableSetupColumn(tr("quantity"), ImGuiTableColumnFlags_WidthStretch, 2.6f);
+    ImGui::TableSetupColumn(tr("measured (ncu)"), ImGuiTableColumnFlags_WidthStretch, 2);
+    ImGui::TableSetupColumn(tr("simulated"), ImGuiTableColumnFlags_WidthStretch, 3);
     ImGui::TableHeadersRow();
     auto row3 = [](const char* q, const std::string& meas, const std::string& sim) {
       ImGui::TableNextRow();
       ImGui::TableSetColumnIndex(0);
-      ImGui::TextUnformatted(q);
+      ImGui::TextUnformatted(tr(q));
       ImGui::TableSetColumnIndex(1);
       ImGui::TextWrapped("%s", meas.c_str());
       ImGui::TableSetColumnIndex(2);
@@ -297,22 +297,20 @@ class MeasuredView final : public View {
     const auto loads = ncu_shared_loads(k);
     std::string meas = "-";
     if (loads && loads->instructions > 0) {
-      std::snprintf(buf, sizeof buf, "%.2f  (%s wavefronts / %s instructions)", loads->per_instruction(),
-                    fmt_int((long long)loads->wavefronts).c_str(), fmt_int((long long)loads->instructions).c_str());
-      meas = buf;
+      meas = trf("%.2f  (%s wavefronts / %s instructions)", loads->per_instruction(),
+                 fmt_int((long long)loads->wavefronts).c_str(), fmt_int((long long)loads->instructions).c_str());
     } else if (loads) {
-      meas = fmt_int((long long)loads->wavefronts) + " wavefronts (no instruction count in the CSV)";
+      meas = trf("%s wavefronts (no instruction count in the CSV)", fmt_int((long long)loads->wavefronts).c_str());
     }
     // The stage's own instruction mix (gemmlab/kernel_smem_mix.h), computed with the L2 replay.
-    std::string sim = s.stage.empty() ? "pick the stage this kernel is" : "running...";
+    std::string sim = s.stage.empty() ? tr("pick the stage this kernel is") : tr("running...");
     if (row.outcome) {
       const auto& mix = row.outcome->smem;
       if (mix) {
-        std::snprintf(buf, sizeof buf, "%.2f  (%s wavefronts / %s instructions, %s's instruction mix%s)",
-                      mix->load.wavefronts_per_instruction(), fmt_int(mix->load.wavefronts).c_str(),
-                      fmt_int(mix->load.instructions).c_str(), s.stage.c_str(),
-                      mix->complete ? "" : "; its fix-up state is not modelled");
-        sim = buf;
+        sim = trf("%.2f  (%s wavefronts / %s instructions, %s's instruction mix%s)",
+                  mix->load.wavefronts_per_instruction(), fmt_int(mix->load.wavefronts).c_str(),
+                  fmt_int(mix->load.instructions).c_str(), s.stage.c_str(),
+                  mix->complete ? "" : tr("; its fix-up state is not modelled"));
       } else {
         sim = mix.error();
       }
@@ -326,7 +324,7 @@ class MeasuredView final : public View {
       std::snprintf(buf, sizeof buf, "%.1f%%  (%s)", 100 * l2->value, l2->formula.c_str());
       meas = buf;
     }
-    std::string sim_l2 = s.stage.empty() ? "pick the stage this kernel is" : "running...";
+    std::string sim_l2 = s.stage.empty() ? tr("pick the stage this kernel is") : tr("running...");
     std::string sim_dram = sim_l2;
     if (row.outcome) {
       const SimOutcome& o = *row.outcome;
@@ -335,27 +333,26 @@ class MeasuredView final : public View {
       } else {
         const bool far = l2 && l2->compares_with_far_lookups();
         std::snprintf(buf, sizeof buf, "%.1f%% %s", 100 * (far ? o.hit_rate_with_far : o.hit_rate),
-                      far ? "(near and far-partition look-ups)" : "(1 - misses / sectors the SMs read)");
+                      far ? tr("(near and far-partition look-ups)") : tr("(1 - misses / sectors the SMs read)"));
         sim_l2 = buf;
         sim_dram = fmt_int(std::llround(o.dram_read / 1e6)) + " MB";
         if (auto g = parse_ncu_dim3(k.grid); g && !(*g == o.grid))
-          sim_l2 += "  (simulated grid (" + std::to_string(o.grid.x) + "," + std::to_string(o.grid.y) + "," +
-                    std::to_string(o.grid.z) + ") differs from the measured one: check stage, size, order)";
+          sim_l2 += trf("  (simulated grid (%d,%d,%d) differs from the measured one: check stage, size, order)",
+                        int(o.grid.x), int(o.grid.y), int(o.grid.z));
       }
     }
     row3("L2 hit rate of reads", meas, sim_l2);
     // ncu's own ratio, when the CSV also has what the coalescer merged (model/ncu_l2.h).
     if (const auto t = ncu_tag_stage(k); t && l2 && l2->ratio != NcuL2Ratio::HitsPerTagLookup) {
-      std::snprintf(buf, sizeof buf, "%.1f%%  (lookup_hit / op_read; the coalescer merged %.1f%% of the sectors)",
-                    100 * t->lookup_hit_over_op_read, 100 * t->merged_fraction);
+      std::snprintf(buf, sizeof buf, "%s",
+                    trf("%.1f%%  (lookup_hit / op_read; the coalescer merged %.1f%% of the sectors)",
+                        100 * t->lookup_hit_over_op_read, 100 * t->merged_fraction).c_str());
       std::string sim_tag = sim_l2;
       if (row.outcome && row.outcome->error.empty()) {
         if (const auto v = model_tag_stage_ratio(*row.outcome, *t)) {
-          char m[192];
-          std::snprintf(m, sizeof m, "%.1f%%  (the model's misses, %s, with the measured merges)", 100 * *v,
-                        row.outcome->report.extra_tag_lookups ? "each missed cp.async request also a hit"
-                                                              : "ld.global: no double count");
-          sim_tag = m;
+          sim_tag = trf("%.1f%%  (the model's misses, %s, with the measured merges)", 100 * *v,
+                        row.outcome->report.extra_tag_lookups ? tr("each missed cp.async request also a hit")
+                                                              : tr("ld.global: no double count"));
         } else {
           sim_tag = v.error();
         }

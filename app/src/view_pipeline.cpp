@@ -328,17 +328,17 @@ class PipelineView final : public View {
       char buf[64];
       std::snprintf(buf, sizeof buf, "%.1f .. %.1f", e.start, e.end);
       tooltip_row(tr("time"), buf);
-      if (e.k_tile >= 0) tooltip_row(tr("k tile"), std::to_string(e.k_tile) + (e.k_group >= 0 ? ", warp k group " + std::to_string(e.k_group) : ""));
-      if (e.smem_write >= 0) tooltip_row(tr("writes"), "shared stage " + std::to_string(e.smem_write));
-      if (e.smem_read >= 0) tooltip_row(tr("reads"), "shared stage " + std::to_string(e.smem_read));
-      if (e.reg_buffer >= 0) tooltip_row(tr("fragment"), "register buffer " + std::to_string(e.reg_buffer));
-      if (e.async) tooltip_row("", "cp.async: lands in shared memory without registers");
-      if (e.predicated_off) tooltip_row("", "past the last k tile: issued with its guard off");
-      if (e.wait_pending >= 0) tooltip_row(tr("waits"), "until at most " + std::to_string(e.wait_pending) + " groups are pending");
+      if (e.k_tile >= 0) tooltip_row(tr("k tile"), std::to_string(e.k_tile) + (e.k_group >= 0 ? trf(", warp k group %d", e.k_group) : std::string()));
+      if (e.smem_write >= 0) tooltip_row(tr("writes"), trf("shared stage %d", e.smem_write));
+      if (e.smem_read >= 0) tooltip_row(tr("reads"), trf("shared stage %d", e.smem_read));
+      if (e.reg_buffer >= 0) tooltip_row(tr("fragment"), trf("register buffer %d", e.reg_buffer));
+      if (e.async) tooltip_row("", tr("cp.async: lands in shared memory without registers"));
+      if (e.predicated_off) tooltip_row("", tr("past the last k tile: issued with its guard off"));
+      if (e.wait_pending >= 0) tooltip_row(tr("waits"), trf("until at most %d groups are pending", e.wait_pending));
       if (e.barrier >= 0)
         tooltip_row(tr("mbarrier"), std::string(e.full_barrier ? "full[" : "empty[") + std::to_string(e.barrier) + "]" +
-                                    (e.parity >= 0 ? ", parity " + std::to_string(e.parity) : "") +
-                                    (e.tx_bytes > 0 ? ", expects " + std::to_string(e.tx_bytes) + " bytes" : ""));
+                                    (e.parity >= 0 ? trf(", parity %d", e.parity) : std::string()) +
+                                       (e.tx_bytes > 0 ? trf(", expects %d bytes", int(e.tx_bytes)) : std::string()));
       ImGui::EndTooltip();
       if (cv.clicked()) ui_.cursor = hovered;
     }
@@ -351,11 +351,11 @@ class PipelineView final : public View {
       return;
     ImGui::TableSetupScrollFreeze(0, 1);
     ImGui::TableSetupColumn("#", ImGuiTableColumnFlags_WidthFixed, ImGui::GetFontSize() * 2.5f);
-    ImGui::TableSetupColumn("time");
-    ImGui::TableSetupColumn("event", ImGuiTableColumnFlags_WidthStretch, 6);
-    ImGui::TableSetupColumn("k tile");
-    ImGui::TableSetupColumn("writes stage");
-    ImGui::TableSetupColumn("reads stage");
+    ImGui::TableSetupColumn(tr("time"));
+    ImGui::TableSetupColumn(tr("event"), ImGuiTableColumnFlags_WidthStretch, 6);
+    ImGui::TableSetupColumn(tr("k tile"));
+    ImGui::TableSetupColumn(tr("writes stage"));
+    ImGui::TableSetupColumn(tr("reads stage"));
     ImGui::TableHeadersRow();
     static int last_cursor = -1;
     ImGuiListClipper clipper;

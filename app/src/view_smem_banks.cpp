@@ -248,9 +248,9 @@ class BanksView final : public View {
       const auto& p = pictures_[i];
       const BankAnalysis& a = p.s.analysis;
       if (i) text += "    \xE2\x86\x92    ";
-      text += std::string(smem_layout_name(p.s.params.layout)) + ": " +
-              (hidden() ? std::string("?") : std::to_string(a.wavefronts)) + " wavefronts, " +
-              (hidden() ? std::string("?") : std::to_string(a.conflicts)) + " conflicts";
+      text += hidden() ? trf("%s: ? wavefronts, ? conflicts", smem_layout_name(p.s.params.layout))
+                       : trf("%s: %d wavefronts, %d conflicts", smem_layout_name(p.s.params.layout), a.wavefronts,
+                             a.conflicts);
     }
     ImGui::TextUnformatted(text.c_str());
     const BankAnalysis& a = pictures_.back().s.analysis;
@@ -266,8 +266,7 @@ class BanksView final : public View {
     const BankAnalysis& a = pictures_.back().s.analysis;
     for (int ph = 0; ph < phases; ++ph) {
       ImGui::SameLine();
-      const std::string label = "phase " + std::to_string(ph) +
-                                (hidden() ? "" : " (" + std::to_string(a.phases[ph].wavefronts) + " wf)");
+      const std::string label = hidden() ? trf("phase %d", ph) : trf("phase %d (%d wf)", ph, a.phases[ph].wavefronts);
       if (ImGui::RadioButton(label.c_str(), ui_.phase == ph)) ui_.phase = ph;
     }
   }
@@ -379,9 +378,10 @@ class BanksView final : public View {
     }
     {
       const ImVec2 p = cv.to_screen(0, y + 0.5f);
-      const char* t = counts ? "words" : "words ?";
+      const char* t = tr("words");
       if (cv.scale() > font * 0.9f)
         dl->AddText({p.x - ImGui::CalcTextSize(t).x - 4, p.y - font / 2}, IM_COL32(150, 150, 160, 255), t);
+      if (!counts) cv.label(0, y, 32, y + 1, tr("? (press Reveal)"), IM_COL32(150, 150, 160, 255));
     }
     if (auto m = cv.mouse()) {
       const int bank = int(std::floor(m->x)), line = int(std::floor(m->y));
@@ -389,22 +389,19 @@ class BanksView final : public View {
         const size_t w = static_cast<size_t>(line) * 32 + bank;
         dl->AddRect(cv.to_screen(float(bank), float(line)), cv.to_screen(bank + 1.f, line + 1.f), kHighlight, 0, 0, 2);
         ImGui::BeginTooltip();
-        tooltip_row(tr("address"), "bytes " + fmt_int(static_cast<long long>(w) * 4) + ".." +
-                                   fmt_int(static_cast<long long>(w) * 4 + 3) + " (word " + fmt_int(w) + ")");
+        tooltip_row(tr("address"), trf("bytes %s..%s (word %s)", fmt_int(static_cast<long long>(w) * 4).c_str(),
+                                         fmt_int(static_cast<long long>(w) * 4 + 3).c_str(), fmt_int(w).c_str()));
         tooltip_row(tr("bank"), std::to_string(bank));
         if (pic.words.element_row(w) >= 0)
-          tooltip_row(tr("element"), "(" + std::to_string(pic.words.element_row(w)) + ", " +
-                                     std::to_string(pic.words.element_col(w)) + ") of the tile" +
-                                     (pic.s.params.element_bits < 32 ? ", and the next in the word" : ""));
+          tooltip_row(tr("element"), trf(pic.s.params.element_bits < 32 ? "(%d, %d) of the tile, and the next in the word" : "(%d, %d) of the tile",
+                                         pic.words.element_row(w), pic.words.element_col(w)));
         else
-          tooltip_row(tr("element"), "none (padding or past the tile)");
+          tooltip_row(tr("element"), tr("none (padding or past the tile)"));
         for (int ph = 0; lanes && counts && ph < a.phase_count; ++ph) {
           const int lane = pic.words.word_lane[ph][w];
           if (lane < 0) continue;
-          tooltip_row(tr("lane"), std::to_string(lane) + " in phase " + std::to_string(ph) + " (warp 0)");
-          tooltip_row(tr("words"), std::to_string(a.phases[ph].words_in_bank[bank]) +
-                                   " distinct word(s) asked of bank " + std::to_string(bank) +
-                                   " in this phase");
+          tooltip_row(tr("lane"), trf("%d in phase %d (warp 0)", lane, ph));
+          tooltip_row(tr("words"), trf("%d distinct word(s) asked of bank %d in this phase", a.phases[ph].words_in_bank[bank], bank));
         }
         ImGui::EndTooltip();
       }
@@ -457,14 +454,14 @@ class BanksView final : public View {
         dl->AddRect(cv.to_screen(float(c), float(r)), cv.to_screen(c + 1.f, r + 1.f), kHighlight, 0, 0, 2);
         ImGui::BeginTooltip();
         tooltip_row(tr("element"), "(" + std::to_string(r) + ", " + std::to_string(c) + ")");
-        tooltip_row(tr("address"), "byte " + fmt_int(cell.byte));
+        tooltip_row(tr("address"), trf("byte %s", fmt_int(cell.byte).c_str()));
         tooltip_row(tr("bank"), std::to_string(cell.bank));
         if (!lanes)
-          tooltip_row(tr("lane"), "? (press Reveal)");
+          tooltip_row(tr("lane"), tr("? (press Reveal)"));
         else if (cell.lane >= 0)
-          tooltip_row(tr("lane"), std::to_string(cell.lane) + ", phase " + std::to_string(a.lanes[cell.lane].phase));
+          tooltip_row(tr("lane"), trf("%d, phase %d", cell.lane, a.lanes[cell.lane].phase));
         else
-          tooltip_row(tr("lane"), "not touched by this instruction");
+          tooltip_row(tr("lane"), tr("not touched by this instruction"));
         ImGui::EndTooltip();
       }
     }

@@ -328,23 +328,19 @@ class ThreadMapView final : public View {
         dl->AddRect(cv.to_screen(c, s), cv.to_screen(c + 1, s + 1), kHighlight, 0, 0, 2);
         ImGui::BeginTooltip();
         tooltip_row(tr("element"), "(c=" + std::to_string(c) + ", s=" + std::to_string(s) + ")");
-        tooltip_row(tr("offset"), fmt_int(static_cast<long long>(s) * w + c) +
-                                  " elements (s * " + std::to_string(w) + " + c)");
+        tooltip_row(tr("offset"), trf("%s elements (s * %d + c)", fmt_int(static_cast<long long>(s) * w + c).c_str(), w));
         if (ai >= 0) {
           const auto& acc = r.accesses[ai];
           tooltip_row(tr("thread"), std::to_string(acc.thread));
           tooltip_row(tr("warp"), std::to_string(acc.thread / 32));
           tooltip_row(tr("lane"), std::to_string(acc.thread % 32));
-          tooltip_row(tr("iteration"), "s=" + std::to_string(acc.s) + " c=" + std::to_string(acc.c) +
-                                       " v=" + std::to_string(acc.v) + "  (access " +
-                                       std::to_string(r.index_in_thread(static_cast<size_t>(ai)) + 1) + " of " +
-                                       std::to_string(per_thread) + ")");
+          tooltip_row(tr("iteration"), trf("s=%d c=%d v=%d (access %d of %d)", acc.s, acc.c, acc.v,
+                                            int(r.index_in_thread(static_cast<size_t>(ai))) + 1, per_thread));
           const auto& o = r.initial_offsets[acc.thread];
-          tooltip_row(tr("initial"), "thread starts at (c=" + std::to_string(o.c) +
-                                     ", s=" + std::to_string(o.s) + ")");
+          tooltip_row(tr("initial"), trf("thread starts at (c=%d, s=%d)", o.c, o.s));
           if (cv.clicked()) ui_.highlight_thread = ui_.highlight_thread == acc.thread ? -1 : acc.thread;
         } else {
-          tooltip_row(tr("thread"), "none: no thread loads this element");
+          tooltip_row(tr("thread"), tr("none: no thread loads this element"));
         }
         ImGui::EndTooltip();
       }

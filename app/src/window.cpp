@@ -17,6 +17,7 @@
 #include "app_log.h"
 #include "gl_util.h"
 #include "gui_context.h"
+#include "model/ui_text.h"
 
 namespace gemmlab::app {
 namespace {
@@ -47,7 +48,7 @@ void write_capture(App& app, const CaptureRequest& req, int fb_w, int fb_h) {
   const auto pixels = read_pixels(x, y, w, h, fb_h);
   const std::string problem = write_png(req.path, w, h, pixels);
   if (problem.empty())
-    app.status("saved " + req.path);
+    app.status(trf("saved %s", req.path.c_str()));
   else
     app_log("error", problem);
 }
