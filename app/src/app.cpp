@@ -331,7 +331,7 @@ void App::export_view_json() {
 }
 
 void App::draw_views(float dt) {
-  ViewContext ctx{paths_, dt, headless_, config_.lang, &app_log, {}, {}};
+  ViewContext ctx{paths_, dt, headless_, config_.lang, &app_log, {}, {}, {}};
   ctx.ask = [this](const std::string& quantity) {
     PredictSpec spec;
     spec.quantity = quantity;
@@ -341,6 +341,20 @@ void App::draw_views(float dt) {
     if (View* v = view(id)) {
       v->apply(settings);
       select_view(id);
+    }
+  };
+  ctx.draw_preview = [this, &ctx](const std::string& id, const Json& settings) {
+    if (previews_.empty()) previews_ = make_views();
+    for (const auto& v : previews_) {
+      if (v->id() != id || id == "code") continue;
+      // Applied once per change: apply() resets zoom and animation, which the learner may be using.
+      if (auto it = preview_settings_.find(id); it == preview_settings_.end() || it->second != settings) {
+        v->apply(settings);
+        preview_settings_[id] = settings;
+      }
+      ImGui::PushID("preview");
+      v->draw(ctx);
+      ImGui::PopID();
     }
   };
   for (const auto& v : views_) v->begin_frame();  // only the view in front draws (and notes facts)

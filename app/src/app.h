@@ -5,6 +5,7 @@
 #include <imgui.h>
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -119,6 +120,9 @@ class App {
   bool headless_;
   Course course_;
   std::vector<std::unique_ptr<View>> views_;
+  // The Code view's previews: a second set of views, each with the settings it last drew with.
+  std::vector<std::unique_ptr<View>> previews_;
+  std::map<std::string, Json> preview_settings_;
   int lesson_ = 0, step_ = 0;
   std::string active_view_ = "threadmap";
   bool select_pending_ = true;  // make the tab bar switch to active_view_ next frame

@@ -35,6 +35,9 @@ struct ViewContext {
   std::function<Expected<double>(const std::string& quantity)> ask;
   // Brings another view to the front with these (valid) settings, as a lesson step would.
   std::function<void(const std::string& view, const Json& settings)> open_view;
+  // Draws a private copy of another view with these settings into the current region (the Code
+  // view's picture of what a line moves); the learner's own view keeps its state.
+  std::function<void(const std::string& view, const Json& settings)> draw_preview;
 };
 
 class View {

@@ -2,6 +2,7 @@
 // lines new against the previous stage marked; a lesson step can point at lines (`lines`); a line
 // that moves something another view draws opens that view on it (model/code_links.h).
 // Works without a GPU: the sources ship with the project.
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -29,6 +30,7 @@ class CodeView final : public View {
 
   void apply(const Json& s) override {
     ui_ = CodeUiState{};
+    shown_.reset();
     if (s.contains("stage")) ui_.stage = s["stage"];
     if (s.contains("lines")) ui_.first = s["lines"][0], ui_.last = s["lines"][1];
     scroll_pending_ = ui_.first > 0;
@@ -43,6 +45,12 @@ class CodeView final : public View {
       out["added_lines"] = source_->added;
       out["lines"] = source_->total;
       for (const auto& f : source_->files) out["files"].push_back(f.path);
+      int linked = 0;
+      for (const auto& f : links_)
+        for (const auto& l : f) linked += l.has_value();
+      out["lines_that_move_data"] = linked;
+      if (const CodeLink* l = shown_ ? &*shown_ : first_link())
+        out["preview"] = {{"view", l->view}, {"settings", l->settings}, {"what", l->what}};
     }
     return out;
   }
@@ -65,7 +73,21 @@ class CodeView final : public View {
     legend_swatches(tr("lines"), {{rgba(40, 90, 50), tr("new in this stage")}, {rgba(110, 100, 30), tr("the step points here")}});
     ImGui::SameLine(0, ImGui::GetFontSize());
     ImGui::TextDisabled("%s", tr("\xE2\x96\xB8 a line that moves data: hover it for what, click it to open the view that draws it"));
-    draw_lines(ctx);
+    // With lines that move data, the right part shows what the hovered one moves.
+    const bool has_links = first_link() != nullptr;
+    const float code_w = has_links ? std::floor(ImGui::GetContentRegionAvail().x * 0.55f) : 0.f;
+    draw_lines(ctx, code_w);
+    if (has_links) {
+      ImGui::SameLine();
+      ImGui::BeginChild("##moves", {0, 0}, true, ImGuiWindowFlags_NoScrollWithMouse);
+      const CodeLink& link = shown_ ? *shown_ : *first_link();
+      ImGui::PushTextWrapPos(0);
+      ImGui::TextUnformatted(tr(link.what.c_str()));
+      ImGui::PopTextWrapPos();
+      ImGui::TextDisabled("%s", trf("the %s view, as this line uses it", tr(view_title(link.view))).c_str());
+      if (ctx.draw_preview) ctx.draw_preview(link.view, link.settings);
+      ImGui::EndChild();
+    }
   }
 
  private:
@@ -90,8 +112,21 @@ class CodeView final : public View {
   // Only the visible lines are laid out (a stage's files run to a thousand lines and more). A
   // line that moves something a view draws (model/code_links.h) is marked in the gutter; hover it
   // for what, click it to open that view on it.
-  void draw_lines(ViewContext& ctx) {
-    ImGui::BeginChild("##code", {0, 0}, true, ImGuiWindowFlags_HorizontalScrollbar);
+  // The link shown before the learner hovers one: the first in the lines the step points at, else
+  // the first of the files.
+  const CodeLink* first_link() const {
+    const CodeLink* first = nullptr;
+    for (size_t fi = 0; fi < links_.size(); ++fi)
+      for (size_t i = 0; i < links_[fi].size(); ++i)
+        if (links_[fi][i]) {
+          if (pointed(int(fi), int(i) + 1)) return &*links_[fi][i];
+          if (!first) first = &*links_[fi][i];
+        }
+    return first;
+  }
+
+  void draw_lines(ViewContext& ctx, float width) {
+    ImGui::BeginChild("##code", {width, 0}, true, ImGuiWindowFlags_HorizontalScrollbar);
     if (fonts().mono) ImGui::PushFont(fonts().mono);
     const float h = ImGui::GetTextLineHeightWithSpacing();
     const std::vector<Row> shown = rows();
@@ -118,9 +153,9 @@ class CodeView final : public View {
         const bool is_pointed = pointed(row.file, number);
         const ImVec2 p = ImGui::GetCursorScreenPos();
         ImDrawList* dl = ImGui::GetWindowDrawList();
-        const float width = std::max(ImGui::GetContentRegionAvail().x, 2000.f);
+        const float line_w = std::max(ImGui::GetContentRegionAvail().x, 2000.f);
         if (l.added || is_pointed)
-          dl->AddRectFilled(p, {p.x + width, p.y + h}, is_pointed ? rgba(110, 100, 30) : rgba(40, 90, 50));
+          dl->AddRectFilled(p, {p.x + line_w, p.y + h}, is_pointed ? rgba(110, 100, 30) : rgba(40, 90, 50));
         const std::optional<CodeLink>& link = links_[size_t(row.file)][size_t(row.line)];
         ImGui::TextDisabled("%4d", number);
         ImGui::SameLine();
@@ -128,7 +163,8 @@ class CodeView final : public View {
         ImGui::SameLine();
         ImGui::TextUnformatted(l.text.c_str());
         if (link && ImGui::IsItemHovered()) {
-          dl->AddRect(p, {p.x + width, p.y + h}, kHighlight, 0, 0, 1.5f);
+          shown_ = *link;  // the picture beside the code follows the hovered line, and stays
+          dl->AddRect(p, {p.x + line_w, p.y + h}, kHighlight, 0, 0, 1.5f);
           ImGui::BeginTooltip();
           ImGui::TextUnformatted(tr(link->what.c_str()));
           ImGui::TextDisabled("%s", trf("Click: open the %s view on it", tr(view_title(link->view))).c_str());
@@ -145,6 +181,7 @@ class CodeView final : public View {
     loaded_for_ = ui_.stage;
     auto s = load_stage_source(root, ui_.stage);
     links_.clear();
+    shown_.reset();
     if (s) {
       source_ = std::move(*s);
       error_.clear();
@@ -161,6 +198,7 @@ class CodeView final : public View {
   CodeUiState ui_;
   std::optional<StageSource> source_;
   std::vector<std::vector<std::optional<CodeLink>>> links_;  // per file, per line
+  std::optional<CodeLink> shown_;                            // the line last hovered
   std::string error_, loaded_for_;
   bool scroll_pending_ = false;
 };

@@ -310,6 +310,31 @@ TEST(GuiWalk, SameLaunchEverywhere) {
   if (!HasFailure()) fs::remove_all(out);
 }
 
+// The Code view beside what a line moves (issue: "hovering a line that addresses memory lights up
+// what it moves"): lesson 8's code step draws the ldmatrix fragment of stage 9's ldmatrix_x4 line
+// in the picture beside the code, from the link the line itself gives (model/code_links.h).
+TEST(GuiWalk, CodeStepDrawsWhatItsLineMoves) {
+  if (fs::path(g_course).filename() != "lessons" || g_lang != "en") GTEST_SKIP() << "shipped course, English walk only";
+  const fs::path out = fs::temp_directory_path() / ("gemmlab_code_" + std::to_string(::getpid()));
+  fs::create_directories(out);
+  const std::string data = (out / "code.json").string();
+  const std::string cmd = std::string(GEMMLAB_EXE) + " shot --course '" + g_course +
+                          "' --lesson 08-ldmatrix --step 7 --size 1280x800 --view code --data '" + data + "' --out '" +
+                          (out / "code.png").string() + "' 2> '" + (out / "log").string() + "'";
+  ASSERT_EQ(std::system(cmd.c_str()), 0) << read_all((out / "log").string());
+  const auto j = nlohmann::json::parse(read_all(data));
+  EXPECT_EQ(j["stage"], "ldmatrix");
+  // 09_ldmatrix.cuh: ldmatrix_x4's definition, its asm line, and its two calls (A and B).
+  EXPECT_EQ(j["lines_that_move_data"].get<int>(), 4);
+  ASSERT_TRUE(j.contains("preview")) << j.dump().substr(0, 300);
+  EXPECT_EQ(j["preview"]["view"], "fragments");
+  EXPECT_EQ(j["preview"]["settings"]["op"], "ldsm.x4");
+  const Image im = load((out / "code.png").string());
+  ASSERT_TRUE(im.ok());
+  EXPECT_GT(distinct_colors(im, im.w * 3 / 4, im.h / 2, im.w / 4, im.h / 3), 8u) << "no picture beside the code";
+  if (!HasFailure()) fs::remove_all(out);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
