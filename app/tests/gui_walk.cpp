@@ -129,7 +129,9 @@ TEST(GuiWalk, EveryStepRendersAndChanges) {
   ASSERT_EQ(std::system(cmd.c_str()), 0) << read_all(log);
   const std::string err = read_all(log);
   EXPECT_EQ(err.find("error:"), std::string::npos) << err;
-  if (!g_expect_problems) EXPECT_EQ(err.find("lesson problem"), std::string::npos) << err;
+  if (!g_expect_problems) {
+    EXPECT_EQ(err.find("lesson problem"), std::string::npos) << err;
+  }
 
   const Course course = load_course(g_course, std::string(GEMMLAB_ROOT_DIR) + "/assets");
   const auto manifest = nlohmann::json::parse(read_all((out / "manifest.json").string()));
@@ -211,7 +213,9 @@ TEST(GuiWalk, EveryStepRendersAndChanges) {
   }
   std::printf("walked %zu steps, compared %d view changes, checked %d predict answers, %d predict steps' hiding\n",
               manifest.size(), compared, answers_checked, predicts_walked);
-  if (fs::path(g_course).filename() == "course") EXPECT_EQ(answers_checked, int(kExpectedAnswers.size()));
+  if (fs::path(g_course).filename() == "course") {
+    EXPECT_EQ(answers_checked, int(kExpectedAnswers.size()));
+  }
   if (g_lang == "zh") {
     // Everything tr() was asked for has a Chinese entry, and no English prose is left on screen.
     const auto missing = nlohmann::json::parse(read_all((out / "untranslated.json").string()));
@@ -229,7 +233,9 @@ TEST(GuiWalk, EveryStepRendersAndChanges) {
           ADD_FAILURE() << m["lesson"].get<std::string>() << " step " << m["step"] << ": English left in the Chinese UI: \""
                         << phrase << "\" in: " << line.substr(0, 160);
     }
-    if (fs::path(g_course).filename() == "lessons") EXPECT_GT(lines, 1000);  // the captured text is really there
+    if (fs::path(g_course).filename() == "lessons") {
+      EXPECT_GT(lines, 1000);  // the captured text is really there
+    }
   }
   if (!HasFailure()) fs::remove_all(out), fs::remove(log);
 }
