@@ -6,6 +6,8 @@
 #include <regex>
 #include <sstream>
 
+#include <unistd.h>
+
 #include <nlohmann/json.hpp>
 
 #include "model/ui_text.h"
@@ -86,4 +88,24 @@ TEST(UiText, EveryTrLiteralIsInTheCatalogue) {
     }
   }
   EXPECT_GT(found, 250);
+}
+
+// A broken catalogue never breaks the UI: it stays in English (or skips the bad entry) and says
+// which file and entry, for the app's log.
+TEST(UiText, BrokenCatalogueFallsBackAndSaysWhy) {
+  const std::filesystem::path dir = std::filesystem::temp_directory_path() / ("gemmlab_i18n_" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir / "i18n");
+  auto write = [&](const char* lang, const std::string& text) { std::ofstream(dir / "i18n" / (std::string(lang) + ".json")) << text; };
+  write("xx", "{ not json");
+  EXPECT_NE(set_ui_language("xx", dir.string()).find("is not a JSON object"), std::string::npos);
+  EXPECT_STREQ(tr("Reveal"), "Reveal");
+  write("yy", R"({"Reveal": "R!", "%d of %d": "%s of %d", "Hide": 3})");
+  const std::string problem = set_ui_language("yy", dir.string());
+  EXPECT_NE(problem.find("(skipped)"), std::string::npos) << problem;
+  EXPECT_STREQ(tr("Reveal"), "R!");
+  EXPECT_STREQ(tr("%d of %d"), "%d of %d");  // the entry that reads other arguments is not used
+  EXPECT_EQ(trf("%d of %d", 3, 4), "3 of 4");
+  EXPECT_NE(set_ui_language("zz", dir.string()).find("no UI catalogue"), std::string::npos);
+  set_ui_language("en", dir.string());
+  std::filesystem::remove_all(dir);
 }
