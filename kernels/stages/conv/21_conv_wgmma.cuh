@@ -99,8 +99,9 @@ __device__ __forceinline__ void store_output_rows(const float (&d)[S::kAccumulat
   }
 }
 
-template <class S>
-__global__ void __launch_bounds__(S::kThreads, 2)
+// kMinBlocks: blocks per SM the registers are budgeted for (hopper::ConvWgmmaStage).
+template <class S, int kMinBlocks>
+__global__ void __launch_bounds__(S::kThreads, kMinBlocks)
     conv_wgmma_kernel(const __grid_constant__ CUtensorMap map_filter, const __half* input, float* out, Shape sh,
                       float alpha, float beta) {
 #if GEMMLAB_SM90A

@@ -88,12 +88,18 @@ static_assert(PersistentStage::kSmemBytes == 230464 && PersistentStage::kSmemByt
               "192 KB of stages + 32 KB of C staging + 1 KB alignment + barriers");
 
 // 21 conv-wgmma: the implicit-GEMM convolution on this machinery: 64 x 128 or 64 x 64 tiles (one
-// producer warpgroup gathering A, one consumer), 4 stages of 24 or 16 KB, two blocks per SM; which
-// one: conv::wgmma_tile_n (gemmlab/conv_problem.h).
+// producer warpgroup gathering A, one consumer); which one: conv::wgmma_tile_n
+// (gemmlab/conv_problem.h). 64 x 128: 4 stages of 24 KB, two blocks per SM (its wgmma needs more
+// than the 80 registers a thread three would leave). 64 x 64: 3 stages of 16 KB, four blocks per SM
+// (64 registers; 4 stages fit only three blocks, 6 % slower on the 56x56 layer, CONV_NOTES.md).
 struct ConvWgmmaStage {
   using Shape = WgmmaShape<64, 128, 4, true>;
-  using NarrowShape = WgmmaShape<64, 64, 4, true>;
+  using NarrowShape = WgmmaShape<64, 64, 3, true>;
+  static constexpr int kBlocksPerSm = 2, kNarrowBlocksPerSm = 4;
 };
-static_assert(ConvWgmmaStage::Shape::kThreads == 256 && 2 * ConvWgmmaStage::Shape::kSmemBytes <= 233472);
+// Shared memory per SM: 228 KB, of which 1 KB is reserved per block.
+static_assert(ConvWgmmaStage::Shape::kThreads == 256 &&
+              ConvWgmmaStage::kBlocksPerSm * (ConvWgmmaStage::Shape::kSmemBytes + 1024) <= 233472 &&
+              ConvWgmmaStage::kNarrowBlocksPerSm * (ConvWgmmaStage::NarrowShape::kSmemBytes + 1024) <= 233472);
 
 }  // namespace gemmlab::kernels::hopper
