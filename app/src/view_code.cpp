@@ -19,7 +19,8 @@ namespace {
 
 struct CodeUiState {
   std::string stage = "double-buffer";
-  int first = 0, last = 0;  // 1-based lines of the first file a step points at (0: none)
+  std::string file;         // which of the stage's files `first`..`last` are in ("": the first, its .cu)
+  int first = 0, last = 0;  // 1-based lines the step points at (0: none)
   bool only_new = false;
 };
 
@@ -32,6 +33,7 @@ class CodeView final : public View {
     ui_ = CodeUiState{};
     shown_.reset();
     if (s.contains("stage")) ui_.stage = s["stage"];
+    if (s.contains("file")) ui_.file = s["file"];
     if (s.contains("lines")) ui_.first = s["lines"][0], ui_.last = s["lines"][1];
     scroll_pending_ = ui_.first > 0;
   }
@@ -45,6 +47,9 @@ class CodeView final : public View {
       out["added_lines"] = source_->added;
       out["lines"] = source_->total;
       for (const auto& f : source_->files) out["files"].push_back(f.path);
+      if (ui_.first > 0 && pointed_file() >= 0)
+        out["pointed"] = {{"file", source_->files[size_t(pointed_file())].path}, {"lines", {ui_.first, ui_.last}}};
+      if (pointed_file() < 0) out["error"] = "stage " + ui_.stage + " has no file " + ui_.file + "; its files are " + out["files"].dump();
       int linked = 0;
       for (const auto& f : links_)
         for (const auto& l : f) linked += l.has_value();
@@ -68,6 +73,8 @@ class CodeView final : public View {
       error_box(error_);
       return;
     }
+    if (pointed_file() < 0)
+      error_box(trf("Stage %s has no file %s: the step's lines point nowhere.", ui_.stage.c_str(), ui_.file.c_str()));
     ImGui::Text(tr("%d of %d lines new against %s"), source_->added, source_->total,
                 source_->previous.empty() ? tr("nothing (the first stage)") : source_->previous.c_str());
     legend_swatches(tr("lines"), {{rgba(40, 90, 50), tr("new in this stage")}, {rgba(110, 100, 30), tr("the step points here")}});
@@ -106,7 +113,19 @@ class CodeView final : public View {
     return out;
   }
   bool pointed(int file, int number) const {
-    return file == 0 && ui_.first > 0 && number >= ui_.first && number <= ui_.last;
+    return file == pointed_file() && ui_.first > 0 && number >= ui_.first && number <= ui_.last;
+  }
+  // The index of the file the step's lines are in: the one whose name is `file`, else the first;
+  // -1 when the stage has no such file (export_data says so, and the checker with it).
+  int pointed_file() const {
+    if (ui_.file.empty() || !source_) return 0;
+    for (size_t i = 0; i < source_->files.size(); ++i) {
+      const std::string& p = source_->files[i].path;
+      if (p.size() >= ui_.file.size() && p.compare(p.size() - ui_.file.size(), ui_.file.size(), ui_.file) == 0 &&
+          (p.size() == ui_.file.size() || p[p.size() - ui_.file.size() - 1] == '/'))
+        return int(i);
+    }
+    return -1;
   }
 
   // Only the visible lines are laid out (a stage's files run to a thousand lines and more). A

@@ -335,6 +335,10 @@ TEST(GuiWalk, CodeStepDrawsWhatItsLineMoves) {
   ASSERT_TRUE(j.contains("preview")) << j.dump().substr(0, 300);
   EXPECT_EQ(j["preview"]["view"], "fragments");
   EXPECT_EQ(j["preview"]["settings"]["op"], "ldsm.x4");
+  // The step points at the two calls in the stage's header (`file`), not at its .cu.
+  ASSERT_TRUE(j.contains("pointed")) << j.dump().substr(0, 300);
+  EXPECT_EQ(j["pointed"]["file"], "kernels/stages/fp16/09_ldmatrix.cuh");
+  EXPECT_EQ(j["pointed"]["lines"], nlohmann::json::array({40, 44}));
   const Image im = load((out / "code.png").string());
   ASSERT_TRUE(im.ok());
   EXPECT_GT(distinct_colors(im, im.w * 3 / 4, im.h / 2, im.w / 4, im.h / 3), 8u) << "no picture beside the code";

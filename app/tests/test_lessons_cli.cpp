@@ -78,7 +78,11 @@ TEST(LessonsCli, CheckAppliesEveryStepToItsView) {
   EXPECT_NE(r.out.find("01-too-big/lesson.toml:28: step 4: shows_error = true, but the gmma view shows no error"),
             std::string::npos)
       << r.out;
-  EXPECT_NE(r.out.find("4 problem(s)"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("01-too-big/lesson.toml:36: step 5: the code view cannot show these settings: stage ldmatrix has no "
+                       "file nope.cuh; its files are"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("5 problem(s)"), std::string::npos) << r.out;
 }
 
 // A predict step may not put its answer on screen before Reveal (lessons/FORMAT.md, predict):

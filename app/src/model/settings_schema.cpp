@@ -213,7 +213,8 @@ const std::map<std::string, std::vector<KeySpec>>& schema() {
         {"start", int_tuple(2, -(1 << 30), 1 << 30, "[inner, outer] start of the box")}}},
       {"code",
        {{"stage", one_of(all_stage_ids())},
-        {"lines", int_tuple(2, 1, 100000, "[first, last] line of the stage's .cu file")}}},
+        {"file", string_value("a file name of the stage's sources (e.g. \"09_ldmatrix.cuh\")")},
+        {"lines", int_tuple(2, 1, 100000, "[first, last] line of `file` (default: the stage's .cu file)")}}},
   };
   return s;
 }
