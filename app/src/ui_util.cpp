@@ -71,7 +71,7 @@ void error_box(const std::string& message) {
 
 void hidden_until_reveal(const char* fact, float height) {
   const PredictFact* f = predict_fact(fact);
-  const std::string what = f ? (ui_language() == "zh" ? f->zh : f->en) : std::string(fact);
+  const std::string what = tr(f ? f->text : std::string(fact));
   const std::string text = std::string(tr("Hidden until you press Reveal: ")) + what;
   const float h = std::max(height, ImGui::GetTextLineHeightWithSpacing() + ImGui::GetStyle().WindowPadding.y * 2);
   ImGui::PushStyleColor(ImGuiCol_ChildBg, IM_COL32(34, 36, 44, 255));

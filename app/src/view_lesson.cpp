@@ -62,7 +62,6 @@ void draw_problems(const std::vector<Diagnostic>& problems, const char* what) {
 
 void draw_predict(App& app, const PredictSpec& spec) {
   PredictState& ps = app.predict_state();
-  const bool zh = app.lang() == "zh";
   ImGui::Separator();
   ImGui::PushFont(fonts().bold);
   ImGui::TextUnformatted(tr("Predict"));
@@ -71,7 +70,7 @@ void draw_predict(App& app, const PredictSpec& spec) {
   ImGui::TextDisabled("%s", spec.quantity.c_str());
   if (const PredictRule* rule = predict_rule(spec.quantity)) {
     ImGui::PushTextWrapPos(0);
-    ImGui::TextDisabled("%s%s", tr("Computed from: "), (zh ? rule->computed_from_zh : rule->computed_from).c_str());
+    ImGui::TextDisabled("%s%s", tr("Computed from: "), tr(rule->computed_from.c_str()));
     if (!ps.revealed) ImGui::TextDisabled("%s", tr("The views hide what would give it away until you press Reveal."));
     ImGui::PopTextWrapPos();
   }
@@ -89,7 +88,7 @@ void draw_predict(App& app, const PredictSpec& spec) {
       const bool right = spec.accepts(ps.guess, a);
       const ImVec4 colour = right ? ImVec4(0.5f, 1, 0.5f, 1) : ImVec4(1, 0.7f, 0.4f, 1);
       ImGui::TextColored(colour, tr("You said %.6g; the simulator says %.6g: %s"), ps.guess, a,
-                         guess_distance(ps.guess, a, spec.tolerance, app.lang()).c_str());
+                         guess_distance(ps.guess, a, spec.tolerance).c_str());
       if (spec.tolerance > 0) ImGui::TextDisabled(tr("(answers within %g count as right)"), spec.tolerance);
       ImGui::TextDisabled("%s", tr("The views now show the answer."));
     }

@@ -10,6 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "model/predict_rules.h"
 #include "model/ui_text.h"
 
 using namespace gemmlab::app;
@@ -61,6 +62,10 @@ TEST(UiText, ChineseCatalogueKeepsEveryFormat) {
   }
   EXPECT_EQ(set_ui_language("zh", std::string(GEMMLAB_ROOT_DIR) + "/assets"), "");
   EXPECT_STREQ(tr("Reveal"), "揭晓");
+  EXPECT_EQ(guess_distance(30, 32, 0), "少了 2");
+  // The predict rules' words are catalogue keys too: the hidden boxes and "computed from".
+  for (const auto& f : predict_facts()) EXPECT_TRUE(j.contains(f.text)) << f.id;
+  for (const auto& r : predict_rules()) EXPECT_TRUE(j.contains(r.computed_from)) << r.quantity;
   EXPECT_STREQ(tr("not a key of the catalogue"), "not a key of the catalogue");
   EXPECT_EQ(untranslated().count("not a key of the catalogue"), 1u);
   set_ui_language("en", std::string(GEMMLAB_ROOT_DIR) + "/assets");

@@ -14,13 +14,12 @@ namespace gemmlab::app {
 
 struct PredictFact {
   std::string id;        // "grid.tiles"
-  std::string en, zh;    // what the view leaves out, for the placeholder and FORMAT.md
+  std::string text;      // what the view leaves out, for the placeholder (a key of the UI catalogue)
 };
 
 struct PredictRule {
   std::string quantity;                  // "grid.blocks"
-  std::string computed_from;             // the inputs, in the learner's words (English)
-  std::string computed_from_zh;
+  std::string computed_from;             // the inputs, in the learner's words (a key of the UI catalogue)
   std::vector<std::string> answer_facts; // the answer can be read or derived from these: always hidden
   std::vector<std::string> clue_facts;   // make the question trivial: hidden unless the step's `shows` names them
 };
@@ -38,7 +37,7 @@ std::vector<std::string> hidden_facts(const PredictSpec& spec);
 // the answer on screen; an unknown fact or one of another quantity is a typing error).
 std::optional<std::string> check_shown_fact(const std::string& quantity, const std::string& fact);
 
-// How far the learner's guess is from the answer, in words ("2 too low", "right").
-std::string guess_distance(double guess, double answer, double tolerance, const std::string& lang);
+// How far the learner's guess is from the answer, in words ("2 too low", "right"), in the UI language.
+std::string guess_distance(double guess, double answer, double tolerance);
 
 }  // namespace gemmlab::app

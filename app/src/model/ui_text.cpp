@@ -9,8 +9,6 @@
 
 #include <nlohmann/json.hpp>
 
-#include "model/predict_rules.h"
-
 namespace gemmlab::app {
 namespace {
 
@@ -119,9 +117,6 @@ std::set<unsigned> ui_code_points(const std::string& assets_dir) {
     for (const auto& [en, text] : j.items())
       if (text.is_string()) add_code_points(text.get<std::string>(), points);
   }
-  for (const auto& f : predict_facts()) add_code_points(f.zh, points);
-  for (const auto& r : predict_rules()) add_code_points(r.computed_from_zh, points);
-  add_code_points(guess_distance(0, 1, 0, "zh") + guess_distance(1, 0, 0, "zh") + guess_distance(0, 0, 0, "zh"), points);
   add_code_points("中文", points);  // the language button
   return points;
 }

@@ -31,7 +31,7 @@ const std::set<std::string>& untranslated();
 // The code points above ASCII of a UTF-8 string, added to `points` (the font atlas holds only the
 // glyphs the course and the UI use).
 void add_code_points(const std::string& utf8, std::set<unsigned>& points);
-// Every code point of the UI catalogues in assets_dir/i18n and of the predict rules' Chinese.
+// Every code point of the UI catalogues in assets_dir/i18n.
 std::set<unsigned> ui_code_points(const std::string& assets_dir);
 
 // The printf conversions of a format string in order ("%d x %.2f%%" -> "d f"), for the check
