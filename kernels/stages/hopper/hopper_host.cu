@@ -45,6 +45,18 @@ PFN_cuTensorMapEncodeTiled_v12000 encode_tiled() {
   }();
   return fn;
 }
+PFN_cuTensorMapEncodeIm2col_v12000 encode_im2col() {
+  static PFN_cuTensorMapEncodeIm2col_v12000 fn = [] {
+    void* p = nullptr;
+    cudaDriverEntryPointQueryResult found{};
+    if (cudaGetDriverEntryPointByVersion("cuTensorMapEncodeIm2col", &p, 12000, cudaEnableDefault,
+                                         &found) != cudaSuccess ||
+        found != cudaDriverEntryPointSuccess)
+      p = nullptr;
+    return reinterpret_cast<PFN_cuTensorMapEncodeIm2col_v12000>(p);
+  }();
+  return fn;
+}
 }  // namespace
 
 cudaError_t encode_operand_map(CUtensorMap* map, const void* operand, int rows, int k, int box_rows) {
@@ -71,6 +83,22 @@ cudaError_t encode_c_map(CUtensorMap* map, float* C, int m, int n) {
   const CUresult r = encode(map, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 2, C, dims, strides, box, element_strides,
                             CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
                             CU_TENSOR_MAP_L2_PROMOTION_NONE, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+  return r == CUDA_SUCCESS ? cudaSuccess : cudaErrorInvalidValue;
+}
+
+cudaError_t encode_im2col_map(CUtensorMap* map, const void* input, const conv::Shape& sh, int box_pixels) {
+  const PFN_cuTensorMapEncodeIm2col_v12000 encode = encode_im2col();
+  if (encode == nullptr) return cudaErrorNotSupported;
+  if (!conv::im2col_tma_fits(sh)) return cudaErrorInvalidValue;
+  const conv::Im2colBox b = conv::im2col_box(sh);
+  const cuuint64_t dims[4] = {cuuint64_t(sh.c), cuuint64_t(sh.w), cuuint64_t(sh.h), cuuint64_t(sh.n)};
+  const cuuint64_t strides[3] = {cuuint64_t(sh.c) * 2, cuuint64_t(sh.c) * 2 * sh.w, cuuint64_t(sh.c) * 2 * sh.w * sh.h};
+  const int lower[2] = {b.lower_w, b.lower_h}, upper[2] = {b.upper_w, b.upper_h};
+  const cuuint32_t element_strides[4] = {1, cuuint32_t(sh.stride), cuuint32_t(sh.stride), 1};
+  const CUresult r = encode(map, CU_TENSOR_MAP_DATA_TYPE_FLOAT16, 4, const_cast<void*>(input), dims, strides, lower,
+                            upper, cuuint32_t(tma::kBoxK), cuuint32_t(box_pixels), element_strides,
+                            CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
+                            CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
   return r == CUDA_SUCCESS ? cudaSuccess : cudaErrorInvalidValue;
 }
 

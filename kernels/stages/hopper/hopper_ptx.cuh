@@ -79,6 +79,19 @@ __device__ __forceinline__ void tma_load_2d(void* dst, const CUtensorMap* map, u
       : "memory");
 #endif
 }
+// An im2col box: pixels from (n, h, w) on, channels from c, every pixel moved by the tap's offsets
+// (gemmlab/conv_problem.h, im2col_box); coordinates and offsets innermost first.
+__device__ __forceinline__ void tma_load_im2col_4d(void* dst, const CUtensorMap* map, uint64_t* bar, int c, int w,
+                                                   int h, int n, uint16_t offset_w, uint16_t offset_h) {
+#if GEMMLAB_SM90A
+  asm volatile(
+      "cp.async.bulk.tensor.4d.shared::cluster.global.im2col.mbarrier::complete_tx::bytes"
+      " [%0], [%1, {%3, %4, %5, %6}], [%2], {%7, %8};\n" ::"r"(smem_u32(dst)),
+      "l"(reinterpret_cast<uint64_t>(map)), "r"(smem_u32(bar)), "r"(c), "r"(w), "r"(h), "r"(n), "h"(offset_w),
+      "h"(offset_h)
+      : "memory");
+#endif
+}
 // The tensor map lives in kernel parameter space; prefetching its descriptor saves the first
 // copy a round trip.
 // Orders the shared-memory writes this thread made or has seen through the generic proxy (st.shared,

@@ -103,6 +103,35 @@ static_assert(row_origin(Shape{1, 56, 56, 64, 64, 3, 3, 1, 1, 1}, 57).base +
                   tap_step(Shape{1, 56, 56, 64, 64, 3, 3, 1, 1, 1}, 64).delta ==
               activation_offset(Shape{1, 56, 56, 64, 64, 3, 3, 1, 1, 1}, Nhwc{0, 0, 1, 0}));
 
+// ---- TMA im2col mode (stage 21 where C is a multiple of 64) ---------------------------------------
+// The copy engine walks a tile's output pixels itself: one cp.async.bulk.tensor.4d ... .im2col per
+// k-tile loads kTileM pixels x 64 channels, starting at the tile's first window origin (n, h0, w0)
+// moved by the tap's offsets (s * dilation, r * dilation). Per image it visits the window origins
+// inside the box [lower, extent - 1 + upper] of each spatial dimension, stepping by the stride, w
+// fastest, then h, then n: exactly the GEMM rows' order (q fastest, then p, then n). A pixel outside
+// the tensor (the padding, an image past N) reads as zero. Corners as CUTLASS 3 computes them
+// (fprop): lower = -pad, upper = pad - (filter - 1) * dilation; the driver takes them w first.
+struct Im2colBox {
+  int lower_w, lower_h, upper_w, upper_h;
+};
+GL_HD constexpr Im2colBox im2col_box(const Shape& sh) {
+  return {-sh.pad, -sh.pad, sh.pad - (sh.s - 1) * sh.dilation, sh.pad - (sh.r - 1) * sh.dilation};
+}
+// 56x56, 3x3, pad 1: origins h0 in [-1, 54], 56 of them (P = 56).
+static_assert(im2col_box(Shape{32, 56, 56, 64, 64, 3, 3, 1, 1, 1}).upper_h == -1 &&
+              56 + im2col_box(Shape{32, 56, 56, 64, 64, 3, 3, 1, 1, 1}).upper_h -
+                      im2col_box(Shape{32, 56, 56, 64, 64, 3, 3, 1, 1, 1}).lower_h == 56);
+// What a 4D im2col tensor map can express (cuTensorMapEncodeIm2col): corners in [-128, 127],
+// traversal strides up to 8, tap offsets in 16 bits; and one k-tile must be 64 channels of one tap.
+GL_HD constexpr bool im2col_tma_fits(const Shape& sh) {
+  const Im2colBox b = im2col_box(sh);
+  auto corner = [](int v) { return v >= -128 && v <= 127; };
+  return sh.c % 64 == 0 && corner(b.lower_w) && corner(b.lower_h) && corner(b.upper_w) && corner(b.upper_h) &&
+         sh.stride <= 8 && 1ll * (sh.r - 1) * sh.dilation < 65536 && 1ll * (sh.s - 1) * sh.dilation < 65536;
+}
+static_assert(im2col_tma_fits(Shape{32, 7, 7, 512, 512, 3, 3, 1, 1, 1}) &&
+              !im2col_tma_fits(Shape{3, 37, 41, 96, 100, 3, 3, 1, 2, 1}));
+
 // ---- Sub-byte packing (seed 003's Array<int4b_t> / SubbyteReference) -----------------------------
 // Eight s4 values per 32-bit word, element i in bits 4i .. 4i+3 (element 0 in the low nibble), so
 // the s4 tensor's element e is nibble e % 8 of word e / 8, byte e / 2.
@@ -187,26 +216,63 @@ static_assert(choose_tile(Shape{32, 56, 56, 64, 64, 3, 3, 1, 1, 1}, 132) == 1 &&
               choose_tile(Shape{32, 14, 14, 256, 256, 3, 3, 1, 1, 1}, 132) == 2 &&
               choose_tile(Shape{32, 7, 7, 512, 512, 3, 3, 1, 1, 1}, 132) == 2);
 
-// Stage 21 (conv-wgmma): 64-row tiles 128 or 64 filters wide: 64 where K <= 64 (a 128-wide tile
-// would be half padding). Measured on an H100 (CONV_NOTES.md): 64-wide tiles on the 56x56 layer
-// 175 TFLOP/s against 99; on the 7x7 layer 166 against 182 for 128-wide, so only where K <= 64.
-constexpr int wgmma_tile_n(const Shape& sh) { return sh.k <= 64 ? 64 : 128; }
-// Split-k slices of stage 21: where its 64 x 128 (or 64) tiles leave SMs idle and K is long, the
-// k-tiles are split over gridDim.z and the slices add into the output (fp32 atomics, beta = 0
-// only). 7x7 C=K=512 at N = 32: 100 tiles on 132 SMs, 72 k-tiles -> 2 slices, 200 blocks.
-constexpr int wgmma_split_k(const Shape& sh, int sms, float beta) {
-  const int tn = wgmma_tile_n(sh);
-  const long long tiles = ((sh.gemm_m() + 63) / 64) * ((sh.k + tn - 1) / tn);
-  const long long k_tiles = (sh.gemm_k() + 63) / 64;
-  if (beta != 0.f || tiles >= sms || k_tiles < 32) return 1;
-  long long splits = 1;
-  while (splits < 4 && tiles * (splits + 1) <= 2ll * sms && k_tiles / (splits + 1) >= 16) ++splits;
-  return int(splits);
+// Stage 21 (conv-wgmma): its block tile and its work split, on a GPU of `sms` SMs. Measured on an
+// H100 (CONV_NOTES.md, TFLOP/s on ResNet-50's 3x3 layers at N = 32):
+// - activations by the TMA's im2col mode (C % 64 == 0): 128 x 64 where K <= 64 (56x56: 203-210
+//   against 191 for 64 x 64 at four blocks per SM); 256 x 128 at one block per SM where those
+//   tiles make one wave of at least half the SMs and K is long (28x28: 258-268 against 240-242
+//   for 64 x 128; not on 1x1 layers, whose 8 k-tiles leave the epilogue bare); else 64 x 128.
+// - activations gathered by the producer warpgroup: 64 x 64 where K <= 64, else 64 x 128.
+struct WgmmaTile {
+  int m, n, blocks_per_sm;
+  int max_splits;  // 1 + how many m x n fp32 partial tiles the stages' shared memory holds
+};
+constexpr WgmmaTile wgmma_tile(const Shape& sh, int sms, bool im2col) {
+  if (!im2col) return sh.k <= 64 ? WgmmaTile{64, 64, 4, 4} : WgmmaTile{64, 128, 2, 4};
+  if (sh.k <= 64) return {128, 64, 2, 4};
+  const long long tall = ((sh.gemm_m() + 255) / 256) * ((sh.k + 127) / 128);
+  if (2 * tall >= sms && tall <= sms && sh.gemm_k() >= 16 * 64) return {256, 128, 1, 2};
+  return {64, 128, 2, 4};
 }
-static_assert(wgmma_tile_n(Shape{32, 56, 56, 64, 64, 3, 3, 1, 1, 1}) == 64 &&
-              wgmma_tile_n(Shape{32, 7, 7, 512, 512, 3, 3, 1, 1, 1}) == 128);
-static_assert(wgmma_split_k(Shape{32, 7, 7, 512, 512, 3, 3, 1, 1, 1}, 132, 0.f) == 2 &&
-              wgmma_split_k(Shape{32, 14, 14, 256, 256, 3, 3, 1, 1, 1}, 132, 0.f) == 1 &&
-              wgmma_split_k(Shape{32, 7, 7, 512, 512, 3, 3, 1, 1, 1}, 132, 1.f) == 1);
+constexpr WgmmaTile wgmma_tile(const Shape& sh, int sms) { return wgmma_tile(sh, sms, im2col_tma_fits(sh)); }
+static_assert(wgmma_tile(Shape{32, 56, 56, 64, 64, 3, 3, 1, 1, 1}, 132).m == 128 &&
+              wgmma_tile(Shape{32, 28, 28, 128, 128, 3, 3, 1, 1, 1}, 132).m == 256 &&
+              wgmma_tile(Shape{32, 28, 28, 512, 128, 1, 1, 0, 1, 1}, 132).m == 64 &&
+              wgmma_tile(Shape{32, 14, 14, 256, 256, 3, 3, 1, 1, 1}, 132).m == 64 &&
+              wgmma_tile(Shape{3, 37, 41, 96, 100, 3, 3, 1, 2, 1}, 132).n == 128);
+
+// The work of stage 21's blocks: block b computes k-tiles [k_begin, k_end) of slice b % splits
+// of tile b / splits (tiles m fastest). With several slices (where the tiles leave SMs idle and K
+// is long) the slices of a tile are one cluster: the others send their accumulators into the
+// shared memory of its first block (distributed shared memory), which adds them and stores the
+// tile; no zeroed output, no atomics, any beta.
+struct ConvBlock {
+  int m_tile, n_tile, k_begin, k_end;
+};
+struct ConvWork {
+  int m_tiles = 1, n_tiles = 1, k_tiles = 1, splits = 1;
+  GL_HD constexpr int tiles() const { return m_tiles * n_tiles; }
+  GL_HD constexpr long long blocks() const { return 1ll * tiles() * splits; }
+  GL_HD constexpr ConvBlock block(int b) const {
+    const int tile = b / splits, slice = b % splits;
+    return {tile % m_tiles, tile / m_tiles, int(1ll * k_tiles * slice / splits), int(1ll * k_tiles * (slice + 1) / splits)};
+  }
+};
+// 7x7 C=K=512 at N = 32: 100 tiles of 64 x 128 on 132 SMs, 72 k-tiles -> 2 slices, 200 blocks.
+constexpr ConvWork wgmma_work(const Shape& sh, int sms, bool im2col) {
+  const WgmmaTile t = wgmma_tile(sh, sms, im2col);
+  ConvWork w{int((sh.gemm_m() + t.m - 1) / t.m), (sh.k + t.n - 1) / t.n, int((sh.gemm_k() + 63) / 64), 1};
+  const long long tiles = w.tiles();
+  if (tiles >= sms || w.k_tiles < 32) return w;
+  while (w.splits < t.max_splits && tiles * (w.splits + 1) <= 1ll * t.blocks_per_sm * sms &&
+         w.k_tiles / (w.splits + 1) >= 16)
+    ++w.splits;
+  return w;
+}
+constexpr ConvWork wgmma_work(const Shape& sh, int sms) { return wgmma_work(sh, sms, im2col_tma_fits(sh)); }
+static_assert(wgmma_work(Shape{32, 7, 7, 512, 512, 3, 3, 1, 1, 1}, 132).splits == 2 &&
+              wgmma_work(Shape{32, 7, 7, 512, 512, 3, 3, 1, 1, 1}, 132).block(151).k_begin == 36 &&
+              wgmma_work(Shape{32, 7, 7, 512, 512, 3, 3, 1, 1, 1}, 132).block(151).n_tile == 3 &&
+              wgmma_work(Shape{32, 14, 14, 256, 256, 3, 3, 1, 1, 1}, 132).splits == 1);
 
 }  // namespace gemmlab::conv

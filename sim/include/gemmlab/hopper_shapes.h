@@ -87,19 +87,29 @@ struct PersistentStage {
 static_assert(PersistentStage::kSmemBytes == 230464 && PersistentStage::kSmemBytes <= kMaxSmemPerBlock,
               "192 KB of stages + 32 KB of C staging + 1 KB alignment + barriers");
 
-// 21 conv-wgmma: the implicit-GEMM convolution on this machinery: 64 x 128 or 64 x 64 tiles (one
-// producer warpgroup gathering A, one consumer); which one: conv::wgmma_tile_n
-// (gemmlab/conv_problem.h). 64 x 128: 4 stages of 24 KB, two blocks per SM (its wgmma needs more
-// than the 80 registers a thread three would leave). 64 x 64: 3 stages of 16 KB, four blocks per SM
-// (64 registers; 4 stages fit only three blocks, 6 % slower on the 56x56 layer, CONV_NOTES.md).
+// 21 conv-wgmma: the implicit-GEMM convolution on this machinery: one producer warpgroup (one
+// thread issuing TMA im2col boxes, or all 128 gathering A) and kTileM / 64 consumers; which tile:
+// conv::wgmma_tile (gemmlab/conv_problem.h), the same {m, n, blocks per SM} as these shapes.
+// 64 x 128: 4 stages of 24 KB, two blocks per SM (its wgmma needs more than the 80 registers a
+// thread three would leave). 64 x 64 (gathered, K <= 64): 3 stages of 16 KB, four blocks per SM.
+// 128 x 64 (im2col, K <= 64): 4 stages of 24 KB, two per SM. 256 x 128 (im2col): 4 stages of 48 KB.
 struct ConvWgmmaStage {
   using Shape = WgmmaShape<64, 128, 4, true>;
   using NarrowShape = WgmmaShape<64, 64, 3, true>;
-  static constexpr int kBlocksPerSm = 2, kNarrowBlocksPerSm = 4;
+  using TallNarrowShape = WgmmaShape<128, 64, 4, true>;
+  using TallShape = WgmmaShape<256, 128, 4, true>;
+  static constexpr int kBlocksPerSm = 2, kNarrowBlocksPerSm = 4, kTallNarrowBlocksPerSm = 2, kTallBlocksPerSm = 1;
+  // Shared memory past the stages: the gathered tile's row origins (conv::RowOrigin, 16 bytes a row).
+  template <class S>
+  static constexpr std::size_t smem_bytes() { return S::kSmemBytes + std::size_t(S::kTileM) * 16; }
 };
 // Shared memory per SM: 228 KB, of which 1 KB is reserved per block.
-static_assert(ConvWgmmaStage::Shape::kThreads == 256 &&
-              ConvWgmmaStage::kBlocksPerSm * (ConvWgmmaStage::Shape::kSmemBytes + 1024) <= 233472 &&
-              ConvWgmmaStage::kNarrowBlocksPerSm * (ConvWgmmaStage::NarrowShape::kSmemBytes + 1024) <= 233472);
+static_assert(ConvWgmmaStage::kBlocksPerSm * (ConvWgmmaStage::smem_bytes<ConvWgmmaStage::Shape>() + 1024) <= 233472 &&
+              ConvWgmmaStage::kNarrowBlocksPerSm * (ConvWgmmaStage::smem_bytes<ConvWgmmaStage::NarrowShape>() + 1024) <=
+                  233472 &&
+              ConvWgmmaStage::kTallNarrowBlocksPerSm *
+                      (ConvWgmmaStage::smem_bytes<ConvWgmmaStage::TallNarrowShape>() + 1024) <=
+                  233472 &&
+              ConvWgmmaStage::smem_bytes<ConvWgmmaStage::TallShape>() <= kMaxSmemPerBlock);
 
 }  // namespace gemmlab::kernels::hopper
