@@ -1,6 +1,7 @@
 // The implicit-GEMM address function of the conv stages (gemmlab/conv_problem.h), on the host:
 // sizes, the (m, kk) -> (n, h, w, c) mapping with its padding predicate, the kernels' incremental
-// form against the direct one, int4 packing, the shape rules and the tile choice.
+// form against the direct one, stage 21's TMA im2col boxes, int4 packing, the shape rules and the
+// tile choices.
 #include <gtest/gtest.h>
 
 #include "gemmlab/conv_problem.h"
@@ -114,6 +115,68 @@ TEST(ConvProblem, ShapeRulesNameTheProblem) {
   EXPECT_NE(check_shape(Shape{1, 2, 2, 8, 8, 1, 1, 0, 0, 1}, Element::F16), nullptr);  // stride 0
   EXPECT_STREQ(check_shape(Shape{1 << 20, 64, 64, 64, 8, 1, 1, 0, 1, 1}, Element::F16),
                "each tensor must have fewer than 2^31 elements (the kernels index with 32-bit ints)");
+}
+
+// Stage 21's TMA im2col boxes: row i of the box for the tile starting at GEMM row m0 and the k-tile
+// of tap (r, s), channels c0.., is input_of(row m0 + i, that tap): padding, stride, dilation,
+// h != w, tiles across image edges and past the last image (n == N: read as zero).
+TEST(ConvProblem, Im2colBoxIsTheImplicitTile) {
+  for (const Shape& sh : {kResnet56, Shape{2, 11, 9, 64, 40, 3, 3, 1, 2, 1}, Shape{1, 10, 13, 64, 24, 3, 3, 2, 1, 2},
+                          Shape{3, 37, 41, 128, 100, 3, 3, 1, 2, 1}, Shape{32, 7, 7, 512, 512, 3, 3, 1, 1, 1},
+                          Shape{2, 9, 9, 64, 16, 1, 1, 0, 1, 1}}) {
+    ASSERT_TRUE(im2col_tma_fits(sh));
+    long long checked = 0;
+    for (int tile_m : {64, 128}) {
+      for (long long m0 = 0; m0 < sh.gemm_m(); m0 += tile_m) {
+        const Npq first = row_pixel(sh, m0);
+        for (int kk = 0; kk < sh.gemm_k(); kk += 64) {
+          const Rsc t = k_tap(sh, kk);
+          for (int i = 0; i < tile_m; ++i) {
+            const Nhwc got = im2col_box_pixel(sh, first.n, first.p * sh.stride - sh.pad, first.q * sh.stride - sh.pad, i,
+                                              t.r * sh.dilation, t.s * sh.dilation, t.c);
+            if (m0 + i >= sh.gemm_m()) {
+              ASSERT_GE(got.n, sh.n) << "rows past M come from past the last image";
+              continue;
+            }
+            const Nhwc want = input_of(sh, row_pixel(sh, m0 + i), t);
+            ASSERT_EQ(got.n, want.n) << m0 << "+" << i << " tap " << kk;
+            ASSERT_EQ(got.h, want.h) << m0 << "+" << i << " tap " << kk;
+            ASSERT_EQ(got.w, want.w) << m0 << "+" << i << " tap " << kk;
+            ASSERT_EQ(got.c, want.c);
+            ++checked;
+          }
+        }
+      }
+    }
+    EXPECT_EQ(checked, 2 * sh.gemm_m() * (sh.gemm_k() / 64));
+  }
+  // The box's corners for the 56x56 layer: origins -1 .. 54 in h and w (56 of them, P = Q = 56).
+  EXPECT_EQ(im2col_box(kResnet56).lower_h, -1);
+  EXPECT_EQ(im2col_box(kResnet56).upper_w, -1);
+  EXPECT_FALSE(im2col_tma_fits(Shape{1, 7, 7, 8, 24, 3, 3, 0, 2, 1}));  // C = 8: the gather
+}
+
+// Stage 21's tiles and split-k (CONV_NOTES.md): per ResNet-50 layer on 132 SMs.
+TEST(ConvProblem, WgmmaTileAndWork) {
+  EXPECT_EQ(wgmma_tile(kResnet56, 132).m, 128);
+  EXPECT_EQ(wgmma_tile(kResnet56, 132).n, 64);
+  EXPECT_EQ(wgmma_tile(Shape{32, 28, 28, 128, 128, 3, 3, 1, 1, 1}, 132).m, 256);  // 98 tiles: one wave
+  EXPECT_EQ(wgmma_tile(Shape{32, 14, 14, 256, 256, 3, 3, 1, 1, 1}, 132).m, 64);   // 50 tall tiles: too few
+  const Shape l4{32, 7, 7, 512, 512, 3, 3, 1, 1, 1};
+  const ConvWork w = wgmma_work(l4, 132);
+  EXPECT_EQ(w.tiles(), 100);
+  EXPECT_EQ(w.splits, 2);
+  EXPECT_EQ(w.blocks(), 200);
+  // Blocks 2b and 2b + 1 are one cluster: the two halves of tile b's 72 k-tiles.
+  EXPECT_EQ(w.block(6).m_tile, 3);
+  EXPECT_EQ(w.block(6).k_end, 36);
+  EXPECT_EQ(w.block(7).m_tile, 3);
+  EXPECT_EQ(w.block(7).k_begin, 36);
+  // Gathered (C = 96): 64 x 128 tiles, and split-k only with k-tiles to spare.
+  EXPECT_EQ(wgmma_tile(Shape{3, 37, 41, 96, 100, 3, 3, 1, 2, 1}, 132).m, 64);
+  EXPECT_EQ(wgmma_work(Shape{3, 37, 41, 96, 100, 3, 3, 1, 2, 1}, 132).splits, 1);
+  // One tile with 36 k-tiles: two slices of 18 (a slice keeps at least 16).
+  EXPECT_EQ(wgmma_work(Shape{1, 4, 4, 256, 72, 3, 3, 1, 1, 1}, 132).splits, 2);
 }
 
 TEST(ConvProblem, TileChoice) {

@@ -121,6 +121,20 @@ GL_HD constexpr Im2colBox im2col_box(const Shape& sh) {
 static_assert(im2col_box(Shape{32, 56, 56, 64, 64, 3, 3, 1, 1, 1}).upper_h == -1 &&
               56 + im2col_box(Shape{32, 56, 56, 64, 64, 3, 3, 1, 1, 1}).upper_h -
                       im2col_box(Shape{32, 56, 56, 64, 64, 3, 3, 1, 1, 1}).lower_h == 56);
+// The copy engine's walk, as the PTX ISA describes im2col mode: per image the window origins
+// (lower + i * stride) up to extent - 1 + upper, w fastest, then h, then n; row `row` of a box that
+// starts at origin (n, h0, w0) is the row-th origin from there, moved by the tap's (dh, dw), channel
+// c0 on. test_conv_problem checks it against the GEMM's address function (input_of): this is the
+// kernel's claim that one box per k-tile loads exactly the implicit im2col tile.
+GL_HD constexpr Nhwc im2col_box_pixel(const Shape& sh, int n, int h0, int w0, int row, int dh, int dw, int c0) {
+  const Im2colBox b = im2col_box(sh);
+  const long long along_w = (sh.w - 1 + b.upper_w - b.lower_w) / sh.stride + 1;
+  const long long along_h = (sh.h - 1 + b.upper_h - b.lower_h) / sh.stride + 1;
+  const long long start = (1ll * n * along_h + (h0 - b.lower_h) / sh.stride) * along_w + (w0 - b.lower_w) / sh.stride;
+  const long long i = start + row;
+  const long long q = i % along_w, p = i / along_w % along_h;
+  return {int(i / (along_w * along_h)), int(b.lower_h + p * sh.stride + dh), int(b.lower_w + q * sh.stride + dw), c0};
+}
 // What a 4D im2col tensor map can express (cuTensorMapEncodeIm2col): corners in [-128, 127],
 // traversal strides up to 8, tap offsets in 16 bits; and one k-tile must be 64 channels of one tap.
 GL_HD constexpr bool im2col_tma_fits(const Shape& sh) {
