@@ -23,6 +23,7 @@ namespace {
 struct ConvUiState {
   int problem[10] = {1, 8, 8, 64, 64, 3, 3, 1, 1, 1};  // N, H, W, C, K, R, S, pad, stride, dilation
   std::string element = "f16";
+  std::string copy = "cp.async";  // or "tma": stage 21's im2col box
   int row = 9;            // the selected GEMM row (output pixel)
   int block = 0;          // block along M
   int k_tile = 0;
@@ -44,6 +45,7 @@ class ConvView final : public View {
     if (s.contains("problem"))
       for (int i = 0; i < 10; ++i) ui_.problem[i] = i < int(s["problem"].size()) ? s["problem"][i].get<int>() : ui_.problem[i];
     if (s.contains("element")) ui_.element = s["element"];
+    if (s.contains("copy")) ui_.copy = s["copy"];
     if (s.contains("row")) ui_.row = s["row"];
     if (s.contains("block")) ui_.block = s["block"];
     if (s.contains("k_tile")) ui_.k_tile = s["k_tile"];
@@ -55,8 +57,11 @@ class ConvView final : public View {
     if (const char* why = conv::check_shape(sh, element_of(ui_.element))) return Error{why};
     if (spec.quantity == "conv.gemm_m") return double(sh.gemm_m());
     if (spec.quantity == "conv.gemm_k") return double(sh.gemm_k());
-    if (spec.quantity == "conv.blocks")
-      return double(conv::tile_blocks(sh, conv::kTiles[conv::choose_tile(sh, ui_.sms)]));
+    if (spec.quantity == "conv.blocks") {  // the launch the view draws: stage 18's tile, or stage 21's
+      auto l = compute();
+      if (!l) return Error{l.error()};
+      return double(l->blocks);
+    }
     if (spec.quantity == "conv.padded_taps") {
       if (ui_.row < 0 || ui_.row >= sh.gemm_m()) return Error{"the selected row is outside the GEMM"};
       int padded = 0;
@@ -72,6 +77,7 @@ class ConvView final : public View {
     const conv::Shape sh = shape();
     out["problem"] = std::vector<int>(ui_.problem, ui_.problem + 10);
     out["element"] = ui_.element;
+    out["copy"] = ui_.copy;
     auto loads = compute();
     if (!loads) {
       out["error"] = loads.error();
@@ -79,7 +85,7 @@ class ConvView final : public View {
     }
     out["gemm"] = {sh.gemm_m(), sh.gemm_n(), sh.gemm_k()};
     out["output"] = {sh.p(), sh.q()};
-    out["tile"] = {conv::kTiles[loads->tile].m, conv::kTiles[loads->tile].n};
+    out["tile"] = {loads->tile_m, loads->tile_n};
     out["row"] = ui_.row;
     Json win = Json::array();
     for (const conv::WindowCell& c : conv::window_of(sh, ui_.row)) win.push_back({c.r, c.s, c.h, c.w, c.in_tensor});
@@ -101,14 +107,13 @@ class ConvView final : public View {
       error_box(loads.error());
       return;
     }
-    const conv::TileShape& tile = conv::kTiles[loads->tile];
     // A predict step on M, K or the blocks leaves them (and what gives them away) out.
     const bool gemm = shows("conv.gemm_shape"), blocks = shows("conv.blocks");
     auto shown = [](bool on, const std::string& v) { return on ? v : std::string("?"); };
     ImGui::TextWrapped(tr("GEMM M = N*P*Q = %s, N = K = %d, K = R*S*C = %s   output %s x %s   tile %d x %d, %s blocks, %s k-tiles of %d"),
                 shown(gemm, fmt_int(sh.gemm_m())).c_str(), sh.k, shown(gemm, fmt_int(sh.gemm_k())).c_str(),
-                shown(gemm, std::to_string(sh.p())).c_str(), shown(gemm, std::to_string(sh.q())).c_str(), tile.m, tile.n,
-                shown(blocks, fmt_int(conv::tile_blocks(sh, tile))).c_str(),
+                shown(gemm, std::to_string(sh.p())).c_str(), shown(gemm, std::to_string(sh.q())).c_str(), loads->tile_m,
+                loads->tile_n, shown(blocks, fmt_int(loads->blocks)).c_str(),
                 shown(gemm, std::to_string(loads->k_tiles)).c_str(), loads->k_tile_elements);
     ui_.row = std::clamp<int>(ui_.row, 0, int(std::min<long long>(sh.gemm_m(), 1 << 30) - 1));
     hover_row_ = -1, hover_tap_ = -1, hover_h_ = hover_w_ = -1000;
@@ -133,7 +138,7 @@ class ConvView final : public View {
     const int* p = ui_.problem;
     return {p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7], p[8], p[9]};
   }
-  long long block_m0(const conv::TileLoads& l) const { return 1ll * ui_.block * conv::kTiles[l.tile].m; }
+  long long block_m0(const conv::TileLoads& l) const { return 1ll * ui_.block * l.tile_m; }
 
   // How many units wide a column of a rows x cols picture is drawn so that it fills the space left
   // in the panel (tall, thin matrices otherwise draw as a sliver).
@@ -150,6 +155,7 @@ class ConvView final : public View {
     q.sms = ui_.sms;
     q.block_m = ui_.block;
     q.k_tile = ui_.k_tile;
+    q.tma_box = ui_.copy == "tma";
     return conv::tile_loads(q);
   }
 
@@ -161,6 +167,11 @@ class ConvView final : public View {
     combo_string(tr("element"), &ui_.element, {"f16", "s8", "s4"}, 4);
     help_marker(tr("f16: stage 18 (8 channels per 16-byte vector), s8: stage 19 (16), s4: stage 20 (32, packed eight "
                 "per 32-bit word)."));
+    ImGui::SameLine();
+    combo_string(tr("copy"), &ui_.copy, {"cp.async", "tma"}, 7);
+    help_marker(tr("cp.async: the threads of stages 18-20 copy 16-byte vectors through the address function. tma: "
+                "stage 21's copy, one TMA im2col box per k-tile that the copy engine fills row by row (fp16, C a "
+                "multiple of 64)."));
     input_int(tr("row"), &ui_.row, 0, 1 << 30, 6);
     ImGui::SameLine();
     input_int(tr("block"), &ui_.block, 0, 1 << 24, 5);
@@ -219,7 +230,7 @@ class ConvView final : public View {
       const int x = int(std::floor(m->x)), y = int(std::floor(m->y));
       if (x >= 0 && x < cols && y >= 0 && y < rows) {
         hover_h_ = y - pad, hover_w_ = x - pad;
-        const auto readers = conv::readers_of(sh, block_m0(l), conv::kTiles[l.tile].m, o.n, hover_h_, hover_w_);
+        const auto readers = conv::readers_of(sh, block_m0(l), l.tile_m, o.n, hover_h_, hover_w_);
         ImGui::BeginTooltip();
         tooltip_row(tr("input"), trf("(n %d, h %d, w %d)", o.n, hover_h_, hover_w_) +
                                  (hover_h_ < 0 || hover_h_ >= sh.h || hover_w_ < 0 || hover_w_ >= sh.w ? tr("  padding: reads as 0") : ""));
@@ -232,7 +243,7 @@ class ConvView final : public View {
   // The block's rows x R*S taps of the implicit im2col matrix (each column stands for C channels).
   void draw_matrix(const conv::Shape& sh, const conv::TileLoads& l, float height) {
     const long long m0 = block_m0(l);
-    const int rows = int(std::min<long long>(conv::kTiles[l.tile].m, sh.gemm_m() - m0));
+    const int rows = int(std::min<long long>(l.tile_m, sh.gemm_m() - m0));
     const int taps = sh.r * sh.s;
     ImGui::TextWrapped(tr("implicit im2col, block %d: rows %lld .. %lld x %d taps of C = %d channels"), ui_.block, m0,
                 m0 + rows - 1, taps, sh.c);
@@ -290,6 +301,7 @@ class ConvView final : public View {
 
   // The A tile of the selected k-tile: rows x vectors, coloured by the thread that copies each.
   void draw_tile(const conv::Shape& sh, const conv::TileLoads& l) {
+    if (l.tile < 0) return draw_box(sh, l);
     const int vectors = l.k_tile_elements / l.elements_per_vector;
     ImGui::TextWrapped(tr("A tile, k-tile %d (k %d .. %d): %d threads x %d cp.async of 16 bytes (%d channels)"),
                 ui_.k_tile, ui_.k_tile * l.k_tile_elements, (ui_.k_tile + 1) * l.k_tile_elements - 1, l.threads,
@@ -338,6 +350,54 @@ class ConvView final : public View {
       }
     }
     (void)sh;
+  }
+
+  // Stage 21's A box of the selected k-tile: one row per output pixel, coloured by the image the
+  // copy engine read it from, dark where it zero-filled (padding, or past the last image).
+  void draw_box(const conv::Shape& sh, const conv::TileLoads& l) {
+    const conv::Rsc tap = conv::k_tap(sh, ui_.k_tile * 64);
+    ImGui::TextWrapped(tr("A box, k-tile %d (tap r %d, s %d, channels %d .. %d): one cp.async.bulk.tensor.4d.im2col of %d "
+                          "pixels x 64 channels; the copy engine walks the pixels (w, then h, then n)"),
+                       ui_.k_tile, tap.r, tap.s, tap.c, tap.c + 63, l.rows);
+    if (!shows("conv.window")) {  // its zero-filled rows count the row's padded taps
+      hidden_until_reveal("conv.window", ImGui::GetContentRegionAvail().y);
+      return;
+    }
+    legend_swatches(tr("rows: the image the pixel comes from"),
+                    {{id_color(0), tr("image 0")}, {id_color(1), tr("image 1 ...")},
+                     {dim(id_color(0), 0.22f), tr("padding: zero-filled")}, {rgba(70, 40, 40), tr("past M: zero-filled")}});
+    const float xs = column_stretch(l.rows, 8);
+    Canvas cv("##bcv", ui_.tile_canvas, 8 * xs, float(l.rows), {0, 0}, ImGui::GetFontSize() * 2.5f);
+    ImDrawList* dl = cv.draw_list();
+    cv.axis_x(float(l.rows), 8 * xs, 8.0 / xs, tr("channel in the k-tile"));
+    cv.axis_y(0, float(l.rows), 1, tr("row in the tile"));
+    const float font = ImGui::GetFontSize();
+    for (const conv::TileLoad& x : l.loads) {
+      const float cy = float(x.row_in_tile);
+      Rgba c = x.in_tensor ? id_color(x.input.n) : x.row_valid ? dim(id_color(x.input.n), 0.22f) : rgba(70, 40, 40);
+      if (x.m == ui_.row) c = x.in_tensor ? kHighlight : rgba(90, 60, 60);
+      dl->AddRectFilled(cv.to_screen(0, cy), cv.to_screen(8 * xs, cy + 1), c);
+      if (cv.scale() > font * 1.1f && x.in_tensor)
+        cv.label(0, cy, 8 * xs, cy + 1, trf("(%d, %d, %d)", x.input.n, x.input.h, x.input.w).c_str(), IM_COL32(0, 0, 0, 255));
+    }
+    if (auto m = cv.mouse()) {
+      const int vy = int(std::floor(m->y));
+      if (vy >= 0 && vy < int(l.loads.size())) {
+        const conv::TileLoad& x = l.loads[vy];
+        dl->AddRect(cv.to_screen(0, float(vy)), cv.to_screen(8 * xs, float(vy + 1)), kHighlight, 0, 0, 2);
+        ImGui::BeginTooltip();
+        tooltip_row(tr("GEMM"), trf("row %lld, k %d .. %d", (long long)x.m, x.kk, x.kk + 63));
+        if (!x.row_valid)
+          tooltip_row(tr("loads"), trf("nothing: the row is past M; the walk is in image %d, past the last (zero-filled)", x.input.n));
+        else if (!x.in_tensor)
+          tooltip_row(tr("loads"), trf("nothing: input (h %d, w %d) is padding, the copy engine fills zeros", x.input.h, x.input.w));
+        else
+          tooltip_row(tr("loads"), trf("input (n %d, h %d, w %d, c %d..%d), element offset %s", x.input.n, x.input.h, x.input.w, x.input.c,
+                                      x.input.c + 63, fmt_int(x.offset).c_str()));
+        ImGui::EndTooltip();
+        if (cv.clicked() && x.row_valid) ui_.row = int(x.m);
+      }
+    }
   }
 
   // int4: one 16-byte vector = 4 words x 8 nibbles (channel c in nibble c % 8 of word c / 8), and

@@ -53,11 +53,56 @@ void list_loads(const TileLoadRequest& q, TileLoads& out) {
   }
 }
 
+// Stage 21's A box for one k-tile (21_conv_wgmma.cuh): the producer thread names the tile's first
+// window origin and the tap; the copy engine fills row i with pixel im2col_box_pixel(i).
+Expected<TileLoads> box_loads(const TileLoadRequest& q) {
+  const Shape& sh = q.shape;
+  if (q.element != Element::F16) return Error{"the TMA im2col box is stage 21's copy: fp16 only"};
+  if (!im2col_tma_fits(sh))
+    return Error{"stage 21 loads A with TMA im2col boxes only where C is a multiple of 64 (one tap per 64-channel "
+                 "k-tile) and the box corners fit the tensor map; it gathers other shapes like stage 18"};
+  const WgmmaTile t = wgmma_tile(sh, q.sms, true);
+  const long long blocks_m = (sh.gemm_m() + t.m - 1) / t.m;
+  if (q.block_m < 0 || q.block_m >= blocks_m)
+    return Error{"block " + std::to_string(q.block_m) + " is outside the launch's " + std::to_string(blocks_m) + " tiles along M"};
+  TileLoads out{};
+  out.tile = -1;
+  out.tile_m = t.m, out.tile_n = t.n;
+  out.blocks = wgmma_work(sh, q.sms, true).blocks();
+  out.rows = t.m;
+  out.threads = 1;
+  out.accesses_per_thread = 1;
+  out.elements_per_vector = 64;
+  out.k_tile_elements = 64;
+  out.k_tiles = sh.gemm_k() / 64;
+  if (q.k_tile < 0 || q.k_tile >= out.k_tiles)
+    return Error{"k-tile " + std::to_string(q.k_tile) + " is outside the main loop's " + std::to_string(out.k_tiles)};
+  const long long m0 = q.block_m * t.m;
+  const Npq first = row_pixel(sh, m0);
+  const Rsc tap = k_tap(sh, q.k_tile * 64);
+  for (int i = 0; i < t.m; ++i) {
+    TileLoad l{};
+    l.thread = 0, l.access = 0;
+    l.row_in_tile = i;
+    l.m = m0 + i;
+    l.kk = q.k_tile * 64;
+    l.row_valid = l.m < sh.gemm_m();
+    l.k_valid = true;
+    l.input = im2col_box_pixel(sh, first.n, first.p * sh.stride - sh.pad, first.q * sh.stride - sh.pad, i,
+                               tap.r * sh.dilation, tap.s * sh.dilation, tap.c);
+    l.in_tensor = l.input.n < sh.n && in_tensor(sh, l.input);
+    l.offset = l.in_tensor ? activation_offset(sh, l.input) : -1;
+    out.loads.push_back(l);
+  }
+  return out;
+}
+
 }  // namespace
 
 Expected<TileLoads> tile_loads(const TileLoadRequest& q) {
   if (const char* why = check_shape(q.shape, q.element)) return Error{why};
   if (q.sms < 1) return Error{"the GPU must have at least one SM"};
+  if (q.tma_box) return box_loads(q);
   const int tile = q.tile >= 0 ? q.tile : choose_tile(q.shape, q.sms);
   if (tile >= kTileCount) return Error{"tile " + std::to_string(tile) + " does not exist (0 .. " + std::to_string(kTileCount - 1) + ")"};
   const long long blocks_m = (q.shape.gemm_m() + kTiles[tile].m - 1) / kTiles[tile].m;
@@ -65,6 +110,8 @@ Expected<TileLoads> tile_loads(const TileLoadRequest& q) {
     return Error{"block " + std::to_string(q.block_m) + " is outside the launch's " + std::to_string(blocks_m) + " blocks along M"};
   TileLoads out{};
   out.tile = tile;
+  out.tile_m = kTiles[tile].m, out.tile_n = kTiles[tile].n;
+  out.blocks = tile_blocks(q.shape, kTiles[tile]);
   out.elements_per_vector = elements_per_vector(q.element);
   out.k_tile_elements = kTileKBytes * 8 / element_bits(q.element);
   out.k_tiles = (q.shape.gemm_k() + out.k_tile_elements - 1) / out.k_tile_elements;

@@ -63,6 +63,55 @@ TEST(ConvPicture, TileLoadsFollowTheThreadMap) {
   }
 }
 
+// Stage 21's copy: one TMA im2col box per k-tile, a row per output pixel, 64 channels.
+TEST(ConvPicture, TmaBoxRowsAreTheTilesPixels) {
+  TileLoadRequest q;
+  q.shape = Shape{2, 7, 7, 64, 128, 3, 3, 1, 1, 1};  // M = 98: 64-row tiles (K = 128), 2 along M
+  q.tma_box = true;
+  q.block_m = 1;
+  q.k_tile = 4;  // tap (1, 1): the window's centre
+  auto l = tile_loads(q);
+  ASSERT_TRUE(l.ok()) << l.error();
+  EXPECT_EQ(l->tile, -1);
+  EXPECT_EQ(l->rows, 64);
+  EXPECT_EQ(l->threads, 1);
+  EXPECT_EQ(l->k_tiles, 9);
+  ASSERT_EQ(l->loads.size(), 64u);
+  // Row 0 = GEMM row 64 = image 1, output (2, 1): the centre tap reads input (1, 2, 1).
+  EXPECT_EQ(l->loads[0].input.n, 1);
+  EXPECT_EQ(l->loads[0].input.h, 2);
+  EXPECT_EQ(l->loads[0].input.w, 1);
+  // Rows 34 .. 63 are past M = 98: the box walks into image 2, which does not exist (zeros).
+  EXPECT_TRUE(l->loads[33].row_valid);
+  EXPECT_FALSE(l->loads[34].row_valid);
+  EXPECT_FALSE(l->loads[34].in_tensor);
+  EXPECT_EQ(l->loads[34].input.n, 2);
+  for (const TileLoad& x : l->loads) {
+    if (!x.row_valid) continue;
+    const Nhwc in = input_of(q.shape, row_pixel(q.shape, x.m), k_tap(q.shape, x.kk));
+    EXPECT_EQ(x.in_tensor, in_tensor(q.shape, in)) << x.m;
+    EXPECT_EQ(x.input.h, in.h);
+    EXPECT_EQ(x.input.w, in.w);
+    if (x.in_tensor) EXPECT_EQ(x.offset, activation_offset(q.shape, in));
+  }
+  // Tap (0, 0) puts the top row and the left column of each image in the padding.
+  q.k_tile = 0;
+  q.block_m = 0;
+  auto l0 = tile_loads(q);
+  ASSERT_TRUE(l0.ok());
+  EXPECT_FALSE(l0->loads[0].in_tensor);  // output (0, 0): input (-1, -1)
+  EXPECT_FALSE(l0->loads[7].in_tensor);  // output (1, 0): input (0, -1)
+  EXPECT_TRUE(l0->loads[8].in_tensor);   // output (1, 1): input (0, 0)
+  // What the box cannot do is named.
+  q.shape.c = 32;
+  auto refused = tile_loads(q);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(refused.error().find("multiple of 64"), std::string::npos) << refused.error();
+  q.shape.c = 64;
+  q.element = Element::S8;
+  EXPECT_FALSE(tile_loads(q).ok());
+}
+
 TEST(ConvPicture, Int4VectorsHold32Channels) {
   TileLoadRequest q;
   q.shape = Shape{1, 14, 14, 256, 256, 3, 3, 1, 1, 1};

@@ -197,6 +197,7 @@ const std::map<std::string, std::vector<KeySpec>>& schema() {
       {"conv",
        {{"problem", int_tuple(10, 0, 65536, "[N, H, W, C, K, R, S, pad, stride, dilation]")},
         {"element", one_of({"f16", "s8", "s4"})},
+        {"copy", one_of({"cp.async", "tma"})},
         {"row", integer(0, 1 << 30)},
         {"block", integer(0, 1 << 24)},
         {"k_tile", integer(0, 1 << 20)},
