@@ -37,7 +37,8 @@ const char* check_conv_wgmma(const conv::Shape& sh) {
   return conv::check_shape(sh, conv::Element::F16);
 }
 
-// MEASUREMENT SWITCH (to be removed): GEMMLAB_CONV_IM2COL=0 gathers where the TMA could.
+// GEMMLAB_CONV_IM2COL=0 gathers A where the TMA's im2col boxes could load it: a knob for comparing
+// the two copies on one GPU (kernels/tools/conv_tiles.sh, CONV_NOTES.md), not for use.
 bool gather_forced() {
   const char* e = std::getenv("GEMMLAB_CONV_IM2COL");
   return e && *e == '0';

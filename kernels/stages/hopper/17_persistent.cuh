@@ -140,7 +140,9 @@ __device__ __forceinline__ void wait_until_stored(const int* flag, int epoch) {
 }
 
 // kSlots: C staging slots per consumer (PersistentStage::kStagingSlots; HOPPER_NOTES.md measures others).
-template <class Shape, bool kTmaStore, int kSlots = PersistentStage::kStagingSlots>
+// kMulticast = false (measurement): each block loads both halves of its B box itself and hands its
+// stages back only to its own producer; the cluster stays, sharing nothing.
+template <class Shape, bool kTmaStore, int kSlots = PersistentStage::kStagingSlots, bool kMulticast = true>
 __global__ void __launch_bounds__(Shape::kThreads, 1)
     persistent_kernel(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b_half,
                       const __grid_constant__ CUtensorMap map_c, float* C, int M, int N, int K, float alpha,
@@ -158,7 +160,7 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
   const int cluster = blockIdx.x / kClusterBlocks;
 
   if (threadIdx.x == 0) {
-    start_pipeline(&map_a, &map_b_half, full, empty, kS, kClusterBlocks * Shape::kConsumers * 4);
+    start_pipeline(&map_a, &map_b_half, full, empty, kS, (kMulticast ? kClusterBlocks : 1) * Shape::kConsumers * 4);
     if (kTmaStore) tma_prefetch_descriptor(&map_c);
   }
   cluster_sync();
@@ -178,7 +180,15 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
         const int m0 = tile.m * Shape::kTileM, n0 = tile.n * Shape::kTileN;
         produce_k_tiles<Shape>(tiles, full, empty, g.k_begin, g.k_end, it,
                                [&](unsigned char* dst, uint64_t* bar, int t) {
-                                 issue_pair_boxes<Shape>(dst, bar, t, &map_a, &map_b_half, m0, n0, rank);
+                                 if constexpr (kMulticast) {
+                                   issue_pair_boxes<Shape>(dst, bar, t, &map_a, &map_b_half, m0, n0, rank);
+                                 } else {
+                                   constexpr int kHalf = Shape::kTileN / kClusterBlocks;
+                                   tma_load_2d(dst, &map_a, bar, t * Shape::kTileK, m0);
+                                   tma_load_2d(dst + Shape::kABytes, &map_b_half, bar, t * Shape::kTileK, n0);
+                                   tma_load_2d(dst + Shape::kABytes + Shape::kBBytes / 2, &map_b_half, bar,
+                                               t * Shape::kTileK, n0 + kHalf);
+                                 }
                                });
       }
     }
@@ -197,7 +207,10 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
       float d[Shape::kAccumulators] = {};
       fence_accumulators(d);
       consume_k_tiles<Shape>(d, tiles_address, full, consumer, g.k_begin, g.k_end, it,
-                             [&](int stage) { release_to_pair(&empty[stage], peer, warp_leader); });
+                             [&](int stage) {
+                               if constexpr (kMulticast) release_to_pair(&empty[stage], peer, warp_leader);
+                               else if (warp_leader) mbarrier_arrive(&empty[stage]);
+                             });
       const int row0 = tile.m * Shape::kTileM + 64 * consumer, col0 = tile.n * Shape::kTileN;
       if constexpr (kTmaStore) {
         // A split unit (only with the TMA epilogue): its first segment stores, the others add.
