@@ -1,5 +1,6 @@
-// The tensor maps and device checks of hopper_host.h. cuTensorMapEncodeTiled is a driver API
-// function; it is reached through the runtime's entry-point query, so the build links no libcuda.
+// The tensor maps and device checks of hopper_host.h. cuTensorMapEncodeTiled and
+// cuTensorMapEncodeIm2col are driver API functions, reached through the runtime's entry-point query,
+// so the build links no libcuda.
 #include "hopper_host.h"
 
 #include <cudaTypedefs.h>  // PFN_cuTensorMapEncodeTiled
@@ -33,28 +34,22 @@ const char* check_tma_problem(int m, int n, int k) {
 }
 
 namespace {
+// A driver API function by name (the runtime's entry-point query; nullptr when the driver lacks it).
+template <class Fn>
+Fn driver_entry(const char* name) {
+  void* p = nullptr;
+  cudaDriverEntryPointQueryResult found{};
+  if (cudaGetDriverEntryPointByVersion(name, &p, 12000, cudaEnableDefault, &found) != cudaSuccess ||
+      found != cudaDriverEntryPointSuccess)
+    p = nullptr;
+  return reinterpret_cast<Fn>(p);
+}
 PFN_cuTensorMapEncodeTiled_v12000 encode_tiled() {
-  static PFN_cuTensorMapEncodeTiled_v12000 fn = [] {
-    void* p = nullptr;
-    cudaDriverEntryPointQueryResult found{};
-    if (cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &p, 12000, cudaEnableDefault,
-                                         &found) != cudaSuccess ||
-        found != cudaDriverEntryPointSuccess)
-      p = nullptr;
-    return reinterpret_cast<PFN_cuTensorMapEncodeTiled_v12000>(p);
-  }();
+  static const auto fn = driver_entry<PFN_cuTensorMapEncodeTiled_v12000>("cuTensorMapEncodeTiled");
   return fn;
 }
 PFN_cuTensorMapEncodeIm2col_v12000 encode_im2col() {
-  static PFN_cuTensorMapEncodeIm2col_v12000 fn = [] {
-    void* p = nullptr;
-    cudaDriverEntryPointQueryResult found{};
-    if (cudaGetDriverEntryPointByVersion("cuTensorMapEncodeIm2col", &p, 12000, cudaEnableDefault,
-                                         &found) != cudaSuccess ||
-        found != cudaDriverEntryPointSuccess)
-      p = nullptr;
-    return reinterpret_cast<PFN_cuTensorMapEncodeIm2col_v12000>(p);
-  }();
+  static const auto fn = driver_entry<PFN_cuTensorMapEncodeIm2col_v12000>("cuTensorMapEncodeIm2col");
   return fn;
 }
 }  // namespace
