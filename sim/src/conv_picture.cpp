@@ -53,8 +53,8 @@ void list_loads(const TileLoadRequest& q, TileLoads& out) {
   }
 }
 
-// Stage 21's A box for one k-tile (21_conv_wgmma.cuh): the producer thread names the tile's first
-// window origin and the tap; the copy engine fills row i with pixel im2col_box_pixel(i).
+// Stage 21's A box for one k-tile (21_conv_wgmma.cuh): the producer thread issues im2col_load; the
+// copy engine fills row i with pixel im2col_box_pixel(i).
 Expected<TileLoads> box_loads(const TileLoadRequest& q) {
   const Shape& sh = q.shape;
   if (q.element != Element::F16) return Error{"the TMA im2col box is stage 21's copy: fp16 only"};
@@ -78,8 +78,7 @@ Expected<TileLoads> box_loads(const TileLoadRequest& q) {
   if (q.k_tile < 0 || q.k_tile >= out.k_tiles)
     return Error{"k-tile " + std::to_string(q.k_tile) + " is outside the main loop's " + std::to_string(out.k_tiles)};
   const long long m0 = q.block_m * t.m;
-  const Npq first = row_pixel(sh, m0);
-  const Rsc tap = k_tap(sh, q.k_tile * 64);
+  const Im2colLoad box = im2col_load(sh, m0, q.k_tile * 64);
   for (int i = 0; i < t.m; ++i) {
     TileLoad l{};
     l.thread = 0, l.access = 0;
@@ -88,8 +87,7 @@ Expected<TileLoads> box_loads(const TileLoadRequest& q) {
     l.kk = q.k_tile * 64;
     l.row_valid = l.m < sh.gemm_m();
     l.k_valid = true;
-    l.input = im2col_box_pixel(sh, first.n, first.p * sh.stride - sh.pad, first.q * sh.stride - sh.pad, i,
-                               tap.r * sh.dilation, tap.s * sh.dilation, tap.c);
+    l.input = im2col_box_pixel(sh, box, i);
     l.in_tensor = l.input.n < sh.n && in_tensor(sh, l.input);
     l.offset = l.in_tensor ? activation_offset(sh, l.input) : -1;
     out.loads.push_back(l);

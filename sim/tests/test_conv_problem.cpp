@@ -128,12 +128,11 @@ TEST(ConvProblem, Im2colBoxIsTheImplicitTile) {
     long long checked = 0;
     for (int tile_m : {64, 128}) {
       for (long long m0 = 0; m0 < sh.gemm_m(); m0 += tile_m) {
-        const Npq first = row_pixel(sh, m0);
         for (int kk = 0; kk < sh.gemm_k(); kk += 64) {
           const Rsc t = k_tap(sh, kk);
+          const Im2colLoad load = im2col_load(sh, m0, kk);
           for (int i = 0; i < tile_m; ++i) {
-            const Nhwc got = im2col_box_pixel(sh, first.n, first.p * sh.stride - sh.pad, first.q * sh.stride - sh.pad, i,
-                                              t.r * sh.dilation, t.s * sh.dilation, t.c);
+            const Nhwc got = im2col_box_pixel(sh, load, i);
             if (m0 + i >= sh.gemm_m()) {
               ASSERT_GE(got.n, sh.n) << "rows past M come from past the last image";
               continue;

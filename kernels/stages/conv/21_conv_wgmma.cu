@@ -57,9 +57,6 @@ cudaError_t launch(const ConvArgs& a, const conv::ConvWork& work) {
   if (const cudaError_t e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(kSmem));
       e != cudaSuccess)
     return e;
-  // The other slices' partial tiles must fit the first block's stage memory (conv::WgmmaTile::max_splits).
-  if (std::size_t(work.splits - 1) * S::kTileM * S::kTileN * 4 > std::size_t(S::kStages) * S::kStageBytes)
-    return cudaErrorInvalidConfiguration;
   const auto input = static_cast<const __half*>(a.input);
   if (work.splits == 1) {
     kernel<<<unsigned(work.blocks()), S::kThreads, kSmem, a.stream>>>(map_filter, map_input, input, a.output, a.shape,

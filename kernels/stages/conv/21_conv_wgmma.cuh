@@ -143,26 +143,17 @@ __global__ void __launch_bounds__(S::kThreads, kMinBlocks)
     for (int r = threadIdx.x; r < S::kTileM; r += S::kThreads) origins[r] = tile_row_origin(sh, m0 + r);
   __syncthreads();
 
-  // The tile's k slices meet in block 0 of the cluster, in the stages' shared memory (every slice's
-  // main loop is over, so no copy or wgmma touches it any more); every thread of the cluster takes
-  // part in both cluster barriers: the first says the stages are free, the second that the partial
-  // sums have landed.
   int it = 0;
   if (threadIdx.x < 128) {
     if constexpr (kIm2col) {  // the producer: one thread, an A box and a B box per k-tile
-      if (threadIdx.x == 0) {
-        const Npq px = row_pixel(sh, m0);
-        const int h0 = px.p * sh.stride - sh.pad, w0 = px.q * sh.stride - sh.pad;
-        const int channel_tiles = sh.c / S::kTileK;
+      if (threadIdx.x == 0)
         hopper::produce_k_tiles<S>(tiles, full, empty, job.k_begin, job.k_end, it,
                                    [&](unsigned char* dst, uint64_t* bar, int t) {
-                                     const int tap = t / channel_tiles, r = tap / sh.s, s = tap % sh.s;
-                                     hopper::tma_load_im2col_4d(dst, &map_input, bar, (t % channel_tiles) * S::kTileK,
-                                                                w0, h0, px.n, uint16_t(s * sh.dilation),
-                                                                uint16_t(r * sh.dilation));
+                                     const Im2colLoad l = im2col_load(sh, m0, t * S::kTileK);
+                                     hopper::tma_load_im2col_4d(dst, &map_input, bar, l.c, l.w0, l.h0, l.n,
+                                                                uint16_t(l.dw), uint16_t(l.dh));
                                      hopper::tma_load_2d(dst + S::kABytes, &map_filter, bar, t * S::kTileK, n0);
                                    });
-      }
     } else {  // the producer warpgroup gathers A, thread 0 adds the B box
       const GatherA<S> gather(origins, threadIdx.x);
 #pragma unroll 1
@@ -196,6 +187,10 @@ __global__ void __launch_bounds__(S::kThreads, kMinBlocks)
   // main loop and keeps them live beside the accumulators.
   unsigned thread;
   asm volatile("mov.u32 %0, %%tid.x;\n" : "=r"(thread));
+  // The tile's k slices meet in block 0 of the cluster, in the stages' shared memory (every slice's
+  // main loop is over, so no copy or wgmma touches it any more); every thread of the cluster takes
+  // part in both cluster barriers (the producers too, above): the first says the stages are free,
+  // the second that the partial sums have landed.
   if (work.splits > 1) {
     // Slice r's float4 j of consumer thread c goes to partials[((r - 1) * kVectors + j) * kConsumerThreads + c].
     constexpr int kVectors = S::kAccumulators / 4, kConsumerThreads = S::kConsumers * 128;

@@ -121,19 +121,33 @@ GL_HD constexpr Im2colBox im2col_box(const Shape& sh) {
 static_assert(im2col_box(Shape{32, 56, 56, 64, 64, 3, 3, 1, 1, 1}).upper_h == -1 &&
               56 + im2col_box(Shape{32, 56, 56, 64, 64, 3, 3, 1, 1, 1}).upper_h -
                       im2col_box(Shape{32, 56, 56, 64, 64, 3, 3, 1, 1, 1}).lower_h == 56);
+// The coordinates one box instruction names for the tile starting at GEMM row m0 and k-tile start kk
+// (one tap, 64 channels): the channel, the tile's first window origin (w0, h0, n) and the tap's
+// offsets (dw, dh). The kernel's producer issues exactly these; the simulator replays them.
+struct Im2colLoad {
+  int c, w0, h0, n;
+  int dw, dh;
+};
+GL_HD constexpr Im2colLoad im2col_load(const Shape& sh, long long m0, int kk) {
+  const RowOrigin o = row_origin(sh, m0);
+  const Rsc t = k_tap(sh, kk);
+  return {t.c, o.w0, o.h0, row_pixel(sh, m0).n, t.s * sh.dilation, t.r * sh.dilation};
+}
 // The copy engine's walk, as the PTX ISA describes im2col mode: per image the window origins
-// (lower + i * stride) up to extent - 1 + upper, w fastest, then h, then n; row `row` of a box that
-// starts at origin (n, h0, w0) is the row-th origin from there, moved by the tap's (dh, dw), channel
-// c0 on. test_conv_problem checks it against the GEMM's address function (input_of): this is the
-// kernel's claim that one box per k-tile loads exactly the implicit im2col tile.
-GL_HD constexpr Nhwc im2col_box_pixel(const Shape& sh, int n, int h0, int w0, int row, int dh, int dw, int c0) {
+// (lower + i * stride) up to extent - 1 + upper, w fastest, then h, then n; row `row` of the box is
+// the row-th origin from the load's (n, h0, w0), moved by its (dh, dw). test_conv_problem checks it
+// against the GEMM's address function (input_of): this is the kernel's claim that one box per
+// k-tile loads exactly the implicit im2col tile.
+GL_HD constexpr Nhwc im2col_box_pixel(const Shape& sh, const Im2colLoad& l, int row) {
   const Im2colBox b = im2col_box(sh);
   const long long along_w = (sh.w - 1 + b.upper_w - b.lower_w) / sh.stride + 1;
   const long long along_h = (sh.h - 1 + b.upper_h - b.lower_h) / sh.stride + 1;
-  const long long start = (1ll * n * along_h + (h0 - b.lower_h) / sh.stride) * along_w + (w0 - b.lower_w) / sh.stride;
+  const long long start =
+      (1ll * l.n * along_h + (l.h0 - b.lower_h) / sh.stride) * along_w + (l.w0 - b.lower_w) / sh.stride;
   const long long i = start + row;
   const long long q = i % along_w, p = i / along_w % along_h;
-  return {int(i / (along_w * along_h)), int(b.lower_h + p * sh.stride + dh), int(b.lower_w + q * sh.stride + dw), c0};
+  return {int(i / (along_w * along_h)), int(b.lower_h + p * sh.stride + l.dh), int(b.lower_w + q * sh.stride + l.dw),
+          l.c};
 }
 // What a 4D im2col tensor map can express (cuTensorMapEncodeIm2col): corners in [-128, 127],
 // traversal strides up to 8, tap offsets in 16 bits; and one k-tile must be 64 channels of one tap.

@@ -7,6 +7,7 @@
 #pragma once
 #include <cstddef>
 
+#include "gemmlab/conv_problem.h"
 #include "gemmlab/fp16_shapes.h"
 #include "gemmlab/tma_box.h"
 
@@ -111,5 +112,24 @@ static_assert(ConvWgmmaStage::kBlocksPerSm * (ConvWgmmaStage::smem_bytes<ConvWgm
                       (ConvWgmmaStage::smem_bytes<ConvWgmmaStage::TallNarrowShape>() + 1024) <=
                   233472 &&
               ConvWgmmaStage::smem_bytes<ConvWgmmaStage::TallShape>() <= kMaxSmemPerBlock);
+
+// conv::wgmma_tile (which the launch and the Conv view follow) names exactly these shapes: same
+// rows, columns and blocks per SM, and its max_splits - 1 partial tiles of fp32 fit the stages'
+// shared memory, where the k slices of a tile add up (21_conv_wgmma.cuh).
+template <class S>
+constexpr bool conv_tile_is(const conv::WgmmaTile& t, int blocks_per_sm) {
+  return t.m == S::kTileM && t.n == S::kTileN && t.blocks_per_sm == blocks_per_sm &&
+         std::size_t(t.max_splits - 1) * S::kTileM * S::kTileN * 4 <= std::size_t(S::kStages) * S::kStageBytes;
+}
+static_assert(conv_tile_is<ConvWgmmaStage::TallNarrowShape>(conv::wgmma_tile(conv::Shape{32, 56, 56, 64, 64, 3, 3, 1, 1, 1}, 132, true),
+                                                            ConvWgmmaStage::kTallNarrowBlocksPerSm) &&
+              conv_tile_is<ConvWgmmaStage::TallShape>(conv::wgmma_tile(conv::Shape{32, 28, 28, 128, 128, 3, 3, 1, 1, 1}, 132, true),
+                                                      ConvWgmmaStage::kTallBlocksPerSm) &&
+              conv_tile_is<ConvWgmmaStage::Shape>(conv::wgmma_tile(conv::Shape{32, 7, 7, 512, 512, 3, 3, 1, 1, 1}, 132, true),
+                                                  ConvWgmmaStage::kBlocksPerSm) &&
+              conv_tile_is<ConvWgmmaStage::Shape>(conv::wgmma_tile(conv::Shape{32, 7, 7, 512, 512, 3, 3, 1, 1, 1}, 132, false),
+                                                  ConvWgmmaStage::kBlocksPerSm) &&
+              conv_tile_is<ConvWgmmaStage::NarrowShape>(conv::wgmma_tile(conv::Shape{32, 56, 56, 64, 64, 3, 3, 1, 1, 1}, 132, false),
+                                                        ConvWgmmaStage::kNarrowBlocksPerSm));
 
 }  // namespace gemmlab::kernels::hopper
