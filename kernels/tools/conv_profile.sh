@@ -5,10 +5,7 @@
 set -uo pipefail
 OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
 cd "$(dirname "$0")/../.."
-P=$(bash kernels/tools/gpu_deps.sh unpack) || exit 1
-CUDNN=$(python3 -c "import nvidia.cudnn; print(nvidia.cudnn.__path__[0])" 2>/dev/null || true)
-cmake --preset gpu -DCMAKE_PREFIX_PATH="$P" -DCMAKE_CUDA_ARCHITECTURES=90a-real -DGEMMLAB_CUDNN_ROOT="$CUDNN" >"$OUT/build.log" 2>&1 &&
-  cmake --build build-gpu --target gemmlab gpu_check -j16 >>"$OUT/build.log" 2>&1 || { tail -30 "$OUT/build.log"; exit 1; }
+bash kernels/tools/gpu_build.sh "$OUT/build.log" gemmlab gpu_check || { tail -30 "$OUT/build.log"; exit 1; }
 G=build-gpu/app/gemmlab
 export PATH=$PATH:/usr/local/cuda/bin
 for L in 32,56,56,64,64,3,3,1,1 32,7,7,512,512,3,3,1,1 32,28,28,128,128,3,3,1,1; do

@@ -32,11 +32,7 @@ stamp "device"
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,temperature.gpu,power.draw --format=csv | tee "$OUT/device.txt"
 
 stamp "configure + build"
-P=$(bash kernels/tools/gpu_deps.sh unpack) || exit 1
-CUDNN=$(python3 -c "import nvidia.cudnn; print(nvidia.cudnn.__path__[0])" 2>/dev/null || true)
-echo "cuDNN folder: ${CUDNN:-none}"
-cmake --preset gpu -DCMAKE_PREFIX_PATH="$P" -DCMAKE_CUDA_ARCHITECTURES=90a-real -DGEMMLAB_CUDNN_ROOT="$CUDNN" >"$OUT/build.log" 2>&1 &&
-  cmake --build build-gpu --target gemmlab gpu_check -j16 >>"$OUT/build.log" 2>&1
+bash kernels/tools/gpu_build.sh "$OUT/build.log" gemmlab gpu_check
 build_rc=$?
 grep -E "error|spill" "$OUT/build.log" | head -20
 if [ $build_rc -ne 0 ]; then tail -40 "$OUT/build.log"; exit 1; fi

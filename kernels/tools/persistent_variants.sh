@@ -6,9 +6,7 @@ set -uo pipefail
 OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
 cd "$(dirname "$0")/../.."
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
-P=$(bash kernels/tools/gpu_deps.sh unpack) || exit 1
-cmake --preset gpu -DCMAKE_PREFIX_PATH="$P" -DCMAKE_CUDA_ARCHITECTURES=90a-real >"$OUT/build.log" 2>&1 &&
-  cmake --build build-gpu --target gemmlab gpu_check -j16 >>"$OUT/build.log" 2>&1 || { tail -30 "$OUT/build.log"; exit 1; }
+bash kernels/tools/gpu_build.sh "$OUT/build.log" gemmlab gpu_check || { tail -30 "$OUT/build.log"; exit 1; }
 G=build-gpu/app/gemmlab
 for v in ${VARIANTS:-0 3}; do
   GEMMLAB_PERSISTENT_VARIANT=$v timeout 120 build-gpu/kernels/tests/gpu_check --stages persistent > "$OUT/check_$v.log" 2>&1

@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# Configure and build the GPU tree (build-gpu, sm_90a only) for the scripts that measure on the lent
+# GPU machine, with cuDNN when PyTorch's Python packages have it (nvidia.cudnn).
+#   bash kernels/tools/gpu_build.sh LOG TARGET...     (needs the carried .deps: gpu_deps.sh)
+# The cmake output goes to LOG; the exit status is the build's.
+set -uo pipefail
+log=$1
+shift
+cd "$(dirname "$0")/../.."
+P=$(bash kernels/tools/gpu_deps.sh unpack) || exit 1
+CUDNN=$(python3 -c "import nvidia.cudnn; print(nvidia.cudnn.__path__[0])" 2>/dev/null || true)
+echo "cuDNN folder: ${CUDNN:-none}"
+cmake --preset gpu -DCMAKE_PREFIX_PATH="$P" -DCMAKE_CUDA_ARCHITECTURES=90a-real -DGEMMLAB_CUDNN_ROOT="$CUDNN" >"$log" 2>&1 &&
+  cmake --build build-gpu --target "$@" -j16 >>"$log" 2>&1
