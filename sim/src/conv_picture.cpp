@@ -78,7 +78,7 @@ Expected<TileLoads> box_loads(const TileLoadRequest& q) {
   if (q.k_tile < 0 || q.k_tile >= out.k_tiles)
     return Error{"k-tile " + std::to_string(q.k_tile) + " is outside the main loop's " + std::to_string(out.k_tiles)};
   const long long m0 = q.block_m * t.m;
-  const Im2colLoad box = im2col_load(sh, m0, q.k_tile * 64);
+  const Im2colLoad box = im2col_load(sh, im2col_tile(sh, m0), q.k_tile * 64);
   for (int i = 0; i < t.m; ++i) {
     TileLoad l{};
     l.thread = 0, l.access = 0;

@@ -128,9 +128,10 @@ TEST(ConvProblem, Im2colBoxIsTheImplicitTile) {
     long long checked = 0;
     for (int tile_m : {64, 128}) {
       for (long long m0 = 0; m0 < sh.gemm_m(); m0 += tile_m) {
+        const Im2colLoad tile = im2col_tile(sh, m0);
         for (int kk = 0; kk < sh.gemm_k(); kk += 64) {
           const Rsc t = k_tap(sh, kk);
-          const Im2colLoad load = im2col_load(sh, m0, kk);
+          const Im2colLoad load = im2col_load(sh, tile, kk);
           for (int i = 0; i < tile_m; ++i) {
             const Nhwc got = im2col_box_pixel(sh, load, i);
             if (m0 + i >= sh.gemm_m()) {

@@ -146,14 +146,16 @@ __global__ void __launch_bounds__(S::kThreads, kMinBlocks)
   int it = 0;
   if (threadIdx.x < 128) {
     if constexpr (kIm2col) {  // the producer: one thread, an A box and a B box per k-tile
-      if (threadIdx.x == 0)
+      if (threadIdx.x == 0) {
+        const Im2colLoad tile = im2col_tile(sh, m0);
         hopper::produce_k_tiles<S>(tiles, full, empty, job.k_begin, job.k_end, it,
                                    [&](unsigned char* dst, uint64_t* bar, int t) {
-                                     const Im2colLoad l = im2col_load(sh, m0, t * S::kTileK);
+                                     const Im2colLoad l = im2col_load(sh, tile, t * S::kTileK);
                                      hopper::tma_load_im2col_4d(dst, &map_input, bar, l.c, l.w0, l.h0, l.n,
                                                                 uint16_t(l.dw), uint16_t(l.dh));
                                      hopper::tma_load_2d(dst + S::kABytes, &map_filter, bar, t * S::kTileK, n0);
                                    });
+      }
     } else {  // the producer warpgroup gathers A, thread 0 adds the B box
       const GatherA<S> gather(origins, threadIdx.x);
 #pragma unroll 1

@@ -121,17 +121,22 @@ GL_HD constexpr Im2colBox im2col_box(const Shape& sh) {
 static_assert(im2col_box(Shape{32, 56, 56, 64, 64, 3, 3, 1, 1, 1}).upper_h == -1 &&
               56 + im2col_box(Shape{32, 56, 56, 64, 64, 3, 3, 1, 1, 1}).upper_h -
                       im2col_box(Shape{32, 56, 56, 64, 64, 3, 3, 1, 1, 1}).lower_h == 56);
-// The coordinates one box instruction names for the tile starting at GEMM row m0 and k-tile start kk
-// (one tap, 64 channels): the channel, the tile's first window origin (w0, h0, n) and the tap's
-// offsets (dw, dh). The kernel's producer issues exactly these; the simulator replays them.
+// The coordinates one box instruction names: the channel, the tile's first window origin
+// (w0, h0, n) and the tap's offsets (dw, dh). The kernel's producer issues exactly these; the
+// simulator replays them. im2col_tile: the tile's part, once per tile (64-bit divisions);
+// im2col_load: k-tile kk's (one tap, 64 channels), each k-tile.
 struct Im2colLoad {
   int c, w0, h0, n;
   int dw, dh;
 };
-GL_HD constexpr Im2colLoad im2col_load(const Shape& sh, long long m0, int kk) {
+GL_HD constexpr Im2colLoad im2col_tile(const Shape& sh, long long m0) {
   const RowOrigin o = row_origin(sh, m0);
+  return {0, o.w0, o.h0, row_pixel(sh, m0).n, 0, 0};
+}
+GL_HD constexpr Im2colLoad im2col_load(const Shape& sh, Im2colLoad tile, int kk) {
   const Rsc t = k_tap(sh, kk);
-  return {t.c, o.w0, o.h0, row_pixel(sh, m0).n, t.s * sh.dilation, t.r * sh.dilation};
+  tile.c = t.c, tile.dw = t.s * sh.dilation, tile.dh = t.r * sh.dilation;
+  return tile;
 }
 // The copy engine's walk, as the PTX ISA describes im2col mode: per image the window origins
 // (lower + i * stride) up to extent - 1 + upper, w fastest, then h, then n; row `row` of the box is
