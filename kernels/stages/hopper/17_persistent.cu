@@ -28,7 +28,6 @@
 //
 // Run: gemmlab bench --stages cluster,persistent --sizes 4096,8192 --check
 #include "17_persistent.cuh"
-#include "pingpong_probe.cuh"
 #include "hopper_launch.cuh"
 
 #include <atomic>
@@ -67,22 +66,13 @@ cudaError_t resident_clusters(int* clusters) {
   return cudaSuccess;
 }
 
-int persistent_variant() {
-  static const int variant = [] {
-    const char* v = std::getenv("GEMMLAB_PERSISTENT_VARIANT");
-    return v ? std::atoi(v) : 0;
-  }();
-  return variant;
-}
-
 // As many clusters as are resident at once; with `tail`, the stream-k tail when the units do not
 // fill whole rounds (only the TMA epilogue can add to C).
 cudaError_t plan_for(int m, int n, int k, bool tail, persistent::Plan* plan) {
   int clusters = 0;
   if (const cudaError_t e = resident_clusters(&clusters); e != cudaSuccess) return e;
   *plan = persistent::make_plan(fp16::tiles_of(m, Shape::kTileM), fp16::tiles_of(n, Shape::kTileN), Stage::kClusterM,
-                                Stage::kMaxStride, fp16::tiles_of(k, Shape::kTileK), clusters, tail,
-                                persistent_variant() == 12);
+                                Stage::kMaxStride, fp16::tiles_of(k, Shape::kTileK), clusters, tail);
   return cudaSuccess;
 }
 
@@ -97,14 +87,14 @@ size_t workspace(int m, int n, int k) {
 
 // The kernel with tile pipeline Sh and kSlots C staging slots per consumer (the stage:
 // Shape, Stage::kStagingSlots).
-template <class Sh, int kSlots, bool kMulticast = true, int kMeasure = 0>
+template <class Sh, int kSlots, bool kMulticast = true>
 cudaError_t launch(const GemmArgs& args, const CUtensorMap& map_a, const CUtensorMap& map_b_half) {
   // C through the TMA when nothing reads it (beta == 0) and its columns start 16-byte aligned.
   CUtensorMap map_c{};
   const bool tma_store = args.beta == 0.f && args.m % 4 == 0 && reinterpret_cast<uintptr_t>(args.C) % 16 == 0 &&
                          hopper::encode_c_map(&map_c, args.C, args.m, args.n) == cudaSuccess;
-  auto* kernel = tma_store ? hopper::persistent_kernel<Sh, true, kSlots, kMulticast, kMeasure>
-                           : hopper::persistent_kernel<Sh, false, kSlots, kMulticast, kMeasure>;
+  auto* kernel = tma_store ? hopper::persistent_kernel<Sh, true, kSlots, kMulticast>
+                           : hopper::persistent_kernel<Sh, false, kSlots, kMulticast>;
   constexpr size_t kSmem = Sh::kSmemBytes + Sh::kConsumers * kSlots * 2 * tma::kCBoxBytes;
   static_assert(kSmem <= hopper::kMaxSmemPerBlock);
   if (const cudaError_t e = fp16::allow_shared_memory(kernel, kSmem); e != cudaSuccess) return e;
@@ -119,29 +109,6 @@ cudaError_t launch(const GemmArgs& args, const CUtensorMap& map_a, const CUtenso
                             args.alpha, args.beta, plan, tail);
 }
 
-// Measurement: the ping-pong schedule (pingpong_probe.cuh), beta == 0 and M % 4 == 0 only.
-template <int kStages, int kSlots>
-cudaError_t launch_pingpong(const GemmArgs& args) {
-  using PP = hopper::WgmmaShape<64, 256, kStages, true>;
-  CUtensorMap map_a, map_b_half, map_c{};
-  if (const cudaError_t e = hopper::encode_maps<PP>(args, &map_a, &map_b_half, Stage::kClusterM); e != cudaSuccess)
-    return e;
-  if (args.beta != 0.f || args.m % 4 != 0) return cudaErrorInvalidValue;
-  if (const cudaError_t e = hopper::encode_c_map(&map_c, args.C, args.m, args.n); e != cudaSuccess) return e;
-  auto* kernel = hopper::pingpong_kernel<PP, kSlots>;
-  constexpr size_t kSmem = PP::kSmemBytes + 2 * kSlots * 2 * tma::kCBoxBytes + 16;
-  static_assert(kSmem <= hopper::kMaxSmemPerBlock);
-  if (const cudaError_t e = fp16::allow_shared_memory(kernel, kSmem); e != cudaSuccess) return e;
-  int clusters = 0;
-  if (const cudaError_t e = resident_clusters(&clusters); e != cudaSuccess) return e;
-  const persistent::Plan plan = persistent::make_plan(fp16::tiles_of(args.m, PP::kTileM), fp16::tiles_of(args.n, PP::kTileN),
-                                                      Stage::kClusterM, Stage::kMaxStride,
-                                                      fp16::tiles_of(args.k, PP::kTileK), clusters, false);
-  const hopper::ClusterLaunch launch(dim3(Stage::kClusterM * plan.clusters), dim3(Stage::kClusterM, 1, 1), 384,
-                                     kSmem, args.stream);
-  return cudaLaunchKernelEx(&launch.config, kernel, map_a, map_b_half, map_c, args.alpha, plan);
-}
-
 cudaError_t run_persistent(const GemmArgs& args) {
   if (check_persistent(args.m, args.n, args.k) != nullptr) return cudaErrorInvalidValue;
   CUtensorMap map_a, map_b_half;
@@ -151,27 +118,12 @@ cudaError_t run_persistent(const GemmArgs& args) {
   // slots per consumer (32 KB) instead of 4 stages with 2; =2 one slot, each chunk's TMA store
   // done reading it before the next chunk is written (no STS while the copy engine reads); =3 no B
   // multicast (each block loads its whole B box).
-  // Epilogue probes (2026-11-26; results wrong where marked): =5 no epilogue (wrong), =6 TMA stores
-  // without waiting for their reads (wrong), =7 staging STS only, no global store (wrong), =8 TMA
-  // stores from unwritten staging (wrong), =9 C stores evict_first, =10 + A and B loads evict_last,
-  // =11 + A evict_first; =12 the staggered stream-k schedule (persistent_schedule.h, tail on any
-  // partial round, each cluster's first tail segment before its whole units); =20 / =21 ping-pong
-  // (pingpong_probe.cuh, 64x256 per warpgroup, 5 stages 1 slot / 4 stages 2 slots); =31 odd chunks
-  // through LDS.128 + STG.128, =32 every chunk so.
-  const int variant = persistent_variant();
+  static const int variant = [] {
+    const char* v = std::getenv("GEMMLAB_PERSISTENT_VARIANT");
+    return v ? std::atoi(v) : 0;
+  }();
   if (variant == 1) return launch<hopper::WgmmaShape<128, 256, 3, true>, 4>(args, map_a, map_b_half);
   if (variant == 2) return launch<Shape, 1>(args, map_a, map_b_half);
-  if (variant == 5) return launch<Shape, Stage::kStagingSlots, true, 1>(args, map_a, map_b_half);
-  if (variant == 6) return launch<Shape, Stage::kStagingSlots, true, 2>(args, map_a, map_b_half);
-  if (variant == 7) return launch<Shape, Stage::kStagingSlots, true, 3>(args, map_a, map_b_half);
-  if (variant == 8) return launch<Shape, Stage::kStagingSlots, true, 4>(args, map_a, map_b_half);
-  if (variant == 9) return launch<Shape, Stage::kStagingSlots, true, 5>(args, map_a, map_b_half);
-  if (variant == 10) return launch<Shape, Stage::kStagingSlots, true, 6>(args, map_a, map_b_half);
-  if (variant == 11) return launch<Shape, Stage::kStagingSlots, true, 7>(args, map_a, map_b_half);
-  if (variant == 31) return launch<Shape, Stage::kStagingSlots, true, 8>(args, map_a, map_b_half);
-  if (variant == 32) return launch<Shape, Stage::kStagingSlots, true, 9>(args, map_a, map_b_half);
-  if (variant == 20) return launch_pingpong<5, 1>(args);
-  if (variant == 21) return launch_pingpong<4, 2>(args);
   if (variant == 3) return launch<Shape, Stage::kStagingSlots, false>(args, map_a, map_b_half);
   return launch<Shape, Stage::kStagingSlots>(args, map_a, map_b_half);
 }

@@ -37,49 +37,6 @@ __device__ __forceinline__ void tma_store_2d(const CUtensorMap* map, const void*
                : "memory");
 #endif
 }
-// Measurement: L2 cache policies.
-__device__ __forceinline__ uint64_t policy_evict_first() {
-  uint64_t p = 0;
-#if GEMMLAB_SM90A
-  asm volatile("createpolicy.fractional.L2::evict_first.b64 %0, 1.0;\n" : "=l"(p));
-#endif
-  return p;
-}
-__device__ __forceinline__ uint64_t policy_evict_last() {
-  uint64_t p = 0;
-#if GEMMLAB_SM90A
-  asm volatile("createpolicy.fractional.L2::evict_last.b64 %0, 1.0;\n" : "=l"(p));
-#endif
-  return p;
-}
-__device__ __forceinline__ void tma_store_2d_hint(const CUtensorMap* map, const void* src, int c0, int c1, uint64_t pol) {
-#if GEMMLAB_SM90A
-  asm volatile("cp.async.bulk.tensor.2d.global.shared::cta.bulk_group.L2::cache_hint [%0, {%2, %3}], [%1], %4;\n" ::"l"(
-                   reinterpret_cast<uint64_t>(map)),
-               "r"(smem_u32(src)), "r"(c0), "r"(c1), "l"(pol)
-               : "memory");
-#endif
-}
-__device__ __forceinline__ void tma_load_2d_hint(void* dst, const CUtensorMap* map, uint64_t* bar, int c0, int c1, uint64_t pol) {
-#if GEMMLAB_SM90A
-  asm volatile(
-      "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.L2::cache_hint"
-      " [%0], [%1, {%3, %4}], [%2], %5;\n" ::"r"(smem_u32(dst)),
-      "l"(reinterpret_cast<uint64_t>(map)), "r"(smem_u32(bar)), "r"(c0), "r"(c1), "l"(pol)
-      : "memory");
-#endif
-}
-__device__ __forceinline__ void tma_load_2d_multicast_hint(void* dst, const CUtensorMap* map, uint64_t* bar, int c0,
-                                                      int c1, uint16_t block_mask, uint64_t pol) {
-#if GEMMLAB_SM90A
-  asm volatile(
-      "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster.L2::cache_hint"
-      " [%0], [%1, {%3, %4}], [%2], %5, %6;\n" ::"r"(smem_u32(dst)),
-      "l"(reinterpret_cast<uint64_t>(map)), "r"(smem_u32(bar)), "r"(c0), "r"(c1), "h"(block_mask), "l"(pol)
-      : "memory");
-#endif
-}
-
 // The same, adding to what C holds (an atomic add of each element in the L2).
 __device__ __forceinline__ void tma_reduce_add_2d(const CUtensorMap* map, const void* src, int c0, int c1) {
 #if GEMMLAB_SM90A
@@ -116,11 +73,10 @@ __device__ __forceinline__ void warpgroup_barrier(int id) {
 
 // C = alpha * d (or C += alpha * d when `add`) for the warpgroup's 64 x kTileN rows at (row0,
 // col0), through `staging`: kSlots slots of two 32 x 32 boxes (8 KB), chunk q in slot q % kSlots.
-template <class Shape, int kSlots, bool kWaitReads = true, int kPart = 0>
+template <class Shape, int kSlots>
 __device__ __forceinline__ void store_accumulators_tma(const float (&d)[Shape::kAccumulators], unsigned char* staging,
                                                        const CUtensorMap* map_c, int row0, int col0,
-                                                       int thread_in_wg, float alpha, int barrier_id, bool add,
-                                                       float* c_ptr = nullptr, int map_rows = 0, int map_cols = 0) {
+                                                       int thread_in_wg, float alpha, int barrier_id, bool add) {
   constexpr int kChunkCols = tma::kCBoxCols, kChunks = Shape::kTileN / kChunkCols;
   constexpr int kPerChunk = Shape::kAccumulators / kChunks;  // 16: n8 blocks 4q .. 4q+3
   // Chunk q + kSlots reuses chunk q's slot: the wait after each chunk leaves kSlots - 1 in flight.
@@ -128,45 +84,26 @@ __device__ __forceinline__ void store_accumulators_tma(const float (&d)[Shape::k
 #pragma unroll
   for (int q = 0; q < kChunks; ++q) {
     unsigned char* half = staging + (q % kSlots) * (2 * tma::kCBoxBytes);
-    if (kPart == 4 && q % 2 == 0 && q > 0 && thread_in_wg == 0) bulk_wait_read<0>();
     warpgroup_barrier(barrier_id);  // this slot's previous stores have read it (thread 0 waited)
 #pragma unroll
     for (int j = 0; j < kPerChunk; ++j) {
-      if (kPart == 2 && alpha == alpha) break;
       const int i = kPerChunk * q + j;
       const FragCoord e = gmma::accumulator(thread_in_wg, i);  // row 0..63, col 32 q .. 32 q + 31
       *reinterpret_cast<float*>(half + (e.row / tma::kCBoxRows) * tma::kCBoxBytes +
                                 tma::c_box_offset(e.row % tma::kCBoxRows, e.col - kChunkCols * q)) = alpha * d[i];
     }
-    if (kPart >= 4 && !add && (kPart == 5 || q % 2 == 1)) {  // measurement: this chunk through the LSU
-      warpgroup_barrier(barrier_id);
-#pragma unroll
-      for (int v = 0; v < 4; ++v) {
-        const int f = thread_in_wg + 128 * v, box = f / 256, col = (f % 256) / 8, granule = f % 8;
-        const float4 x = *reinterpret_cast<const float4*>(half + box * tma::kCBoxBytes + col * 128 +
-                                                          ((granule ^ (col % 8)) * 16));
-        const int row = row0 + 32 * box + 4 * granule, c = col0 + kChunkCols * q + col;
-        if (row < map_rows && c < map_cols)
-          *reinterpret_cast<float4*>(c_ptr + static_cast<size_t>(c) * static_cast<size_t>(map_rows) + row) = x;
-      }
-      continue;
-    }
     fence_proxy_async_shared();
     warpgroup_barrier(barrier_id);  // the whole chunk is written
-    if (thread_in_wg == 0 && (kPart != 1 || alpha != alpha)) {
+    if (thread_in_wg == 0) {
       if (add) {
         tma_reduce_add_2d(map_c, half, row0, col0 + kChunkCols * q);
         tma_reduce_add_2d(map_c, half + tma::kCBoxBytes, row0 + tma::kCBoxRows, col0 + kChunkCols * q);
-      } else if (kPart == 3) {
-        const uint64_t pol = policy_evict_first();
-        tma_store_2d_hint(map_c, half, row0, col0 + kChunkCols * q, pol);
-        tma_store_2d_hint(map_c, half + tma::kCBoxBytes, row0 + tma::kCBoxRows, col0 + kChunkCols * q, pol);
       } else {
         tma_store_2d(map_c, half, row0, col0 + kChunkCols * q);
         tma_store_2d(map_c, half + tma::kCBoxBytes, row0 + tma::kCBoxRows, col0 + kChunkCols * q);
       }
       bulk_commit();
-      if (kWaitReads && kPart != 4) bulk_wait_read<kSlots - 1>();  // the chunk that used the next slot has left it
+      bulk_wait_read<kSlots - 1>();  // the chunk that used the next slot has left it
     }
   }
 }
@@ -205,7 +142,7 @@ __device__ __forceinline__ void wait_until_stored(const int* flag, int epoch) {
 // kSlots: C staging slots per consumer (PersistentStage::kStagingSlots; HOPPER_NOTES.md measures others).
 // kMulticast = false (measurement): each block loads both halves of its B box itself and hands its
 // stages back only to its own producer; the cluster stays, sharing nothing.
-template <class Shape, bool kTmaStore, int kSlots = PersistentStage::kStagingSlots, bool kMulticast = true, int kMeasure = 0>
+template <class Shape, bool kTmaStore, int kSlots = PersistentStage::kStagingSlots, bool kMulticast = true>
 __global__ void __launch_bounds__(Shape::kThreads, 1)
     persistent_kernel(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b_half,
                       const __grid_constant__ CUtensorMap map_c, float* C, int M, int N, int K, float alpha,
@@ -243,14 +180,7 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
         const int m0 = tile.m * Shape::kTileM, n0 = tile.n * Shape::kTileN;
         produce_k_tiles<Shape>(tiles, full, empty, g.k_begin, g.k_end, it,
                                [&](unsigned char* dst, uint64_t* bar, int t) {
-                                 if constexpr (kMeasure == 6 || kMeasure == 7) {
-                                   constexpr int kBHalfRows = Shape::kTileN / kClusterBlocks;
-                                   const uint64_t pa = kMeasure == 6 ? policy_evict_last() : policy_evict_first();
-                                   const uint64_t pb = policy_evict_last();
-                                   tma_load_2d_hint(dst, &map_a, bar, t * Shape::kTileK, m0, pa);
-                                   tma_load_2d_multicast_hint(dst + Shape::kABytes + rank * (Shape::kBBytes / kClusterBlocks), &map_b_half, bar,
-                                       t * Shape::kTileK, n0 + int(rank) * kBHalfRows, uint16_t(3), pb);
-                                 } else if constexpr (kMulticast) {
+                                 if constexpr (kMulticast) {
                                    issue_pair_boxes<Shape>(dst, bar, t, &map_a, &map_b_half, m0, n0, rank);
                                  } else {
                                    constexpr int kHalf = Shape::kTileN / kClusterBlocks;
@@ -287,8 +217,8 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
         const bool split = !g.whole(k_tiles);
         int* flag = split ? tail.at(persistent::tail_flag(plan, g.unit), int(rank), consumer) : nullptr;
         if (split && !g.stores() && thread_in_wg == 0) wait_until_stored(flag, tail.epoch);
-        if (kMeasure != 1 || alpha != alpha) store_accumulators_tma<Shape, kSlots, kMeasure != 2, kMeasure == 3 ? 1 : kMeasure == 4 ? 2 : kMeasure == 8 ? 4 : kMeasure == 9 ? 5 : kMeasure >= 5 ? 3 : 0>(d, staging + consumer * kStagingBytes, &map_c, row0, col0, thread_in_wg,
-                                      alpha, 1 + consumer, split && !g.stores(), C, M, N);
+        store_accumulators_tma<Shape, kSlots>(d, staging + consumer * kStagingBytes, &map_c, row0, col0, thread_in_wg,
+                                      alpha, 1 + consumer, split && !g.stores());
         if (split && g.stores() && thread_in_wg == 0) raise_when_stored(flag, tail.epoch);
       } else {
         store_accumulators<Shape>(d, C, M, N, row0, col0, thread_in_wg, alpha, beta);

@@ -35,7 +35,6 @@ struct Plan {
   int clusters = 1;              // launched
   int dp_units = 0;              // units computed whole: clusters x full rounds (all, without a tail)
   int tail_units = 0;            // units split by k-tile over all clusters (stream-k)
-  bool staggered = false;        // measurement: each cluster's first tail segment before its whole units
   GL_HD constexpr int units() const { return unit_rows * stride * slabs; }  // padding included
   GL_HD constexpr long long tail_iterations() const { return static_cast<long long>(tail_units) * k_tiles; }
   // Start of cluster c's tail range (c = clusters: the end).
@@ -46,7 +45,7 @@ struct Plan {
 // only where every unit is real (no padding slab), at least one whole round precedes it and the
 // last round would be at most 3/4 full.
 GL_HD constexpr Plan make_plan(int tiles_m, int tiles_n, int cluster_m, int max_stride, int k_tiles = 1,
-                               int clusters = 1, bool tail = false, bool staggered = false) {
+                               int clusters = 1, bool tail = false) {
   Plan p;
   p.tiles_m = tiles_m;
   p.tiles_n = tiles_n;
@@ -58,8 +57,7 @@ GL_HD constexpr Plan make_plan(int tiles_m, int tiles_n, int cluster_m, int max_
   p.clusters = clusters < p.units() ? clusters : p.units();
   const int rest = p.units() % p.clusters;
   p.tail_units =
-      tail && rest != 0 && (staggered || 4 * rest <= 3 * p.clusters) && tiles_n % p.stride == 0 && p.units() > p.clusters ? rest : 0;
-  p.staggered = staggered && p.tail_units > 0;
+      tail && rest != 0 && 4 * rest <= 3 * p.clusters && tiles_n % p.stride == 0 && p.units() > p.clusters ? rest : 0;
   p.dp_units = p.units() - p.tail_units;
   return p;
 }
@@ -68,9 +66,8 @@ GL_HD constexpr Plan make_plan(int tiles_m, int tiles_n, int cluster_m, int max_
 // C; the others add to it.
 struct Segment {
   int unit = 0, k_begin = 0, k_end = 0;
-  bool storer = true;
   GL_HD constexpr bool whole(int k_tiles) const { return k_begin == 0 && k_end == k_tiles; }
-  GL_HD constexpr bool stores() const { return storer; }
+  GL_HD constexpr bool stores() const { return k_begin == 0; }
 };
 
 // Cluster c's work: its whole units, then its tail segments (the last one first).
@@ -82,21 +79,12 @@ GL_HD constexpr int segments(const Plan& p, int c) {
 }
 GL_HD constexpr Segment segment(const Plan& p, int c, int s) {
   const int whole = p.dp_units / p.clusters + (c < p.dp_units % p.clusters ? 1 : 0);
+  if (s < whole) return Segment{c + s * p.clusters, 0, p.k_tiles};
   const long long lo = p.tail_begin(c), hi = p.tail_begin(c + 1);
-  int u = 0;
-  if (p.staggered) {
-    // The tail range in its own order, its first segment before the whole units.
-    const bool any_tail = hi > lo;
-    if (any_tail && s == 0) u = int(lo / p.k_tiles);
-    else if (s < whole + (any_tail ? 1 : 0)) return Segment{c + (s - (any_tail ? 1 : 0)) * p.clusters, 0, p.k_tiles, true};
-    else u = int(lo / p.k_tiles) + (s - whole);
-  } else {
-    if (s < whole) return Segment{c + s * p.clusters, 0, p.k_tiles, true};
-    u = int((hi - 1) / p.k_tiles) - (s - whole);  // tail unit, last one first
-  }
+  const int u = int((hi - 1) / p.k_tiles) - (s - whole);  // tail unit, last one first
   const long long first = static_cast<long long>(u) * p.k_tiles;
-  const int kb = int((lo > first ? lo : first) - first), ke = int((hi < first + p.k_tiles ? hi : first + p.k_tiles) - first);
-  return Segment{p.dp_units + u, kb, ke, p.staggered ? ke == p.k_tiles : kb == 0};
+  return Segment{p.dp_units + u, int((lo > first ? lo : first) - first),
+                 int((hi < first + p.k_tiles ? hi : first + p.k_tiles) - first)};
 }
 // Tile (m, n) that block `rank` of a cluster computes for unit u; n >= tiles_n for padding units,
 // m >= tiles_m for the blocks of a last unit row that sticks out past M.
