@@ -157,7 +157,11 @@ void Canvas::axis_y(float x_at, float extent, double per_unit, const char* unit,
   }
   if (unit && last_y > -1e9f) {
     const float w = ImGui::CalcTextSize(unit).x;
-    dl_->AddText({x - 6 - w, last_y + font * 0.6f}, kAxisText, unit);
+    if (x - 6 - w >= min_.x + 2) {
+      dl_->AddText({x - 6 - w, last_y + font * 0.6f}, kAxisText, unit);
+    } else {  // wider than the margin left of the axis: above the first tick, from the left edge
+      dl_->AddText({min_.x + 2, to_screen(0, 0).y - font * 1.7f}, kAxisText, unit);
+    }
   }
 }
 
