@@ -26,7 +26,7 @@ stamp() { echo "[$(( $(date +%s) - t0 ))s] $*"; }
 
 FP32=naive-uncoalesced,naive,sliced-k,simt-tile,double-buffer,block-swizzle,split-k,stream-k
 KERNELS='regex:naive_kernel|sliced_k_kernel|simt_tile_kernel|double_buffer_kernel|block_swizzle_kernel|split_k_kernel|stream_k_kernel|mma|ldmatrix|swizzle|multistage|epilogue|wgmma_kernel|warp_specialized_kernel|cluster_kernel|persistent_kernel'
-HOPPER_KERNELS='regex:tma_mma_sync_kernel|wgmma_kernel|warp_specialized_kernel|cluster_kernel|persistent_kernel'
+HOPPER_KERNELS='regex:tma_mma_sync_kernel|wgmma_kernel|warp_specialized_kernel|cluster_kernel|persistent_kernel|nvjet'
 
 stamp "device"
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,temperature.gpu,power.draw --format=csv | tee "$OUT/device.txt"
@@ -69,9 +69,12 @@ check_stages() {  # gpu_check of the stages $1, then the four sanitizers (each a
 }
 
 hopper_ncu() {  # tensor-pipe activity, SM clock, gmma bank conflicts: one check run per stage at 4096
+  # (and cuBLAS's kernel, nvjet, as the checks run it). The tensor cores' busy share is derived:
+  # the GEMM's flops over the dense-f16 peak of the cycles the kernel ran (4096 flops per clock per
+  # SM), since sm__pipe_tensor_cycles_active_realtime reads n/a on driver 580.
   stamp "ncu hopper"
   ncu --clock-control none -k "$HOPPER_KERNELS" \
-    --metrics sm__pipe_tensor_cycles_active_realtime.avg.pct_of_peak_sustained_elapsed,sm__cycles_elapsed.avg.per_second,sm__inst_executed_pipe_tensor_op_gmma.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_gmma.sum,launch__registers_per_thread,launch__grid_size,gpu__time_duration.sum \
+    --metrics sm__pipe_tensor_cycles_active_realtime.avg.pct_of_peak_sustained_elapsed,sm__cycles_elapsed.avg.per_second,sm__cycles_elapsed.avg,device__attribute_multiprocessor_count,sm__inst_executed_pipe_tensor_op_gmma.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_gmma.sum,launch__registers_per_thread,launch__grid_size,gpu__time_duration.sum \
     --csv "$G" bench --check --stages "$1" --sizes 4096 >"$OUT/ncu_hopper.csv" 2>"$OUT/ncu_hopper.err"
   echo "ncu rc=$?"
   python3 - "$OUT/ncu_hopper.csv" <<'PY'
@@ -81,8 +84,13 @@ h = rows[0]; i = {k: h.index(k) for k in ("Kernel Name", "Metric Name", "Metric 
 m = collections.OrderedDict()
 for r in rows[1:]:
     m.setdefault(r[i["Kernel Name"]].split("<")[0].split("(")[0][-28:], {})[r[i["Metric Name"]]] = r[i["Metric Value"]] + " " + r[i["Metric Unit"]]
+def number(text):
+    try: return float(text.split()[0].replace(",", ""))
+    except (ValueError, IndexError): return 0.0
 for k, v in m.items():
-    print(k, "|", " | ".join(f"{n.split('.')[0].replace('sm__','').replace('launch__','')}={v[n]}" for n in v))
+    cycles = number(v.get("sm__cycles_elapsed.avg", "0")); sms = number(v.get("device__attribute_multiprocessor_count", "0"))
+    tensor = f" | tensor busy (derived) {100 * 2 * 4096**3 / (4096 * sms * cycles):.1f}%" if cycles and sms else ""
+    print(k, "|", " | ".join(f"{n.split('.')[0].replace('sm__','').replace('launch__','')}={v[n]}" for n in v) + tensor)
 PY
 }
 
