@@ -1,6 +1,8 @@
 #include "fonts.h"
 
+#include <cstdio>
 #include <filesystem>
+#include <utility>
 
 namespace gemmlab::app {
 namespace {
@@ -89,12 +91,31 @@ void load_fonts(float size, const std::vector<unsigned>& extra) {
   };
   f.regular = add(sans, size, true);
   f.bold = add(bold ? bold : sans, size, true);
-  f.italic = add(italic ? italic : sans, size, false);
+  f.italic = add(italic ? italic : sans, size, true);  // CJK stays upright inside *emphasis*
   f.mono = add(mono ? mono : sans, size * 0.95f, true);
   f.h1 = add(bold ? bold : sans, size * 1.5f, true);
   f.h2 = add(bold ? bold : sans, size * 1.25f, true);
   io.FontDefault = f.regular;
   io.Fonts->Build();
+
+  // Every character the text uses, in every face the Markdown can pick: a missing one would draw
+  // as '?' (Chinese *emphasis* did, before the italic face got the CJK glyphs).
+  f.missing.clear();
+  if (!sans || !cjk) return;
+  const std::pair<const char*, ImFont*> faces[] = {{"regular", f.regular}, {"bold", f.bold}, {"italic", f.italic},
+                                                   {"mono", f.mono},       {"h1", f.h1},     {"h2", f.h2}};
+  for (const auto& [name, font] : faces) {
+    int count = 0;
+    unsigned first = 0;
+    for (unsigned cp : extra)
+      if (cp > 0x7F && cp <= 0xFFFF && !font->FindGlyphNoFallback(static_cast<ImWchar>(cp)) && count++ == 0) first = cp;
+    if (count > 0) {
+      char text[160];
+      std::snprintf(text, sizeof text, "the %s font lacks %d of the characters the text uses (first U+%04X): they draw as '?'",
+                    name, count, first);
+      f.missing.push_back(text);
+    }
+  }
 }
 
 }  // namespace gemmlab::app

@@ -19,6 +19,7 @@ struct FontSet {
   float size = 16;
   bool cjk = false;                 // a CJK font was found and merged
   std::vector<std::string> notes;   // fonts not found (the app says so once)
+  std::vector<std::string> missing; // with every font found: characters a font of the set lacks
 };
 
 FontSet& fonts();

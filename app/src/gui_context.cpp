@@ -77,8 +77,10 @@ void build_fonts(const App& app, float size) {
   ImGui_ImplOpenGL3_DestroyFontsTexture();
   ImGui_ImplOpenGL3_CreateFontsTexture();
   static bool noted = false;
-  if (!noted)
+  if (!noted) {
     for (const auto& n : fonts().notes) app_log("warning", n);
+    for (const auto& m : fonts().missing) app_log("error", m);
+  }
   noted = true;
 }
 
