@@ -87,13 +87,13 @@ size_t workspace(int m, int n, int k) {
 
 // The kernel with tile pipeline Sh and kSlots C staging slots per consumer (the stage:
 // Shape, Stage::kStagingSlots).
-template <class Sh, int kSlots, bool kMulticast = true, bool kSplit = false>
+template <class Sh, int kSlots, bool kMulticast = true>
 cudaError_t launch(const GemmArgs& args, const CUtensorMap& map_a, const CUtensorMap& map_b_half) {
   // C through the TMA when nothing reads it (beta == 0) and its columns start 16-byte aligned.
   CUtensorMap map_c{};
   const bool tma_store = args.beta == 0.f && args.m % 4 == 0 && reinterpret_cast<uintptr_t>(args.C) % 16 == 0 &&
                          hopper::encode_c_map(&map_c, args.C, args.m, args.n) == cudaSuccess;
-  auto* kernel = tma_store ? hopper::persistent_kernel<Sh, true, kSlots, kMulticast, kSplit>
+  auto* kernel = tma_store ? hopper::persistent_kernel<Sh, true, kSlots, kMulticast>
                            : hopper::persistent_kernel<Sh, false, kSlots, kMulticast>;
   constexpr size_t kSmem = Sh::kSmemBytes + Sh::kConsumers * kSlots * 2 * tma::kCBoxBytes;
   static_assert(kSmem <= hopper::kMaxSmemPerBlock);
@@ -124,10 +124,6 @@ cudaError_t run_persistent(const GemmArgs& args) {
   }();
   if (variant == 1) return launch<hopper::WgmmaShape<128, 256, 3, true>, 4>(args, map_a, map_b_half);
   if (variant == 2) return launch<Shape, 1>(args, map_a, map_b_half);
-  // Probe (2026-11-26): =4 the accumulators as two n128 halves, the previous tile's second half
-  // stored while the tensor cores run the first half of the next tile's first k-tiles; the head
-  // straight-line (all its stages waited for first), which ptxas accepts without C7517.
-  if (variant == 4) return launch<Shape, Stage::kStagingSlots, true, true>(args, map_a, map_b_half);
   if (variant == 3) return launch<Shape, Stage::kStagingSlots, false>(args, map_a, map_b_half);
   return launch<Shape, Stage::kStagingSlots>(args, map_a, map_b_half);
 }

@@ -108,20 +108,6 @@ __device__ __forceinline__ void store_accumulators_tma(const float (&d)[Shape::k
   }
 }
 
-// ---- Split epilogue (measurement): the accumulators as two n128 halves --------------------------
-// One k-tile of one half (columns 128 h .. 128 h + 127) of consumer `consumer`: 4 wgmma m64n128k16,
-// committed as one group; `first` overwrites the accumulators instead of adding (scale-d 0).
-template <class Shape>
-__device__ __forceinline__ void issue_half(float (&d)[64], uint32_t stage_address, int consumer, int half, bool first) {
-  wgmma_fence();
-#pragma unroll
-  for (int step = 0; step < Shape::kStepsPerTile; ++step)
-    wgmma_m64n128k16(d, gmma::sw128_k_major(stage_address, 64 * consumer, 16 * step),
-                     gmma::sw128_k_major(stage_address + Shape::kABytes, 128 * half, 16 * step),
-                     first && step == 0 ? 0 : 1);
-  wgmma_commit();
-}
-
 // ---- The stream-k tail's order (gemmlab/persistent_schedule.h) ------------------------------
 // One flag per (split unit, block of the cluster, consumer warpgroup), raised to the launch's
 // epoch once that part of C is stored: the flags need no reset between launches.
@@ -156,8 +142,7 @@ __device__ __forceinline__ void wait_until_stored(const int* flag, int epoch) {
 // kSlots: C staging slots per consumer (PersistentStage::kStagingSlots; HOPPER_NOTES.md measures others).
 // kMulticast = false (measurement): each block loads both halves of its B box itself and hands its
 // stages back only to its own producer; the cluster stays, sharing nothing.
-template <class Shape, bool kTmaStore, int kSlots = PersistentStage::kStagingSlots, bool kMulticast = true,
-          bool kSplit = false>
+template <class Shape, bool kTmaStore, int kSlots = PersistentStage::kStagingSlots, bool kMulticast = true>
 __global__ void __launch_bounds__(Shape::kThreads, 1)
     persistent_kernel(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b_half,
                       const __grid_constant__ CUtensorMap map_c, float* C, int M, int N, int K, float alpha,
@@ -219,7 +204,6 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
       const persistent::Segment g = persistent::segment(plan, cluster, s);
       const GemmCoord tile = persistent::unit_tile(plan, g.unit, int(rank));
       if (tile.n >= plan.tiles_n) continue;
-      if constexpr (kSplit) continue;
       float d[Shape::kAccumulators] = {};
       fence_accumulators(d);
       consume_k_tiles<Shape>(d, tiles_address, full, consumer, g.k_begin, g.k_end, it,
@@ -238,110 +222,6 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
         if (split && g.stores() && thread_in_wg == 0) raise_when_stored(flag, tail.epoch);
       } else {
         store_accumulators<Shape>(d, C, M, N, row0, col0, thread_in_wg, alpha, beta);
-      }
-    }
-    if constexpr (kSplit && kTmaStore) {
-      // The tile's accumulators as two halves d0 (columns 0..127) and d1 (128..255). At a tile
-      // change: store d0 of the previous tile; issue d0's first k-tiles of this one (the stages
-      // the producer already filled); store d1 while the tensor cores run them; then d1's.
-      using Half = WgmmaShape<Shape::kTileM, Shape::kTileN / 2, Shape::kStages, true>;
-      float d0[64] = {}, d1[64] = {};
-      fence_accumulators(d0);
-      fence_accumulators(d1);
-      auto release = [&](int stage) {
-        if constexpr (kMulticast) release_to_pair(&empty[stage], peer, warp_leader);
-        else if (warp_leader) mbarrier_arrive(&empty[stage]);
-      };
-      struct Pending {
-        int row0 = 0, col0 = 0;
-        bool split = false, stores = true;
-        int* flag = nullptr;
-      } prev;
-      bool has_prev = false;
-      unsigned char* my_staging = staging + consumer * kStagingBytes;
-      auto store_half = [&](float (&h)[64], int half) {
-        const bool add = prev.split && !prev.stores;
-        if (half == 0 && add && thread_in_wg == 0) wait_until_stored(prev.flag, tail.epoch);
-        store_accumulators_tma<Half, kSlots>(h, my_staging, &map_c, prev.row0, prev.col0 + 128 * half, thread_in_wg,
-                                             alpha, 1 + consumer, add);
-        if (half == 1 && prev.split && prev.stores && thread_in_wg == 0) raise_when_stored(prev.flag, tail.epoch);
-      };
-#pragma unroll 1
-      for (int s = 0; s < segments; ++s) {
-        const persistent::Segment g = persistent::segment(plan, cluster, s);
-        const GemmCoord tile = persistent::unit_tile(plan, g.unit, int(rank));
-        if (tile.n >= plan.tiles_n) continue;
-        const int n = g.k_end - g.k_begin, head = n < kS ? n : kS, it0 = it;
-        if (n >= kS) {
-          // Straight-line, so that ptxas sees which accumulators are in flight: every stage of
-          // the head waited for first, then the head's d0 groups, d1's stores, d1's groups.
-          if (has_prev) store_half(d0, 0);
-#pragma unroll
-          for (int h = 0; h < kS; ++h)
-            mbarrier_wait(&full[(it0 + h) % kS], static_cast<uint32_t>((it0 + h) / kS) & 1u);
-#pragma unroll
-          for (int h = 0; h < kS; ++h)
-            issue_half<Shape>(d0, tiles_address + ((it0 + h) % kS) * Shape::kStageBytes, consumer, 0, h == 0);
-          if (has_prev) store_half(d1, 1);
-#pragma unroll
-          for (int h = 0; h < kS; ++h) {
-            issue_half<Shape>(d1, tiles_address + ((it0 + h) % kS) * Shape::kStageBytes, consumer, 1, h == 0);
-            wgmma_wait<1>();
-            fence_accumulators(d0);
-            fence_accumulators(d1);
-            if (h > 0) release((it0 + h - 1) % kS);
-          }
-        } else {
-          if (has_prev) {
-            store_half(d0, 0);
-            store_half(d1, 1);
-          }
-#pragma unroll 1
-          for (int h = 0; h < head; ++h) {
-            const int stage = (it0 + h) % kS;
-            mbarrier_wait(&full[stage], static_cast<uint32_t>((it0 + h) / kS) & 1u);
-            issue_half<Shape>(d0, tiles_address + stage * Shape::kStageBytes, consumer, 0, h == 0);
-          }
-#pragma unroll 1
-          for (int h = 0; h < head; ++h) {
-            issue_half<Shape>(d1, tiles_address + ((it0 + h) % kS) * Shape::kStageBytes, consumer, 1, h == 0);
-            wgmma_wait<1>();
-            fence_accumulators(d0);
-            fence_accumulators(d1);
-            if (h > 0) release((it0 + h - 1) % kS);
-          }
-        }
-        it = it0 + head;
-#pragma unroll 1
-        for (int t = g.k_begin + head; t < g.k_end; ++t, ++it) {
-          const int stage = it % kS;
-          mbarrier_wait(&full[stage], static_cast<uint32_t>(it / kS) & 1u);
-          const uint32_t a = tiles_address + stage * Shape::kStageBytes;
-          wgmma_fence();
-#pragma unroll
-          for (int step = 0; step < Shape::kStepsPerTile; ++step) {
-            const uint64_t da = gmma::sw128_k_major(a, 64 * consumer, 16 * step);
-            wgmma_m64n128k16(d0, da, gmma::sw128_k_major(a + Shape::kABytes, 0, 16 * step));
-            wgmma_m64n128k16(d1, da, gmma::sw128_k_major(a + Shape::kABytes, 128, 16 * step));
-          }
-          wgmma_commit();
-          wgmma_wait<1>();
-          fence_accumulators(d0);
-          fence_accumulators(d1);
-          release((it - 1) % kS);
-        }
-        wgmma_wait<0>();
-        fence_accumulators(d0);
-        fence_accumulators(d1);
-        release((it - 1) % kS);
-        const bool split = !g.whole(k_tiles);
-        prev = {tile.m * Shape::kTileM + 64 * consumer, tile.n * Shape::kTileN, split, g.stores(),
-                split ? tail.at(persistent::tail_flag(plan, g.unit), int(rank), consumer) : nullptr};
-        has_prev = true;
-      }
-      if (has_prev) {
-        store_half(d0, 0);
-        store_half(d1, 1);
       }
     }
     if (kTmaStore && threadIdx.x % 128 == 0) bulk_wait<0>();  // C written before the block ends
