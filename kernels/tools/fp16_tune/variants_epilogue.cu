@@ -29,6 +29,7 @@ std::vector<StageInfo> fp16_tune::epilogue_variants() {
   using K64S3 = fp16::MultistageShape<128, 256, 64, 3, 64, 64>;
   using K64S4 = fp16::MultistageShape<128, 256, 64, 4, 64, 64>;
   using Tall = fp16::MultistageShape<256, 128, 32, 4, 64, 64>;     // warps 4 x 2
+  using TallS3 = fp16::MultistageShape<256, 128, 32, 3, 64, 64>;   // 72 KB: CUTLASS 2.x's best sm80 shape on Hopper
   using TallK64S3 = fp16::MultistageShape<256, 128, 64, 3, 64, 64>;  // 144 KB, warps 4 x 2
   using TallS5 = fp16::MultistageShape<256, 128, 32, 5, 64, 64>;     // 120 KB
   using TallS6 = fp16::MultistageShape<256, 128, 32, 6, 64, 64>;     // 144 KB
@@ -44,6 +45,7 @@ std::vector<StageInfo> fp16_tune::epilogue_variants() {
       variant("epilogue/k64s3", "12 k64 3 stages", 128, 256, 64, 256, get<K64S3, 8>),
       variant("epilogue/k64s4", "12 k64 4 stages", 128, 256, 64, 256, get<K64S4, 8>),
       variant("epilogue/256x128", "12 256x128", 256, 128, 32, 256, get<Tall, 8>),
+      variant("epilogue/256x128s3", "12 256x128x32 3 stages", 256, 128, 32, 256, get<TallS3, 8>),
       variant("epilogue/k64s3p3", "12 k64 3 stages, copy over 3 steps", 128, 256, 64, 256, get<K64S3, 8, 1, 3>),
       variant("epilogue/256x128k64", "12 256x128x64 3 stages", 256, 128, 64, 256, get<TallK64S3, 8>),
       variant("epilogue/256x128k64sw4", "12 256x128x64 3 st, stride 4", 256, 128, 64, 256, get<TallK64S3, 4>),
