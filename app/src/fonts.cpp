@@ -108,7 +108,10 @@ void load_fonts(float size, const std::vector<unsigned>& extra) {
     int count = 0;
     unsigned first = 0;
     for (unsigned cp : extra)
-      if (cp > 0x7F && cp <= 0xFFFF && !font->FindGlyphNoFallback(static_cast<ImWchar>(cp)) && count++ == 0) first = cp;
+      if (cp > 0x7F && cp <= 0xFFFF && !font->FindGlyphNoFallback(static_cast<ImWchar>(cp))) {
+        if (count == 0) first = cp;
+        ++count;
+      }
     if (count > 0) {
       char text[160];
       std::snprintf(text, sizeof text, "the %s font lacks %d of the characters the text uses (first U+%04X): they draw as '?'",
