@@ -47,8 +47,8 @@ std::vector<conv::Shape> small_convs(int cv) {
   return {{1, 7, 7, cv, 24, 3, 3, 0, 2, 1},     {1, 7, 7, cv, 24, 3, 3, 1, 2, 1},  {2, 9, 11, 2 * cv, 40, 1, 1, 0, 1, 1},
           {1, 10, 12, cv, 8, 5, 5, 2, 1, 1},    {1, 9, 9, cv, 16, 3, 3, 1, 1, 2},  {3, 5, 6, 2 * cv, 72, 3, 3, 1, 1, 1},
           {1, 6, 6, cv, 13, 3, 3, 1, 1, 1},     {2, 12, 12, 4 * cv, 136, 3, 3, 1, 1, 1},
-          {1, 4, 4, 32 * cv, 72, 3, 3, 1, 1, 1},  // one tile, long K: conv-wgmma splits its 36 k-tiles over 4 blocks
-          {1, 12, 12, 24 * cv, 100, 3, 3, 1, 1, 1},  // conv-wgmma: 3 tiles of 27 k-tiles on 10 blocks, pieces straddle tiles
+          {1, 4, 4, 32 * cv, 72, 3, 3, 1, 1, 1},  // one tile, long K: conv-wgmma splits its 36 k-tiles in 2 (a cluster)
+          {1, 12, 12, 48 * cv, 100, 3, 3, 1, 1, 1},  // conv-wgmma: 3 tiles, 54 k-tiles in 3 slices (clusters of 3)
           // 64 fp16 channels and more: conv-wgmma's TMA im2col boxes (h != w, stride 2, dilation 2)
           {2, 11, 9, 8 * cv, 40, 3, 3, 1, 2, 1}, {1, 10, 13, 8 * cv, 24, 3, 3, 2, 1, 2}};
 }

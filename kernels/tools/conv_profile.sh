@@ -10,8 +10,8 @@ G=build-gpu/app/gemmlab
 export PATH=$PATH:/usr/local/cuda/bin
 for L in 32,56,56,64,64,3,3,1,1 32,7,7,512,512,3,3,1,1 32,28,28,128,128,3,3,1,1; do
   timeout 150 ncu --clock-control none --metrics gpu__time_duration.sum,launch__grid_size,launch__block_size,launch__registers_per_thread,launch__shared_mem_per_block_dynamic,launch__cluster_dim_x,launch__cluster_dim_y,launch__cluster_dim_z \
-    --csv "$G" bench --stages conv-wgmma --conv $L --budget 1 > "$OUT/all_${L//,/_}.csv" 2>"$OUT/all_${L//,/_}.err"; tail -3 "$OUT/all_${L//,/_}.err"
-  echo "layer $L rc=$?"
+    --csv "$G" bench --stages conv-wgmma --conv $L --budget 1 > "$OUT/all_${L//,/_}.csv" 2>"$OUT/all_${L//,/_}.err"
+  echo "layer $L rc=$?"; tail -3 "$OUT/all_${L//,/_}.err"
   python3 - "$OUT/all_${L//,/_}.csv" <<'PY'
 import csv, sys, collections
 rows = [r for r in csv.reader(open(sys.argv[1])) if len(r) > 10]

@@ -177,6 +177,12 @@ TEST(ConvProblem, WgmmaTileAndWork) {
   EXPECT_EQ(wgmma_work(Shape{3, 37, 41, 96, 100, 3, 3, 1, 2, 1}, 132).splits, 1);
   // One tile with 36 k-tiles: two slices of 18 (a slice keeps at least 16).
   EXPECT_EQ(wgmma_work(Shape{1, 4, 4, 256, 72, 3, 3, 1, 1, 1}, 132).splits, 2);
+  // gpu_check's clusters of 3: 3 tiles of 64 x 128, 54 k-tiles in slices of 18.
+  const ConvWork three = wgmma_work(Shape{1, 12, 12, 384, 100, 3, 3, 1, 1, 1}, 132);
+  EXPECT_EQ(three.tiles(), 3);
+  EXPECT_EQ(three.splits, 3);
+  EXPECT_EQ(three.block(5).n_tile * three.m_tiles + three.block(5).m_tile, 1);
+  EXPECT_EQ(three.block(5).k_begin, 36);
 }
 
 TEST(ConvProblem, TileChoice) {
