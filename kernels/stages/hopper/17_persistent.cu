@@ -30,7 +30,6 @@
 #include "17_persistent.cuh"
 #include "hopper_launch.cuh"
 
-#include <algorithm>
 #include <atomic>
 #include <cstdlib>
 
@@ -69,11 +68,10 @@ cudaError_t resident_clusters(int* clusters) {
 
 // As many clusters as are resident at once; with `tail`, the stream-k tail when the units do not
 // fill whole rounds (only the TMA epilogue can add to C).
-cudaError_t plan_for(int m, int n, int k, bool tail, persistent::Plan* plan, int cluster_m = Stage::kClusterM) {
+cudaError_t plan_for(int m, int n, int k, bool tail, persistent::Plan* plan) {
   int clusters = 0;
   if (const cudaError_t e = resident_clusters(&clusters); e != cudaSuccess) return e;
-  clusters = clusters * Stage::kClusterM / cluster_m;
-  *plan = persistent::make_plan(fp16::tiles_of(m, Shape::kTileM), fp16::tiles_of(n, Shape::kTileN), cluster_m,
+  *plan = persistent::make_plan(fp16::tiles_of(m, Shape::kTileM), fp16::tiles_of(n, Shape::kTileN), Stage::kClusterM,
                                 Stage::kMaxStride, fp16::tiles_of(k, Shape::kTileK), clusters, tail);
   return cudaSuccess;
 }
@@ -83,30 +81,29 @@ size_t workspace_for(const persistent::Plan& plan) {
   return size_t(plan.tail_units) * Stage::kClusterM * Shape::kConsumers * sizeof(int);
 }
 size_t workspace(int m, int n, int k) {
-  persistent::Plan plan, solo;  // solo: variant 4's plan, blocks without clusters
-  if (plan_for(m, n, k, true, &plan) != cudaSuccess || plan_for(m, n, k, true, &solo, 1) != cudaSuccess) return 0;
-  return std::max(workspace_for(plan), workspace_for(solo));
+  persistent::Plan plan;
+  return plan_for(m, n, k, true, &plan) == cudaSuccess ? workspace_for(plan) : 0;
 }
 
 // The kernel with tile pipeline Sh and kSlots C staging slots per consumer (the stage:
 // Shape, Stage::kStagingSlots).
-template <class Sh, int kSlots, bool kMulticast = true, int kCluster = Stage::kClusterM>
+template <class Sh, int kSlots, bool kMulticast = true>
 cudaError_t launch(const GemmArgs& args, const CUtensorMap& map_a, const CUtensorMap& map_b_half) {
   // C through the TMA when nothing reads it (beta == 0) and its columns start 16-byte aligned.
   CUtensorMap map_c{};
   const bool tma_store = args.beta == 0.f && args.m % 4 == 0 && reinterpret_cast<uintptr_t>(args.C) % 16 == 0 &&
                          hopper::encode_c_map(&map_c, args.C, args.m, args.n) == cudaSuccess;
-  auto* kernel = tma_store ? hopper::persistent_kernel<Sh, true, kSlots, kMulticast, kCluster>
-                           : hopper::persistent_kernel<Sh, false, kSlots, kMulticast, kCluster>;
+  auto* kernel = tma_store ? hopper::persistent_kernel<Sh, true, kSlots, kMulticast>
+                           : hopper::persistent_kernel<Sh, false, kSlots, kMulticast>;
   constexpr size_t kSmem = Sh::kSmemBytes + Sh::kConsumers * kSlots * 2 * tma::kCBoxBytes;
   static_assert(kSmem <= hopper::kMaxSmemPerBlock);
   if (const cudaError_t e = fp16::allow_shared_memory(kernel, kSmem); e != cudaSuccess) return e;
   persistent::Plan plan;
-  if (const cudaError_t e = plan_for(args.m, args.n, args.k, tma_store, &plan, kCluster); e != cudaSuccess) return e;
+  if (const cudaError_t e = plan_for(args.m, args.n, args.k, tma_store, &plan); e != cudaSuccess) return e;
   if (args.workspace_bytes < workspace_for(plan)) return cudaErrorInvalidValue;
   static std::atomic<int> next_epoch{1};  // a new value per launch: the flags never need a reset
   const hopper::TailFlags tail{static_cast<int*>(args.workspace), next_epoch++};
-  const hopper::ClusterLaunch launch(dim3(kCluster * plan.clusters), dim3(kCluster, 1, 1),
+  const hopper::ClusterLaunch launch(dim3(Stage::kClusterM * plan.clusters), dim3(Stage::kClusterM, 1, 1),
                                      Sh::kThreads, kSmem, args.stream);
   return cudaLaunchKernelEx(&launch.config, kernel, map_a, map_b_half, map_c, args.C, args.m, args.n, args.k,
                             args.alpha, args.beta, plan, tail);
@@ -128,8 +125,6 @@ cudaError_t run_persistent(const GemmArgs& args) {
   if (variant == 1) return launch<hopper::WgmmaShape<128, 256, 3, true>, 4>(args, map_a, map_b_half);
   if (variant == 2) return launch<Shape, 1>(args, map_a, map_b_half);
   if (variant == 3) return launch<Shape, Stage::kStagingSlots, false>(args, map_a, map_b_half);
-  // =4: no clusters (132 independent persistent blocks, each loading its whole B box).
-  if (variant == 4) return launch<Shape, Stage::kStagingSlots, false, 1>(args, map_a, map_b_half);
   return launch<Shape, Stage::kStagingSlots>(args, map_a, map_b_half);
 }
 

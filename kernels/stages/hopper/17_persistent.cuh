@@ -142,9 +142,7 @@ __device__ __forceinline__ void wait_until_stored(const int* flag, int epoch) {
 // kSlots: C staging slots per consumer (PersistentStage::kStagingSlots; HOPPER_NOTES.md measures others).
 // kMulticast = false (measurement): each block loads both halves of its B box itself and hands its
 // stages back only to its own producer; the cluster stays, sharing nothing.
-// kCluster = 1 (measurement): no clusters at all, one block per unit.
-template <class Shape, bool kTmaStore, int kSlots = PersistentStage::kStagingSlots, bool kMulticast = true,
-          int kCluster = kClusterBlocks>
+template <class Shape, bool kTmaStore, int kSlots = PersistentStage::kStagingSlots, bool kMulticast = true>
 __global__ void __launch_bounds__(Shape::kThreads, 1)
     persistent_kernel(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b_half,
                       const __grid_constant__ CUtensorMap map_c, float* C, int M, int N, int K, float alpha,
@@ -159,8 +157,7 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
   uint64_t* full = reinterpret_cast<uint64_t*>(staging + Shape::kConsumers * kStagingBytes);
   uint64_t* empty = full + kS;
   const uint32_t rank = cluster_rank(), peer = rank ^ 1u;
-  const int cluster = blockIdx.x / kCluster;
-  static_assert(kCluster == kClusterBlocks || !kMulticast);
+  const int cluster = blockIdx.x / kClusterBlocks;
 
   if (threadIdx.x == 0) {
     start_pipeline(&map_a, &map_b_half, full, empty, kS, (kMulticast ? kClusterBlocks : 1) * Shape::kConsumers * 4);
