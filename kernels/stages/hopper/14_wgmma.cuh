@@ -52,17 +52,6 @@ __device__ __forceinline__ void consume_tile(float (&d)[Shape::kAccumulators], S
   wgmma_commit();
 }
 
-// Measurement (probe): the previous per-wgmma encoding.
-template <class Shape>
-__device__ __forceinline__ void consume_tile_encoded(float (&d)[Shape::kAccumulators], uint32_t stage_address, int wg) {
-  wgmma_fence();
-#pragma unroll
-  for (int step = 0; step < Shape::kStepsPerTile; ++step)
-    wgmma_m64n256k16(d, gmma::sw128_k_major(stage_address, 64 * wg, 16 * step),
-                     gmma::sw128_k_major(stage_address + Shape::kABytes, 0, 16 * step));
-  wgmma_commit();
-}
-
 // C = alpha * d + beta * C for warpgroup `wg`'s 64 x 256 rows, straight from the registers:
 // each store instruction covers 8 rows (32 bytes) of 4 columns. C is read only when beta != 0.
 template <class Shape>
