@@ -67,23 +67,6 @@ TEST(GmmaDesc, FieldsAreWhereThePtxIsaPutsThem) {
   EXPECT_EQ(gmma::sw128_k_major(0x1C400, 64, 48) & 0x3FFF, (0x1C400u + 64 * 128 + 96) >> 4);
 }
 
-// The kernels advance one descriptor per operand (gmma::advance) instead of encoding each: the
-// same value for every stage, warpgroup and k16 step of the largest Hopper pipeline (4 x 48 KB),
-// wherever it starts, up to the last start that keeps it inside a block's 227 KB.
-TEST(GmmaDesc, AdvancedDescriptorsEqualEncodedOnes) {
-  for (std::uint32_t base : {0x400u, 0x1000u, 227u * 1024u - 4u * 49152u})
-    for (std::uint32_t stage = 0; stage < 4; ++stage)
-      for (int row0 : {0, 64, 128})
-        for (int kk = 0; kk < tma::kBoxK; kk += 16) {
-          const std::uint32_t offset = stage * 49152u + std::uint32_t(2 * kk);
-          ASSERT_EQ(gmma::advance(gmma::sw128_k_major(base, row0, 0), offset),
-                    gmma::sw128_k_major(base + stage * 49152u, row0, kk))
-              << "base " << base << " stage " << stage << " row0 " << row0 << " kk " << kk;
-        }
-  // At 256 KB the start field would carry out of its 14 bits: no block's shared memory gets there.
-  EXPECT_NE(gmma::advance(gmma::sw128_k_major(0x3FFF0, 0, 0), 16), gmma::sw128_k_major(0x40000, 0, 0));
-}
-
 // What the tensor core reads for element (r, k) of the k16 step at kk: the descriptor's start plus
 // (r / 8) stride bytes plus (r % 8) 128-byte rows plus 2 k bytes, with the 128-byte swizzle applied
 // to the address bits (bits 4-6 ^= bits 7-9). It must be where the TMA wrote (row r, k kk + k).

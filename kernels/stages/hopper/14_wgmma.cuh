@@ -20,34 +20,28 @@
 
 namespace gemmlab::kernels::hopper {
 
-// The two descriptors of consumer warpgroup `wg`'s operands in one stage: its 64 A rows and all
-// B rows at k16 step 0. Made once before the main loop for stage 0 (`of`); stage s is `at(s)`,
-// and step kk starts 2 * kk bytes further (gmma::advance: an add, not a new encoding).
+// The two descriptors of consumer warpgroup `wg`'s k16 step kk in the stage at `stage_address`.
 template <class Shape>
 struct StageDescriptors {
   uint64_t a, b;
-  __device__ __forceinline__ static StageDescriptors of(uint32_t tiles_address, int wg) {
-    return {gmma::sw128_k_major(tiles_address, 64 * wg, 0),
-            gmma::sw128_k_major(tiles_address + Shape::kABytes, 0, 0)};
-  }
-  __device__ __forceinline__ StageDescriptors at(int stage) const {
-    const uint32_t offset = static_cast<uint32_t>(stage) * Shape::kStageBytes;
-    return {gmma::advance(a, offset), gmma::advance(b, offset)};
+  __device__ __forceinline__ static StageDescriptors of(uint32_t stage_address, int wg, int kk) {
+    return {gmma::sw128_k_major(stage_address, 64 * wg, kk),
+            gmma::sw128_k_major(stage_address + Shape::kABytes, 0, kk)};
   }
 };
 
 // One k-tile of one consumer warpgroup: 4 wgmma, committed as one group.
 template <class Shape>
-__device__ __forceinline__ void consume_tile(float (&d)[Shape::kAccumulators], StageDescriptors<Shape> stage) {
+__device__ __forceinline__ void consume_tile(float (&d)[Shape::kAccumulators], uint32_t stage_address, int wg) {
   static_assert(Shape::kWgmmaN == 256 || Shape::kWgmmaN == 128 || Shape::kWgmmaN == 64,
                 "the m64n256k16, m64n128k16 and m64n64k16 wrappers");
   wgmma_fence();
 #pragma unroll
   for (int step = 0; step < Shape::kStepsPerTile; ++step) {
-    const uint64_t a = gmma::advance(stage.a, 32 * step), b = gmma::advance(stage.b, 32 * step);
-    if constexpr (Shape::kWgmmaN == 256) wgmma_m64n256k16(d, a, b);
-    else if constexpr (Shape::kWgmmaN == 128) wgmma_m64n128k16(d, a, b);
-    else wgmma_m64n64k16(d, a, b);
+    const auto desc = StageDescriptors<Shape>::of(stage_address, wg, 16 * step);
+    if constexpr (Shape::kWgmmaN == 256) wgmma_m64n256k16(d, desc.a, desc.b);
+    else if constexpr (Shape::kWgmmaN == 128) wgmma_m64n128k16(d, desc.a, desc.b);
+    else wgmma_m64n64k16(d, desc.a, desc.b);
   }
   wgmma_commit();
 }
@@ -98,14 +92,13 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
     for (int t = 0; t < Shape::kStages && t < k_tiles; ++t) issue_tile(t);
 
   const int wg = threadIdx.x / 128;
-  const auto descriptors = StageDescriptors<Shape>::of(tiles_address, wg);
   float d[Shape::kAccumulators] = {};
   fence_accumulators(d);
 #pragma unroll 1
   for (int t = 0; t < k_tiles; ++t) {
     const int stage = t % Shape::kStages;
     mbarrier_wait(&full[stage], static_cast<uint32_t>(t / Shape::kStages) & 1u);
-    consume_tile<Shape>(d, descriptors.at(stage));
+    consume_tile<Shape>(d, tiles_address + stage * Shape::kStageBytes, wg);
     wgmma_wait<1>();
     fence_accumulators(d);
     __syncthreads();  // every warpgroup's tile t-1 group is done: its stage is free

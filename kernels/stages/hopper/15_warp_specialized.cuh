@@ -62,13 +62,12 @@ __device__ __forceinline__ void consume_k_tiles(float (&d)[Shape::kAccumulators]
                                                 uint64_t* full, int consumer, int k_begin, int k_end, int& it,
                                                 Release release) {
   constexpr int kS = Shape::kStages;
-  const auto descriptors = StageDescriptors<Shape>::of(tiles_address, consumer);
 #pragma unroll 1
   for (int t = k_begin; t < k_end; ++t, ++it) {
     const int stage = it % kS;
     mbarrier_wait(&full[stage], static_cast<uint32_t>(it / kS) & 1u);
     if constexpr (kGenericWrites) fence_proxy_async_shared();
-    consume_tile<Shape>(d, descriptors.at(stage));
+    consume_tile<Shape>(d, tiles_address + stage * Shape::kStageBytes, consumer);
     wgmma_wait<1>();
     fence_accumulators(d);
     if (t > k_begin) release((it - 1) % kS);

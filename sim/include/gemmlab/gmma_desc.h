@@ -44,14 +44,6 @@ GL_HD constexpr std::uint64_t sw128_k_major(std::uint32_t box_address, int row0,
 static_assert(sw128_k_major(0x400, 0, 0) == 0x4000004000010040ull);
 static_assert(sw128_k_major(0x400, 64, 16) - sw128_k_major(0x400, 0, 0) == (64 * 128 + 32) >> 4);
 
-// The same descriptor `bytes` further on (a multiple of 16): only the start field changes, by
-// bytes >> 4, while the address stays below 256 KB (the 14-bit field; a block's shared memory is
-// at most 227 KB). The kernels build one descriptor per operand before their main loop and
-// advance it by the stage offset and 32 bytes per k16 step, instead of encoding each one anew:
-// 4 instructions a wgmma instead of 12.
-GL_HD constexpr std::uint64_t advance(std::uint64_t desc, std::uint32_t bytes) { return desc + (bytes >> 4); }
-static_assert(advance(sw128_k_major(0x400, 64, 0), 3 * 49152 + 32 * 3) == sw128_k_major(0x400 + 3 * 49152, 64, 48));
-
 // Accumulator fragment of wgmma .m64nNk16 with f32 D (PTX ISA figure "WGMMA .m64nNk16 register
 // fragment layout for accumulator matrix D"): thread t of the warpgroup (warp w = t / 32) holds
 // N / 2 floats; d[i] is in n8 block i / 4 and, inside it, where mma.sync m16n8k16 puts c[i % 4]
