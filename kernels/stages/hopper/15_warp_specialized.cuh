@@ -57,15 +57,10 @@ __device__ __forceinline__ void produce_k_tiles(unsigned char* tiles, uint64_t* 
 // (whose MMAs are done); after the last k-tile, all MMAs done, its stage too.
 // kGenericWrites: the stage's bytes were written by threads (cp.async), not by the TMA, so a
 // fence.proxy.async after the wait makes them visible to wgmma's async-proxy reads (stage 21).
-// meanwhile(): work of the warpgroup's own that can run while the first k-tile's MMAs do (stage
-// 17 looks up its next tile there).
-struct Nothing {
-  __device__ __forceinline__ void operator()() const {}
-};
-template <class Shape, class Release, bool kGenericWrites = false, class Meanwhile = Nothing>
+template <class Shape, class Release, bool kGenericWrites = false>
 __device__ __forceinline__ void consume_k_tiles(float (&d)[Shape::kAccumulators], uint32_t tiles_address,
                                                 uint64_t* full, int consumer, int k_begin, int k_end, int& it,
-                                                Release release, Meanwhile meanwhile = {}) {
+                                                Release release) {
   constexpr int kS = Shape::kStages;
 #pragma unroll 1
   for (int t = k_begin; t < k_end; ++t, ++it) {
@@ -76,7 +71,6 @@ __device__ __forceinline__ void consume_k_tiles(float (&d)[Shape::kAccumulators]
     wgmma_wait<1>();
     fence_accumulators(d);
     if (t > k_begin) release((it - 1) % kS);
-    else meanwhile();
   }
   wgmma_wait<0>();
   fence_accumulators(d);

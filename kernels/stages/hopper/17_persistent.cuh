@@ -199,33 +199,18 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
     const uint32_t tiles_address = smem_u32(tiles);
     const int thread_in_wg = threadIdx.x % 128;
     int it = 0;
-    // The scheduler's next segment is looked up while the current one's first MMAs run: between
-    // two tiles the tensor cores wait for the epilogue only (its divisions took ~900 cycles there).
-    persistent::Segment g, next = persistent::segment(plan, cluster, 0);
-    GemmCoord tile, next_tile = persistent::unit_tile(plan, next.unit, int(rank));
 #pragma unroll 1
     for (int s = 0; s < segments; ++s) {
-      g = next;
-      tile = next_tile;
-      auto look_ahead = [&] {
-        if (s + 1 < segments) {
-          next = persistent::segment(plan, cluster, s + 1);
-          next_tile = persistent::unit_tile(plan, next.unit, int(rank));
-        }
-      };
-      if (tile.n >= plan.tiles_n) {  // padding of the last slab
-        look_ahead();
-        continue;
-      }
+      const persistent::Segment g = persistent::segment(plan, cluster, s);
+      const GemmCoord tile = persistent::unit_tile(plan, g.unit, int(rank));
+      if (tile.n >= plan.tiles_n) continue;
       float d[Shape::kAccumulators] = {};
       fence_accumulators(d);
-      consume_k_tiles<Shape>(
-          d, tiles_address, full, consumer, g.k_begin, g.k_end, it,
-          [&](int stage) {
-            if constexpr (kMulticast) release_to_pair(&empty[stage], peer, warp_leader);
-            else if (warp_leader) mbarrier_arrive(&empty[stage]);
-          },
-          look_ahead);
+      consume_k_tiles<Shape>(d, tiles_address, full, consumer, g.k_begin, g.k_end, it,
+                             [&](int stage) {
+                               if constexpr (kMulticast) release_to_pair(&empty[stage], peer, warp_leader);
+                               else if (warp_leader) mbarrier_arrive(&empty[stage]);
+                             });
       const int row0 = tile.m * Shape::kTileM + 64 * consumer, col0 = tile.n * Shape::kTileN;
       if constexpr (kTmaStore) {
         // A split unit (only with the TMA epilogue): its first segment stores, the others add.
