@@ -105,8 +105,6 @@ void dump_timeline(const GemmArgs& args, const persistent::Plan& plan) {
     const int segs = std::min(14, persistent::segments(plan, b / Stage::kClusterM));
     for (int s = 0; s < segs; ++s)
       for (int j = 0; j < 7; ++j) std::fprintf(f, " %lld", t[2 + 7 * s + j]);
-    std::fprintf(f, " |");
-    for (int j = 100; j < 124; ++j) std::fprintf(f, " %lld", t[j]);
     std::fprintf(f, "\n");
   }
   std::fclose(f);

@@ -76,8 +76,7 @@ __device__ __forceinline__ void warpgroup_barrier(int id) {
 template <class Shape, int kSlots>
 __device__ __forceinline__ void store_accumulators_tma(const float (&d)[Shape::kAccumulators], unsigned char* staging,
                                                        const CUtensorMap* map_c, int row0, int col0,
-                                                       int thread_in_wg, float alpha, int barrier_id, bool add,
-                                                       long long* tl = nullptr, long long clock0 = 0) {
+                                                       int thread_in_wg, float alpha, int barrier_id, bool add) {
   constexpr int kChunkCols = tma::kCBoxCols, kChunks = Shape::kTileN / kChunkCols;
   constexpr int kPerChunk = Shape::kAccumulators / kChunks;  // 16: n8 blocks 4q .. 4q+3
   // Chunk q + kSlots reuses chunk q's slot: the wait after each chunk leaves kSlots - 1 in flight.
@@ -86,7 +85,6 @@ __device__ __forceinline__ void store_accumulators_tma(const float (&d)[Shape::k
   for (int q = 0; q < kChunks; ++q) {
     unsigned char* half = staging + (q % kSlots) * (2 * tma::kCBoxBytes);
     warpgroup_barrier(barrier_id);  // this slot's previous stores have read it (thread 0 waited)
-    if (tl) tl[3 * q] = clock64() - clock0;
 #pragma unroll
     for (int j = 0; j < kPerChunk; ++j) {
       const int i = kPerChunk * q + j;
@@ -96,7 +94,6 @@ __device__ __forceinline__ void store_accumulators_tma(const float (&d)[Shape::k
     }
     fence_proxy_async_shared();
     warpgroup_barrier(barrier_id);  // the whole chunk is written
-    if (tl) tl[3 * q + 1] = clock64() - clock0;
     if (thread_in_wg == 0) {
       if (add) {
         tma_reduce_add_2d(map_c, half, row0, col0 + kChunkCols * q);
@@ -108,7 +105,6 @@ __device__ __forceinline__ void store_accumulators_tma(const float (&d)[Shape::k
       bulk_commit();
       bulk_wait_read<kSlots - 1>();  // the chunk that used the next slot has left it
     }
-    if (tl) tl[3 * q + 2] = clock64() - clock0;
   }
 }
 
@@ -146,7 +142,7 @@ __device__ __forceinline__ void wait_until_stored(const int* flag, int epoch) {
 // Measurement (probe): a timeline of each block, written by thread 0 of consumer 0 when kTimeline:
 // [0] %globaltimer at the start, [1] at the end; per segment s < 14: clock64 before its main loop,
 // after its last MMA, after its epilogue ([2 + 3 s ...]), all relative to the block's first clock64.
-constexpr int kTimelineSlots = 128;  // 2 + 7 per segment: begin, mma done, epilogue done, k-tiles 4/8/16/32 done
+constexpr int kTimelineSlots = 112;  // 2 + 7 per segment: begin, mma done, epilogue done, k-tiles 4/8/16/32 done
 __device__ long long g_timeline[264 * kTimelineSlots];
 __device__ __forceinline__ long long global_ns() {
   long long t = 0;
@@ -247,8 +243,7 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
         int* flag = split ? tail.at(persistent::tail_flag(plan, g.unit), int(rank), consumer) : nullptr;
         if (split && !g.stores() && thread_in_wg == 0) wait_until_stored(flag, tail.epoch);
         store_accumulators_tma<Shape, kSlots>(d, staging + consumer * kStagingBytes, &map_c, row0, col0, thread_in_wg,
-                                      alpha, 1 + consumer, split && !g.stores(),
-                                      clock_keeper && s == 1 ? timeline + 100 : nullptr, clock0);
+                                      alpha, 1 + consumer, split && !g.stores());
         if (split && g.stores() && thread_in_wg == 0) raise_when_stored(flag, tail.epoch);
       } else {
         store_accumulators<Shape>(d, C, M, N, row0, col0, thread_in_wg, alpha, beta);
