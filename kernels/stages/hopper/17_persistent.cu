@@ -103,8 +103,7 @@ void dump_timeline(const GemmArgs& args, const persistent::Plan& plan) {
     const long long* t = host + b * hopper::kTimelineSlots;
     std::fprintf(f, "%dx%dx%d %d %d %lld %lld", args.m, args.n, args.k, launches, b, t[0], t[1]);
     const int segs = std::min(14, persistent::segments(plan, b / Stage::kClusterM));
-    for (int s = 0; s < segs; ++s)
-      for (int j = 0; j < 7; ++j) std::fprintf(f, " %lld", t[2 + 7 * s + j]);
+    for (int s = 0; s < segs; ++s) std::fprintf(f, " %lld %lld %lld", t[2 + 3 * s], t[3 + 3 * s], t[4 + 3 * s]);
     std::fprintf(f, "\n");
   }
   std::fclose(f);

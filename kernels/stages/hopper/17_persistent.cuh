@@ -142,7 +142,7 @@ __device__ __forceinline__ void wait_until_stored(const int* flag, int epoch) {
 // Measurement (probe): a timeline of each block, written by thread 0 of consumer 0 when kTimeline:
 // [0] %globaltimer at the start, [1] at the end; per segment s < 14: clock64 before its main loop,
 // after its last MMA, after its epilogue ([2 + 3 s ...]), all relative to the block's first clock64.
-constexpr int kTimelineSlots = 112;  // 2 + 7 per segment: begin, mma done, epilogue done, k-tiles 4/8/16/32 done
+constexpr int kTimelineSlots = 48;
 __device__ long long g_timeline[264 * kTimelineSlots];
 __device__ __forceinline__ long long global_ns() {
   long long t = 0;
@@ -224,18 +224,13 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
       if (tile.n >= plan.tiles_n) continue;
       float d[Shape::kAccumulators] = {};
       fence_accumulators(d);
-      int released = 0;
-      if (clock_keeper && s < 14) timeline[2 + 7 * s] = clock64() - clock0;
+      if (clock_keeper && s < 14) timeline[2 + 3 * s] = clock64() - clock0;
       consume_k_tiles<Shape>(d, tiles_address, full, consumer, g.k_begin, g.k_end, it,
                              [&](int stage) {
                                if constexpr (kMulticast) release_to_pair(&empty[stage], peer, warp_leader);
                                else if (warp_leader) mbarrier_arrive(&empty[stage]);
-                               ++released;
-                               if (clock_keeper && s < 14 && (released == 4 || released == 8 || released == 16 || released == 32))
-                                 timeline[2 + 7 * s + 3 + (released == 4 ? 0 : released == 8 ? 1 : released == 16 ? 2 : 3)] =
-                                     clock64() - clock0;
                              });
-      if (clock_keeper && s < 14) timeline[3 + 7 * s] = clock64() - clock0;
+      if (clock_keeper && s < 14) timeline[3 + 3 * s] = clock64() - clock0;
       const int row0 = tile.m * Shape::kTileM + 64 * consumer, col0 = tile.n * Shape::kTileN;
       if constexpr (kTmaStore) {
         // A split unit (only with the TMA epilogue): its first segment stores, the others add.
@@ -248,7 +243,7 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
       } else {
         store_accumulators<Shape>(d, C, M, N, row0, col0, thread_in_wg, alpha, beta);
       }
-      if (clock_keeper && s < 14) timeline[4 + 7 * s] = clock64() - clock0;
+      if (clock_keeper && s < 14) timeline[4 + 3 * s] = clock64() - clock0;
     }
     if (kTmaStore && threadIdx.x % 128 == 0) bulk_wait<0>();  // C written before the block ends
     if (clock_keeper) timeline[1] = global_ns();
