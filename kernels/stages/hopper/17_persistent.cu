@@ -30,9 +30,7 @@
 #include "17_persistent.cuh"
 #include "hopper_launch.cuh"
 
-#include <algorithm>
 #include <atomic>
-#include <cstdio>
 #include <cstdlib>
 
 namespace gemmlab::kernels {
@@ -87,39 +85,16 @@ size_t workspace(int m, int n, int k) {
   return plan_for(m, n, k, true, &plan) == cudaSuccess ? workspace_for(plan) : 0;
 }
 
-// Measurement (probe, GEMMLAB_PERSISTENT_VARIANT=6): after each launch, append the blocks'
-// timelines to the file GEMMLAB_TIMELINE names, one line per block:
-// problem launch block start_ns end_ns then (begin, mma_done, epilogue_done) clocks per segment.
-void dump_timeline(const GemmArgs& args, const persistent::Plan& plan) {
-  static int launches = 0;
-  const char* path = std::getenv("GEMMLAB_TIMELINE");
-  if (path == nullptr || cudaStreamSynchronize(args.stream) != cudaSuccess) return;
-  static long long host[264 * hopper::kTimelineSlots];
-  if (cudaMemcpyFromSymbol(host, hopper::g_timeline, sizeof(host)) != cudaSuccess) return;
-  FILE* f = std::fopen(path, "a");
-  if (f == nullptr) return;
-  const int blocks = std::min(264, Stage::kClusterM * plan.clusters);
-  for (int b = 0; b < blocks; ++b) {
-    const long long* t = host + b * hopper::kTimelineSlots;
-    std::fprintf(f, "%dx%dx%d %d %d %lld %lld", args.m, args.n, args.k, launches, b, t[0], t[1]);
-    const int segs = std::min(14, persistent::segments(plan, b / Stage::kClusterM));
-    for (int s = 0; s < segs; ++s) std::fprintf(f, " %lld %lld %lld", t[2 + 3 * s], t[3 + 3 * s], t[4 + 3 * s]);
-    std::fprintf(f, "\n");
-  }
-  std::fclose(f);
-  ++launches;
-}
-
 // The kernel with tile pipeline Sh and kSlots C staging slots per consumer (the stage:
 // Shape, Stage::kStagingSlots).
-template <class Sh, int kSlots, bool kMulticast = true, bool kTimeline = false>
+template <class Sh, int kSlots, bool kMulticast = true>
 cudaError_t launch(const GemmArgs& args, const CUtensorMap& map_a, const CUtensorMap& map_b_half) {
   // C through the TMA when nothing reads it (beta == 0) and its columns start 16-byte aligned.
   CUtensorMap map_c{};
   const bool tma_store = args.beta == 0.f && args.m % 4 == 0 && reinterpret_cast<uintptr_t>(args.C) % 16 == 0 &&
                          hopper::encode_c_map(&map_c, args.C, args.m, args.n) == cudaSuccess;
-  auto* kernel = tma_store ? hopper::persistent_kernel<Sh, true, kSlots, kMulticast, kTimeline>
-                           : hopper::persistent_kernel<Sh, false, kSlots, kMulticast, kTimeline>;
+  auto* kernel = tma_store ? hopper::persistent_kernel<Sh, true, kSlots, kMulticast>
+                           : hopper::persistent_kernel<Sh, false, kSlots, kMulticast>;
   constexpr size_t kSmem = Sh::kSmemBytes + Sh::kConsumers * kSlots * 2 * tma::kCBoxBytes;
   static_assert(kSmem <= hopper::kMaxSmemPerBlock);
   if (const cudaError_t e = fp16::allow_shared_memory(kernel, kSmem); e != cudaSuccess) return e;
@@ -130,10 +105,8 @@ cudaError_t launch(const GemmArgs& args, const CUtensorMap& map_a, const CUtenso
   const hopper::TailFlags tail{static_cast<int*>(args.workspace), next_epoch++};
   const hopper::ClusterLaunch launch(dim3(Stage::kClusterM * plan.clusters), dim3(Stage::kClusterM, 1, 1),
                                      Sh::kThreads, kSmem, args.stream);
-  const cudaError_t e = cudaLaunchKernelEx(&launch.config, kernel, map_a, map_b_half, map_c, args.C, args.m, args.n,
-                                           args.k, args.alpha, args.beta, plan, tail);
-  if (kTimeline && e == cudaSuccess) dump_timeline(args, plan);
-  return e;
+  return cudaLaunchKernelEx(&launch.config, kernel, map_a, map_b_half, map_c, args.C, args.m, args.n, args.k,
+                            args.alpha, args.beta, plan, tail);
 }
 
 cudaError_t run_persistent(const GemmArgs& args) {
@@ -152,7 +125,6 @@ cudaError_t run_persistent(const GemmArgs& args) {
   if (variant == 1) return launch<hopper::WgmmaShape<128, 256, 3, true>, 4>(args, map_a, map_b_half);
   if (variant == 2) return launch<Shape, 1>(args, map_a, map_b_half);
   if (variant == 3) return launch<Shape, Stage::kStagingSlots, false>(args, map_a, map_b_half);
-  if (variant == 6) return launch<Shape, Stage::kStagingSlots, true, true>(args, map_a, map_b_half);
   return launch<Shape, Stage::kStagingSlots>(args, map_a, map_b_half);
 }
 

@@ -139,24 +139,10 @@ __device__ __forceinline__ void wait_until_stored(const int* flag, int epoch) {
 #endif
 }
 
-// Measurement (probe): a timeline of each block, written by thread 0 of consumer 0 when kTimeline:
-// [0] %globaltimer at the start, [1] at the end; per segment s < 14: clock64 before its main loop,
-// after its last MMA, after its epilogue ([2 + 3 s ...]), all relative to the block's first clock64.
-constexpr int kTimelineSlots = 48;
-__device__ long long g_timeline[264 * kTimelineSlots];
-__device__ __forceinline__ long long global_ns() {
-  long long t = 0;
-#if GEMMLAB_SM90A
-  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
-#endif
-  return t;
-}
-
 // kSlots: C staging slots per consumer (PersistentStage::kStagingSlots; HOPPER_NOTES.md measures others).
 // kMulticast = false (measurement): each block loads both halves of its B box itself and hands its
 // stages back only to its own producer; the cluster stays, sharing nothing.
-template <class Shape, bool kTmaStore, int kSlots = PersistentStage::kStagingSlots, bool kMulticast = true,
-          bool kTimeline = false>
+template <class Shape, bool kTmaStore, int kSlots = PersistentStage::kStagingSlots, bool kMulticast = true>
 __global__ void __launch_bounds__(Shape::kThreads, 1)
     persistent_kernel(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b_half,
                       const __grid_constant__ CUtensorMap map_c, float* C, int M, int N, int K, float alpha,
@@ -212,10 +198,6 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
     const bool warp_leader = threadIdx.x % 32 == 0;
     const uint32_t tiles_address = smem_u32(tiles);
     const int thread_in_wg = threadIdx.x % 128;
-    const bool clock_keeper = kTimeline && threadIdx.x == 128 && blockIdx.x < 264;
-    long long* timeline = g_timeline + blockIdx.x * kTimelineSlots;
-    const long long clock0 = clock64();
-    if (clock_keeper) timeline[0] = global_ns();
     int it = 0;
 #pragma unroll 1
     for (int s = 0; s < segments; ++s) {
@@ -224,13 +206,11 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
       if (tile.n >= plan.tiles_n) continue;
       float d[Shape::kAccumulators] = {};
       fence_accumulators(d);
-      if (clock_keeper && s < 14) timeline[2 + 3 * s] = clock64() - clock0;
       consume_k_tiles<Shape>(d, tiles_address, full, consumer, g.k_begin, g.k_end, it,
                              [&](int stage) {
                                if constexpr (kMulticast) release_to_pair(&empty[stage], peer, warp_leader);
                                else if (warp_leader) mbarrier_arrive(&empty[stage]);
                              });
-      if (clock_keeper && s < 14) timeline[3 + 3 * s] = clock64() - clock0;
       const int row0 = tile.m * Shape::kTileM + 64 * consumer, col0 = tile.n * Shape::kTileN;
       if constexpr (kTmaStore) {
         // A split unit (only with the TMA epilogue): its first segment stores, the others add.
@@ -243,10 +223,8 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
       } else {
         store_accumulators<Shape>(d, C, M, N, row0, col0, thread_in_wg, alpha, beta);
       }
-      if (clock_keeper && s < 14) timeline[4 + 3 * s] = clock64() - clock0;
     }
     if (kTmaStore && threadIdx.x % 128 == 0) bulk_wait<0>();  // C written before the block ends
-    if (clock_keeper) timeline[1] = global_ns();
   }
   cluster_sync();  // the peer may still arrive on this block's empty barriers until here
 #endif
