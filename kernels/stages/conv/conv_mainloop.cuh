@@ -109,11 +109,8 @@ __device__ __forceinline__ void store_output(const T (&acc)[kWarpM / 16][kWarpN 
 
 // The element type as its bit width first, so that ncu's kernel name tells the stages apart
 // before the tile: "conv_fprop_kernel<16, MultistageShape<128, 64, 32, 4, 64, 32>>".
-// int4 says "at least one block per SM": left to its own heuristic, ptxas compiled the 64 x 128
-// int4 tile for sm_90a into 168 registers and spilled 8 bytes (175 without the spill); the fp16
-// and int8 kernels keep the unspecified bound (0), and their cubins are unchanged by this.
 template <int kElementBits, class S>
-__global__ void __launch_bounds__(S::kThreads, kElementBits == 4 ? 1 : 0)
+__global__ void __launch_bounds__(S::kThreads)
     conv_fprop_kernel(const __half* input, const __half* filter, float* out, Shape sh, float alpha, float beta) {
   extern __shared__ __align__(128) __half smem[];
   constexpr Element E = kElementBits == 16 ? Element::F16 : kElementBits == 8 ? Element::S8 : Element::S4;
