@@ -65,13 +65,10 @@ __device__ __forceinline__ void tma_load_2d_multicast(void* dst, const CUtensorM
 // written into both blocks (each block's full barrier counts both halves).
 template <class Shape>
 __device__ __forceinline__ void issue_pair_boxes(unsigned char* dst, uint64_t* bar, int t, const CUtensorMap* map_a,
-                                                 const CUtensorMap* map_b_half, int m0, int n0, uint32_t rank,
-                                                 bool b_first = false) {
+                                                 const CUtensorMap* map_b_half, int m0, int n0, uint32_t rank) {
   constexpr int kBHalfRows = Shape::kTileN / kClusterBlocks;
-  if (b_first) tma_load_2d_multicast(dst + Shape::kABytes + rank * (Shape::kBBytes / kClusterBlocks), map_b_half, bar,
-                        t * Shape::kTileK, n0 + int(rank) * kBHalfRows, uint16_t((1u << kClusterBlocks) - 1));
   tma_load_2d(dst, map_a, bar, t * Shape::kTileK, m0);
-  if (!b_first) tma_load_2d_multicast(dst + Shape::kABytes + rank * (Shape::kBBytes / kClusterBlocks), map_b_half, bar,
+  tma_load_2d_multicast(dst + Shape::kABytes + rank * (Shape::kBBytes / kClusterBlocks), map_b_half, bar,
                         t * Shape::kTileK, n0 + int(rank) * kBHalfRows, uint16_t((1u << kClusterBlocks) - 1));
 }
 

@@ -142,8 +142,7 @@ __device__ __forceinline__ void wait_until_stored(const int* flag, int epoch) {
 // kSlots: C staging slots per consumer (PersistentStage::kStagingSlots; HOPPER_NOTES.md measures others).
 // kMulticast = false (measurement): each block loads both halves of its B box itself and hands its
 // stages back only to its own producer; the cluster stays, sharing nothing.
-template <class Shape, bool kTmaStore, int kSlots = PersistentStage::kStagingSlots, bool kMulticast = true,
-          bool kBFirst = false>
+template <class Shape, bool kTmaStore, int kSlots = PersistentStage::kStagingSlots, bool kMulticast = true>
 __global__ void __launch_bounds__(Shape::kThreads, 1)
     persistent_kernel(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b_half,
                       const __grid_constant__ CUtensorMap map_c, float* C, int M, int N, int K, float alpha,
@@ -182,8 +181,7 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
         produce_k_tiles<Shape>(tiles, full, empty, g.k_begin, g.k_end, it,
                                [&](unsigned char* dst, uint64_t* bar, int t) {
                                  if constexpr (kMulticast) {
-                                   issue_pair_boxes<Shape>(dst, bar, t, &map_a, &map_b_half, m0, n0, rank,
-                                                           kBFirst);
+                                   issue_pair_boxes<Shape>(dst, bar, t, &map_a, &map_b_half, m0, n0, rank);
                                  } else {
                                    constexpr int kHalf = Shape::kTileN / kClusterBlocks;
                                    tma_load_2d(dst, &map_a, bar, t * Shape::kTileK, m0);

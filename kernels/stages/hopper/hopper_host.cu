@@ -3,8 +3,7 @@
 // so the build links no libcuda.
 #include "hopper_host.h"
 
-#include <cudaTypedefs.h>
-#include <cstdlib>  // PFN_cuTensorMapEncodeTiled
+#include <cudaTypedefs.h>  // PFN_cuTensorMapEncodeTiled
 
 #include "gemmlab/tma_box.h"
 #include "stages/fp16/fp16_problem.cuh"
@@ -55,17 +54,6 @@ PFN_cuTensorMapEncodeIm2col_v12000 encode_im2col() {
 }
 }  // namespace
 
-// Measurement (probe): GEMMLAB_L2_PROMOTION=0 / 64 / 128 / 256 (default 256).
-CUtensorMapL2promotion promotion() {
-  static const CUtensorMapL2promotion p = [] {
-    const char* v = std::getenv("GEMMLAB_L2_PROMOTION");
-    const int b = v ? std::atoi(v) : 256;
-    return b == 0 ? CU_TENSOR_MAP_L2_PROMOTION_NONE : b == 64 ? CU_TENSOR_MAP_L2_PROMOTION_L2_64B
-         : b == 128 ? CU_TENSOR_MAP_L2_PROMOTION_L2_128B : CU_TENSOR_MAP_L2_PROMOTION_L2_256B;
-  }();
-  return p;
-}
-
 cudaError_t encode_operand_map(CUtensorMap* map, const void* operand, int rows, int k, int box_rows) {
   const PFN_cuTensorMapEncodeTiled_v12000 encode = encode_tiled();
   if (encode == nullptr) return cudaErrorNotSupported;
@@ -75,7 +63,7 @@ cudaError_t encode_operand_map(CUtensorMap* map, const void* operand, int rows, 
   const cuuint32_t element_strides[2] = {1, 1};
   const CUresult r = encode(map, CU_TENSOR_MAP_DATA_TYPE_FLOAT16, 2, const_cast<void*>(operand), dims,
                             strides, box, element_strides, CU_TENSOR_MAP_INTERLEAVE_NONE,
-                            CU_TENSOR_MAP_SWIZZLE_128B, promotion(),
+                            CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
                             CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
   return r == CUDA_SUCCESS ? cudaSuccess : cudaErrorInvalidValue;
 }
