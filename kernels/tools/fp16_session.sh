@@ -24,12 +24,9 @@ nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,temperature.g
 
 if has build; then
   say build
-  P=$(bash kernels/tools/gpu_deps.sh unpack) || exit 1
-  cmake --preset gpu -DCMAKE_PREFIX_PATH="$P" -DCMAKE_CUDA_ARCHITECTURES=90a-real -DGEMMLAB_GPU_PROBES=ON \
-    >"$OUT/build.log" 2>&1 || { tail -30 "$OUT/build.log"; exit 1; }
   # gpu_check, and the tuning tool (variants of the stages, checked and timed through the runner).
-  cmake --build build-gpu --target gpu_check fp16_tune -j16 >>"$OUT/build.log" 2>&1 ||
-    { grep -E "error|Error" -A3 "$OUT/build.log" | head -60; exit 1; }
+  GPU_CMAKE_ARGS=-DGEMMLAB_GPU_PROBES=ON bash kernels/tools/gpu_build.sh "$OUT/build.log" gpu_check fp16_tune ||
+    { grep -E "error|Error" -A3 "$OUT/build.log" | head -60; tail -30 "$OUT/build.log"; exit 1; }
   # `gemmlab bench` also needs the sim CLI; not needed by the steps below.
   cmake --build build-gpu --target gemmlab -j16 >>"$OUT/build.log" 2>&1 || echo "gemmlab did not build"
   grep -E "spill|warning" "$OUT/build.log" | grep -v "^--" | head -20

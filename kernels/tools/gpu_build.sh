@@ -2,6 +2,7 @@
 # Configure and build the GPU tree (build-gpu, sm_90a only) for the scripts that measure on the lent
 # GPU machine, with cuDNN when PyTorch's Python packages have it (nvidia.cudnn).
 #   bash kernels/tools/gpu_build.sh LOG TARGET...     (needs the carried .deps: gpu_deps.sh)
+#   GPU_CMAKE_ARGS=-DGEMMLAB_GPU_PROBES=ON bash kernels/tools/gpu_build.sh LOG fp16_tune   (more options)
 # The cmake output goes to LOG; the exit status is the build's.
 set -uo pipefail
 log=$1
@@ -10,5 +11,6 @@ cd "$(dirname "$0")/../.."
 P=$(bash kernels/tools/gpu_deps.sh unpack) || exit 1
 CUDNN=$(python3 -c "import nvidia.cudnn; print(nvidia.cudnn.__path__[0])" 2>/dev/null || true)
 echo "cuDNN folder: ${CUDNN:-none}"
-cmake --preset gpu -DCMAKE_PREFIX_PATH="$P" -DCMAKE_CUDA_ARCHITECTURES=90a-real -DGEMMLAB_CUDNN_ROOT="$CUDNN" >"$log" 2>&1 &&
+cmake --preset gpu -DCMAKE_PREFIX_PATH="$P" -DCMAKE_CUDA_ARCHITECTURES=90a-real -DGEMMLAB_CUDNN_ROOT="$CUDNN" \
+  ${GPU_CMAKE_ARGS:-} >"$log" 2>&1 &&
   cmake --build build-gpu --target "$@" -j16 >>"$log" 2>&1

@@ -89,7 +89,9 @@ def number(text):
     except (ValueError, IndexError): return 0.0
 for k, v in m.items():
     cycles = number(v.get("sm__cycles_elapsed.avg", "0")); sms = number(v.get("device__attribute_multiprocessor_count", "0"))
-    tensor = f" | tensor busy (derived) {100 * 2 * 4096**3 / (4096 * sms * cycles):.1f}%" if cycles and sms else ""
+    flops = 2 * 4096**3  # the check run's 4096^3 GEMM
+    peak_per_clock = 4096  # dense f16 flops per clock per SM (wgmma)
+    tensor = f" | tensor busy (derived) {100 * flops / (peak_per_clock * sms * cycles):.1f}%" if cycles and sms else ""
     print(k, "|", " | ".join(f"{n.split('.')[0].replace('sm__','').replace('launch__','')}={v[n]}" for n in v) + tensor)
 PY
 }

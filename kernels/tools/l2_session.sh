@@ -36,9 +36,7 @@ stamp "device"
 
 if [ "${1:-counters}" = lrc ]; then
   stamp "lrc probe"
-  P=$(bash kernels/tools/gpu_deps.sh unpack) || exit 1
-  cmake --preset gpu -DCMAKE_PREFIX_PATH="$P" -DCMAKE_CUDA_ARCHITECTURES=90a-real -DGEMMLAB_GPU_PROBES=ON \
-    >/tmp/build.log 2>&1 && cmake --build build-gpu --target lrc_probe -j16 >>/tmp/build.log 2>&1 ||
+  GPU_CMAKE_ARGS=-DGEMMLAB_GPU_PROBES=ON bash kernels/tools/gpu_build.sh /tmp/build.log lrc_probe ||
     { tail -30 /tmp/build.log; exit 1; }
   M=$LOOKUP_METRICS
   : > "$OUT/lrc_probe_ncu.csv"
@@ -60,9 +58,7 @@ if [ "${1:-counters}" = lrc ]; then
 fi
 
 stamp "configure + build"
-P=$(bash kernels/tools/gpu_deps.sh unpack) || exit 1
-cmake --preset gpu -DCMAKE_PREFIX_PATH="$P" -DCMAKE_CUDA_ARCHITECTURES=90a-real -DGEMMLAB_GPU_PROBES=ON \
-  >/tmp/build.log 2>&1 && cmake --build build-gpu --target gemmlab block_timing -j16 >>/tmp/build.log 2>&1
+GPU_CMAKE_ARGS=-DGEMMLAB_GPU_PROBES=ON bash kernels/tools/gpu_build.sh /tmp/build.log gemmlab block_timing
 build_rc=$?
 tail -30 /tmp/build.log > "$OUT/build_tail.log"
 if [ $build_rc -ne 0 ]; then tail -40 /tmp/build.log; exit 1; fi

@@ -3,7 +3,7 @@
 # and fails it when ptxas reports that it made a wgmma pipeline wait. C7510 and C7515 are
 # warnings, already errors for the Hopper sources (-Xptxas=--warning-as-error); C7517 ("warpgroup.wait
 # is injected ... to allow use of registers defined by GMMA") is only "info", and costs as much:
-# a split-accumulator probe of stage 17 ran 1.2 % slower with it (HOPPER_NOTES.md).
+# a split-accumulator probe of stage 17 ran 1.3 % slower with it (HOPPER_NOTES.md).
 log=$(mktemp) || exit 1
 "$@" 2>"$log"
 rc=$?
