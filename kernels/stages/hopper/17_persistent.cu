@@ -105,7 +105,6 @@ cudaError_t launch(const GemmArgs& args, const CUtensorMap& map_a, const CUtenso
     return e;
   if (args.workspace_bytes < workspace_for(plan)) return cudaErrorInvalidValue;
   plan.hilbert = hilbert && persistent::hilbert_fits(plan);
-  if (const char* v = std::getenv("GEMMLAB_STAGGER_CYCLES")) plan.stagger = std::atoi(v);  // probe
   static std::atomic<int> next_epoch{1};  // a new value per launch: the flags never need a reset
   const hopper::TailFlags tail{static_cast<int*>(args.workspace), next_epoch++};
   const hopper::ClusterLaunch launch(dim3(Stage::kClusterM * plan.clusters), dim3(Stage::kClusterM, 1, 1),
