@@ -123,7 +123,7 @@ cudaError_t run_persistent(const GemmArgs& args) {
   // done reading it before the next chunk is written (no STS while the copy engine reads); =3 no B
   // multicast (each block loads its whole B box); =4 units along a Hilbert curve where the unit
   // grid is a power-of-two square (4096^3: 16 x 16, 8192^3: 32 x 32), else serpentine; =5 the
-  // same on at most 64 clusters (every round an 8 x 8 square of units); =6 serpentine on at most 64.
+  // same on at most 64 clusters (every round an 8 x 8 square of units).
   static const int variant = [] {
     const char* v = std::getenv("GEMMLAB_PERSISTENT_VARIANT");
     return v ? std::atoi(v) : 0;
@@ -133,7 +133,6 @@ cudaError_t run_persistent(const GemmArgs& args) {
   if (variant == 3) return launch<Shape, Stage::kStagingSlots, false>(args, map_a, map_b_half);
   if (variant == 4) return launch<Shape, Stage::kStagingSlots>(args, map_a, map_b_half, true);
   if (variant == 5) return launch<Shape, Stage::kStagingSlots>(args, map_a, map_b_half, true, 64);
-  if (variant == 6) return launch<Shape, Stage::kStagingSlots>(args, map_a, map_b_half, false, 64);
   return launch<Shape, Stage::kStagingSlots>(args, map_a, map_b_half);
 }
 
