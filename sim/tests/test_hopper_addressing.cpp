@@ -4,7 +4,6 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <cstdlib>
 #include <map>
 #include <set>
 #include <tuple>
@@ -121,29 +120,6 @@ TEST(PersistentSchedule, EveryTileOnceAndPairsShareN) {
     }
     EXPECT_EQ(seen.size(), size_t(tm) * size_t(tn)) << tm << "x" << tn;
   }
-}
-
-// The Hilbert order (measured in HOPPER_NOTES.md): every tile once, and consecutive units are
-// neighbours, so a round of 66 units is one compact patch.
-TEST(PersistentSchedule, HilbertVisitsEveryTileOnceStepByNeighbours) {
-  for (auto [tm, tn] : {std::pair{32, 16}, std::pair{64, 32}, std::pair{2, 1}}) {
-    persistent::Plan p = persistent::make_plan(tm, tn, 2, 8);
-    ASSERT_TRUE(persistent::hilbert_fits(p)) << tm << "x" << tn;
-    p.hilbert = true;
-    std::set<std::pair<int, int>> seen;
-    GemmCoord last{};
-    for (int u = 0; u < p.units(); ++u) {
-      const GemmCoord a = persistent::unit_tile(p, u, 0), b = persistent::unit_tile(p, u, 1);
-      EXPECT_EQ(a.n, b.n);
-      EXPECT_EQ(b.m, a.m + 1);
-      if (u > 0) EXPECT_EQ(std::abs(a.m - last.m) / 2 + std::abs(a.n - last.n), 1) << u;
-      last = a;
-      for (const GemmCoord& t : {a, b}) EXPECT_TRUE(seen.insert({t.m, t.n}).second) << t.m << "," << t.n;
-    }
-    EXPECT_EQ(seen.size(), size_t(tm) * size_t(tn));
-  }
-  EXPECT_FALSE(persistent::hilbert_fits(persistent::make_plan(32, 8, 2, 8)));   // 16 x 8 units
-  EXPECT_FALSE(persistent::hilbert_fits(persistent::make_plan(24, 12, 2, 8)));  // 12 x 12, and a padding slab
 }
 
 // The stream-k tail: every (unit, k-tile) computed once; a split unit's k-tile-0 piece is the

@@ -68,10 +68,9 @@ cudaError_t resident_clusters(int* clusters) {
 
 // As many clusters as are resident at once; with `tail`, the stream-k tail when the units do not
 // fill whole rounds (only the TMA epilogue can add to C).
-cudaError_t plan_for(int m, int n, int k, bool tail, persistent::Plan* plan, int max_clusters = 0) {
+cudaError_t plan_for(int m, int n, int k, bool tail, persistent::Plan* plan) {
   int clusters = 0;
   if (const cudaError_t e = resident_clusters(&clusters); e != cudaSuccess) return e;
-  if (max_clusters > 0 && clusters > max_clusters) clusters = max_clusters;
   *plan = persistent::make_plan(fp16::tiles_of(m, Shape::kTileM), fp16::tiles_of(n, Shape::kTileN), Stage::kClusterM,
                                 Stage::kMaxStride, fp16::tiles_of(k, Shape::kTileK), clusters, tail);
   return cudaSuccess;
@@ -89,8 +88,7 @@ size_t workspace(int m, int n, int k) {
 // The kernel with tile pipeline Sh and kSlots C staging slots per consumer (the stage:
 // Shape, Stage::kStagingSlots).
 template <class Sh, int kSlots, bool kMulticast = true>
-cudaError_t launch(const GemmArgs& args, const CUtensorMap& map_a, const CUtensorMap& map_b_half,
-                   bool hilbert = false, int max_clusters = 0) {
+cudaError_t launch(const GemmArgs& args, const CUtensorMap& map_a, const CUtensorMap& map_b_half) {
   // C through the TMA when nothing reads it (beta == 0) and its columns start 16-byte aligned.
   CUtensorMap map_c{};
   const bool tma_store = args.beta == 0.f && args.m % 4 == 0 && reinterpret_cast<uintptr_t>(args.C) % 16 == 0 &&
@@ -101,10 +99,8 @@ cudaError_t launch(const GemmArgs& args, const CUtensorMap& map_a, const CUtenso
   static_assert(kSmem <= hopper::kMaxSmemPerBlock);
   if (const cudaError_t e = fp16::allow_shared_memory(kernel, kSmem); e != cudaSuccess) return e;
   persistent::Plan plan;
-  if (const cudaError_t e = plan_for(args.m, args.n, args.k, tma_store, &plan, max_clusters); e != cudaSuccess)
-    return e;
+  if (const cudaError_t e = plan_for(args.m, args.n, args.k, tma_store, &plan); e != cudaSuccess) return e;
   if (args.workspace_bytes < workspace_for(plan)) return cudaErrorInvalidValue;
-  plan.hilbert = hilbert && persistent::hilbert_fits(plan);
   static std::atomic<int> next_epoch{1};  // a new value per launch: the flags never need a reset
   const hopper::TailFlags tail{static_cast<int*>(args.workspace), next_epoch++};
   const hopper::ClusterLaunch launch(dim3(Stage::kClusterM * plan.clusters), dim3(Stage::kClusterM, 1, 1),
@@ -121,9 +117,7 @@ cudaError_t run_persistent(const GemmArgs& args) {
   // Measurement only (HOPPER_NOTES.md): GEMMLAB_PERSISTENT_VARIANT=1 runs 3 stages with 4 staging
   // slots per consumer (32 KB) instead of 4 stages with 2; =2 one slot, each chunk's TMA store
   // done reading it before the next chunk is written (no STS while the copy engine reads); =3 no B
-  // multicast (each block loads its whole B box); =4 units along a Hilbert curve where the unit
-  // grid is a power-of-two square (4096^3: 16 x 16, 8192^3: 32 x 32), else serpentine; =5 the
-  // same on at most 64 clusters (every round an 8 x 8 square of units).
+  // multicast (each block loads its whole B box).
   static const int variant = [] {
     const char* v = std::getenv("GEMMLAB_PERSISTENT_VARIANT");
     return v ? std::atoi(v) : 0;
@@ -131,8 +125,6 @@ cudaError_t run_persistent(const GemmArgs& args) {
   if (variant == 1) return launch<hopper::WgmmaShape<128, 256, 3, true>, 4>(args, map_a, map_b_half);
   if (variant == 2) return launch<Shape, 1>(args, map_a, map_b_half);
   if (variant == 3) return launch<Shape, Stage::kStagingSlots, false>(args, map_a, map_b_half);
-  if (variant == 4) return launch<Shape, Stage::kStagingSlots>(args, map_a, map_b_half, true);
-  if (variant == 5) return launch<Shape, Stage::kStagingSlots>(args, map_a, map_b_half, true, 64);
   return launch<Shape, Stage::kStagingSlots>(args, map_a, map_b_half);
 }
 

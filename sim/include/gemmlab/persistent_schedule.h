@@ -35,7 +35,6 @@ struct Plan {
   int clusters = 1;              // launched
   int dp_units = 0;              // units computed whole: clusters x full rounds (all, without a tail)
   int tail_units = 0;            // units split by k-tile over all clusters (stream-k)
-  bool hilbert = false;          // units along a Hilbert curve instead (square power-of-two unit grids)
   GL_HD constexpr int units() const { return unit_rows * stride * slabs; }  // padding included
   GL_HD constexpr long long tail_iterations() const { return static_cast<long long>(tail_units) * k_tiles; }
   // Start of cluster c's tail range (c = clusters: the end).
@@ -87,47 +86,14 @@ GL_HD constexpr Segment segment(const Plan& p, int c, int s) {
   return Segment{p.dp_units + u, int((lo > first ? lo : first) - first),
                  int((hi < first + p.k_tiles ? hi : first + p.k_tiles) - first)};
 }
-// Point d of the Hilbert curve over an n x n grid (n a power of two): x, y in [0, n).
-//   n = 4: d 0..4 -> (0,0) (1,0) (1,1) (0,1) (0,2); d 15 -> (3,0)
-GL_HD constexpr Dim3 hilbert_point(int n, int d) {
-  int x = 0, y = 0;
-  for (int s = 1; s < n; s *= 2, d /= 4) {
-    const int rx = 1 & (d / 2), ry = 1 & (d ^ rx);
-    if (ry == 0) {
-      if (rx == 1) {
-        x = s - 1 - x;
-        y = s - 1 - y;
-      }
-      const int t = x;
-      x = y;
-      y = t;
-    }
-    x += s * rx;
-    y += s * ry;
-  }
-  return Dim3{x, y, 0};
-}
-// Whether `p`'s units can follow a Hilbert curve: one slab-free square of power-of-two side.
-GL_HD constexpr bool hilbert_fits(const Plan& p) {
-  const int side = p.unit_rows;
-  return side == p.tiles_n && p.units() == side * side && (side & (side - 1)) == 0;
-}
-
 // Tile (m, n) that block `rank` of a cluster computes for unit u; n >= tiles_n for padding units,
 // m >= tiles_m for the blocks of a last unit row that sticks out past M.
 GL_HD constexpr GemmCoord unit_tile(const Plan& p, int u, int rank) {
-  if (p.hilbert) {
-    const Dim3 h = hilbert_point(p.unit_rows, u);
-    return GemmCoord{h.y * p.cluster_m + rank, h.x, 0};
-  }
   const Dim3 grid{p.stride, p.unit_rows, p.slabs};
   const Dim3 index{u % p.stride, (u / p.stride) % p.unit_rows, u / (p.stride * p.unit_rows)};
   const GemmCoord unit = serpentine_swizzle::get_tile_offset(index, grid);
   return GemmCoord{unit.m * p.cluster_m + rank, unit.n, 0};
 }
-
-static_assert(hilbert_point(4, 1) == Dim3{1, 0, 0} && hilbert_point(4, 2) == Dim3{1, 1, 0} &&
-              hilbert_point(4, 4) == Dim3{0, 2, 0} && hilbert_point(4, 15) == Dim3{3, 0, 0});
 
 // The flag of a split unit: raised when its k-tile-0 segment has stored C.
 GL_HD constexpr int tail_flag(const Plan& p, int unit) { return unit - p.dp_units; }
