@@ -76,24 +76,21 @@ __device__ __forceinline__ void warpgroup_barrier(int id) {
 template <class Shape, int kSlots>
 __device__ __forceinline__ void store_accumulators_tma(const float (&d)[Shape::kAccumulators], unsigned char* staging,
                                                        const CUtensorMap* map_c, int row0, int col0,
-                                                       int thread_in_wg, float alpha, int barrier_id, bool add,
-                                                       bool reverse = false) {
+                                                       int thread_in_wg, float alpha, int barrier_id, bool add) {
   constexpr int kChunkCols = tma::kCBoxCols, kChunks = Shape::kTileN / kChunkCols;
   constexpr int kPerChunk = Shape::kAccumulators / kChunks;  // 16: n8 blocks 4q .. 4q+3
   // Chunk q + kSlots reuses chunk q's slot: the wait after each chunk leaves kSlots - 1 in flight.
   static_assert(kChunks % kSlots == 0 && Shape::kAccumulators % kChunks == 0);
 #pragma unroll
-  for (int pos = 0; pos < kChunks; ++pos) {
-    const int q = reverse ? kChunks - 1 - pos : pos;  // probe: odd clusters write their chunks last first
-    unsigned char* half = staging + (pos % kSlots) * (2 * tma::kCBoxBytes);
+  for (int q = 0; q < kChunks; ++q) {
+    unsigned char* half = staging + (q % kSlots) * (2 * tma::kCBoxBytes);
     warpgroup_barrier(barrier_id);  // this slot's previous stores have read it (thread 0 waited)
 #pragma unroll
     for (int j = 0; j < kPerChunk; ++j) {
       const int i = kPerChunk * q + j;
-      const float v = reverse ? d[kPerChunk * (kChunks - 1 - pos) + j] : d[kPerChunk * pos + j];
       const FragCoord e = gmma::accumulator(thread_in_wg, i);  // row 0..63, col 32 q .. 32 q + 31
       *reinterpret_cast<float*>(half + (e.row / tma::kCBoxRows) * tma::kCBoxBytes +
-                                tma::c_box_offset(e.row % tma::kCBoxRows, e.col - kChunkCols * q)) = alpha * v;
+                                tma::c_box_offset(e.row % tma::kCBoxRows, e.col - kChunkCols * q)) = alpha * d[i];
     }
     fence_proxy_async_shared();
     warpgroup_barrier(barrier_id);  // the whole chunk is written
@@ -221,8 +218,7 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
         int* flag = split ? tail.at(persistent::tail_flag(plan, g.unit), int(rank), consumer) : nullptr;
         if (split && !g.stores() && thread_in_wg == 0) wait_until_stored(flag, tail.epoch);
         store_accumulators_tma<Shape, kSlots>(d, staging + consumer * kStagingBytes, &map_c, row0, col0, thread_in_wg,
-                                      alpha, 1 + consumer, split && !g.stores(),
-                                      (plan.probe == 1 && (cluster & 1)) || plan.probe == 2);
+                                      alpha, 1 + consumer, split && !g.stores());
         if (split && g.stores() && thread_in_wg == 0) raise_when_stored(flag, tail.epoch);
       } else {
         store_accumulators<Shape>(d, C, M, N, row0, col0, thread_in_wg, alpha, beta);
