@@ -54,5 +54,35 @@ TEST(MarkdownDoc, ChineseTextKeepsItsBytes) {
   EXPECT_EQ(b[0].spans[2].text, " 播放。");
 }
 
+// A newline inside a paragraph is a space, except between two wide characters: a Chinese line
+// wrapped in the source must not show a gap where it was wrapped.
+TEST(MarkdownDoc, SoftBreakBetweenChineseCharactersAddsNoSpace) {
+  const auto text = [](const char* md) {
+    const std::vector<MdBlock> blocks = parse_markdown(md);
+    std::string all;
+    for (const MdSpan& s : blocks.at(0).spans) all += s.image ? "[img]" : s.text;
+    return all;
+  };
+  EXPECT_EQ(text("English\nnext line\n"), "English next line");
+  EXPECT_EQ(text("中文\n继续\n"), "中文继续");
+  EXPECT_EQ(text("句号。\n下一句，\n（括号）\n"), "句号。下一句，（括号）");
+  EXPECT_EQ(text("中文\nEnglish\n"), "中文 English");  // next to Latin text the space stays
+  EXPECT_EQ(text("tile\n中文\n"), "tile 中文");
+  EXPECT_EQ(text("8192³\n时\n"), "8192³ 时");
+  EXPECT_EQ(text("a\n![x](i.png)\n"), "a [img]");
+
+  const auto b = parse_markdown("中文\n**粗体**\n继续\n");
+  ASSERT_EQ(b[0].spans.size(), 3u);
+  EXPECT_EQ(b[0].spans[0].text, "中文");
+  EXPECT_EQ(b[0].spans[1].text, "粗体");
+  EXPECT_EQ(b[0].spans[1].style, kMdStrong);
+  EXPECT_EQ(b[0].spans[2].text, "继续");
+  // The space a break between Latin words leaves keeps the style it was met in.
+  const auto c = parse_markdown("**bold**\nplain\n");
+  ASSERT_EQ(c[0].spans.size(), 2u);
+  EXPECT_EQ(c[0].spans[1].text, " plain");
+  EXPECT_EQ(c[0].spans[1].style, kMdPlain);
+}
+
 }  // namespace
 }  // namespace gemmlab::app

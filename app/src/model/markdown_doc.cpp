@@ -10,6 +10,32 @@ struct ListLevel {
   unsigned next = 1;
 };
 
+// The code point that starts the UTF-8 string at byte i (0 past the end).
+char32_t code_point_at(const std::string& s, size_t i) {
+  const auto byte = [&](size_t k) -> char32_t { return k < s.size() ? static_cast<unsigned char>(s[k]) : 0u; };
+  const char32_t b0 = byte(i);
+  if (b0 < 0x80) return b0;
+  if ((b0 >> 5) == 0x6) return ((b0 & 0x1F) << 6) | (byte(i + 1) & 0x3F);
+  if ((b0 >> 4) == 0xE) return ((b0 & 0x0F) << 12) | ((byte(i + 1) & 0x3F) << 6) | (byte(i + 2) & 0x3F);
+  if ((b0 >> 3) == 0x1E)
+    return ((b0 & 0x07) << 18) | ((byte(i + 1) & 0x3F) << 12) | ((byte(i + 2) & 0x3F) << 6) | (byte(i + 3) & 0x3F);
+  return 0xFFFD;
+}
+char32_t last_code_point(const std::string& s) {
+  size_t i = s.size();
+  if (i == 0) return 0;
+  do --i;
+  while (i > 0 && (static_cast<unsigned char>(s[i]) & 0xC0) == 0x80);
+  return code_point_at(s, i);
+}
+// East Asian wide and fullwidth characters: Han, kana, Hangul, CJK and fullwidth punctuation.
+// Text in these scripts puts no spaces between words.
+bool is_wide(char32_t c) {
+  return (c >= 0x1100 && c <= 0x115F) || (c >= 0x2E80 && c <= 0xA4CF) || (c >= 0xAC00 && c <= 0xD7A3) ||
+         (c >= 0xF900 && c <= 0xFAFF) || (c >= 0xFE30 && c <= 0xFE4F) || (c >= 0xFF00 && c <= 0xFF60) ||
+         (c >= 0xFFE0 && c <= 0xFFE6) || (c >= 0x20000 && c <= 0x3FFFD);
+}
+
 struct Builder {
   std::vector<MdBlock> blocks;
   std::vector<ListLevel> lists;
@@ -20,6 +46,12 @@ struct Builder {
   unsigned style = kMdPlain;
   std::string href;
   int image_depth = 0;  // alt text of an image goes into that image span
+  // A soft line break (a newline inside a paragraph) is a space, except between two wide
+  // characters: Chinese runs on without spaces, so a line wrapped in the source must add none.
+  // It waits for what follows to decide, and keeps the style and link it was met in.
+  bool soft_break = false;
+  unsigned soft_break_style = kMdPlain;
+  std::string soft_break_href;
 
   MdBlock& open(MdBlock::Kind kind) {
     MdBlock b;
@@ -30,6 +62,7 @@ struct Builder {
     pending_bullet.clear();
     blocks.push_back(std::move(b));
     block_open = true;
+    soft_break = false;
     return blocks.back();
   }
 
@@ -37,6 +70,21 @@ struct Builder {
     MdBlock& b = blocks.back();
     if (in_table) return b.rows.back().back();
     return b.spans;
+  }
+
+  void break_softly() {
+    soft_break = true;
+    soft_break_style = style;
+    soft_break_href = href;
+  }
+  // Before `next` (empty: an image or a hard break) is added after a soft break.
+  void settle_soft_break(const std::string& next) {
+    if (!soft_break) return;
+    soft_break = false;
+    const auto& s = spans();
+    const bool after_wide = !s.empty() && !s.back().image && !s.back().line_break && is_wide(last_code_point(s.back().text));
+    if (after_wide && !next.empty() && is_wide(code_point_at(next, 0))) return;
+    append(" ", soft_break_style, soft_break_href);
   }
 
   void add_text(const std::string& text, unsigned extra_style = 0) {
@@ -51,16 +99,20 @@ struct Builder {
       s.back().text += text;
       return;
     }
-    const unsigned st = style | extra_style;
-    if (!s.empty() && !s.back().image && !s.back().line_break && s.back().style == st &&
-        s.back().href == href) {
+    settle_soft_break(text);
+    append(text, style | extra_style, href);
+  }
+
+  void append(const std::string& text, unsigned st, const std::string& link) {
+    auto& s = spans();
+    if (!s.empty() && !s.back().image && !s.back().line_break && s.back().style == st && s.back().href == link) {
       s.back().text += text;
       return;
     }
     MdSpan span;
     span.text = text;
     span.style = st;
-    span.href = href;
+    span.href = link;
     s.push_back(std::move(span));
   }
 };
@@ -151,6 +203,7 @@ int enter_span(MD_SPANTYPE type, void* detail, void* user) {
     case MD_SPAN_IMG: {
       if (b.in_table && !b.in_cell) break;
       if (!b.block_open && !b.in_table) b.open(MdBlock::Kind::Paragraph);
+      b.settle_soft_break("");
       MdSpan img;
       img.image = true;
       img.href = attr(static_cast<MD_SPAN_IMG_DETAIL*>(detail)->src);
@@ -183,12 +236,13 @@ int text(MD_TEXTTYPE type, const MD_CHAR* data, MD_SIZE size, void* user) {
   switch (type) {
     case MD_TEXT_BR:
       if (b.block_open && !b.in_table) {
+        b.soft_break = false;
         MdSpan br;
         br.line_break = true;
         b.spans().push_back(br);
       }
       break;
-    case MD_TEXT_SOFTBR: b.add_text(" "); break;
+    case MD_TEXT_SOFTBR: b.break_softly(); break;
     case MD_TEXT_ENTITY: b.add_text(decode_entity(s)); break;
     case MD_TEXT_NULLCHAR: break;
     default: b.add_text(s); break;
