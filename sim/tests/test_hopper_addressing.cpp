@@ -115,8 +115,11 @@ TEST(PersistentSchedule, EveryTileOnceAndPairsShareN) {
       EXPECT_EQ(a.n, b.n);
       EXPECT_EQ(b.m, a.m + 1);
       if (a.n >= tn) continue;
-      for (const GemmCoord& t : {a, b})
-        if (t.m < tm) EXPECT_TRUE(seen.insert({t.m, t.n}).second) << t.m << "," << t.n;
+      for (const GemmCoord& t : {a, b}) {
+        if (t.m < tm) {
+          EXPECT_TRUE(seen.insert({t.m, t.n}).second) << t.m << "," << t.n;
+        }
+      }
     }
     EXPECT_EQ(seen.size(), size_t(tm) * size_t(tn)) << tm << "x" << tn;
   }
@@ -141,7 +144,9 @@ TEST(PersistentSchedule, TailCoversEveryKTileOnceAndStartsFirst) {
         for (int k = g.k_begin; k < g.k_end; ++k) covered[g.unit].push_back(k);
         if (g.unit >= p.dp_units) {
           tail += g.k_end - g.k_begin;
-          if (g.stores() && !g.whole(kt)) EXPECT_TRUE(first_tail) << "cluster " << c;
+          if (g.stores() && !g.whole(kt)) {
+            EXPECT_TRUE(first_tail) << "cluster " << c;
+          }
           first_tail = false;
         }
       }
@@ -153,7 +158,9 @@ TEST(PersistentSchedule, TailCoversEveryKTileOnceAndStartsFirst) {
       ASSERT_EQ(int(ks.size()), kt) << "unit " << unit;
       for (int k = 0; k < kt; ++k) EXPECT_EQ(ks[k], k);
     }
-    if (p.tail_units) EXPECT_LE(max_tail - min_tail, 1);
+    if (p.tail_units) {
+      EXPECT_LE(max_tail - min_tail, 1);
+    }
   }
   EXPECT_EQ(persistent::make_plan(64, 32, 2, 8, 128, 66, true).tail_units, 34);  // 8192^3
   EXPECT_EQ(persistent::make_plan(32, 16, 2, 8, 64, 66, true).tail_units, 0);    // 4096^3: 58 of 66
