@@ -81,7 +81,8 @@ float flow_spans(const std::vector<MdSpan>& spans, ImVec2 origin, float width, I
     pending_space = 0;
     line_empty = true;
   };
-  for (const auto& span : spans) {
+  for (size_t si = 0; si < spans.size(); ++si) {
+    const MdSpan& span = spans[si];
     if (span.line_break) {
       new_line();
       continue;
@@ -130,6 +131,24 @@ float flow_spans(const std::vector<MdSpan>& spans, ImVec2 origin, float width, I
       }
       float w = st.font->CalcTextSizeA(st.size, FLT_MAX, 0, p, unit_end).x;
       if (!line_empty && x + pending_space + w > right && !no_break_before(cp)) new_line();
+      // Punctuation that must not begin a line and would not fit after this unit: both go to the
+      // next line, rather than the punctuation hanging past the edge.
+      if (!line_empty && x + pending_space + w <= right) {
+        const std::string* next_text = unit_end < end ? &span.text : nullptr;
+        const char* q = unit_end;
+        if (!next_text && si + 1 < spans.size() && !spans[si + 1].image && !spans[si + 1].line_break &&
+            !spans[si + 1].text.empty()) {
+          next_text = &spans[si + 1].text;
+          q = next_text->data();
+        }
+        if (next_text) {
+          const char* q_end = next_text->data() + next_text->size();
+          int l = 0;
+          if (no_break_before(decode_utf8(q, q_end, &l)) &&
+              x + pending_space + w + st.font->CalcTextSizeA(st.size, FLT_MAX, 0, q, q + l).x > right)
+            new_line();
+        }
+      }
       const float space_before = line_empty ? 0 : pending_space;
       x += pending_space;
       pending_space = 0;
