@@ -20,8 +20,6 @@
 #include "15_warp_specialized.cuh"
 #include "hopper_launch.cuh"
 
-#include <cstdlib>
-
 namespace gemmlab::kernels {
 namespace {
 
@@ -38,11 +36,6 @@ cudaError_t run_warp_specialized(const GemmArgs& args) {
   if (check_warp_specialized(args.m, args.n, args.k) != nullptr) return cudaErrorInvalidValue;
   CUtensorMap map_a, map_b;
   if (const cudaError_t e = hopper::encode_maps<Shape>(args, &map_a, &map_b); e != cudaSuccess) return e;
-  static const bool early = std::getenv("GEMMLAB_WS_EARLY") != nullptr;  // probe
-  if (early)
-    return hopper::launch_serpentine<Shape>(hopper::warp_specialized_kernel<Shape, true>, Stage::kMaxStride, 1,
-                                            Shape::kSmemBytes, args, map_a, map_b, args.C, args.m, args.n, args.k,
-                                            args.alpha, args.beta);
   return hopper::launch_serpentine<Shape>(hopper::warp_specialized_kernel<Shape>, Stage::kMaxStride, 1,
                                           Shape::kSmemBytes, args, map_a, map_b, args.C, args.m,
                                           args.n, args.k, args.alpha, args.beta);
