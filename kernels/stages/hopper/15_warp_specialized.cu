@@ -67,9 +67,7 @@ cudaError_t run_warp_specialized(const GemmArgs& args) {
     long long* dev = nullptr;
     if (cudaGetSymbolAddress(reinterpret_cast<void**>(&dev), hopper::g_tl) == cudaSuccess)
       cudaMemsetAsync(dev, 0, sizeof(long long) * hopper::kTlBlocks * hopper::kTlSlots, args.stream);
-    auto* kernel = std::getenv("GEMMLAB_WS_EARLY") ? hopper::warp_specialized_kernel<Shape, true, true>
-                                                   : hopper::warp_specialized_kernel<Shape, true, false>;
-    const cudaError_t e = hopper::launch_serpentine<Shape>(kernel, Stage::kMaxStride, 1,
+    const cudaError_t e = hopper::launch_serpentine<Shape>(hopper::warp_specialized_kernel<Shape, true>, Stage::kMaxStride, 1,
                                           Shape::kSmemBytes, args, map_a, map_b, args.C, args.m,
                                           args.n, args.k, args.alpha, args.beta);
     if (e == cudaSuccess) dump_tl(args, hopper::g_tl, "warp-specialized");

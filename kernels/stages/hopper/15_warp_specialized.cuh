@@ -77,7 +77,7 @@ __device__ __forceinline__ void consume_k_tiles(float (&d)[Shape::kAccumulators]
   release((it - 1) % kS);
 }
 
-template <class Shape, bool kTl = false, bool kEarlyIssue = false>
+template <class Shape, bool kTl = false>
 __global__ void __launch_bounds__(Shape::kThreads, 1)
     warp_specialized_kernel(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b,
                             float* C, int M, int N, int K, float alpha, float beta) {
@@ -98,24 +98,21 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
   const auto [m0, n0] = serpentine_tile_origin<Shape>();
   if (n0 >= N) return;  // a no-op block of the last z slab
 
-  const int k_tiles = fp16::tiles_of(K, Shape::kTileK);
-  auto issue = [&](unsigned char* dst, uint64_t* bar, int t) {
-    tma_load_2d(dst, &map_a, bar, t * Shape::kTileK, m0);
-    tma_load_2d(dst + Shape::kABytes, &map_b, bar, t * Shape::kTileK, n0);
-  };
-  int it = 0;
   // Empty barriers: one arrival per consumer warp.
-  if (threadIdx.x == 0) {
-    start_pipeline(&map_a, &map_b, full, empty, kS, Shape::kConsumers * 4);
-    if (kEarlyIssue) produce_k_tiles<Shape>(tiles, full, empty, 0, k_tiles < kS ? k_tiles : kS, it, issue);
-  }
+  if (threadIdx.x == 0) start_pipeline(&map_a, &map_b, full, empty, kS, Shape::kConsumers * 4);
   __syncthreads();  // the last block-wide barrier: from here the warpgroups run apart
   if (tl && threadIdx.x == 128) tl[2] = clock64();
 
+  const int k_tiles = fp16::tiles_of(K, Shape::kTileK);
   const int wg = threadIdx.x / 128;
+  int it = 0;
   if (wg == 0) {
     setmaxnreg_dec<kProducerRegisters>();
-    if (threadIdx.x == 0) produce_k_tiles<Shape>(tiles, full, empty, it, k_tiles, it, issue);
+    if (threadIdx.x == 0)
+      produce_k_tiles<Shape>(tiles, full, empty, 0, k_tiles, it, [&](unsigned char* dst, uint64_t* bar, int t) {
+        tma_load_2d(dst, &map_a, bar, t * Shape::kTileK, m0);
+        tma_load_2d(dst + Shape::kABytes, &map_b, bar, t * Shape::kTileK, n0);
+      });
     if (tl && threadIdx.x == 0) tl[7] = clock64();
     return;
   }
