@@ -54,8 +54,8 @@ TEST(MarkdownDoc, ChineseTextKeepsItsBytes) {
   EXPECT_EQ(b[0].spans[2].text, " 播放。");
 }
 
-// A newline inside a paragraph is a space, except between two wide characters: a Chinese line
-// wrapped in the source must not show a gap where it was wrapped.
+// A newline inside a paragraph is a space, except between two wide characters or next to fullwidth
+// punctuation: a Chinese line wrapped in the source must not show a gap where it was wrapped.
 TEST(MarkdownDoc, SoftBreakBetweenChineseCharactersAddsNoSpace) {
   const auto text = [](const char* md) {
     const std::vector<MdBlock> blocks = parse_markdown(md);
@@ -68,6 +68,8 @@ TEST(MarkdownDoc, SoftBreakBetweenChineseCharactersAddsNoSpace) {
   EXPECT_EQ(text("句号。\n下一句，\n（括号）\n"), "句号。下一句，（括号）");
   EXPECT_EQ(text("中文\nEnglish\n"), "中文 English");  // next to Latin text the space stays
   EXPECT_EQ(text("tile\n中文\n"), "tile 中文");
+  EXPECT_EQ(text("tile\n（persistent）\n"), "tile（persistent）");  // fullwidth punctuation has its own
+  EXPECT_EQ(text("时实测：\nstage\n"), "时实测：stage");
   EXPECT_EQ(text("8192³\n时\n"), "8192³ 时");
   EXPECT_EQ(text("a\n![x](i.png)\n"), "a [img]");
 

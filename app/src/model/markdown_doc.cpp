@@ -35,6 +35,12 @@ bool is_wide(char32_t c) {
          (c >= 0xF900 && c <= 0xFAFF) || (c >= 0xFE30 && c <= 0xFE4F) || (c >= 0xFF00 && c <= 0xFF60) ||
          (c >= 0xFFE0 && c <= 0xFFE6) || (c >= 0x20000 && c <= 0x3FFFD);
 }
+// CJK and fullwidth punctuation (，。：（） ...): its glyph carries its own spacing, so no space
+// goes next to it, not even beside Latin text.
+bool is_wide_punctuation(char32_t c) {
+  return (c >= 0x3000 && c <= 0x303F) || (c >= 0xFF00 && c <= 0xFF0F) || (c >= 0xFF1A && c <= 0xFF20) ||
+         (c >= 0xFF3B && c <= 0xFF40) || (c >= 0xFF5B && c <= 0xFF65);
+}
 
 struct Builder {
   std::vector<MdBlock> blocks;
@@ -82,8 +88,10 @@ struct Builder {
     if (!soft_break) return;
     soft_break = false;
     const auto& s = spans();
-    const bool after_wide = !s.empty() && !s.back().image && !s.back().line_break && is_wide(last_code_point(s.back().text));
-    if (after_wide && !next.empty() && is_wide(code_point_at(next, 0))) return;
+    const char32_t before = !s.empty() && !s.back().image && !s.back().line_break ? last_code_point(s.back().text) : 0;
+    const char32_t after = next.empty() ? 0 : code_point_at(next, 0);
+    if (before && after && ((is_wide(before) && is_wide(after)) || is_wide_punctuation(before) || is_wide_punctuation(after)))
+      return;
     append(" ", soft_break_style, soft_break_href);
   }
 
