@@ -70,19 +70,13 @@ cudaError_t run_cluster(const GemmArgs& args) {
     long long* dev = nullptr;
     if (cudaGetSymbolAddress(reinterpret_cast<void**>(&dev), hopper::g_tl) == cudaSuccess)
       cudaMemsetAsync(dev, 0, sizeof(long long) * hopper::kTlBlocks * hopper::kTlSlots, args.stream);
-    auto* kernel = std::getenv("GEMMLAB_CLUSTER_LIGHT") ? hopper::cluster_kernel<Shape, true, true>
-                                                        : hopper::cluster_kernel<Shape, true, false>;
-    const cudaError_t e = hopper::launch_serpentine<Shape>(kernel, Stage::kMaxStride,
+    const cudaError_t e = hopper::launch_serpentine<Shape>(hopper::cluster_kernel<Shape, true>, Stage::kMaxStride,
                                                            Stage::kClusterM, Shape::kSmemBytes, args, map_a,
                                                            map_b_half, args.C, args.m, args.n, args.k, args.alpha,
                                                            args.beta);
     if (e == cudaSuccess) dump_tl(args, hopper::g_tl, "cluster");
     return e;
   }
-  if (std::getenv("GEMMLAB_CLUSTER_LIGHT"))
-    return hopper::launch_serpentine<Shape>(hopper::cluster_kernel<Shape, false, true>, Stage::kMaxStride,
-                                            Stage::kClusterM, Shape::kSmemBytes, args, map_a, map_b_half, args.C,
-                                            args.m, args.n, args.k, args.alpha, args.beta);
   return hopper::launch_serpentine<Shape>(hopper::cluster_kernel<Shape>, Stage::kMaxStride, Stage::kClusterM,
                                           Shape::kSmemBytes, args, map_a, map_b_half, args.C, args.m,
                                           args.n, args.k, args.alpha, args.beta);

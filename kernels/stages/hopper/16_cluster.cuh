@@ -35,27 +35,6 @@ __device__ __forceinline__ void cluster_sync() {
   asm volatile("barrier.cluster.arrive.release.aligned;\nbarrier.cluster.wait.acquire.aligned;\n" ::: "memory");
 #endif
 }
-// The two halves of cluster_sync, apart: arrive without ordering this thread's earlier memory
-// operations (the barrier inits are published by fence_barrier_init), and wait (acquire).
-__device__ __forceinline__ void cluster_arrive_relaxed() {
-#if GEMMLAB_SM90A
-  asm volatile("barrier.cluster.arrive.relaxed.aligned;\n" ::: "memory");
-#endif
-}
-__device__ __forceinline__ void cluster_wait() {
-#if GEMMLAB_SM90A
-  asm volatile("barrier.cluster.wait.acquire.aligned;\n" ::: "memory");
-#endif
-}
-// The producer's tail: wait until the consumers of both blocks have handed back every stage (the
-// next kS uses of the ring, as produce_k_tiles would wait for them). After it no remote arrival
-// can still reach this block's empty barriers, so the block may exit without a cluster barrier.
-template <int kS>
-__device__ __forceinline__ void wait_stages_returned(uint64_t* empty, int it) {
-  for (int j = it; j < it + kS; ++j)
-    if (j >= kS) mbarrier_wait(&empty[j % kS], static_cast<uint32_t>(j / kS - 1) & 1u);
-}
-
 // One arrival on the barrier at the same shared-memory offset in block `rank` of the cluster.
 // Default (.cta) release semantics: the arrival only orders this warp's finished reads of the
 // stage, which wgmma.wait_group already completed. `.release.cluster` would make ptxas put
@@ -103,7 +82,7 @@ __device__ __forceinline__ void release_to_pair(uint64_t* empty_stage, uint32_t 
 
 // Launched with a cluster shape of (1, kClusterBlocks, 1) (hopper_launch.cuh; __cluster_dims__ would
 // not compile for the sm_80 build).
-template <class Shape, bool kTl = false, bool kLight = false>
+template <class Shape, bool kTl = false>
 __global__ void __launch_bounds__(Shape::kThreads, 1)
     cluster_kernel(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b_half,
                    float* C, int M, int N, int K, float alpha, float beta) {
@@ -127,12 +106,7 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
 
   // Empty barriers: one arrival per consumer warp of both blocks.
   if (threadIdx.x == 0) start_pipeline(&map_a, &map_b_half, full, empty, kS, kClusterBlocks * Shape::kConsumers * 4);
-  if (kLight) {
-    __syncwarp();
-    cluster_arrive_relaxed();
-  } else {
-    cluster_sync();
-  }
+  cluster_sync();
   if (tl && threadIdx.x == 128) tl[2] = clock64();
 
   const int k_tiles = fp16::tiles_of(K, Shape::kTileK);
@@ -140,16 +114,12 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
   int it = 0;
   if (wg == 0) {
     setmaxnreg_dec<kProducerRegisters>();
-    if (kLight) cluster_wait();
-    if (threadIdx.x == 0) {
+    if (threadIdx.x == 0)
       produce_k_tiles<Shape>(tiles, full, empty, 0, k_tiles, it, [&](unsigned char* dst, uint64_t* bar, int t) {
         issue_pair_boxes<Shape>(dst, bar, t, &map_a, &map_b_half, m0, n0, rank);
       });
-      if (kLight) wait_stages_returned<kS>(empty, it);
-    }
   } else {
     setmaxnreg_inc<kConsumerRegisters>();
-    if (kLight) cluster_wait();
     const int consumer = wg - 1;
     const bool warp_leader = threadIdx.x % 32 == 0;
     float d[Shape::kAccumulators] = {};
@@ -164,7 +134,7 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
     store_accumulators<Shape>(d, C, M, N, m0 + 64 * consumer, n0, threadIdx.x % 128, alpha, beta);
     if (tl && threadIdx.x % 128 == 0) tl[5 + consumer] = clock64();
   }
-  if (!kLight) cluster_sync();  // the peer may still arrive on this block's empty barriers until here
+  cluster_sync();  // the peer may still arrive on this block's empty barriers until here
   if (tl && threadIdx.x == 128) tl[7] = clock64();
 #endif
 }
