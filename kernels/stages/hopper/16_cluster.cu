@@ -22,34 +22,8 @@
 #include "16_cluster.cuh"
 #include "hopper_launch.cuh"
 
-#include <cstdio>
-#include <cstdlib>
-
 namespace gemmlab::kernels {
 namespace {
-
-// Measurement (probe): with GEMMLAB_TIMELINE=file, launches 3-5 of the process append one line per
-// block: launch block slots[0..7] (14_wgmma.cuh, g_tl).
-template <class Sym>
-void dump_tl(const GemmArgs& args, const Sym& symbol, const char* stage) {
-  static int launches = 0;
-  const char* path = std::getenv("GEMMLAB_TIMELINE");
-  if (path == nullptr || cudaStreamSynchronize(args.stream) != cudaSuccess) return;
-  const int l = launches++;
-  if (l < 3 || l > 5) return;
-  static long long host[hopper::kTlBlocks * hopper::kTlSlots];
-  if (cudaMemcpyFromSymbol(host, symbol, sizeof(host)) != cudaSuccess) return;
-  FILE* f = std::fopen(path, "a");
-  if (f == nullptr) return;
-  for (int b = 0; b < hopper::kTlBlocks; ++b) {
-    const long long* t = host + b * hopper::kTlSlots;
-    if (t[1] == 0) continue;
-    std::fprintf(f, "%s %dx%dx%d %d %d", stage, args.m, args.n, args.k, l, b);
-    for (int j = 0; j < hopper::kTlSlots; ++j) std::fprintf(f, " %lld", t[j]);
-    std::fprintf(f, "\n");
-  }
-  std::fclose(f);
-}
 
 using Stage = hopper::ClusterStage;  // stage 15's tile, clusters of 2 along m (hopper_shapes.h)
 using Shape = Stage::Shape;
@@ -66,17 +40,6 @@ cudaError_t run_cluster(const GemmArgs& args) {
   CUtensorMap map_a, map_b_half;
   if (const cudaError_t e = hopper::encode_maps<Shape>(args, &map_a, &map_b_half, Stage::kClusterM); e != cudaSuccess)
     return e;
-  if (std::getenv("GEMMLAB_TIMELINE")) {
-    long long* dev = nullptr;
-    if (cudaGetSymbolAddress(reinterpret_cast<void**>(&dev), hopper::g_tl) == cudaSuccess)
-      cudaMemsetAsync(dev, 0, sizeof(long long) * hopper::kTlBlocks * hopper::kTlSlots, args.stream);
-    const cudaError_t e = hopper::launch_serpentine<Shape>(hopper::cluster_kernel<Shape, true>, Stage::kMaxStride,
-                                                           Stage::kClusterM, Shape::kSmemBytes, args, map_a,
-                                                           map_b_half, args.C, args.m, args.n, args.k, args.alpha,
-                                                           args.beta);
-    if (e == cudaSuccess) dump_tl(args, hopper::g_tl, "cluster");
-    return e;
-  }
   return hopper::launch_serpentine<Shape>(hopper::cluster_kernel<Shape>, Stage::kMaxStride, Stage::kClusterM,
                                           Shape::kSmemBytes, args, map_a, map_b_half, args.C, args.m,
                                           args.n, args.k, args.alpha, args.beta);

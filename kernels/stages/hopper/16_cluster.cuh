@@ -82,7 +82,7 @@ __device__ __forceinline__ void release_to_pair(uint64_t* empty_stage, uint32_t 
 
 // Launched with a cluster shape of (1, kClusterBlocks, 1) (hopper_launch.cuh; __cluster_dims__ would
 // not compile for the sm_80 build).
-template <class Shape, bool kTl = false>
+template <class Shape>
 __global__ void __launch_bounds__(Shape::kThreads, 1)
     cluster_kernel(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b_half,
                    float* C, int M, int N, int K, float alpha, float beta) {
@@ -94,11 +94,6 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
   uint64_t* full = reinterpret_cast<uint64_t*>(tiles + kS * Shape::kStageBytes);
   uint64_t* empty = full + kS;
 
-  long long* tl = kTl ? tl_row() : nullptr;
-  if (tl && threadIdx.x == 0) {
-    tl[1] = clock64();
-    tl[0] = sm_id();
-  }
   const auto [m0, n0] = serpentine_tile_origin<Shape>();
   // Both blocks of a cluster have the same n tile: they leave together, before any cluster barrier.
   if (n0 >= N) return;
@@ -107,7 +102,6 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
   // Empty barriers: one arrival per consumer warp of both blocks.
   if (threadIdx.x == 0) start_pipeline(&map_a, &map_b_half, full, empty, kS, kClusterBlocks * Shape::kConsumers * 4);
   cluster_sync();
-  if (tl && threadIdx.x == 128) tl[2] = clock64();
 
   const int k_tiles = fp16::tiles_of(K, Shape::kTileK);
   const int wg = threadIdx.x / 128;
@@ -124,18 +118,11 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
     const bool warp_leader = threadIdx.x % 32 == 0;
     float d[Shape::kAccumulators] = {};
     fence_accumulators(d);
-    if (tl && threadIdx.x == 128) {
-      mbarrier_wait(&full[0], 0u);
-      tl[3] = clock64();
-    }
     consume_k_tiles<Shape>(d, smem_u32(tiles), full, consumer, 0, k_tiles, it,
                            [&](int stage) { release_to_pair(&empty[stage], peer, warp_leader); });
-    if (tl && threadIdx.x == 128) tl[4] = clock64();
     store_accumulators<Shape>(d, C, M, N, m0 + 64 * consumer, n0, threadIdx.x % 128, alpha, beta);
-    if (tl && threadIdx.x % 128 == 0) tl[5 + consumer] = clock64();
   }
   cluster_sync();  // the peer may still arrive on this block's empty barriers until here
-  if (tl && threadIdx.x == 128) tl[7] = clock64();
 #endif
 }
 
