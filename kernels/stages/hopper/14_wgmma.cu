@@ -24,34 +24,8 @@
 #include "14_wgmma.cuh"
 #include "hopper_launch.cuh"
 
-#include <cstdio>
-#include <cstdlib>
-
 namespace gemmlab::kernels {
 namespace {
-
-// Measurement (probe): with GEMMLAB_TIMELINE=file, launches 3-5 of the process append one line per
-// block: launch block slots[0..7] (14_wgmma.cuh, g_tl).
-template <class Sym>
-void dump_tl(const GemmArgs& args, const Sym& symbol, const char* stage) {
-  static int launches = 0;
-  const char* path = std::getenv("GEMMLAB_TIMELINE");
-  if (path == nullptr || cudaStreamSynchronize(args.stream) != cudaSuccess) return;
-  const int l = launches++;
-  if (l < 3 || l > 5) return;
-  static long long host[hopper::kTlBlocks * hopper::kTlSlots];
-  if (cudaMemcpyFromSymbol(host, symbol, sizeof(host)) != cudaSuccess) return;
-  FILE* f = std::fopen(path, "a");
-  if (f == nullptr) return;
-  for (int b = 0; b < hopper::kTlBlocks; ++b) {
-    const long long* t = host + b * hopper::kTlSlots;
-    if (t[1] == 0) continue;
-    std::fprintf(f, "%s %dx%dx%d %d %d", stage, args.m, args.n, args.k, l, b);
-    for (int j = 0; j < hopper::kTlSlots; ++j) std::fprintf(f, " %lld", t[j]);
-    std::fprintf(f, "\n");
-  }
-  std::fclose(f);
-}
 
 using Stage = hopper::WgmmaStage;  // 128x256x64, 2 consumer warpgroups, 4 stages (hopper_shapes.h)
 using Shape = Stage::Shape;
@@ -66,17 +40,6 @@ cudaError_t run_wgmma(const GemmArgs& args) {
   if (check_wgmma(args.m, args.n, args.k) != nullptr) return cudaErrorInvalidValue;
   CUtensorMap map_a, map_b;
   if (const cudaError_t e = hopper::encode_maps<Shape>(args, &map_a, &map_b); e != cudaSuccess) return e;
-  if (std::getenv("GEMMLAB_TIMELINE")) {
-    // zero the rows so that blocks that return early are skipped
-    long long* dev = nullptr;
-    if (cudaGetSymbolAddress(reinterpret_cast<void**>(&dev), hopper::g_tl) == cudaSuccess)
-      cudaMemsetAsync(dev, 0, sizeof(long long) * hopper::kTlBlocks * hopper::kTlSlots, args.stream);
-    const cudaError_t e = hopper::launch_serpentine<Shape>(hopper::wgmma_kernel<Shape, true>, Stage::kMaxStride, 1, Shape::kSmemBytes,
-                                          args, map_a, map_b, args.C, args.m, args.n, args.k,
-                                          args.alpha, args.beta);
-    if (e == cudaSuccess) dump_tl(args, hopper::g_tl, "wgmma");
-    return e;
-  }
   return hopper::launch_serpentine<Shape>(hopper::wgmma_kernel<Shape>, Stage::kMaxStride, 1, Shape::kSmemBytes,
                                           args, map_a, map_b, args.C, args.m, args.n, args.k,
                                           args.alpha, args.beta);

@@ -63,24 +63,7 @@ __device__ __forceinline__ void store_accumulators(const float (&d)[Shape::kAccu
   }
 }
 
-// ---- Measurement (probe): per block, absolute SM clocks ----------------------------------------
-// [0] smid, [1] entry (thread 0), [2] after the block barrier, [3] first stage waited, [4] main loop
-// done, [5] epilogue done (consumer 0), [6] epilogue done (consumer 1), [7] producer done issuing.
-constexpr int kTlSlots = 8, kTlBlocks = 4096;
-static __device__ long long g_tl[kTlBlocks * kTlSlots];
-__device__ __forceinline__ long long* tl_row() {
-  const unsigned b = blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z);
-  return b < kTlBlocks ? g_tl + b * kTlSlots : nullptr;
-}
-__device__ __forceinline__ unsigned sm_id() {
-  unsigned r = 0;
-#if GEMMLAB_SM90A
-  asm volatile("mov.u32 %0, %%smid;" : "=r"(r));
-#endif
-  return r;
-}
-
-template <class Shape, bool kTl = false>
+template <class Shape>
 __global__ void __launch_bounds__(Shape::kThreads, 1)
     wgmma_kernel(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b,
                  float* C, int M, int N, int K, float alpha, float beta) {
@@ -90,17 +73,11 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
   unsigned char* tiles = align_tiles(smem_raw);
   uint64_t* full = reinterpret_cast<uint64_t*>(tiles + Shape::kStages * Shape::kStageBytes);
 
-  long long* tl = kTl ? tl_row() : nullptr;
-  if (tl && threadIdx.x == 0) {
-    tl[1] = clock64();
-    tl[0] = sm_id();
-  }
   const auto [m0, n0] = serpentine_tile_origin<Shape>();
   if (n0 >= N) return;  // a no-op block of the last z slab
 
   if (threadIdx.x == 0) start_pipeline(&map_a, &map_b, full, nullptr, Shape::kStages, 0);
   __syncthreads();
-  if (tl && threadIdx.x == 0) tl[2] = clock64();
 
   const int k_tiles = fp16::tiles_of(K, Shape::kTileK);
   const uint32_t tiles_address = smem_u32(tiles);
@@ -121,7 +98,6 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
   for (int t = 0; t < k_tiles; ++t) {
     const int stage = t % Shape::kStages;
     mbarrier_wait(&full[stage], static_cast<uint32_t>(t / Shape::kStages) & 1u);
-    if (tl && threadIdx.x == 0 && t == 0) tl[3] = clock64();
     consume_tile<Shape>(d, tiles_address + stage * Shape::kStageBytes, wg);
     wgmma_wait<1>();
     fence_accumulators(d);
@@ -130,10 +106,8 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
   }
   wgmma_wait<0>();
   fence_accumulators(d);
-  if (tl && threadIdx.x == 0) tl[4] = clock64();
 
   store_accumulators<Shape>(d, C, M, N, m0 + 64 * wg, n0, threadIdx.x % 128, alpha, beta);
-  if (tl && threadIdx.x % 128 == 0) tl[5 + wg] = clock64();
 #endif
 }
 

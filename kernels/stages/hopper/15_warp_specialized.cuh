@@ -77,7 +77,7 @@ __device__ __forceinline__ void consume_k_tiles(float (&d)[Shape::kAccumulators]
   release((it - 1) % kS);
 }
 
-template <class Shape, bool kTl = false>
+template <class Shape>
 __global__ void __launch_bounds__(Shape::kThreads, 1)
     warp_specialized_kernel(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b,
                             float* C, int M, int N, int K, float alpha, float beta) {
@@ -90,18 +90,12 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
   uint64_t* full = reinterpret_cast<uint64_t*>(tiles + kS * Shape::kStageBytes);
   uint64_t* empty = full + kS;
 
-  long long* tl = kTl ? tl_row() : nullptr;
-  if (tl && threadIdx.x == 0) {
-    tl[1] = clock64();
-    tl[0] = sm_id();
-  }
   const auto [m0, n0] = serpentine_tile_origin<Shape>();
   if (n0 >= N) return;  // a no-op block of the last z slab
 
   // Empty barriers: one arrival per consumer warp.
   if (threadIdx.x == 0) start_pipeline(&map_a, &map_b, full, empty, kS, Shape::kConsumers * 4);
   __syncthreads();  // the last block-wide barrier: from here the warpgroups run apart
-  if (tl && threadIdx.x == 128) tl[2] = clock64();
 
   const int k_tiles = fp16::tiles_of(K, Shape::kTileK);
   const int wg = threadIdx.x / 128;
@@ -113,7 +107,6 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
         tma_load_2d(dst, &map_a, bar, t * Shape::kTileK, m0);
         tma_load_2d(dst + Shape::kABytes, &map_b, bar, t * Shape::kTileK, n0);
       });
-    if (tl && threadIdx.x == 0) tl[7] = clock64();
     return;
   }
 
@@ -122,17 +115,11 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
   const bool warp_leader = threadIdx.x % 32 == 0;
   float d[Shape::kAccumulators] = {};
   fence_accumulators(d);
-  if (tl && threadIdx.x == 128) {  // the first stage, as consume_k_tiles will wait for it
-    mbarrier_wait(&full[0], 0u);
-    tl[3] = clock64();
-  }
   consume_k_tiles<Shape>(d, smem_u32(tiles), full, consumer, 0, k_tiles, it, [&](int stage) {
     if (warp_leader) mbarrier_arrive(&empty[stage]);
   });
-  if (tl && threadIdx.x == 128) tl[4] = clock64();
 
   store_accumulators<Shape>(d, C, M, N, m0 + 64 * consumer, n0, threadIdx.x % 128, alpha, beta);
-  if (tl && threadIdx.x % 128 == 0) tl[4 + consumer + 1] = clock64();
 #endif
 }
 
