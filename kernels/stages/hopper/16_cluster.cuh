@@ -4,15 +4,20 @@
 //   cluster  : blocks (x, 2j, z) and (x, 2j+1, z) of the serpentine grid: m tiles 2j and 2j+1 (or
 //              the reverse in odd slabs), the same n tile, so the same 256 x 64 B box per k-tile.
 //   setup    : full[s] count 1 (own producer); empty[s] count 16: the 8 consumer warps of *both*
-//              blocks, because each block's producer writes into both blocks' stage s. Then a
-//              cluster barrier: no block may signal a peer's barrier before the peer made it.
+//              blocks, because each block's producer writes into both blocks' stage s. Then every
+//              thread arrives on the cluster barrier (relaxed: the barrier inits are published by
+//              their own fence) and waits on it only before its first remote operation: no block
+//              may signal a peer's barrier before the peer made it.
 //   producer : for k-tile t, after empty[t % S] (both blocks done with tile t - S):
 //              arrive.expect_tx(full, 16 KB of A + 32 KB of B), its own A box, and its half of B
 //              (rows 128 r .. 128 r + 127 for cluster rank r) multicast to both blocks: each
 //              block's full barrier counts the half from its peer's copy too.
 //   consumers: as stage 15, but each warp releases a stage on its own block's empty barrier and,
 //              through the cluster's shared window (mapa), on the peer's.
-//   exit     : a last cluster barrier, so no block leaves while its peer may still arrive on it.
+//   exit     : the producer waits until the consumers of both blocks have handed back every
+//              stage, so no block leaves while its peer may still arrive on its barriers. Not a
+//              cluster barrier: its release would also wait for the block's C stores to drain
+//              (measured: ~2,700 cycles a block, HOPPER_NOTES.md).
 // A block whose m tile is past M (odd m-tile counts round the grid up) still loads B for its peer
 // and stores nothing.
 #pragma once
@@ -35,6 +40,27 @@ __device__ __forceinline__ void cluster_sync() {
   asm volatile("barrier.cluster.arrive.release.aligned;\nbarrier.cluster.wait.acquire.aligned;\n" ::: "memory");
 #endif
 }
+// The two halves of cluster_sync, apart: arrive without ordering this thread's earlier memory
+// operations, and wait (acquire) for every thread of the cluster to have arrived.
+__device__ __forceinline__ void cluster_arrive_relaxed() {
+#if GEMMLAB_SM90A
+  asm volatile("barrier.cluster.arrive.relaxed.aligned;\n" ::: "memory");
+#endif
+}
+__device__ __forceinline__ void cluster_wait() {
+#if GEMMLAB_SM90A
+  asm volatile("barrier.cluster.wait.acquire.aligned;\n" ::: "memory");
+#endif
+}
+// The producer's tail (thread 0, after issuing its last k-tile as ring use `it`): wait for the
+// next kS uses of the ring as produce_k_tiles would, i.e. until the consumers of both blocks have
+// handed back every stage. After it no remote arrival can reach this block's empty barriers.
+template <int kS>
+__device__ __forceinline__ void wait_stages_returned(uint64_t* empty, int it) {
+  for (int j = it; j < it + kS; ++j)
+    if (j >= kS) mbarrier_wait(&empty[j % kS], static_cast<uint32_t>(j / kS - 1) & 1u);
+}
+
 // One arrival on the barrier at the same shared-memory offset in block `rank` of the cluster.
 // Default (.cta) release semantics: the arrival only orders this warp's finished reads of the
 // stage, which wgmma.wait_group already completed. `.release.cluster` would make ptxas put
@@ -101,19 +127,24 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
 
   // Empty barriers: one arrival per consumer warp of both blocks.
   if (threadIdx.x == 0) start_pipeline(&map_a, &map_b_half, full, empty, kS, kClusterBlocks * Shape::kConsumers * 4);
-  cluster_sync();
+  __syncwarp();
+  cluster_arrive_relaxed();
 
   const int k_tiles = fp16::tiles_of(K, Shape::kTileK);
   const int wg = threadIdx.x / 128;
   int it = 0;
   if (wg == 0) {
     setmaxnreg_dec<kProducerRegisters>();
-    if (threadIdx.x == 0)
+    cluster_wait();  // before the first multicast into the peer
+    if (threadIdx.x == 0) {
       produce_k_tiles<Shape>(tiles, full, empty, 0, k_tiles, it, [&](unsigned char* dst, uint64_t* bar, int t) {
         issue_pair_boxes<Shape>(dst, bar, t, &map_a, &map_b_half, m0, n0, rank);
       });
+      wait_stages_returned<kS>(empty, it);
+    }
   } else {
     setmaxnreg_inc<kConsumerRegisters>();
+    cluster_wait();  // before the first arrival on the peer's empty barriers
     const int consumer = wg - 1;
     const bool warp_leader = threadIdx.x % 32 == 0;
     float d[Shape::kAccumulators] = {};
@@ -122,7 +153,6 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
                            [&](int stage) { release_to_pair(&empty[stage], peer, warp_leader); });
     store_accumulators<Shape>(d, C, M, N, m0 + 64 * consumer, n0, threadIdx.x % 128, alpha, beta);
   }
-  cluster_sync();  // the peer may still arrive on this block's empty barriers until here
 #endif
 }
 

@@ -163,13 +163,15 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
     start_pipeline(&map_a, &map_b_half, full, empty, kS, (kMulticast ? kClusterBlocks : 1) * Shape::kConsumers * 4);
     if (kTmaStore) tma_prefetch_descriptor(&map_c);
   }
-  cluster_sync();
+  __syncwarp();
+  cluster_arrive_relaxed();  // waited for before the first remote operation, as stage 16
 
   const int k_tiles = plan.k_tiles;
   const int segments = persistent::segments(plan, cluster);
   const int wg = threadIdx.x / 128;
   if (wg == 0) {
     setmaxnreg_dec<kProducerRegisters>();
+    cluster_wait();
     if (threadIdx.x == 0) {
       int it = 0;
 #pragma unroll 1
@@ -191,9 +193,11 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
                                  }
                                });
       }
+      wait_stages_returned<kS>(empty, it);  // the block may leave: no arrival on it is still coming
     }
   } else {
     setmaxnreg_inc<kConsumerRegisters>();
+    cluster_wait();
     const int consumer = wg - 1;
     const bool warp_leader = threadIdx.x % 32 == 0;
     const uint32_t tiles_address = smem_u32(tiles);
@@ -226,7 +230,6 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
     }
     if (kTmaStore && threadIdx.x % 128 == 0) bulk_wait<0>();  // C written before the block ends
   }
-  cluster_sync();  // the peer may still arrive on this block's empty barriers until here
 #endif
 }
 
