@@ -9,14 +9,19 @@
 //     32 KB from L2 per block per k-tile instead of 48 KB.
 //   - A block's producer now writes into its peer's stages too, so a stage is free only when the
 //     consumers of both blocks released it: each consumer warp arrives on its own empty barrier
-//     and on its peer's (`mapa` + `mbarrier.arrive.release.cluster`), 16 arrivals per phase.
-//   - Cluster barriers (`barrier.cluster`) after the barriers are made and before a block exits.
+//     and on its peer's (`mapa` + `mbarrier.arrive.shared::cluster`), 16 arrivals per phase.
+//   - One cluster barrier, split: every thread arrives (relaxed) once the barriers are made and
+//     waits just before its first remote operation. A block leaves when its producer has seen
+//     every stage come back from both blocks, not at a second cluster barrier: that one's release
+//     waited for the block's C stores to drain, ~2,700 cycles a block (timed inside the kernel),
+//     and it and a full barrier at the start had kept this stage 2-5 points under stage 15.
 // The grid's m extent is rounded up to whole clusters; a block past M loads B for its peer and
 // stores nothing. K must be a multiple of 8 (TMA's 16-byte row strides); any M and N.
 // The kernel: 16_cluster.cuh (cluster_kernel).
-// Measured (H100, 2026-11-25, ratio to cuBLAS timed in turns): 593 TFLOP/s, 92.6 % at 4096^3;
-// 626 TFLOP/s, 97.2 % at 8192^3. Runs and method: HOPPER_NOTES.md.
-// H200 (2026-11-25, same method): 623 TFLOP/s, 94.4 % at 4096^3; 624 TFLOP/s, 98.0 % at 8192^3.
+// Measured (H100, 2026-11-26, ratio to cuBLAS timed in turns): 96.9-99.8 % at 4096^3 over eight
+// rounds (stage 15: 95.8-96.6 % in the same rounds), 98.7-99.5 % at 8192^3 over three (stage 15:
+// 99.3-100.8 %). Runs and method: HOPPER_NOTES.md.
+// H200 (2026-11-25, with the two full cluster barriers): 94.4 % at 4096^3; 98.0 % at 8192^3.
 //
 // Run: gemmlab bench --stages warp-specialized,cluster --sizes 4096,8192 --check
 #include "16_cluster.cuh"

@@ -23,9 +23,9 @@
 //     where the last round would be at most 3/4 full (4096^3: 58 of 66, no tail).
 // K must be a multiple of 8 (TMA's 16-byte row strides); any M and N.
 // The kernel: 17_persistent.cuh (persistent_kernel).
-// Measured (H100, 2026-11-25, ratio to cuBLAS timed in turns): 636 TFLOP/s, 99.5 % at 4096^3;
-// 671 TFLOP/s, 106.9 % at 8192^3. Runs and method: HOPPER_NOTES.md.
-// H200 (2026-11-25, same method): 639 TFLOP/s, 99.5 % at 4096^3; 677 TFLOP/s, 105.8 % at 8192^3.
+// Measured (H100, 2026-11-26, ratio to cuBLAS timed in turns): 98.8-100.7 % at 4096^3 over
+// eight rounds, 103.7-107.2 % at 8192^3 over three. Runs and method: HOPPER_NOTES.md.
+// H200 (2026-11-25, with stage 16's earlier cluster barriers): 99.5 % at 4096^3; 105.8 % at 8192^3.
 //
 // Run: gemmlab bench --stages cluster,persistent --sizes 4096,8192 --check
 #include "17_persistent.cuh"
