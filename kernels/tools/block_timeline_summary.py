@@ -42,7 +42,7 @@ def summarise(path):
         print(f"{path}: {stage}, launch {launch}, {len(rows)} blocks on {len(by_sm)} SMs; medians in SM cycles:")
         print(f"  entry to block barrier {med([t[2] - t[1] for t in rows])}, "
               f"barrier to first stage {med([t[3] - t[2] for t in rows])}, "
-              f"main loop {med([t[4] - t[3] for t in rows])}, epilogue {med([end(t) - t[4] for t in rows])}, "
+              f"main loop {med([t[4] - t[3] for t in rows])}, epilogue {med([max(t[5], t[6]) - t[4] for t in rows])}, "
               f"to the next block on the SM {med(gaps)}")
         if cluster:
             print(f"  exit after the epilogues (waiting for the peer): {med([t[7] - max(t[5], t[6]) for t in rows])}")

@@ -53,8 +53,9 @@ struct Builder {
   std::string href;
   int image_depth = 0;  // alt text of an image goes into that image span
   // A soft line break (a newline inside a paragraph) is a space, except between two wide
-  // characters: Chinese runs on without spaces, so a line wrapped in the source must add none.
-  // It waits for what follows to decide, and keeps the style and link it was met in.
+  // characters or next to fullwidth punctuation: Chinese runs on without spaces, so a line wrapped
+  // in the source must add none. It waits for what follows to decide, and keeps the style and
+  // link it was met in.
   bool soft_break = false;
   unsigned soft_break_style = kMdPlain;
   std::string soft_break_href;
@@ -88,10 +89,12 @@ struct Builder {
     if (!soft_break) return;
     soft_break = false;
     const auto& s = spans();
-    const char32_t before = !s.empty() && !s.back().image && !s.back().line_break ? last_code_point(s.back().text) : 0;
+    const bool after_text = !s.empty() && !s.back().image && !s.back().line_break;
+    const char32_t before = after_text ? last_code_point(s.back().text) : 0;
     const char32_t after = next.empty() ? 0 : code_point_at(next, 0);
-    if (before && after && ((is_wide(before) && is_wide(after)) || is_wide_punctuation(before) || is_wide_punctuation(after)))
-      return;
+    const bool no_space = (is_wide(before) && is_wide(after)) || is_wide_punctuation(before) ||
+                          is_wide_punctuation(after);
+    if (before && after && no_space) return;
     append(" ", soft_break_style, soft_break_href);
   }
 

@@ -13,8 +13,8 @@
 //   - One cluster barrier, split: every thread arrives (relaxed) once the barriers are made and
 //     waits just before its first remote operation. A block leaves when its producer has seen
 //     every stage come back from both blocks, not at a second cluster barrier: that one's release
-//     waited for the block's C stores to drain, ~2,700 cycles a block (timed inside the kernel),
-//     and it and a full barrier at the start had kept this stage 2-5 points under stage 15.
+//     waited for the block's C stores to drain, ~2,700 cycles a block (timed inside the kernel);
+//     with a full barrier at the start it had kept this stage 2-5 points under stage 15.
 // The grid's m extent is rounded up to whole clusters; a block past M loads B for its peer and
 // stores nothing. K must be a multiple of 8 (TMA's 16-byte row strides); any M and N.
 // The kernel: 16_cluster.cuh (cluster_kernel).
