@@ -59,7 +59,9 @@ TEST(ConvPicture, TileLoadsFollowTheThreadMap) {
   for (const TileLoad& x : l8->loads) {
     const Nhwc in = input_of(kResnet56, row_pixel(kResnet56, x.m), k_tap(kResnet56, x.kk));
     EXPECT_EQ(x.in_tensor, in_tensor(kResnet56, in));
-    if (x.in_tensor) EXPECT_EQ(x.offset, activation_offset(kResnet56, in));
+    if (x.in_tensor) {
+      EXPECT_EQ(x.offset, activation_offset(kResnet56, in));
+    }
   }
 }
 
@@ -92,7 +94,9 @@ TEST(ConvPicture, TmaBoxRowsAreTheTilesPixels) {
     EXPECT_EQ(x.in_tensor, in_tensor(q.shape, in)) << x.m;
     EXPECT_EQ(x.input.h, in.h);
     EXPECT_EQ(x.input.w, in.w);
-    if (x.in_tensor) EXPECT_EQ(x.offset, activation_offset(q.shape, in));
+    if (x.in_tensor) {
+      EXPECT_EQ(x.offset, activation_offset(q.shape, in));
+    }
   }
   // Tap (0, 0) puts the top row and the left column of each image in the padding.
   q.k_tile = 0;

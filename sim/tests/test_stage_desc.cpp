@@ -23,9 +23,10 @@ TEST(StageTable, EveryStageIsDescribed) {
     EXPECT_EQ(stage_index(s.id), &s - stage_table().data());
     EXPECT_GT(std::string(s.kernel).size(), 3u);
     // Every Ampere-style stage has its lesson; a Hopper stage may wait for its lesson (issue 16).
-    if (s.track != StageTrack::hopper || *s.lesson)
+    if (s.track != StageTrack::hopper || *s.lesson) {
       EXPECT_TRUE(std::filesystem::is_directory(std::string(GEMMLAB_TEST_DATA) + "/../../../lessons/" + s.lesson))
           << s.lesson;
+    }
     EXPECT_GT(s.threads, 0);
     EXPECT_GT(s.regs, 0);
     EXPECT_LE(s.regs, 255);
@@ -137,10 +138,15 @@ void expect_matches_ncu(const std::string& file) {
     ASSERT_NE(s, nullptr) << sec.kernel;
     EXPECT_EQ(s->id, id);
     const auto& m = sec.metrics;
-    if (m.count("launch__registers_per_thread")) EXPECT_EQ(m.at("launch__registers_per_thread"), s->regs);
-    if (m.count("launch__block_size")) EXPECT_EQ(m.at("launch__block_size"), s->threads);
-    if (m.count("launch__shared_mem_per_block_static"))
+    if (m.count("launch__registers_per_thread")) {
+      EXPECT_EQ(m.at("launch__registers_per_thread"), s->regs);
+    }
+    if (m.count("launch__block_size")) {
+      EXPECT_EQ(m.at("launch__block_size"), s->threads);
+    }
+    if (m.count("launch__shared_mem_per_block_static")) {
       EXPECT_EQ(m.at("launch__shared_mem_per_block_static") + m.at("launch__shared_mem_per_block_dynamic"), s->smem);
+    }
     // "size=4096" or "size=128x256x8192"
     std::string size = key.substr(key.find("size=") + 5);
     size = size.substr(0, size.find(' '));
@@ -153,7 +159,9 @@ void expect_matches_ncu(const std::string& file) {
     }
     auto plan = plan_launch(*stage_launch_spec(*s, p), *device_preset("h200"));
     ASSERT_TRUE(plan.ok()) << plan.error();
-    if (m.count("launch__grid_size")) EXPECT_EQ(m.at("launch__grid_size"), double(plan->plan.blocks.size()));
+    if (m.count("launch__grid_size")) {
+      EXPECT_EQ(m.at("launch__grid_size"), double(plan->plan.blocks.size()));
+    }
     ++sections;
   }
   EXPECT_GT(sections, 5) << file;
@@ -361,7 +369,9 @@ TEST(StageTable, MatchesTheBenchsNcuCaptures) {
       // These captures list static shared memory only: the fp16 stages' dynamic buffers are in the
       // L2 captures (MatchesWhatNcuMeasuredOfTheKernels).
       const double static_smem = metric("launch__shared_mem_per_block_static");
-      if (static_smem > 0) EXPECT_EQ(static_smem, s->smem);
+      if (static_smem > 0) {
+        EXPECT_EQ(static_smem, s->smem);
+      }
       EXPECT_EQ(l.block, s->kernel == std::string("naive_kernel<0>") || s->kernel == std::string("naive_kernel<1>")
                              ? "(32, 8, 1)"
                              : s->threads == 1024 ? "(32, 32, 1)" : "(" + std::to_string(s->threads) + ", 1, 1)");
