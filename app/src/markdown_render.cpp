@@ -8,35 +8,10 @@
 
 #include "fonts.h"
 #include "gl_util.h"
+#include "model/text_breaks.h"
 
 namespace gemmlab::app {
 namespace {
-
-unsigned decode_utf8(const char* s, const char* end, int* len) {
-  const unsigned char c = static_cast<unsigned char>(*s);
-  int n = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : c >= 0xC0 ? 2 : 1;
-  if (s + n > end) n = 1;
-  unsigned cp = n == 1 ? c : n == 2 ? c & 0x1F : n == 3 ? c & 0x0F : c & 0x07;
-  for (int i = 1; i < n; ++i) cp = (cp << 6) | (static_cast<unsigned char>(s[i]) & 0x3F);
-  *len = n;
-  return cp;
-}
-
-// Chinese punctuation that must not begin a line (it stays with the character before it).
-bool no_break_before(unsigned cp) {
-  switch (cp) {
-    case 0xFF0C: case 0x3002: case 0x3001: case 0xFF1B: case 0xFF1A: case 0xFF1F: case 0xFF01:
-    case 0xFF09: case 0x300D: case 0x300F: case 0x201D: case 0x2019: case 0x3009: case 0x300B:
-      return true;
-    default:
-      return false;
-  }
-}
-
-bool is_cjk(unsigned cp) {
-  return (cp >= 0x2E80 && cp <= 0x9FFF) || (cp >= 0xF900 && cp <= 0xFAFF) ||
-         (cp >= 0xFF00 && cp <= 0xFFEF);
-}
 
 struct Style {
   ImFont* font;
@@ -114,18 +89,18 @@ float flow_spans(const std::vector<MdSpan>& spans, ImVec2 origin, float width, I
     while (p < end) {
       // One unit: a run of spaces, one CJK character, or a word of anything else.
       int len = 0;
-      unsigned cp = decode_utf8(p, end, &len);
+      char32_t cp = decode_utf8(p, end, &len);
       if (cp == ' ' || cp == '\t' || cp == '\n') {
         while (p < end && (*p == ' ' || *p == '\t' || *p == '\n')) ++p;
         if (!line_empty) pending_space = space_w;
         continue;
       }
       const char* unit_end = p + len;
-      if (!is_cjk(cp)) {
+      if (!is_wide(cp)) {
         while (unit_end < end) {
           int l = 0;
-          unsigned c2 = decode_utf8(unit_end, end, &l);
-          if (c2 == ' ' || c2 == '\t' || c2 == '\n' || is_cjk(c2)) break;
+          char32_t c2 = decode_utf8(unit_end, end, &l);
+          if (c2 == ' ' || c2 == '\t' || c2 == '\n' || is_wide(c2)) break;
           unit_end += l;
         }
       }

@@ -2,6 +2,8 @@
 
 #include <md4c.h>
 
+#include "model/text_breaks.h"
+
 namespace gemmlab::app {
 namespace {
 
@@ -9,38 +11,6 @@ struct ListLevel {
   bool ordered = false;
   unsigned next = 1;
 };
-
-// The code point that starts the UTF-8 string at byte i (0 past the end).
-char32_t code_point_at(const std::string& s, size_t i) {
-  const auto byte = [&](size_t k) -> char32_t { return k < s.size() ? static_cast<unsigned char>(s[k]) : 0u; };
-  const char32_t b0 = byte(i);
-  if (b0 < 0x80) return b0;
-  if ((b0 >> 5) == 0x6) return ((b0 & 0x1F) << 6) | (byte(i + 1) & 0x3F);
-  if ((b0 >> 4) == 0xE) return ((b0 & 0x0F) << 12) | ((byte(i + 1) & 0x3F) << 6) | (byte(i + 2) & 0x3F);
-  if ((b0 >> 3) == 0x1E)
-    return ((b0 & 0x07) << 18) | ((byte(i + 1) & 0x3F) << 12) | ((byte(i + 2) & 0x3F) << 6) | (byte(i + 3) & 0x3F);
-  return 0xFFFD;
-}
-char32_t last_code_point(const std::string& s) {
-  size_t i = s.size();
-  if (i == 0) return 0;
-  do --i;
-  while (i > 0 && (static_cast<unsigned char>(s[i]) & 0xC0) == 0x80);
-  return code_point_at(s, i);
-}
-// East Asian wide and fullwidth characters: Han, kana, Hangul, CJK and fullwidth punctuation.
-// Text in these scripts puts no spaces between words.
-bool is_wide(char32_t c) {
-  return (c >= 0x1100 && c <= 0x115F) || (c >= 0x2E80 && c <= 0xA4CF) || (c >= 0xAC00 && c <= 0xD7A3) ||
-         (c >= 0xF900 && c <= 0xFAFF) || (c >= 0xFE30 && c <= 0xFE4F) || (c >= 0xFF00 && c <= 0xFF60) ||
-         (c >= 0xFFE0 && c <= 0xFFE6) || (c >= 0x20000 && c <= 0x3FFFD);
-}
-// CJK and fullwidth punctuation (，。：（） ...): its glyph carries its own spacing, so no space
-// goes next to it, not even beside Latin text.
-bool is_wide_punctuation(char32_t c) {
-  return (c >= 0x3000 && c <= 0x303F) || (c >= 0xFF00 && c <= 0xFF0F) || (c >= 0xFF1A && c <= 0xFF20) ||
-         (c >= 0xFF3B && c <= 0xFF40) || (c >= 0xFF5B && c <= 0xFF65);
-}
 
 struct Builder {
   std::vector<MdBlock> blocks;
@@ -91,7 +61,8 @@ struct Builder {
     const auto& s = spans();
     const bool after_text = !s.empty() && !s.back().image && !s.back().line_break;
     const char32_t before = after_text ? last_code_point(s.back().text) : 0;
-    const char32_t after = next.empty() ? 0 : code_point_at(next, 0);
+    int len = 0;
+    const char32_t after = next.empty() ? 0 : decode_utf8(next.data(), next.data() + next.size(), &len);
     const bool no_space = (is_wide(before) && is_wide(after)) || is_wide_punctuation(before) ||
                           is_wide_punctuation(after);
     if (before && after && no_space) return;

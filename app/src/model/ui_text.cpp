@@ -9,6 +9,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "model/text_breaks.h"
+
 namespace gemmlab::app {
 namespace {
 
@@ -94,16 +96,11 @@ const char* tr_known(const std::string& text) {
 const std::set<std::string>& untranslated() { return cat().missing; }
 
 void add_code_points(const std::string& s, std::set<unsigned>& points) {
-  for (size_t i = 0; i < s.size();) {
-    const unsigned char c = static_cast<unsigned char>(s[i]);
-    unsigned cp = c;
-    int extra = 0;
-    if (c >= 0xF0) cp = c & 0x07, extra = 3;
-    else if (c >= 0xE0) cp = c & 0x0F, extra = 2;
-    else if (c >= 0xC0) cp = c & 0x1F, extra = 1;
-    ++i;
-    for (int k = 0; k < extra && i < s.size(); ++k, ++i) cp = (cp << 6) | (static_cast<unsigned char>(s[i]) & 0x3F);
+  for (const char *p = s.data(), *end = p + s.size(); p < end;) {
+    int len = 0;
+    const char32_t cp = decode_utf8(p, end, &len);
     if (cp >= 0x80) points.insert(cp);
+    p += len;
   }
 }
 
