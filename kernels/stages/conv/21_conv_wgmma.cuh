@@ -161,7 +161,7 @@ __global__ void __launch_bounds__(S::kThreads, kMinBlocks)
 #pragma unroll 1
       for (int t = job.k_begin; t < job.k_end; ++t, ++it) {
         const int stage = it % kS;
-        if (it >= kS) hopper::mbarrier_wait(&empty[stage], static_cast<uint32_t>(it / kS - 1) & 1u);
+        hopper::wait_stage_free<kS>(empty, it);
         unsigned char* dst = tiles + stage * S::kStageBytes;
         if (threadIdx.x == 0) {
           hopper::mbarrier_arrive_expect_tx(&full[stage], S::kBBytes);

@@ -35,6 +35,13 @@ __device__ __forceinline__ void setmaxnreg_inc() {
 #endif
 }
 
+// Before ring use `it` refills its stage: wait until the consumers handed back the stage's
+// previous use, it - S (phase parity (it / S - 1) & 1); the first S uses find their stage free.
+template <int kS>
+__device__ __forceinline__ void wait_stage_free(uint64_t* empty, int it) {
+  if (it >= kS) mbarrier_wait(&empty[it % kS], static_cast<uint32_t>(it / kS - 1) & 1u);
+}
+
 // The producer's loop (one thread): k-tiles [k_begin, k_end) of a tile. `it` counts k-tiles over
 // the block's life: stage it % S, and the empty barrier's phase for the stage's previous use
 // (it / S - 1) & 1 (the first S k-tiles find their stage free). issue(stage, full barrier, t)
@@ -46,7 +53,7 @@ __device__ __forceinline__ void produce_k_tiles(unsigned char* tiles, uint64_t* 
 #pragma unroll 1
   for (int t = k_begin; t < k_end; ++t, ++it) {
     const int stage = it % kS;
-    if (it >= kS) mbarrier_wait(&empty[stage], static_cast<uint32_t>(it / kS - 1) & 1u);
+    wait_stage_free<kS>(empty, it);
     mbarrier_arrive_expect_tx(&full[stage], Shape::kStageBytes);
     issue(tiles + stage * Shape::kStageBytes, &full[stage], t);
   }

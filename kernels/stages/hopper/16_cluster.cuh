@@ -57,8 +57,7 @@ __device__ __forceinline__ void cluster_wait() {
 // handed back every stage. After it no remote arrival can reach this block's empty barriers.
 template <int kS>
 __device__ __forceinline__ void wait_stages_returned(uint64_t* empty, int it) {
-  for (int j = it; j < it + kS; ++j)
-    if (j >= kS) mbarrier_wait(&empty[j % kS], static_cast<uint32_t>(j / kS - 1) & 1u);
+  for (int j = it; j < it + kS; ++j) wait_stage_free<kS>(empty, j);
 }
 
 // One arrival on the barrier at the same shared-memory offset in block `rank` of the cluster.
