@@ -105,7 +105,7 @@ cudaError_t launch(const GemmArgs& args, const CUtensorMap& map_a, const CUtenso
   if (args.workspace_bytes < workspace_for(plan)) return cudaErrorInvalidValue;
   if (const char* v = std::getenv("GEMMLAB_WG_SKEW_CYCLES")) plan.skew = std::atoi(v);  // probe
   const char* timeline = std::getenv("GEMMLAB_WG_TIMELINE");  // probe: file; skew -1 records without a delay
-  if (timeline != nullptr) plan.skew = -plan.skew - 1;  // recorded: -(delay + 1)
+  if (timeline != nullptr && plan.skew == 0) plan.skew = -1;
   static std::atomic<int> next_epoch{1};  // a new value per launch: the flags never need a reset
   const hopper::TailFlags tail{static_cast<int*>(args.workspace), next_epoch++};
   const hopper::ClusterLaunch launch(dim3(Stage::kClusterM * plan.clusters), dim3(Stage::kClusterM, 1, 1),

@@ -209,11 +209,10 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
     const int thread_in_wg = threadIdx.x % 128;
     int it = 0;
     const bool keeper = plan.skew < 0 && thread_in_wg == 0 && blockIdx.x < 264;
-    const int delay = plan.skew < 0 ? -plan.skew - 1 : plan.skew;
     long long* tl = g_wg_timeline + (blockIdx.x * 2 + consumer) * kWgSlots;
-    if (delay > 0 && consumer == 1) {  // probe: consumer 1 lags, its epilogues fall under consumer 0's MMAs
+    if (plan.skew > 0 && consumer == 1) {  // probe: consumer 1 lags, its epilogues fall under consumer 0's MMAs
       const long long t0 = clock64();
-      while (clock64() - t0 < delay) {
+      while (clock64() - t0 < plan.skew) {
       }
     }
 #pragma unroll 1
