@@ -32,7 +32,6 @@
 #include "hopper_launch.cuh"
 
 #include <atomic>
-#include <cstdio>
 #include <cstdlib>
 
 namespace gemmlab::kernels {
@@ -104,33 +103,12 @@ cudaError_t launch(const GemmArgs& args, const CUtensorMap& map_a, const CUtenso
   if (const cudaError_t e = plan_for(args.m, args.n, args.k, tma_store, &plan); e != cudaSuccess) return e;
   if (args.workspace_bytes < workspace_for(plan)) return cudaErrorInvalidValue;
   if (const char* v = std::getenv("GEMMLAB_WG_SKEW_CYCLES")) plan.skew = std::atoi(v);  // probe
-  const char* timeline = std::getenv("GEMMLAB_WG_TIMELINE");  // probe: file; skew -1 records without a delay
-  if (timeline != nullptr && plan.skew == 0) plan.skew = -1;
   static std::atomic<int> next_epoch{1};  // a new value per launch: the flags never need a reset
   const hopper::TailFlags tail{static_cast<int*>(args.workspace), next_epoch++};
   const hopper::ClusterLaunch launch(dim3(Stage::kClusterM * plan.clusters), dim3(Stage::kClusterM, 1, 1),
                                      Sh::kThreads, kSmem, args.stream);
-  const cudaError_t e = cudaLaunchKernelEx(&launch.config, kernel, map_a, map_b_half, map_c, args.C, args.m, args.n,
-                                           args.k, args.alpha, args.beta, plan, tail);
-  if (timeline != nullptr && e == cudaSuccess && cudaStreamSynchronize(args.stream) == cudaSuccess) {
-    static long long host[264 * 2 * hopper::kWgSlots];
-    static int launches = 0;
-    if (cudaMemcpyFromSymbol(host, hopper::g_wg_timeline, sizeof(host)) == cudaSuccess) {
-      if (FILE* f = std::fopen(timeline, "a")) {
-        const int blocks = Stage::kClusterM * plan.clusters < 264 ? Stage::kClusterM * plan.clusters : 264;
-        for (int b = 0; b < blocks; ++b) {
-          const int segs = persistent::segments(plan, b / Stage::kClusterM) < 8 ? persistent::segments(plan, b / Stage::kClusterM) : 8;
-          std::fprintf(f, "%d %d %d", launches, b, segs);
-          for (int c = 0; c < 2; ++c)
-            for (int i = 0; i < 3 * segs; ++i) std::fprintf(f, " %lld", host[(b * 2 + c) * hopper::kWgSlots + i]);
-          std::fprintf(f, "\n");
-        }
-        std::fclose(f);
-      }
-    }
-    ++launches;
-  }
-  return e;
+  return cudaLaunchKernelEx(&launch.config, kernel, map_a, map_b_half, map_c, args.C, args.m, args.n, args.k,
+                            args.alpha, args.beta, plan, tail);
 }
 
 cudaError_t run_persistent(const GemmArgs& args) {

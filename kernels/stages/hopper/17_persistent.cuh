@@ -139,11 +139,6 @@ __device__ __forceinline__ void wait_until_stored(const int* flag, int epoch) {
 #endif
 }
 
-// Probe: per block and consumer, clock64 before each segment's main loop, after its last MMA and
-// after its epilogue (segments < 8), written by the consumer's thread 0 when plan.skew < 0 asks for it.
-constexpr int kWgSlots = 24;
-__device__ long long g_wg_timeline[264 * 2 * kWgSlots];
-
 // kSlots: C staging slots per consumer (PersistentStage::kStagingSlots; HOPPER_NOTES.md measures others).
 // kMulticast = false (measurement): each block loads both halves of its B box itself and hands its
 // stages back only to its own producer; the cluster stays, sharing nothing.
@@ -208,8 +203,6 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
     const uint32_t tiles_address = smem_u32(tiles);
     const int thread_in_wg = threadIdx.x % 128;
     int it = 0;
-    const bool keeper = plan.skew < 0 && thread_in_wg == 0 && blockIdx.x < 264;
-    long long* tl = g_wg_timeline + (blockIdx.x * 2 + consumer) * kWgSlots;
     if (plan.skew > 0 && consumer == 1) {  // probe: consumer 1 lags, its epilogues fall under consumer 0's MMAs
       const long long t0 = clock64();
       while (clock64() - t0 < plan.skew) {
@@ -220,7 +213,6 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
       const persistent::Segment g = persistent::segment(plan, cluster, s);
       const GemmCoord tile = persistent::unit_tile(plan, g.unit, int(rank));
       if (tile.n >= plan.tiles_n) continue;
-      if (keeper && s < 8) tl[3 * s] = clock64();
       float d[Shape::kAccumulators] = {};
       fence_accumulators(d);
       consume_k_tiles<Shape>(d, tiles_address, full, consumer, g.k_begin, g.k_end, it,
@@ -228,7 +220,6 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
                                if constexpr (kMulticast) release_to_pair(&empty[stage], peer, warp_leader);
                                else if (warp_leader) mbarrier_arrive(&empty[stage]);
                              });
-      if (keeper && s < 8) tl[3 * s + 1] = clock64();
       const int row0 = tile.m * Shape::kTileM + 64 * consumer, col0 = tile.n * Shape::kTileN;
       if constexpr (kTmaStore) {
         // A split unit (only with the TMA epilogue): its first segment stores, the others add.
@@ -241,7 +232,6 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
       } else {
         store_accumulators<Shape>(d, C, M, N, row0, col0, thread_in_wg, alpha, beta);
       }
-      if (keeper && s < 8) tl[3 * s + 2] = clock64();
     }
     if (kTmaStore && threadIdx.x % 128 == 0) bulk_wait<0>();  // C written before the block ends
   }
