@@ -203,11 +203,6 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
     const uint32_t tiles_address = smem_u32(tiles);
     const int thread_in_wg = threadIdx.x % 128;
     int it = 0;
-    if (plan.skew > 0 && consumer == 1) {  // probe: consumer 1 lags, its epilogues fall under consumer 0's MMAs
-      const long long t0 = clock64();
-      while (clock64() - t0 < plan.skew) {
-      }
-    }
 #pragma unroll 1
     for (int s = 0; s < segments; ++s) {
       const persistent::Segment g = persistent::segment(plan, cluster, s);
