@@ -66,8 +66,7 @@ struct ImplicitGemmCopyA {
 // dependent lookup): the k-tile's tap once, then one predicated cp.async per row.
 template <int kRows, int kTileK, int kThreads, Element E>
 __device__ __forceinline__ void copy_tile_async_part(const ImplicitGemmCopyA<kRows, kTileK, kThreads, E>& c,
-                                                     int k0, uint32_t tile_address, __half*, int first, int last,
-                                                     int /*l2_prefetch: none for the gather*/ = 0) {
+                                                     int k0, uint32_t tile_address, __half*, int first, int last) {
   constexpr int kEpu = kElementsPerUnit<E>;
   const int k = k0 + c.k_in_tile;
   const bool k_ok = k < c.k_units;

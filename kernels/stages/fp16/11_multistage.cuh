@@ -72,21 +72,15 @@ __device__ __forceinline__ void cp_async_wait() {
 // time, as this path is about correctness, not speed.
 // Accesses first .. last-1 only (a tile's copy spread over several k16 steps: the bounds are
 // constants once the caller's step loop is unrolled).
-// l2_prefetch: a constant (0, 128 or 256) that ptxas sees once inlined; an argument rather than a
-// template parameter so that the conv stages' overload is still found by argument-dependent lookup.
-template <class Copy>
+template <int kL2Prefetch = 0, class Copy>
 __device__ __forceinline__ void copy_tile_async_part(const Copy& c, int k0, uint32_t tile_address, __half* tile,
-                                                     int first, int last, int l2_prefetch = 0) {
+                                                     int first, int last) {
   const int k = k0 + c.k_in_tile;
   if constexpr (Copy::kVectorizedLoads) {
 #pragma unroll
     for (int i = first; i < last; ++i) {
       const bool ok = c.row_ok(i) && k < c.K;
-      const uint32_t dst = tile_address + 2u * c.smem_offset(i);
-      const void* src = ok ? c.source(i) + k0 : c.operand;
-      if (l2_prefetch == 128) cp_async_16<128>(dst, src, ok);
-      else if (l2_prefetch == 256) cp_async_16<256>(dst, src, ok);
-      else cp_async_16(dst, src, ok);
+      cp_async_16<kL2Prefetch>(tile_address + 2u * c.smem_offset(i), ok ? c.source(i) + k0 : c.operand, ok);
     }
   } else {
 #pragma unroll 1
@@ -186,10 +180,10 @@ struct CpAsyncCopies {
     const uint32_t stage_address = smem_base + stage * kStageBytes;
     __half* stage_ptr = smem + stage * S::kStageHalves;
     constexpr int kPrefetch = L2PrefetchOf<S>::value;
-    copy_tile_async_part(copy_a, tile * S::kTileK, stage_address, stage_ptr, part * CopyA::kAccesses / kCopyParts,
-                         (part + 1) * CopyA::kAccesses / kCopyParts, kPrefetch);
-    copy_tile_async_part(copy_b, tile * S::kTileK, stage_address + kBOffsetBytes, stage_ptr + S::kBOffsetHalves,
-                         part * CopyB::kAccesses / kCopyParts, (part + 1) * CopyB::kAccesses / kCopyParts, kPrefetch);
+    copy_tile_async_part<kPrefetch>(copy_a, tile * S::kTileK, stage_address, stage_ptr,
+                                    part * CopyA::kAccesses / kCopyParts, (part + 1) * CopyA::kAccesses / kCopyParts);
+    copy_tile_async_part<kPrefetch>(copy_b, tile * S::kTileK, stage_address + kBOffsetBytes, stage_ptr + S::kBOffsetHalves,
+                         part * CopyB::kAccesses / kCopyParts, (part + 1) * CopyB::kAccesses / kCopyParts);
   }
   __device__ __forceinline__ void start() const {
 #pragma unroll
