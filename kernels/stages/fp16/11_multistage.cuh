@@ -16,8 +16,6 @@
 #pragma once
 #include <cuda_fp16.h>
 
-#include <type_traits>
-
 #include "fp16_problem.cuh"
 #include "gemmlab/fp16_shapes.h"
 #include "09_ldmatrix.cuh"
@@ -30,32 +28,12 @@ namespace gemmlab::kernels::fp16 {
 // Copies 16 bytes global -> shared without going through registers. When !valid, nothing is read
 // (src-size 0) and the 16 shared bytes are zero-filled: that is how rows past M / N and k past K
 // become zeros that the mma adds harmlessly. `.cg` caches in L2 only (the data is used once per
-// block from shared memory). kL2Prefetch 128 or 256: the L2 fetches that many bytes around the
-// copy (`.L2::128B`, as CUTLASS 2.x's cp.async does), not only the 32-byte sectors asked for.
-template <int kL2Prefetch = 0>
+// block from shared memory).
 __device__ __forceinline__ void cp_async_16(uint32_t smem_address, const void* global, bool valid) {
-  static_assert(kL2Prefetch == 0 || kL2Prefetch == 128 || kL2Prefetch == 256);
   const int src_bytes = valid ? 16 : 0;
-  if constexpr (kL2Prefetch == 128)
-    asm volatile("cp.async.cg.shared.global.L2::128B [%0], [%1], 16, %2;\n" ::"r"(smem_address),
-                 "l"(global), "r"(src_bytes));
-  else if constexpr (kL2Prefetch == 256)
-    asm volatile("cp.async.cg.shared.global.L2::256B [%0], [%1], 16, %2;\n" ::"r"(smem_address),
-                 "l"(global), "r"(src_bytes));
-  else
-    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(smem_address),
-                 "l"(global), "r"(src_bytes));
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(smem_address),
+               "l"(global), "r"(src_bytes));
 }
-
-// A shape's L2 prefetch size for its cp.async (its kL2Prefetch member if it has one, else none).
-template <class S, class = void>
-struct L2PrefetchOf {
-  static constexpr int value = 0;
-};
-template <class S>
-struct L2PrefetchOf<S, std::void_t<decltype(S::kL2Prefetch)>> {
-  static constexpr int value = S::kL2Prefetch;
-};
 
 // Closes the group of cp.async issued since the last commit (one group per k-tile).
 __device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commit_group;\n" ::); }
@@ -72,7 +50,7 @@ __device__ __forceinline__ void cp_async_wait() {
 // time, as this path is about correctness, not speed.
 // Accesses first .. last-1 only (a tile's copy spread over several k16 steps: the bounds are
 // constants once the caller's step loop is unrolled).
-template <int kL2Prefetch = 0, class Copy>
+template <class Copy>
 __device__ __forceinline__ void copy_tile_async_part(const Copy& c, int k0, uint32_t tile_address, __half* tile,
                                                      int first, int last) {
   const int k = k0 + c.k_in_tile;
@@ -80,7 +58,7 @@ __device__ __forceinline__ void copy_tile_async_part(const Copy& c, int k0, uint
 #pragma unroll
     for (int i = first; i < last; ++i) {
       const bool ok = c.row_ok(i) && k < c.K;
-      cp_async_16<kL2Prefetch>(tile_address + 2u * c.smem_offset(i), ok ? c.source(i) + k0 : c.operand, ok);
+      cp_async_16(tile_address + 2u * c.smem_offset(i), ok ? c.source(i) + k0 : c.operand, ok);
     }
   } else {
 #pragma unroll 1
@@ -179,10 +157,9 @@ struct CpAsyncCopies {
   __device__ __forceinline__ void issue_part(int tile, int stage, int part) const {
     const uint32_t stage_address = smem_base + stage * kStageBytes;
     __half* stage_ptr = smem + stage * S::kStageHalves;
-    constexpr int kPrefetch = L2PrefetchOf<S>::value;
-    copy_tile_async_part<kPrefetch>(copy_a, tile * S::kTileK, stage_address, stage_ptr,
-                                    part * CopyA::kAccesses / kCopyParts, (part + 1) * CopyA::kAccesses / kCopyParts);
-    copy_tile_async_part<kPrefetch>(copy_b, tile * S::kTileK, stage_address + kBOffsetBytes, stage_ptr + S::kBOffsetHalves,
+    copy_tile_async_part(copy_a, tile * S::kTileK, stage_address, stage_ptr, part * CopyA::kAccesses / kCopyParts,
+                         (part + 1) * CopyA::kAccesses / kCopyParts);
+    copy_tile_async_part(copy_b, tile * S::kTileK, stage_address + kBOffsetBytes, stage_ptr + S::kBOffsetHalves,
                          part * CopyB::kAccesses / kCopyParts, (part + 1) * CopyB::kAccesses / kCopyParts);
   }
   __device__ __forceinline__ void start() const {

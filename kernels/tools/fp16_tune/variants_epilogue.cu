@@ -38,17 +38,7 @@ std::vector<StageInfo> fp16_tune::epilogue_variants() {
   using SqK64S3 = fp16::MultistageShape<128, 128, 64, 3, 64, 64>;  // 96 KB a block
   using SqK32S4 = fp16::MultistageShape<128, 128, 32, 4, 64, 64>;  // 64 KB a block
   using SqK32S6 = fp16::MultistageShape<128, 128, 32, 6, 64, 64>;  // 96 KB a block
-  // The same shapes with `.L2::128B` / `.L2::256B` on every cp.async (CUTLASS 2.x's sm80 copies
-  // carry .L2::128B).
-  using K32S4P128 = fp16::WithL2Prefetch<K32S4, 128>;
-  using K32S4P256 = fp16::WithL2Prefetch<K32S4, 256>;
-  using TallP128 = fp16::WithL2Prefetch<Tall, 128>;
-  using TallS3P128 = fp16::WithL2Prefetch<TallS3, 128>;
   return {
-      variant("epilogue/pf128", "12 cp.async .L2::128B", 128, 256, 32, 256, get<K32S4P128, 8>),
-      variant("epilogue/pf256", "12 cp.async .L2::256B", 128, 256, 32, 256, get<K32S4P256, 8>),
-      variant("epilogue/256x128pf128", "12 256x128, .L2::128B", 256, 128, 32, 256, get<TallP128, 8>),
-      variant("epilogue/256x128s3pf128", "12 256x128x32 3 st, .L2::128B", 256, 128, 32, 256, get<TallS3P128, 8>),
       variant("epilogue/sw2", "12 stride 2", 128, 256, 32, 256, get<K32S4, 2>),
       variant("epilogue/sw16", "12 stride 16", 128, 256, 32, 256, get<K32S4, 16>),
       variant("epilogue/k32s3", "12 k32 3 stages", 128, 256, 32, 256, get<K32S3, 8>),

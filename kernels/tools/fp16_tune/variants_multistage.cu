@@ -17,9 +17,7 @@ std::vector<StageInfo> fp16_tune::multistage_variants() {
   using K32S3 = fp16::MultistageShape<128, 128, 32, 3, 64, 32>;
   using K64S3 = fp16::MultistageShape<128, 128, 64, 3, 64, 32>;
   using K64S4 = fp16::MultistageShape<128, 128, 64, 4, 64, 32>;
-  using P128 = fp16::WithL2Prefetch<fp16::MultistageStage::Shape, 128>;
   return {
-      variant("multistage/pf128", "11 cp.async .L2::128B", 128, 128, 32, 256, get<P128, 1>),
       variant("multistage/k32s3", "11 k32 3 stages", 128, 128, 32, 256, get<K32S3, 1>),
       variant("multistage/k64s3", "11 k64 3 stages", 128, 128, 64, 256, get<K64S3, 1>),
       variant("multistage/k64s4", "11 k64 4 stages", 128, 128, 64, 256, get<K64S4, 1>),

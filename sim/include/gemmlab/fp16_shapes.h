@@ -38,12 +38,6 @@ struct MultistageShape {
   static_assert(kStepsPerTile % 2 == 0, "kTileK must be a multiple of 32");
 };
 
-// A shape whose cp.async carry an L2 prefetch size (128 or 256 bytes; 11_multistage.cuh).
-template <class Shape, int kBytes>
-struct WithL2Prefetch : Shape {
-  static constexpr int kL2Prefetch = kBytes;
-};
-
 // ---- The stages as registered in stages.def ---------------------------------------------------
 template <FragmentLoad kLoad_, bool kSwizzled_>
 struct SyncStage {
