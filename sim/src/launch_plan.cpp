@@ -79,8 +79,7 @@ long long split_persistent_tail(BlockPlan& plan, const persistent::Plan& p) {
       tail_tiles += t.m < p.tiles_m && t.n < p.tiles_n;
     }
   if (tail_tiles == 0 || static_cast<size_t>(tail_tiles) > plan.blocks.size()) return 0;
-  const size_t keep = plan.blocks.size() - static_cast<size_t>(tail_tiles);
-  if (keep == 0) return 0;
+  const size_t keep = plan.blocks.size() - static_cast<size_t>(tail_tiles);  // 0: every unit split
   plan.segments.resize(static_cast<size_t>(plan.blocks[keep].first_segment));
   plan.blocks.resize(keep);
   for (int i = 0;; ++i) {  // i-th tail segment of each cluster

@@ -130,7 +130,8 @@ TEST(PersistentSchedule, EveryTileOnceAndPairsShareN) {
 // by at most one k-tile.
 TEST(PersistentSchedule, TailCoversEveryKTileOnceAndStartsFirst) {
   for (auto [tm, tn, kt, cl] : {std::tuple{32, 16, 64, 66}, std::tuple{64, 32, 128, 66}, std::tuple{9, 8, 7, 5},
-                                std::tuple{18, 8, 2, 66}, std::tuple{3, 16, 1, 20}, std::tuple{20, 8, 5, 7}}) {
+                                std::tuple{18, 8, 2, 66}, std::tuple{3, 16, 1, 20}, std::tuple{20, 8, 5, 7},
+                                std::tuple{4, 2, 256, 66}, std::tuple{2, 1, 528, 66}, std::tuple{4, 4, 512, 66}}) {
     const persistent::Plan p = persistent::make_plan(tm, tn, 2, 8, kt, cl, true);
     SCOPED_TRACE(testing::Message() << tm << "x" << tn << " k-tiles " << kt << " clusters " << cl);
     std::map<int, std::vector<int>> covered;  // unit -> k-tiles
@@ -166,4 +167,13 @@ TEST(PersistentSchedule, TailCoversEveryKTileOnceAndStartsFirst) {
   EXPECT_EQ(persistent::make_plan(32, 16, 2, 8, 64, 66, true).tail_units, 0);    // 4096^3: 58 of 66
   EXPECT_EQ(persistent::make_plan(32, 16, 2, 8, 64, 64, true).tail_units, 0);    // 4 whole rounds
   EXPECT_EQ(persistent::make_plan(18, 8, 2, 8, 2, 66, true).tail_units, 6);      // gpu_check's tail size
+  // Fewer units than clusters: all split over every cluster where the pieces are long enough.
+  const persistent::Plan skinny = persistent::make_plan(4, 2, 2, 8, 256, 66, true);  // 512 x 512 x 16384
+  EXPECT_EQ(skinny.tail_units, 4);
+  EXPECT_EQ(skinny.clusters, 66);
+  EXPECT_EQ(persistent::make_plan(4, 2, 2, 8, 256, 66, false).clusters, 4);  // no TMA store: no split
+  EXPECT_EQ(persistent::make_plan(2, 1, 2, 8, 528, 66, true).tail_units, 1);  // gpu_check's one-unit split
+  EXPECT_EQ(persistent::make_plan(2, 1, 2, 8, 527, 66, true).tail_units, 0);  // 7.98 k-tiles a piece
+  EXPECT_EQ(persistent::make_plan(4, 2, 2, 8, 8, 66, true).tail_units, 0);    // 512^3: 32 k-tiles in all
+  EXPECT_EQ(persistent::make_plan(8, 6, 2, 8, 11, 66, true).tail_units, 0);   // 1000 x 1500 x 700
 }

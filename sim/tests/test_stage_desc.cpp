@@ -256,6 +256,26 @@ TEST(LaunchPlan, PersistentTailRunsAsPieces) {
   EXPECT_EQ(q->tail_pieces, 0);
 }
 
+// Stage 17 at 512 x 512 x 16384: 4 units (8 tiles) on 66 clusters; every unit is split, 1024
+// k-tiles over all 66 clusters (15 or 16 each; units start at 256, 512, 768: clusters 16 and 49
+// cross a unit's start, cluster 33 begins at 512), so 68 segments = 136 pieces and no tile alone.
+TEST(LaunchPlan, PersistentSplitsFewerUnitsThanClusters) {
+  const DeviceDesc h100 = *device_preset("h100");
+  auto p = plan_launch(*stage_launch_spec(*find_stage_desc("persistent"), {512, 512, 16384}), h100);
+  ASSERT_TRUE(p.ok()) << p.error();
+  EXPECT_EQ(p->tail_pieces, 136);
+  EXPECT_EQ(p->plan.blocks.size(), 136u);
+  EXPECT_EQ(check_plan_coverage(p->plan), "");
+  EXPECT_EQ(p->tiles.alone, 0);
+  EXPECT_EQ(p->tiles.shared, 8);
+  int longest = 0;
+  for (const BlockWork& b : p->plan.blocks) {
+    const WorkSegment& s = p->plan.segments[static_cast<size_t>(b.first_segment)];
+    longest = std::max(longest, s.k_iter_end - s.k_iter_begin);
+  }
+  EXPECT_EQ(longest, 16);
+}
+
 TEST(LaunchPlan, WavesAndTileSpans) {
   // 3 x 2 tiles, 4 slots: one full wave and 2 blocks in the last.
   LaunchSpec spec;

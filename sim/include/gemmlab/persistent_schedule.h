@@ -19,6 +19,11 @@
 // starts at k-tile 0 stores its sums into C and raises the unit's flag; every other segment adds
 // its sums into C (the TMA's reduce-add) once the flag is up. Each cluster computes its tail
 // segments last one first: its unit-starting segment, which waits for nothing, comes first.
+//
+// Fewer units than clusters (512 x 512 x 16384: 4 units of 256 k-tiles): without a split 4 of 66
+// clusters would run the whole K; instead every unit is split over all clusters (15-16 k-tiles
+// each). Only where each piece keeps at least 8 k-tiles and the split saves at least 16 k-tiles on
+// the longest cluster (a piece's extra epilogue and wait cost about 10, measured above).
 #pragma once
 #include "gemmlab/hd.h"
 #include "gemmlab/raster.h"
@@ -41,9 +46,16 @@ struct Plan {
   GL_HD constexpr long long tail_begin(int c) const { return tail_iterations() * c / clusters; }
 };
 
-// clusters: as many as run at once (at most units()). The stream-k tail (when `tail` allows it)
-// only where every unit is real (no padding slab), at least one whole round precedes it and the
-// last round would be at most 3/4 full.
+// The split of fewer units than clusters over all of them pays (see the top of the file).
+GL_HD constexpr bool split_all_pays(int units, int k_tiles, int clusters) {
+  return static_cast<long long>(units) * k_tiles >= 8LL * clusters &&
+         static_cast<long long>(k_tiles) * (clusters - units) >= 16LL * clusters;
+}
+
+// clusters: as many as run at once. The stream-k tail (when `tail` allows it) only where every
+// unit is real (no padding slab), and either at least one whole round precedes it and the last
+// round would be at most 3/4 full, or there are fewer units than clusters and split_all_pays
+// (then every cluster runs; otherwise at most units() clusters are launched).
 GL_HD constexpr Plan make_plan(int tiles_m, int tiles_n, int cluster_m, int max_stride, int k_tiles = 1,
                                int clusters = 1, bool tail = false) {
   Plan p;
@@ -56,8 +68,13 @@ GL_HD constexpr Plan make_plan(int tiles_m, int tiles_n, int cluster_m, int max_
   p.k_tiles = k_tiles;
   p.clusters = clusters < p.units() ? clusters : p.units();
   const int rest = p.units() % p.clusters;
-  p.tail_units =
-      tail && rest != 0 && 4 * rest <= 3 * p.clusters && tiles_n % p.stride == 0 && p.units() > p.clusters ? rest : 0;
+  const bool every_unit_real = tiles_n % p.stride == 0;
+  if (tail && every_unit_real && p.units() < clusters && split_all_pays(p.units(), k_tiles, clusters)) {
+    p.clusters = clusters;
+    p.tail_units = p.units();
+  } else {
+    p.tail_units = tail && rest != 0 && 4 * rest <= 3 * p.clusters && every_unit_real && p.units() > p.clusters ? rest : 0;
+  }
   p.dp_units = p.units() - p.tail_units;
   return p;
 }
@@ -109,6 +126,13 @@ static_assert(kPlan8192.dp_units == 990 && kPlan8192.tail_units == 34 && segment
 static_assert(segment(kPlan8192, 1, 15).unit == 991 && segment(kPlan8192, 1, 15).k_end == 3 &&
               segment(kPlan8192, 1, 15).stores());
 static_assert(segment(kPlan8192, 1, 16).unit == 990 && segment(kPlan8192, 1, 16).k_begin == 65);
+// 512 x 512 x 16384: 4 units on 66 clusters, all split (1024 k-tiles, 15 or 16 a cluster); 1000 x
+// 1500 x 700 (24 units of 11 k-tiles) is not: 66 pieces of 4 k-tiles would each pay an epilogue.
+constexpr Plan kPlan512 = make_plan(4, 2, 2, 8, 256, 66, true);
+static_assert(kPlan512.clusters == 66 && kPlan512.tail_units == 4 && kPlan512.dp_units == 0 &&
+              segments(kPlan512, 0) == 1 && segment(kPlan512, 0, 0).k_end == 15 &&
+              segment(kPlan512, 65, 0).unit == 3 && segment(kPlan512, 65, 0).k_end == 256);
+static_assert(make_plan(8, 6, 2, 8, 11, 66, true).tail_units == 0 && make_plan(8, 6, 2, 8, 11, 66, true).clusters == 24);
 static_assert(make_plan(64, 32, 2, 8, 128, 66, false).tail_units == 0 &&
               make_plan(32, 16, 2, 8, 64, 66, true).tail_units == 0);
 
