@@ -220,10 +220,9 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
         // A split unit (only with the TMA epilogue): its first segment stores, the others add.
         const bool split = !g.whole(k_tiles);
         int* flag = split ? tail.at(persistent::tail_flag(plan, g.unit), int(rank), consumer) : nullptr;
-        if (split && !g.stores() && thread_in_wg == 0 && plan.probe == 0) wait_until_stored(flag, tail.epoch);
-        if (!(plan.probe == 3 && split && !g.stores()))
+        if (split && !g.stores() && thread_in_wg == 0) wait_until_stored(flag, tail.epoch);
         store_accumulators_tma<Shape, kSlots>(d, staging + consumer * kStagingBytes, &map_c, row0, col0, thread_in_wg,
-                                      alpha, 1 + consumer, split && !g.stores() && plan.probe != 2);
+                                      alpha, 1 + consumer, split && !g.stores());
         if (split && g.stores() && thread_in_wg == 0) raise_when_stored(flag, tail.epoch);
       } else {
         store_accumulators<Shape>(d, C, M, N, row0, col0, thread_in_wg, alpha, beta);
