@@ -10,8 +10,9 @@
 //   consumers: per unit, the k-tiles as stage 16; after the last one wait for all MMAs, release
 //              the last stage, then store the accumulators while the producer refills the stages
 //              for the next unit, and start it with the pipeline full.
-//   tail     : (with the TMA epilogue) the units of the last partial round split by k-tile over
-//              all clusters (stream-k, gemmlab/persistent_schedule.h): a unit's k-tile-0 segment
+//   tail     : (with the TMA epilogue) the units of the last partial round, or all units when
+//              there are fewer than clusters, split by k-tile over all clusters (stream-k,
+//              gemmlab/persistent_schedule.h): a unit's k-tile-0 segment
 //              stores its part of C and raises a flag; the unit's other segments wait for the flag
 //              and add theirs with the TMA's reduce-add (cp.reduce.async.bulk.tensor .add).
 //   epilogue : (beta == 0, M % 4 == 0) each consumer warpgroup writes its 64 x 256 accumulators
