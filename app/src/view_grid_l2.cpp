@@ -446,8 +446,9 @@ class GridView final : public View {
     if (m.spec.persistent_cluster_m > 0 && !hide_per_sm && !hide_waves)
       note_text(trf("Persistent: %d blocks (%d clusters of %d) stay resident and take the tiles in the scheduler's "
                     "order: here each tile is one of their turns, a 'wave' one round. Where the last round would be "
-                    "at most 3/4 full, its tiles run as the kernel's stream-k tail (here %lld pieces, each a part of "
-                    "one tile's k-tiles, all in the last round).",
+                    "at most 3/4 full, or there are fewer cluster tiles than clusters and K is long, its tiles run as "
+                    "the kernel's stream-k tail (here %lld pieces, each a part of one tile's k-tiles, all in the last "
+                    "round).",
                     m.device.sms * m.blocks_per_sm, m.device.sms * m.blocks_per_sm / m.spec.persistent_cluster_m,
                     m.spec.persistent_cluster_m, m.tail_pieces));
     if (m.spec.l2.multicast_b > 1)
