@@ -175,5 +175,5 @@ TEST(PersistentSchedule, TailCoversEveryKTileOnceAndStartsFirst) {
   EXPECT_EQ(persistent::make_plan(2, 1, 2, 8, 528, 66, true).tail_units, 1);  // gpu_check's one-unit split
   EXPECT_EQ(persistent::make_plan(2, 1, 2, 8, 527, 66, true).tail_units, 0);  // 7.98 k-tiles a piece
   EXPECT_EQ(persistent::make_plan(4, 2, 2, 8, 8, 66, true).tail_units, 0);    // 512^3: 32 k-tiles in all
-  EXPECT_EQ(persistent::make_plan(8, 6, 2, 8, 11, 66, true).tail_units, 0);   // 1000 x 1500 x 700
+  EXPECT_EQ(persistent::make_plan(8, 6, 2, 8, 12, 66, true).tail_units, 0);   // 1000 x 1500 x 712
 }

@@ -23,7 +23,8 @@
 // Fewer units than clusters (512 x 512 x 16384: 4 units of 256 k-tiles): without a split 4 of 66
 // clusters would run the whole K; instead every unit is split over all clusters (15-16 k-tiles
 // each). Only where each piece keeps at least 8 k-tiles and the split saves at least 16 k-tiles on
-// the longest cluster (a piece's extra epilogue and wait cost about 10, measured above).
+// the longest cluster (an estimate: a piece's epilogue alone takes about 6 k-tiles' time, its wait
+// and add a few more; HOPPER_NOTES.md measures both cases).
 #pragma once
 #include "gemmlab/hd.h"
 #include "gemmlab/raster.h"
@@ -73,7 +74,8 @@ GL_HD constexpr Plan make_plan(int tiles_m, int tiles_n, int cluster_m, int max_
     p.clusters = clusters;
     p.tail_units = p.units();
   } else {
-    p.tail_units = tail && rest != 0 && 4 * rest <= 3 * p.clusters && every_unit_real && p.units() > p.clusters ? rest : 0;
+    const bool partial_round = rest != 0 && 4 * rest <= 3 * p.clusters && p.units() > p.clusters;
+    p.tail_units = tail && every_unit_real && partial_round ? rest : 0;
   }
   p.dp_units = p.units() - p.tail_units;
   return p;
@@ -127,12 +129,13 @@ static_assert(segment(kPlan8192, 1, 15).unit == 991 && segment(kPlan8192, 1, 15)
               segment(kPlan8192, 1, 15).stores());
 static_assert(segment(kPlan8192, 1, 16).unit == 990 && segment(kPlan8192, 1, 16).k_begin == 65);
 // 512 x 512 x 16384: 4 units on 66 clusters, all split (1024 k-tiles, 15 or 16 a cluster); 1000 x
-// 1500 x 700 (24 units of 11 k-tiles) is not: 66 pieces of 4 k-tiles would each pay an epilogue.
+// 1500 x 712 (24 units of 12 k-tiles) is not: 66 pieces of 4-5 k-tiles would each pay an epilogue.
 constexpr Plan kPlan512 = make_plan(4, 2, 2, 8, 256, 66, true);
 static_assert(kPlan512.clusters == 66 && kPlan512.tail_units == 4 && kPlan512.dp_units == 0 &&
               segments(kPlan512, 0) == 1 && segment(kPlan512, 0, 0).k_end == 15 &&
               segment(kPlan512, 65, 0).unit == 3 && segment(kPlan512, 65, 0).k_end == 256);
-static_assert(make_plan(8, 6, 2, 8, 11, 66, true).tail_units == 0 && make_plan(8, 6, 2, 8, 11, 66, true).clusters == 24);
+static_assert(make_plan(8, 6, 2, 8, 12, 66, true).tail_units == 0 &&
+              make_plan(8, 6, 2, 8, 12, 66, true).clusters == 24);
 static_assert(make_plan(64, 32, 2, 8, 128, 66, false).tail_units == 0 &&
               make_plan(32, 16, 2, 8, 64, 66, true).tail_units == 0);
 
