@@ -140,23 +140,6 @@ __device__ __forceinline__ void wait_until_stored(const int* flag, int epoch) {
 #endif
 }
 
-// Probe: with plan.strided, cluster c computes unit c % units, piece j = c / units of P pieces:
-// k-tiles j, j + P, j + 2P, ... (the unit's clusters read neighbouring k-tiles at the same time).
-struct StridedPiece {
-  persistent::Segment g;
-  int j = 0, p = 1;
-};
-__device__ __forceinline__ StridedPiece strided_piece(const persistent::Plan& plan, int c) {
-  const int units = plan.units();
-  StridedPiece s;
-  const int u = c % units;
-  s.j = c / units;
-  s.p = plan.clusters / units + (u < plan.clusters % units ? 1 : 0);
-  const int count = (plan.k_tiles - s.j + s.p - 1) / s.p;
-  s.g = persistent::Segment{u, s.j == 0 ? 0 : 1, s.j == 0 ? count : count + 1};  // k_begin 0 <=> stores
-  return s;
-}
-
 // kSlots: C staging slots per consumer (PersistentStage::kStagingSlots; HOPPER_NOTES.md measures others).
 // kMulticast = false (measurement): each block loads both halves of its B box itself and hands its
 // stages back only to its own producer; the cluster stays, sharing nothing.
@@ -193,15 +176,13 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
     if (threadIdx.x == 0) {
       int it = 0;
 #pragma unroll 1
-      for (int s = 0; s < (plan.strided ? 1 : segments); ++s) {
-        const StridedPiece sp = strided_piece(plan, cluster);
-        const persistent::Segment g = plan.strided ? sp.g : persistent::segment(plan, cluster, s);
+      for (int s = 0; s < segments; ++s) {
+        const persistent::Segment g = persistent::segment(plan, cluster, s);
         const GemmCoord tile = persistent::unit_tile(plan, g.unit, int(rank));
         if (tile.n >= plan.tiles_n) continue;  // padding of the last slab, for both blocks
         const int m0 = tile.m * Shape::kTileM, n0 = tile.n * Shape::kTileN;
         produce_k_tiles<Shape>(tiles, full, empty, g.k_begin, g.k_end, it,
-                               [&](unsigned char* dst, uint64_t* bar, int t_) {
-                                 const int t = plan.strided ? sp.j + (t_ - g.k_begin) * sp.p : t_;
+                               [&](unsigned char* dst, uint64_t* bar, int t) {
                                  if constexpr (kMulticast) {
                                    issue_pair_boxes<Shape>(dst, bar, t, &map_a, &map_b_half, m0, n0, rank);
                                  } else {
@@ -224,8 +205,8 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
     const int thread_in_wg = threadIdx.x % 128;
     int it = 0;
 #pragma unroll 1
-    for (int s = 0; s < (plan.strided ? 1 : segments); ++s) {
-      const persistent::Segment g = plan.strided ? strided_piece(plan, cluster).g : persistent::segment(plan, cluster, s);
+    for (int s = 0; s < segments; ++s) {
+      const persistent::Segment g = persistent::segment(plan, cluster, s);
       const GemmCoord tile = persistent::unit_tile(plan, g.unit, int(rank));
       if (tile.n >= plan.tiles_n) continue;
       float d[Shape::kAccumulators] = {};

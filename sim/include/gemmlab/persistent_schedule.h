@@ -41,7 +41,6 @@ struct Plan {
   int clusters = 1;              // launched
   int dp_units = 0;              // units computed whole: clusters x full rounds (all, without a tail)
   int tail_units = 0;            // units split by k-tile over all clusters (stream-k)
-  int strided = 0;               // probe: all-split pieces own every P-th k-tile (DRAM locality)
   GL_HD constexpr int units() const { return unit_rows * stride * slabs; }  // padding included
   GL_HD constexpr long long tail_iterations() const { return static_cast<long long>(tail_units) * k_tiles; }
   // Start of cluster c's tail range (c = clusters: the end).
