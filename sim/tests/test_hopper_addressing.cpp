@@ -131,7 +131,8 @@ TEST(PersistentSchedule, EveryTileOnceAndPairsShareN) {
 TEST(PersistentSchedule, TailCoversEveryKTileOnceAndStartsFirst) {
   for (auto [tm, tn, kt, cl] : {std::tuple{32, 16, 64, 66}, std::tuple{64, 32, 128, 66}, std::tuple{9, 8, 7, 5},
                                 std::tuple{18, 8, 2, 66}, std::tuple{3, 16, 1, 20}, std::tuple{20, 8, 5, 7},
-                                std::tuple{4, 2, 256, 66}, std::tuple{2, 1, 528, 66}, std::tuple{4, 4, 512, 66}}) {
+                                std::tuple{4, 2, 256, 66}, std::tuple{2, 1, 528, 66}, std::tuple{4, 4, 512, 66},
+                                std::tuple{12, 6, 128, 66}, std::tuple{22, 3, 64, 66}, std::tuple{8, 4, 255, 66}}) {
     const persistent::Plan p = persistent::make_plan(tm, tn, 2, 8, kt, cl, true);
     SCOPED_TRACE(testing::Message() << tm << "x" << tn << " k-tiles " << kt << " clusters " << cl);
     std::map<int, std::vector<int>> covered;  // unit -> k-tiles
@@ -151,7 +152,8 @@ TEST(PersistentSchedule, TailCoversEveryKTileOnceAndStartsFirst) {
           first_tail = false;
         }
       }
-      if (p.tail_units) min_tail = std::min(min_tail, tail), max_tail = std::max(max_tail, tail);
+      const bool idle = p.group > 0 && c >= p.group * p.tail_units;  // a group's leftover clusters
+      if (p.tail_units && !idle) min_tail = std::min(min_tail, tail), max_tail = std::max(max_tail, tail);
     }
     EXPECT_EQ(int(covered.size()), p.units());
     for (auto& [unit, ks] : covered) {
@@ -171,6 +173,12 @@ TEST(PersistentSchedule, TailCoversEveryKTileOnceAndStartsFirst) {
   const persistent::Plan skinny = persistent::make_plan(4, 2, 2, 8, 256, 66, true);  // 512 x 512 x 16384
   EXPECT_EQ(skinny.tail_units, 4);
   EXPECT_EQ(skinny.clusters, 66);
+  EXPECT_EQ(skinny.group, 16);  // 16 clusters a unit, the same k ranges for all 4; 2 clusters idle
+  EXPECT_EQ(persistent::make_plan(8, 4, 2, 8, 256, 66, true).group, 4);   // 1024 x 1024 x 16384: 16 units
+  EXPECT_EQ(persistent::make_plan(12, 6, 2, 8, 128, 66, true).group, 0);  // 1536 x 1536 x 8192: 36 units
+  EXPECT_EQ(persistent::make_plan(12, 5, 2, 8, 128, 66, true).group, 0);  // 30 units: 2 a unit leave 6 idle
+  EXPECT_EQ(persistent::make_plan(22, 3, 2, 8, 64, 66, true).group, 2);   // 33 units, 2 a unit, none idle
+
   EXPECT_EQ(persistent::make_plan(4, 2, 2, 8, 256, 66, false).clusters, 4);  // no TMA store: no split
   EXPECT_EQ(persistent::make_plan(2, 1, 2, 8, 528, 66, true).tail_units, 1);  // gpu_check's one-unit split
   EXPECT_EQ(persistent::make_plan(2, 1, 2, 8, 527, 66, true).tail_units, 0);  // 7.98 k-tiles a piece

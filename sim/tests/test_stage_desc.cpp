@@ -256,15 +256,15 @@ TEST(LaunchPlan, PersistentTailRunsAsPieces) {
   EXPECT_EQ(q->tail_pieces, 0);
 }
 
-// Stage 17 at 512 x 512 x 16384: 4 units (8 tiles) on 66 clusters; every unit is split, 1024
-// k-tiles over all 66 clusters (15 or 16 each; units start at 256, 512, 768: clusters 16 and 49
-// cross a unit's start, cluster 33 begins at 512), so 68 segments = 136 pieces and no tile alone.
+// Stage 17 at 512 x 512 x 16384: 4 units (8 tiles) on 66 clusters; every unit is split over a group
+// of 16 clusters, the same 16 k-tile ranges for all four units (2 clusters idle): 64 segments =
+// 128 pieces and no tile alone.
 TEST(LaunchPlan, PersistentSplitsFewerUnitsThanClusters) {
   const DeviceDesc h100 = *device_preset("h100");
   auto p = plan_launch(*stage_launch_spec(*find_stage_desc("persistent"), {512, 512, 16384}), h100);
   ASSERT_TRUE(p.ok()) << p.error();
-  EXPECT_EQ(p->tail_pieces, 136);
-  EXPECT_EQ(p->plan.blocks.size(), 136u);
+  EXPECT_EQ(p->tail_pieces, 128);
+  EXPECT_EQ(p->plan.blocks.size(), 128u);
   EXPECT_EQ(check_plan_coverage(p->plan), "");
   EXPECT_EQ(p->tiles.alone, 0);
   EXPECT_EQ(p->tiles.shared, 8);

@@ -21,8 +21,11 @@
 // segments last one first: its unit-starting segment, which waits for nothing, comes first.
 //
 // Fewer units than clusters (512 x 512 x 16384: 4 units of 256 k-tiles): without a split 4 of 66
-// clusters would run the whole K; instead every unit is split over all clusters (15-16 k-tiles
-// each). Only where each piece keeps at least 8 k-tiles and the split saves at least 16 k-tiles on
+// clusters would run the whole K; instead every unit is split over the clusters. Where at least
+// two clusters per unit fit with at most 1/16 of them idle, every unit gets `group` clusters and
+// the same k ranges (16 x 16 k-tiles each on 64 clusters, 2 idle), so that the units sharing A rows
+// or B columns read each k-slice at the same time and the L2 serves the second read; otherwise
+// the clusters' tail ranges above (1536 x 1536 x 8192: 36 units, 69-70 k-tiles a cluster). Only where each piece keeps at least 8 k-tiles and the split saves at least 16 k-tiles on
 // the longest cluster (an estimate: a piece's epilogue alone takes about 6 k-tiles' time, its wait
 // and add a few more; HOPPER_NOTES.md measures both cases).
 #pragma once
@@ -41,6 +44,7 @@ struct Plan {
   int clusters = 1;              // launched
   int dp_units = 0;              // units computed whole: clusters x full rounds (all, without a tail)
   int tail_units = 0;            // units split by k-tile over all clusters (stream-k)
+  int group = 0;                 // > 0: every unit split into `group` equal k ranges, one per cluster
   GL_HD constexpr int units() const { return unit_rows * stride * slabs; }  // padding included
   GL_HD constexpr long long tail_iterations() const { return static_cast<long long>(tail_units) * k_tiles; }
   // Start of cluster c's tail range (c = clusters: the end).
@@ -73,6 +77,10 @@ GL_HD constexpr Plan make_plan(int tiles_m, int tiles_n, int cluster_m, int max_
   if (tail && every_unit_real && p.units() < clusters && split_all_pays(p.units(), k_tiles, clusters)) {
     p.clusters = clusters;
     p.tail_units = p.units();
+    // The same k ranges for every unit when that leaves at most 1/16 of the clusters idle: units
+    // that share A rows or B columns then read the same k-slices at the same time.
+    const int g = clusters / p.units();
+    if (g >= 2 && 16 * (clusters - g * p.units()) <= clusters) p.group = g;
   } else {
     const bool partial_round = rest != 0 && 4 * rest <= 3 * p.clusters && p.units() > p.clusters;
     p.tail_units = tail && every_unit_real && partial_round ? rest : 0;
@@ -89,14 +97,21 @@ struct Segment {
   GL_HD constexpr bool stores() const { return k_begin == 0; }
 };
 
-// Cluster c's work: its whole units, then its tail segments (the last one first).
+// Cluster c's work: its whole units, then its tail segments (the last one first); with a group,
+// the one piece c % group of unit c / group (clusters past group x units idle).
 GL_HD constexpr int segments(const Plan& p, int c) {
+  if (p.group > 0) return c < p.group * p.tail_units ? 1 : 0;
   const int whole = p.dp_units / p.clusters + (c < p.dp_units % p.clusters ? 1 : 0);
   const long long lo = p.tail_begin(c), hi = p.tail_begin(c + 1);
   const int tail = hi > lo ? int((hi - 1) / p.k_tiles - lo / p.k_tiles + 1) : 0;
   return whole + tail;
 }
 GL_HD constexpr Segment segment(const Plan& p, int c, int s) {
+  if (p.group > 0) {  // cluster c: piece c % group of unit c / group
+    const int j = c % p.group;
+    return Segment{p.dp_units + c / p.group, int(static_cast<long long>(j) * p.k_tiles / p.group),
+                   int(static_cast<long long>(j + 1) * p.k_tiles / p.group)};
+  }
   const int whole = p.dp_units / p.clusters + (c < p.dp_units % p.clusters ? 1 : 0);
   if (s < whole) return Segment{c + s * p.clusters, 0, p.k_tiles};
   const long long lo = p.tail_begin(c), hi = p.tail_begin(c + 1);
@@ -128,12 +143,14 @@ static_assert(kPlan8192.dp_units == 990 && kPlan8192.tail_units == 34 && segment
 static_assert(segment(kPlan8192, 1, 15).unit == 991 && segment(kPlan8192, 1, 15).k_end == 3 &&
               segment(kPlan8192, 1, 15).stores());
 static_assert(segment(kPlan8192, 1, 16).unit == 990 && segment(kPlan8192, 1, 16).k_begin == 65);
-// 512 x 512 x 16384: 4 units on 66 clusters, all split (1024 k-tiles, 15 or 16 a cluster); 1000 x
-// 1500 x 712 (24 units of 12 k-tiles) is not: 66 pieces of 4-5 k-tiles would each pay an epilogue.
+// 512 x 512 x 16384: 4 units on 66 clusters, all split in groups of 16 (16 k-tiles a cluster, the
+// last 2 clusters idle); 1536 x 1536 x 8192 (36 units) over the tail ranges; 1000 x 1500 x 712 (24
+// units of 12 k-tiles) not at all: 66 pieces of 4-5 k-tiles would each pay an epilogue.
 constexpr Plan kPlan512 = make_plan(4, 2, 2, 8, 256, 66, true);
-static_assert(kPlan512.clusters == 66 && kPlan512.tail_units == 4 && kPlan512.dp_units == 0 &&
-              segments(kPlan512, 0) == 1 && segment(kPlan512, 0, 0).k_end == 15 &&
-              segment(kPlan512, 65, 0).unit == 3 && segment(kPlan512, 65, 0).k_end == 256);
+static_assert(kPlan512.clusters == 66 && kPlan512.tail_units == 4 && kPlan512.dp_units == 0 && kPlan512.group == 16 &&
+              segments(kPlan512, 0) == 1 && segment(kPlan512, 0, 0).k_end == 16 && segments(kPlan512, 64) == 0 &&
+              segment(kPlan512, 63, 0).unit == 3 && segment(kPlan512, 63, 0).k_begin == 240);
+static_assert(make_plan(12, 6, 2, 8, 128, 66, true).tail_units == 36 && make_plan(12, 6, 2, 8, 128, 66, true).group == 0);
 static_assert(make_plan(8, 6, 2, 8, 12, 66, true).tail_units == 0 &&
               make_plan(8, 6, 2, 8, 12, 66, true).clusters == 24);
 static_assert(make_plan(64, 32, 2, 8, 128, 66, false).tail_units == 0 &&
