@@ -21,10 +21,12 @@
 //     storing it and the others adding to it with the TMA's reduce-add (no partial sums in
 //     registers or a workspace; only a flag per piece of C). With the TMA epilogue only, and only
 //     where the last round would be at most 3/4 full (4096^3: 58 of 66, no tail).
-//   - Fewer cluster tiles than clusters (512 x 512 x 16384: 4) are split the same way over every
-//     cluster, where each piece keeps at least 8 k-tiles: without it 4 of 66 clusters ran the
-//     whole K (17 % of cuBLAS); split, 85-98 % (512 x 512 x 32768: 14 % -> 79-83 %; 1536 x 1536 x
-//     8192, 36 cluster tiles: 71-73 % -> 101-103 %).
+//   - Fewer cluster tiles than clusters (512 x 512 x 16384: 4) are split the same way over the
+//     clusters, where each piece keeps at least 8 k-tiles, in groups with the same k ranges for
+//     every tile where they fit (the tiles that share A rows or B columns then read each k-slice
+//     together: a third less DRAM traffic). Without it 4 of 66 clusters ran the whole K: 17 % of
+//     cuBLAS; split, 83-88 % (512 x 512 x 32768: 14 % -> 93-95 %; 1024 x 1024 x 16384: 38 % ->
+//     100-101 %; 1536 x 1536 x 8192, 36 cluster tiles over the tail ranges: 71-73 % -> 101-103 %).
 // K must be a multiple of 8 (TMA's 16-byte row strides); any M and N.
 // The kernel: 17_persistent.cuh (persistent_kernel).
 // Measured (H100, 2026-11-26, ratio to cuBLAS timed in turns): 98.8-100.7 % at 4096^3 over
