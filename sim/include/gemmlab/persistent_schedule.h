@@ -15,19 +15,21 @@
 // split evenly over all 66 clusters (65 or 66 each, the stream-k of lesson 13): cluster c takes
 // tail iterations [c T K / C, (c + 1) T K / C). Only where the last round would be at most 3/4
 // full: a split costs its pieces an extra epilogue and a wait (measured on the H100: 4096^3, 58
-// of 66 clusters busy in the last round, ran 1.5 points slower with the tail; 8192^3 2.4 faster). Of a unit split between clusters, the segment that
-// starts at k-tile 0 stores its sums into C and raises the unit's flag; every other segment adds
-// its sums into C (the TMA's reduce-add) once the flag is up. Each cluster computes its tail
-// segments last one first: its unit-starting segment, which waits for nothing, comes first.
+// of 66 clusters busy in the last round, ran 1.5 points slower with the tail; 8192^3 2.4 faster).
+// Of a unit split between clusters, the segment that starts at k-tile 0 stores its sums into C
+// and raises the unit's flag; every other segment adds its sums into C (the TMA's reduce-add) once
+// the flag is up. Each cluster computes its tail segments last one first: its unit-starting
+// segment, which waits for nothing, comes first.
 //
 // Fewer units than clusters (512 x 512 x 16384: 4 units of 256 k-tiles): without a split 4 of 66
-// clusters would run the whole K; instead every unit is split over the clusters. Where at least
-// two clusters per unit fit with at most 1/16 of them idle, every unit gets `group` clusters and
-// the same k ranges (16 x 16 k-tiles each on 64 clusters, 2 idle), so that the units sharing A rows
-// or B columns read each k-slice at the same time and the L2 serves the second read; otherwise
-// the clusters' tail ranges above (1536 x 1536 x 8192: 36 units, 69-70 k-tiles a cluster). Only where each piece keeps at least 8 k-tiles and the split saves at least 16 k-tiles on
-// the longest cluster (an estimate: a piece's epilogue alone takes about 6 k-tiles' time, its wait
-// and add a few more; HOPPER_NOTES.md measures both cases).
+// clusters would run the whole K; instead every unit is split over the clusters, where each piece
+// keeps at least 8 k-tiles and the split saves at least 16 k-tiles on the longest cluster (an
+// estimate: a piece's epilogue alone takes about 6 k-tiles' time, its wait and add a few more;
+// HOPPER_NOTES.md measures both). Where at least two clusters per unit fit with at most 1/16 of
+// them idle, every unit gets `group` clusters and the same k ranges (16 x 16 k-tiles on 64
+// clusters, 2 idle), so that the units sharing A rows or B columns read each k-slice at the same
+// time and the L2 serves the second read; otherwise the tail ranges above (1536 x 1536 x 8192: 36
+// units, 69-70 k-tiles a cluster).
 #pragma once
 #include "gemmlab/hd.h"
 #include "gemmlab/raster.h"
