@@ -80,7 +80,7 @@ std::string read_all(const std::string& path) {
 // are the simulator's event and metric names.
 std::vector<std::string> english_prose(const std::string& line) {
   static const std::set<std::string> terms = {
-      "bank", "barrier", "block", "buffer", "buffering", "cluster", "commit", "core", "dimension", "double", "epilogue",
+      "bank", "barrier", "block", "buffer", "buffering", "commit", "core", "dimension", "double", "epilogue",
       "fix", "fragment", "full", "global", "grid", "group", "leading", "load", "map", "matrix", "mbarrier",
       "memory", "mma", "ping", "pong", "quantisation", "raked", "shared", "simt", "smem", "specialized",
       "stage", "swizzle", "sync", "tensor", "thread", "threadblock", "tile", "tma", "up", "warp", "wave", "wgmma"};

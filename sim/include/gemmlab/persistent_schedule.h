@@ -152,7 +152,8 @@ constexpr Plan kPlan512 = make_plan(4, 2, 2, 8, 256, 66, true);
 static_assert(kPlan512.clusters == 66 && kPlan512.tail_units == 4 && kPlan512.dp_units == 0 && kPlan512.group == 16 &&
               segments(kPlan512, 0) == 1 && segment(kPlan512, 0, 0).k_end == 16 && segments(kPlan512, 64) == 0 &&
               segment(kPlan512, 63, 0).unit == 3 && segment(kPlan512, 63, 0).k_begin == 240);
-static_assert(make_plan(12, 6, 2, 8, 128, 66, true).tail_units == 36 && make_plan(12, 6, 2, 8, 128, 66, true).group == 0);
+static_assert(make_plan(12, 6, 2, 8, 128, 66, true).tail_units == 36 &&
+              make_plan(12, 6, 2, 8, 128, 66, true).group == 0);
 static_assert(make_plan(8, 6, 2, 8, 12, 66, true).tail_units == 0 &&
               make_plan(8, 6, 2, 8, 12, 66, true).clusters == 24);
 static_assert(make_plan(64, 32, 2, 8, 128, 66, false).tail_units == 0 &&
