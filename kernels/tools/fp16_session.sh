@@ -1,9 +1,16 @@
 #!/usr/bin/env bash
 # One GPU session for the FP16 stages (8-12): build, correctness, timings and variants, ncu
 # shared-memory counters, compute-sanitizer. Run from the repo root on the GPU machine:
-#   bash kernels/tools/fp16_session.sh [steps]     steps: any of build,sass,check,bench,time,ncu,
-#                                                  explore,sanitize (default: all but explore)
-# FP16_TUNE_ONLY=id,id,... limits the time step to those stages / variants (fp16_tune/main.cu).
+#   bash kernels/tools/fp16_session.sh [steps]     steps: any of build,sass,check,bench,time,turns,
+#                                                  ncu,explore,sanitize (default: all but explore
+#                                                  and turns)
+# FP16_TUNE_ONLY=id,id,... limits the time and turns steps to those stages / variants
+# (fp16_tune/main.cu). turns: the selected ones and cuBLAS timed in turns, TURNS_ROUNDS rounds
+# (default 3) at SIZES_TIME.
+# CUTLASS_DIR=<CUTLASS checkout> adds CUTLASS 2.x's sm80 kernels as variants (epilogue/cutlass-*,
+# fp16_tune/variants_cutlass.cu), the peer of stage 12: e.g.
+#   CUTLASS_DIR=~/cutlass FP16_TUNE_ONLY=epilogue,epilogue/cutlass-256x128s3 \
+#     bash kernels/tools/fp16_session.sh build,turns
 # Needs the carried .deps (`bash kernels/tools/gpu_deps.sh fetch`). Logs and tables are written to a work folder
 # and packed into $OUT/fp16_logs.tgz at exit (the device tool returns at most 8 files).
 # Each step has its own time limit so that a slow one cannot eat the whole call.
@@ -25,7 +32,7 @@ nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,temperature.g
 if has build; then
   say build
   # gpu_check, and the tuning tool (variants of the stages, checked and timed through the runner).
-  GPU_CMAKE_ARGS=-DGEMMLAB_GPU_PROBES=ON bash kernels/tools/gpu_build.sh "$OUT/build.log" gpu_check fp16_tune ||
+  GPU_CMAKE_ARGS="-DGEMMLAB_GPU_PROBES=ON -DGEMMLAB_CUTLASS_DIR=${CUTLASS_DIR:-}" bash kernels/tools/gpu_build.sh "$OUT/build.log" gpu_check fp16_tune ||
     { grep -E "error|Error" -A3 "$OUT/build.log" | head -60; tail -30 "$OUT/build.log"; exit 1; }
   # `gemmlab bench` also needs the sim CLI; not needed by the steps below.
   cmake --build build-gpu --target gemmlab -j16 >>"$OUT/build.log" 2>&1 || echo "gemmlab did not build"
@@ -36,7 +43,7 @@ GPU_CHECK=$(find build-gpu -name gpu_check -type f -perm -u+x | head -1)
 
 if has sass; then
   # Registers / shared memory per kernel, and the instructions each stage is meant to have.
-  for o in $(find build-gpu/kernels -path "*stages/fp16/*.cu.o" | sort); do
+  for o in $(find build-gpu/kernels \( -path "*stages/fp16/*.cu.o" -o -name variants_cutlass.cu.o \) | sort); do
     s=$(basename "$o" .cu.o)
     /usr/local/cuda/bin/cuobjdump -res-usage "$o" 2>/dev/null | grep -E "Function|REG" |
       sed -E 's/Function (_Z[^:]*kernel[^:]*):/\1/' >>"$OUT/resources.txt"
@@ -67,6 +74,11 @@ fi
 if has time; then
   say "time (cuBLAS, stages, variants)"
   timeout 300 build-gpu/kernels/tools/fp16_tune time $SIZES_TIME 2>&1 | tee "$OUT/time.txt"
+fi
+
+if has turns; then
+  say "turns (cuBLAS and the selected stages / variants timed in turns, ${TURNS_ROUNDS:-3} rounds)"
+  timeout 400 build-gpu/kernels/tools/fp16_tune turns "${TURNS_ROUNDS:-3}" $SIZES_TIME 2>&1 | tee "$OUT/turns.txt"
 fi
 
 if has ncu; then

@@ -1,8 +1,12 @@
 // fp16_tune time [SIZES...]   check + time cuBLAS, the registered FP16 stages and the variants
 //                             (FP16_TUNE_ONLY=id,id,... times only those)
+// fp16_tune turns R [SIZES...] the selected stages and variants and cuBLAS timed in turns
+//                             (Runner::time_interleaved, as `gemmlab bench` pairs a stage with
+//                             cuBLAS), R rounds; each checked against cuBLAS at the size first
 // fp16_tune run ID MxNxK       one cuBLAS check of a stage or variant (for ncu)
 // fp16_tune sanitize          host-reference checks of the FP16 stages on small problems, for
 //                             compute-sanitizer (both load paths: K % 8 == 0 and not)
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -46,6 +50,9 @@ std::vector<StageInfo> stages_and_variants() {
   for (auto* list : {fp16_tune::sync_variants, fp16_tune::multistage_variants,
                      fp16_tune::epilogue_variants})
     for (const StageInfo& s : list()) all.push_back(s);
+#ifdef GEMMLAB_HAVE_CUTLASS
+  for (const StageInfo& s : fp16_tune::cutlass_variants()) all.push_back(s);
+#endif
   return all;
 }
 
@@ -103,11 +110,39 @@ int time_all(Runner& r, const std::vector<Problem>& sizes) {
   return failed ? 1 : 0;
 }
 
+// Every selected target and cuBLAS in one interleaved timing per round, so that all of them see
+// the same clocks; prints each round's median and its ratio to cuBLAS's in that round.
+int time_in_turns(Runner& r, int rounds, const std::vector<Problem>& sizes) {
+  std::vector<StageInfo> all;
+  for (const StageInfo& s : stages_and_variants())
+    if (selected(s.id)) all.push_back(s);
+  int failed = 0;
+  for (const Problem& p : sizes) {
+    std::vector<Target> targets{Target::cublas(Track::fp16)};
+    for (const StageInfo& s : all) {
+      const CheckResult c = r.check(Target::of(s), p);
+      std::printf("check %-28s %5dx%5dx%5d %s rel_err %.2e %s\n", s.id, p.m, p.n, p.k,
+                  c.ok ? "ok" : "FAILED", c.rel_err, c.rejected.c_str());
+      if (c.ok) targets.push_back(Target::of(s));
+      failed += !c.ok;
+    }
+    for (int round = 1; round <= rounds; ++round) {
+      const std::vector<TimeResult> t = r.time_interleaved(targets, p, {});
+      for (size_t j = 0; j < targets.size(); ++j)
+        std::printf("turns %5dx%5dx%5d round %d %-28s %9.4f ms %7.1f TFLOP/s %6.1f %%\n", p.m, p.n, p.k,
+                    round, targets[j].id().c_str(), t[j].median_ms, t[j].tflops,
+                    t[j].median_ms > 0 ? 100.0 * t[0].median_ms / t[j].median_ms : 0.0);
+      std::fflush(stdout);
+    }
+  }
+  return failed ? 1 : 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   if (argc < 2) {
-    std::fprintf(stderr, "usage: fp16_tune time [N|MxNxK ...] | run ID MxNxK | sanitize\n");
+    std::fprintf(stderr, "usage: fp16_tune time [N|MxNxK ...] | turns ROUNDS [N|MxNxK ...] | run ID MxNxK | sanitize\n");
     return 2;
   }
   try {
@@ -116,10 +151,11 @@ int main(int argc, char** argv) {
                 r.device().clock_mhz);
     if (!std::strcmp(argv[1], "sanitize")) return sanitize(r);
     if (!std::strcmp(argv[1], "run") && argc == 4) return run_one(r, argv[2], parse_problem(argv[3]));
+    const bool turns = !std::strcmp(argv[1], "turns") && argc >= 3;
     std::vector<Problem> sizes;
-    for (int i = 2; i < argc; ++i) sizes.push_back(parse_problem(argv[i]));
+    for (int i = turns ? 3 : 2; i < argc; ++i) sizes.push_back(parse_problem(argv[i]));
     if (sizes.empty()) sizes = {{4096, 4096, 4096}, {8192, 8192, 8192}};
-    return time_all(r, sizes);
+    return turns ? time_in_turns(r, std::max(1, std::atoi(argv[2])), sizes) : time_all(r, sizes);
   } catch (const GpuError& e) {
     std::fprintf(stderr, "fp16_tune: %s\n", e.what());
     return 2;
