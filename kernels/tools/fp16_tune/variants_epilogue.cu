@@ -46,6 +46,8 @@ std::vector<StageInfo> fp16_tune::epilogue_variants() {
       variant("epilogue/k64s4", "12 k64 4 stages", 128, 256, 64, 256, get<K64S4, 8>),
       variant("epilogue/256x128", "12 256x128", 256, 128, 32, 256, get<Tall, 8>),
       variant("epilogue/256x128s3", "12 256x128x32 3 stages", 256, 128, 32, 256, get<TallS3, 8>),
+      variant("epilogue/256x128sw1", "12 256x128, stride 1", 256, 128, 32, 256, get<Tall, 1>),
+      variant("epilogue/256x128sw4", "12 256x128, stride 4", 256, 128, 32, 256, get<Tall, 4>),
       variant("epilogue/k64s3p3", "12 k64 3 stages, copy over 3 steps", 128, 256, 64, 256, get<K64S3, 8, 1, 3>),
       variant("epilogue/256x128k64", "12 256x128x64 3 stages", 256, 128, 64, 256, get<TallK64S3, 8>),
       variant("epilogue/256x128k64sw4", "12 256x128x64 3 st, stride 4", 256, 128, 64, 256, get<TallK64S3, 4>),
