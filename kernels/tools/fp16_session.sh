@@ -32,7 +32,7 @@ nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,temperature.g
 if has build; then
   say build
   # gpu_check, and the tuning tool (variants of the stages, checked and timed through the runner).
-  GPU_CMAKE_ARGS="-DGEMMLAB_GPU_PROBES=ON -DGEMMLAB_CUTLASS_DIR=${CUTLASS_DIR:-}" bash kernels/tools/gpu_build.sh "$OUT/build.log" gpu_check fp16_tune ||
+  GPU_CMAKE_ARGS=-DGEMMLAB_GPU_PROBES=ON bash kernels/tools/gpu_build.sh "$OUT/build.log" gpu_check fp16_tune ||
     { grep -E "error|Error" -A3 "$OUT/build.log" | head -60; tail -30 "$OUT/build.log"; exit 1; }
   # `gemmlab bench` also needs the sim CLI; not needed by the steps below.
   cmake --build build-gpu --target gemmlab -j16 >>"$OUT/build.log" 2>&1 || echo "gemmlab did not build"

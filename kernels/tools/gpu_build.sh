@@ -11,6 +11,8 @@ cd "$(dirname "$0")/../.."
 P=$(bash kernels/tools/gpu_deps.sh unpack) || exit 1
 CUDNN=$(python3 -c "import nvidia.cudnn; print(nvidia.cudnn.__path__[0])" 2>/dev/null || true)
 echo "cuDNN folder: ${CUDNN:-none}"
+# CUTLASS_DIR (optional, fp16_tune's peer variants) is set on every configure, so that a folder
+# named by an earlier build and gone since does not stay in the cache.
 cmake --preset gpu -DCMAKE_PREFIX_PATH="$P" -DCMAKE_CUDA_ARCHITECTURES=90a-real -DGEMMLAB_CUDNN_ROOT="$CUDNN" \
-  ${GPU_CMAKE_ARGS:-} >"$log" 2>&1 &&
+  -DGEMMLAB_CUTLASS_DIR="${CUTLASS_DIR:-}" ${GPU_CMAKE_ARGS:-} >"$log" 2>&1 &&
   cmake --build build-gpu --target "$@" -j16 >>"$log" 2>&1

@@ -84,10 +84,11 @@ TEST(StageTable, ConvStagesAreImplicitGemms) {
 
 TEST(StageTable, ValuesComeFromTheKernelsConstants) {
   const StageDesc& e = *find_stage_desc("epilogue");
-  EXPECT_EQ(e.tile_m, 128);
-  EXPECT_EQ(e.tile_n, 256);
+  EXPECT_EQ(e.tile_m, 256);
+  EXPECT_EQ(e.tile_n, 128);
   EXPECT_EQ(e.tile_k, 32);
-  EXPECT_EQ(e.smem, 98304);  // 4 stages x (128 + 256) x 32 halves
+  EXPECT_EQ(e.smem, 98304);  // 4 stages x (256 + 128) x 32 halves
+  EXPECT_EQ(e.threads, 256);  // 8 warps of 64 x 64
   EXPECT_EQ(e.raster, OrderKind::Serpentine);
   EXPECT_EQ(e.raster_param, 8);
   EXPECT_EQ(e.loads, GlobalLoad::CpAsync);
@@ -114,7 +115,7 @@ TEST(StageTable, NcuKernelNamesFindTheirStage) {
       {"void sync_tile_kernel<SyncTileShape<32>, 1, 0, 1>(const __half *, const __half *)", "ldmatrix"},
       {"void sync_tile_kernel<SyncTileShape<32>, 1, 1, 1>(const __half *, const __half *)", "smem-swizzle"},
       {"void multistage_kernel<MultistageShape<128, 128, 32, 4, 64, 32>, 1, 1>(const __half *)", "multistage"},
-      {"void staged_epilogue_kernel<MultistageShape<128, 256, 32, 4, 64, 64>, 1, 1, 1>(const __half *)", "epilogue"},
+      {"void staged_epilogue_kernel<MultistageShape<256, 128, 32, 4, 64, 64, 1>, 1, 1, 1>(const __half *)", "epilogue"},
       {"void unnamed>::split_k_kernel<4>(int, int, int)", "split-k"},
   };
   for (const auto& [name, id] : names) {
@@ -205,7 +206,7 @@ TEST(LaunchPlan, StagesLaunchAsTheirKernelsDo) {
   ASSERT_TRUE(sk1.ok());
   EXPECT_EQ(sk1->split_k, 1);
   EXPECT_EQ(sk1->tiles.alone, 1024);
-  // epilogue: 238 registers -> 1 block per SM; serpentine grid of 512 blocks at 4096^3; fp16 TN;
+  // epilogue: 240 registers -> 1 block per SM; serpentine grid of 512 blocks at 4096^3; fp16 TN;
   // two-block co-residency does not arise, and the stage says even.
   auto ep = plan_launch(*stage_launch_spec(*find_stage_desc("epilogue"), {4096, 4096, 4096}), h100);
   ASSERT_TRUE(ep.ok());

@@ -1,10 +1,13 @@
 // Stage 12 - + block swizzle and an epilogue through shared memory (lesson 12-epilogue; the
 // block swizzle is lesson 11's). The fastest FP16 stage: stage 11's cp.async multistage loop on
-// a larger tile, plus what the hand-written mma_base HGEMM adds around it:
+// a larger tile, plus what the hand-written mma_base HGEMM and CUTLASS 2.x add around it:
 //
-//   - Block tile 128x256x32, 8 warps of 64x64 (2 x 4): each warp's k16 step is 32 mma from 4 A
+//   - Block tile 256x128x32, 8 warps of 64x64 (4 x 2): each warp's k16 step is 32 mma from 4 A
 //     and 4 B ldmatrix.x4, 4 mma per ldmatrix where stage 11's 64x32 warps get 2.67. 4 stages of
 //     24 KB (96 KB dynamic shared memory), one block per SM.
+//   - The loop in CUTLASS 2.x's order (MultistageShape's kBarrierAfterMma): a tile's cp.async
+//     wait and block barrier follow the mma of its first k16 step, so that the next tile's
+//     ldmatrix run under the mma of its second.
 //   - mma order serpentine (the hand-written mma_base HGEMM): odd m rows walk the n tiles backwards, so the B fragment
 //     of a row's last mma is the next row's first (register reuse).
 //   - Block swizzle, the hand-written mma_base HGEMM's serpentine across gridDim.z (gemmlab/raster.h,
@@ -21,8 +24,8 @@
 //
 // Any M, N (predicated). K % 8 == 0 (16-byte aligned rows) for cp.async, otherwise the slow
 // synchronous fallback of stage 11; M % 4 == 0 for the 128-bit C stores, otherwise 32-bit ones.
-// Expected (H200): ~440-450 TFLOP/s at 4096^3 (62-65 % of cuBLAS), 400-450 at 8192^3 (55-61 %);
-// 238 registers. The issue's 70 % is not reached: FP16_NOTES.md says why.
+// Expected (H100, timed in turns with cuBLAS and CUTLASS 2.x's sm80 kernels): 60-64 % of cuBLAS
+// at 4096^3, 58-61 % at 8192^3, level with CUTLASS's best shape and above its 3-stage ones.
 // Measured numbers and how they were taken: kernels/stages/fp16/FP16_NOTES.md.
 //
 // Run: gemmlab bench --stages multistage,epilogue --sizes 4096,8192 --check
@@ -31,7 +34,7 @@
 namespace gemmlab::kernels {
 namespace {
 
-// 128x256x32, 4 stages (96 KB shared), 256 threads, serpentine slab width 8 (fp16_shapes.h).
+// 256x128x32, 4 stages (96 KB shared), 256 threads, serpentine slab width 8 (fp16_shapes.h).
 using Shape = fp16::EpilogueStage::Shape;
 constexpr int kMaxStride = fp16::EpilogueStage::kMaxStride;
 

@@ -24,11 +24,13 @@ StageLaunch get() {
 }  // namespace
 
 std::vector<StageInfo> fp16_tune::epilogue_variants() {
-  using K32S4 = fp16::MultistageShape<128, 256, 32, 4, 64, 64>;  // the stage's own shape
+  // Stage 12's shape until 2026-11-26 (the variants below that name no other tile vary it):
+  // 128x256x32, 4 stages, the barrier before the last k16 step's mma.
+  using K32S4 = fp16::MultistageShape<128, 256, 32, 4, 64, 64>;
   using K32S3 = fp16::MultistageShape<128, 256, 32, 3, 64, 64>;
   using K64S3 = fp16::MultistageShape<128, 256, 64, 3, 64, 64>;
   using K64S4 = fp16::MultistageShape<128, 256, 64, 4, 64, 64>;
-  using Tall = fp16::MultistageShape<256, 128, 32, 4, 64, 64>;     // warps 4 x 2
+  using Tall = fp16::MultistageShape<256, 128, 32, 4, 64, 64>;     // warps 4 x 2, barrier before
   using TallS3 = fp16::MultistageShape<256, 128, 32, 3, 64, 64>;   // 72 KB: CUTLASS 2.x's best sm80 shape on Hopper
   using TallK64S3 = fp16::MultistageShape<256, 128, 64, 3, 64, 64>;  // 144 KB, warps 4 x 2
   using TallS5 = fp16::MultistageShape<256, 128, 32, 5, 64, 64>;     // 120 KB
@@ -39,6 +41,7 @@ std::vector<StageInfo> fp16_tune::epilogue_variants() {
   using SqK32S4 = fp16::MultistageShape<128, 128, 32, 4, 64, 64>;  // 64 KB a block
   using SqK32S6 = fp16::MultistageShape<128, 128, 32, 6, 64, 64>;  // 96 KB a block
   return {
+      variant("epilogue/128x256", "12 until 2026-11-26: 128x256x32", 128, 256, 32, 256, get<K32S4, 8>),
       variant("epilogue/sw2", "12 stride 2", 128, 256, 32, 256, get<K32S4, 2>),
       variant("epilogue/sw16", "12 stride 16", 128, 256, 32, 256, get<K32S4, 16>),
       variant("epilogue/k32s3", "12 k32 3 stages", 128, 256, 32, 256, get<K32S3, 8>),

@@ -20,10 +20,15 @@ struct SyncTileShape {
 };
 
 // Stages 11-12: kStages shared buffers of (A tile, then B tile), always Swizzle<3,3,3>.
-template <int kTileM_, int kTileN_, int kTileK_, int kStages_, int kWarpM_, int kWarpN_>
+// kBarrierAfterMma (11_multistage.cuh's k-tile loop): a tile's cp.async wait and block barrier
+// come after the mma of its second-to-last k16 step are issued (CUTLASS 2.x's MmaMultistage
+// order), not before those of its last step.
+template <int kTileM_, int kTileN_, int kTileK_, int kStages_, int kWarpM_, int kWarpN_,
+          bool kBarrierAfterMma_ = false>
 struct MultistageShape {
   static constexpr int kTileM = kTileM_, kTileN = kTileN_, kTileK = kTileK_;
   static constexpr int kStages = kStages_, kWarpM = kWarpM_, kWarpN = kWarpN_;
+  static constexpr bool kBarrierAfterMma = kBarrierAfterMma_;
   static constexpr int kWarpsN = kTileN / kWarpN;
   static constexpr int kThreads = (kTileM / kWarpM) * kWarpsN * 32;
   static constexpr int kStepsPerTile = kTileK / 16;
@@ -54,8 +59,9 @@ struct MultistageStage {                                            // 11 multis
   static constexpr int kMinBlocks = 1;
 };
 struct EpilogueStage {                                              // 12 epilogue
-  using Shape = MultistageShape<128, 256, 32, 4, 64, 64>;  // 96 KB shared, 256 threads
-  static constexpr int kMaxStride = 8;                     // serpentine slab width
+  // 256x128x32, warps 64x64 (4 x 2), 4 stages (96 KB), 256 threads, the barrier after the mma.
+  using Shape = MultistageShape<256, 128, 32, 4, 64, 64, true>;
+  static constexpr int kMaxStride = 8;  // serpentine slab width
 };
 
 }  // namespace gemmlab::kernels::fp16
