@@ -40,7 +40,15 @@ struct SimSetup {
   std::string device = "h100";
   // As ncu measured them, shown beside the stage's own (stages.def).
   int threads = 0, regs = 0, smem = 0;
+  std::string kernel;  // ncu's kernel name: which build of the stage it measured
 };
+
+// The stage as the measured kernel was built (gemmlab::stage_as_measured), when the kernel is one
+// of the stage's; else the registered stage.
+MeasuredStage stage_as_built(const StageDesc& st, const std::string& kernel) {
+  if (kernel.empty() || stage_of_kernel(kernel) != &st) return {st, true};
+  return stage_as_measured(st, kernel);
+}
 
 struct SimOutcome {
   std::string error;
@@ -61,7 +69,7 @@ struct KernelRow {
 
 std::string setup_key(const SimSetup& s) {
   return s.stage + "|" + std::to_string(s.problem[0]) + "x" + std::to_string(s.problem[1]) + "x" +
-         std::to_string(s.problem[2]) + "|" + s.order + "|" + s.device;
+         std::to_string(s.problem[2]) + "|" + s.order + "|" + s.device + "|" + s.kernel;
 }
 
 SimOutcome simulate(const SimSetup& s) {
@@ -71,8 +79,10 @@ SimOutcome simulate(const SimSetup& s) {
   out.smem = stage_smem_mix(*st, {s.problem[0], s.problem[1], s.problem[2]});
   auto dev = device_preset(s.device);
   if (!dev) return out.error = dev.error(), out;
-  // The stage's launch as the Grid view and `gemmlab sim l2 --stage` build it.
-  auto stage_spec = stage_launch_spec(*st, {s.problem[0], s.problem[1], s.problem[2]});
+  // The stage's launch as the Grid view and `gemmlab sim l2 --stage` build it, with the tile of
+  // the build the capture measured.
+  const StageDesc built = stage_as_built(*st, s.kernel).desc;
+  auto stage_spec = stage_launch_spec(built, {s.problem[0], s.problem[1], s.problem[2]});
   if (!stage_spec) return out.error = stage_spec.error(), out;
   LaunchSpec spec = *stage_spec;
   if (!s.order.empty()) {
@@ -147,6 +157,11 @@ class MeasuredView final : public View {
       }
       if (i < rows_.size() && rows_[i].outcome && rows_[i].outcome->error.empty()) {
         j["simulated"]["stage"] = rows_[i].setup.stage;
+        if (const StageDesc* st = find_stage_desc(rows_[i].setup.stage)) {
+          const MeasuredStage b = stage_as_built(*st, rows_[i].setup.kernel);
+          j["simulated"]["tile"] = {b.desc.tile_m, b.desc.tile_n, b.desc.tile_k};
+          j["simulated"]["current_build"] = b.current;
+        }
         j["simulated"]["l2_hit_rate"] = rows_[i].outcome->hit_rate;
         j["simulated"]["l2_hit_rate_with_far"] = rows_[i].outcome->hit_rate_with_far;
         j["simulated"]["dram_bytes_read"] = rows_[i].outcome->dram_read;
@@ -226,6 +241,7 @@ class MeasuredView final : public View {
     for (const auto& line : r.preamble)
       if (line.find("H200") != std::string::npos) s.device = "h200";
     // Launch resources, as measured.
+    s.kernel = k.name;
     if (const auto t = ncu_block_threads(k.block)) s.threads = *t;
     // Counters are finite and below 2^53 (parse_ncu_number); clamped as doubles before any int.
     if (auto v = k.metric("launch__registers_per_thread")) s.regs = int(std::clamp(*v, 1.0, 255.0));
@@ -274,9 +290,14 @@ class MeasuredView final : public View {
     ImGui::SameLine();
     static const std::vector<std::string> devices = {"h100", "h200", "a100", "rtx4090"};
     combo_string(tr("device"), &s.device, devices, 6);
-    if (const StageDesc* st = find_stage_desc(s.stage))
+    if (const StageDesc* st = find_stage_desc(s.stage)) {
       ImGui::TextDisabled(tr("launch: ncu %d threads, %d registers, %d B shared memory; the stage (stages.def) %d, %d, %d"),
                           s.threads, s.regs, s.smem, st->threads, st->regs, st->smem);
+      if (const MeasuredStage b = stage_as_built(*st, s.kernel); !b.current)
+        ImGui::TextWrapped(tr("This capture is of an earlier build of the stage, with a %d x %d x %d tile (the stage has %d x %d x %d now): "
+                              "the simulated launch and L2 are of that build."),
+                           b.desc.tile_m, b.desc.tile_n, b.desc.tile_k, st->tile_m, st->tile_n, st->tile_k);
+    }
 
     if (!ImGui::BeginTable("##cmp", 3, ImGuiTableFlags_Borders | ImGuiTableFlags_SizingStretchProp)) return;
     ImGui::TableSetupColumn(tr("quantity"), ImGuiTableColumnFlags_WidthStretch, 2.6f);

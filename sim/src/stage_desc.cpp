@@ -51,4 +51,32 @@ const StageDesc* stage_of_kernel(std::string_view ncu_kernel_name) {
   return best;
 }
 
+MeasuredStage stage_as_measured(const StageDesc& s, std::string_view ncu_kernel_name) {
+  MeasuredStage out{s, true};
+  const std::string plain = plain_kernel_name(ncu_kernel_name);
+  const std::string_view key = "MultistageShape<";
+  const size_t at = plain.find(key);
+  if (at == std::string::npos) return out;
+  // MultistageShape<TM, TN, TK, stages, warp m, warp n[, barrier after mma]> (fp16_shapes.h), the
+  // numbers possibly written as "(int)256".
+  int v[6] = {};
+  size_t i = at + key.size();
+  for (int& x : v) {
+    while (i < plain.size() && !std::isdigit(static_cast<unsigned char>(plain[i])) && plain[i] != '>') ++i;
+    if (i >= plain.size() || plain[i] == '>') return out;
+    x = 0;
+    while (i < plain.size() && std::isdigit(static_cast<unsigned char>(plain[i]))) x = x * 10 + (plain[i++] - '0');
+  }
+  const auto [tm, tn, tk, stages, wm, wn] = v;
+  if (tm <= 0 || tn <= 0 || tk <= 0 || wm <= 0 || wn <= 0 || tm % wm || tn % wn) return out;
+  const int threads = (tm / wm) * (tn / wn) * 32;
+  if (tm == s.tile_m && tn == s.tile_n && tk == s.tile_k && threads == s.threads) return out;
+  // An earlier build: its shared memory is its stages of A and B tiles (stages 11 and 12; the TMA
+  // and conv stages, whose blocks hold more, have kept their shapes).
+  out.current = false;
+  out.desc.tile_m = tm, out.desc.tile_n = tn, out.desc.tile_k = tk, out.desc.threads = threads;
+  out.desc.smem = stages * (tm + tn) * tk * 2;
+  return out;
+}
+
 }  // namespace gemmlab

@@ -41,6 +41,19 @@ Measured read_ncu_csv(const std::string& name) {
   return out;
 }
 
+// The kernel each row measured: its name says the shape it was built with (gemmlab::stage_as_measured).
+using Kernels = std::map<std::pair<std::string, int>, std::string>;
+Kernels read_ncu_kernels(const std::string& name) {
+  Kernels out;
+  for (auto& [key, section] : test::read_ncu_csv_sections(name, "# stage=")) {
+    std::istringstream s(key);
+    std::string stage, size;
+    s >> stage >> size;
+    out[{stage, std::stoi(size.substr(5))}] = section.kernel;
+  }
+  return out;
+}
+
 struct Modelled {
   LaunchPlan launch;
   L2Report report;
@@ -48,11 +61,13 @@ struct Modelled {
 
 // The stage's launch as every other caller builds it (stages.def -> plan_launch), on the H200
 // (or `device`), with the co-residency the stage declares unless `even_coresident` asks for the
-// other one.
-Modelled replay_stage(const std::string& stage, GemmCoord problem, bool even_coresident, const char* device = "h200") {
+// other one; given the measured `kernel`, the stage as that kernel was built.
+Modelled replay_stage(const std::string& stage, GemmCoord problem, bool even_coresident, const char* device = "h200",
+                      const std::string& kernel = "") {
   const StageDesc* s = find_stage_desc(stage);
   EXPECT_NE(s, nullptr) << stage;
-  auto spec = stage_launch_spec(*s, problem);
+  const StageDesc built = stage_as_measured(*s, kernel).desc;
+  auto spec = stage_launch_spec(built, problem);
   EXPECT_TRUE(spec.ok()) << spec.error();
   LaunchSpec o = *spec;
   o.l2.buckets = 1;
@@ -65,15 +80,15 @@ Modelled replay_stage(const std::string& stage, GemmCoord problem, bool even_cor
 }
 
 // Each replay once per test binary: several tests compare the same replay with different counters.
-const Modelled& model(const std::string& stage, GemmCoord problem, bool even_coresident) {
-  static std::map<std::tuple<std::string, int, int, int, bool>, Modelled> done;
-  const auto key = std::make_tuple(stage, problem.m, problem.n, problem.k, even_coresident);
+const Modelled& model(const std::string& stage, GemmCoord problem, bool even_coresident, const std::string& kernel = "") {
+  static std::map<std::tuple<std::string, int, int, int, bool, std::string>, Modelled> done;
+  const auto key = std::make_tuple(stage, problem.m, problem.n, problem.k, even_coresident, kernel);
   auto it = done.find(key);
-  if (it == done.end()) it = done.emplace(key, replay_stage(stage, problem, even_coresident)).first;
+  if (it == done.end()) it = done.emplace(key, replay_stage(stage, problem, even_coresident, "h200", kernel)).first;
   return it->second;
 }
-const Modelled& model(const std::string& stage, int n) {
-  return model(stage, {n, n, n}, find_stage_desc(stage)->coresident == Coresidency::Even);
+const Modelled& model(const std::string& stage, int n, const std::string& kernel) {
+  return model(stage, {n, n, n}, find_stage_desc(stage)->coresident == Coresidency::Even, kernel);
 }
 
 // "4096" -> 4096^3, "128x256x8192" -> (128, 256, 8192)
@@ -100,12 +115,13 @@ double extra_lookups(const std::map<std::string, double>& m) {
 
 TEST(L2Validation, EveryMeasuredConfigurationIsWithinTolerance) {
   const Measured measured = read_ncu_csv("l2_ncu_h200.csv");
+  const Kernels kernels = read_ncu_kernels("l2_ncu_h200.csv");
   ASSERT_EQ(measured.size(), 8u);
   for (const auto& [key, m] : measured) {
     const auto& [stage, n] = key;
     SCOPED_TRACE(stage + " " + std::to_string(n));
     ASSERT_NE(find_stage_desc(stage), nullptr);
-    const Modelled& got = model(stage, n);
+    const Modelled& got = model(stage, n, kernels.at(key));
 
     // Same launch: blocks (swizzle no-ops included) and blocks per SM (the tightest ncu limit).
     EXPECT_EQ(m.at("launch__grid_size"), double(got.launch.plan.blocks.size()));
@@ -136,6 +152,7 @@ TEST(L2Validation, EveryMeasuredConfigurationIsWithinTolerance) {
 // on the H100.
 static void check_hopper_stages(const char* csv, const char* device) {
   const Measured measured = read_ncu_csv(csv);
+  const Kernels kernels = read_ncu_kernels(csv);
   ASSERT_EQ(measured.size(), 8u);
   for (const auto& [key, m] : measured) {
     const auto& [stage, n] = key;
@@ -145,7 +162,8 @@ static void check_hopper_stages(const char* csv, const char* device) {
     // 4096^3 ones run the same code here.
     if (n > 4096) continue;
 #endif
-    const Modelled got = replay_stage(stage, {n, n, n}, find_stage_desc(stage)->coresident == Coresidency::Even, device);
+    const Modelled got =
+        replay_stage(stage, {n, n, n}, find_stage_desc(stage)->coresident == Coresidency::Even, device, kernels.at(key));
     // The launch: persistent runs one block per SM; the others one block per tile.
     const double blocks = stage == "persistent" ? double(got.launch.device.sms * got.launch.blocks_per_sm)
                                                 : double(got.launch.plan.blocks.size());
@@ -328,12 +346,13 @@ TEST(L2Validation, CoalescerProbeFindingsQuotedInTheNotes) {
 // +2.2; block-swizzle 8192^3, -2.2). Without it (0 merged) the fp16 rows would be 2.7-5.5 high.
 TEST(L2Validation, LookupHitOverOpReadGivenTheCoalescersMerges) {
   const Measured measured = read_ncu_csv("l2_ncu_h200.csv");
+  const Kernels kernels = read_ncu_kernels("l2_ncu_h200.csv");
   ASSERT_EQ(measured.size(), 8u);
   double worst = 0, worst_without = 0;
   for (const auto& [key, m] : measured) {
     const auto& [stage, n] = key;
     SCOPED_TRACE(stage + " " + std::to_string(n));
-    const Modelled& got = model(stage, n);
+    const Modelled& got = model(stage, n, kernels.at(key));
     const double want = 100 * lookup_hit_over_op_read(m);
     const auto ratio = ncu_lookup_hit_over_op_read(got.report, lrc_merged(m));
     ASSERT_TRUE(ratio.ok()) << ratio.error();
@@ -358,6 +377,7 @@ TEST(L2Validation, LookupHitOverOpReadGivenTheCoalescersMerges) {
 TEST(L2Validation, CpAsyncCountsEachMissedRequestAsAHitToo) {
   // "stage size=N|MxNxK" -> metric -> value
   const Sections runs = read_ncu_sections("l2_runs_h200.csv", "# stage=");
+  const auto launches = test::read_ncu_csv_sections("l2_runs_h200.csv", "# stage=");
   ASSERT_EQ(runs.size(), 9u);
   auto at = [&](const std::string& stage_and_size) -> const std::map<std::string, double>& {
     const size_t space = stage_and_size.find(' ');
@@ -377,7 +397,7 @@ TEST(L2Validation, CpAsyncCountsEachMissedRequestAsAHitToo) {
     std::istringstream s(k);
     std::string stage, size;
     s >> stage >> size;
-    const Modelled& got = model(stage, problem_of(size), false);
+    const Modelled& got = model(stage, problem_of(size), false, launches.at(stage + " size=" + size).kernel);
     EXPECT_EQ(double(got.report.counters.read_lookups), sectors);
     EXPECT_EQ(double(got.report.counters.read_requests_missed), m.at(kRequests));
     EXPECT_EQ(double(got.report.extra_tag_lookups), m.at(kHit));

@@ -114,4 +114,16 @@ constexpr const char* coresidency_name(Coresidency c) { return c == Coresidency:
 // "void sync_tile_kernel<SyncTileShape<32>, 1, 1, 1>(...)"), or nullptr (cuBLAS, a reduction kernel).
 const StageDesc* stage_of_kernel(std::string_view ncu_kernel_name);
 
+// A stage as the kernel of a measurement was built. A kernel whose name carries its shape
+// ("staged_epilogue_kernel<MultistageShape<128, 256, 32, 4, 64, 64>, 1>") may be an earlier build
+// of the stage than the registered one: stage 12 had that 128 x 256 tile until 2026-11-26, and the
+// H200's captures are of it. Models of such a capture describe that kernel: the tile, threads and
+// shared memory from its name; `current` says whether they are the registered ones (registers,
+// which a name does not carry, are known only for the current build).
+struct MeasuredStage {
+  StageDesc desc;
+  bool current = true;
+};
+MeasuredStage stage_as_measured(const StageDesc& s, std::string_view ncu_kernel_name);
+
 }  // namespace gemmlab
