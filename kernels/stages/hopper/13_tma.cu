@@ -43,8 +43,6 @@ size_t no_workspace(int, int, int) { return 0; }
 
 // PROBE: GEMMLAB_TMA_PROBE=1 runs the loop with the barrier after the mma (stage 12's order).
 using ShapeB = fp16::MultistageShape<128, 256, tma::kBoxK, 4, 64, 64, true>;
-using ShapeT = fp16::MultistageShape<256, 128, tma::kBoxK, 4, 64, 64>;
-using ShapeTB = fp16::MultistageShape<256, 128, tma::kBoxK, 4, 64, 64, true>;
 template <class Sh>
 cudaError_t run_tma_as(const GemmArgs& args) {
   CUtensorMap map_a, map_b;
@@ -56,9 +54,8 @@ cudaError_t run_tma_as(const GemmArgs& args) {
 }
 cudaError_t run_tma(const GemmArgs& args) {
   if (check_tma(args.m, args.n, args.k) != nullptr) return cudaErrorInvalidValue;
-  static const int probe = std::getenv("GEMMLAB_TMA_PROBE") ? std::atoi(std::getenv("GEMMLAB_TMA_PROBE")) : 0;
-  return probe == 1 ? run_tma_as<ShapeB>(args) : probe == 2 ? run_tma_as<ShapeT>(args)
-       : probe == 3 ? run_tma_as<ShapeTB>(args) : run_tma_as<Shape>(args);
+  static const bool probe = std::getenv("GEMMLAB_TMA_PROBE") && std::getenv("GEMMLAB_TMA_PROBE")[0] == '1';
+  return probe ? run_tma_as<ShapeB>(args) : run_tma_as<Shape>(args);
 }
 
 }  // namespace
