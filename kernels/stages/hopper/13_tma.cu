@@ -23,8 +23,6 @@
 // H200 (2026-11-25, same method): 454 TFLOP/s, 66.1 % at 4096^3; 422 TFLOP/s, 61.9 % at 8192^3.
 //
 // Run: gemmlab bench --stages epilogue,tma --sizes 4096,8192 --check
-#include <cstdlib>
-
 #include "13_tma.cuh"
 #include "hopper_launch.cuh"
 
@@ -41,21 +39,14 @@ const char* check_tma(int m, int n, int k) {
 }
 size_t no_workspace(int, int, int) { return 0; }
 
-// PROBE: GEMMLAB_TMA_PROBE=1 runs the loop with the barrier after the mma (stage 12's order).
-using ShapeB = fp16::MultistageShape<128, 256, tma::kBoxK, 4, 64, 64, true>;
-template <class Sh>
-cudaError_t run_tma_as(const GemmArgs& args) {
-  CUtensorMap map_a, map_b;
-  if (const cudaError_t e = hopper::encode_maps<Sh>(args, &map_a, &map_b); e != cudaSuccess) return e;
-  const bool vector_c = args.m % 4 == 0 && reinterpret_cast<uintptr_t>(args.C) % 16 == 0;
-  return hopper::launch_serpentine<Sh>(hopper::tma_mma_sync_kernel<Sh>, Stage::kMaxStride, 1,
-                                       Stage::kSmemBytes, args, map_a, map_b, args.C, args.m,
-                                       args.n, args.k, args.alpha, args.beta, vector_c);
-}
 cudaError_t run_tma(const GemmArgs& args) {
   if (check_tma(args.m, args.n, args.k) != nullptr) return cudaErrorInvalidValue;
-  static const bool probe = std::getenv("GEMMLAB_TMA_PROBE") && std::getenv("GEMMLAB_TMA_PROBE")[0] == '1';
-  return probe ? run_tma_as<ShapeB>(args) : run_tma_as<Shape>(args);
+  CUtensorMap map_a, map_b;
+  if (const cudaError_t e = hopper::encode_maps<Shape>(args, &map_a, &map_b); e != cudaSuccess) return e;
+  const bool vector_c = args.m % 4 == 0 && reinterpret_cast<uintptr_t>(args.C) % 16 == 0;
+  return hopper::launch_serpentine<Shape>(hopper::tma_mma_sync_kernel<Shape>, Stage::kMaxStride, 1,
+                                          Stage::kSmemBytes, args, map_a, map_b, args.C, args.m,
+                                          args.n, args.k, args.alpha, args.beta, vector_c);
 }
 
 }  // namespace
