@@ -112,11 +112,12 @@ const char* check_serpentine(int m, int n, int k, int max_stride) {
   if (const char* why = check_extents(m, n, k)) return why;
   const Dim3 g = serpentine_grid<Shape>(m, n, max_stride);
   if (g.y > kMaxGridYZ)
-    return Shape::kTileM == 128
-               ? "m must be at most 8388480: the serpentine grid has one block per 128 rows on "
-                 "gridDim.y, which holds at most 65535 blocks"
-               : "m is too large: the serpentine grid has one block per tile of rows on "
-                 "gridDim.y, which holds at most 65535 blocks";
+    return Shape::kTileM == 256   ? "m must be at most 16776960: the serpentine grid has one block per 256 rows on "
+                                    "gridDim.y, which holds at most 65535 blocks"
+           : Shape::kTileM == 128 ? "m must be at most 8388480: the serpentine grid has one block per 128 rows on "
+                                    "gridDim.y, which holds at most 65535 blocks"
+                                  : "m is too large: the serpentine grid has one block per tile of rows on "
+                                    "gridDim.y, which holds at most 65535 blocks";
   if (g.z > kMaxGridYZ) return "n is too large for the serpentine grid: gridDim.z must stay <= 65535";
   return nullptr;
 }
