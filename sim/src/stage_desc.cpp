@@ -53,6 +53,9 @@ const StageDesc* stage_of_kernel(std::string_view ncu_kernel_name) {
 
 MeasuredStage stage_as_measured(const StageDesc& s, std::string_view ncu_kernel_name) {
   MeasuredStage out{s, true};
+  // Only the GEMM tracks build one shape per stage: a conv stage picks its tile per layer at run
+  // time (conv_mainloop.cuh), so another tile in its name is not another build.
+  if (s.track != StageTrack::fp16 && s.track != StageTrack::hopper) return out;
   const std::string plain = plain_kernel_name(ncu_kernel_name);
   const std::string_view key = "MultistageShape<";
   const size_t at = plain.find(key);
@@ -65,7 +68,10 @@ MeasuredStage stage_as_measured(const StageDesc& s, std::string_view ncu_kernel_
     while (i < plain.size() && !std::isdigit(static_cast<unsigned char>(plain[i])) && plain[i] != '>') ++i;
     if (i >= plain.size() || plain[i] == '>') return out;
     x = 0;
-    while (i < plain.size() && std::isdigit(static_cast<unsigned char>(plain[i]))) x = x * 10 + (plain[i++] - '0');
+    while (i < plain.size() && std::isdigit(static_cast<unsigned char>(plain[i]))) {
+      x = x * 10 + (plain[i++] - '0');
+      if (x > 65536) return out;  // no tile or warp is that large: not a shape this code built
+    }
   }
   const auto [tm, tn, tk, stages, wm, wn] = v;
   if (tm <= 0 || tn <= 0 || tk <= 0 || wm <= 0 || wn <= 0 || tm % wm || tn % wn) return out;

@@ -210,6 +210,13 @@ TEST(StageTable, AStageAsItsMeasuredKernelWasBuilt) {
   EXPECT_TRUE(stage_as_measured(e, "staged_epilogue_kernel").current);
   EXPECT_TRUE(stage_as_measured(e, "staged_epilogue_kernel<MultistageShape<128, 256, 32>").current);
   EXPECT_TRUE(stage_as_measured(e, "staged_epilogue_kernel<MultistageShape<128, 0, 32, 4, 64, 64>").current);
+  // Numbers no kernel has (an edited file): the registered stage, no overflow.
+  EXPECT_TRUE(stage_as_measured(e, "staged_epilogue_kernel<MultistageShape<99999999999999999999, 128, 32, 4, 64, 64>").current);
+  // A conv stage picks its tile per layer: another tile in its name is the same build.
+  const StageDesc& c = *find_stage_desc("conv-int8");
+  const MeasuredStage conv = stage_as_measured(c, "conv_fprop_kernel<8, MultistageShape<64, 128, 32, 4, 64, 32>>");
+  EXPECT_TRUE(conv.current);
+  EXPECT_EQ(conv.desc.tile_m, c.tile_m);
   // Stage 13 keeps its 128 x 256 x 64 shape; its larger shared memory stays the registered one.
   const StageDesc& t = *find_stage_desc("tma");
   const MeasuredStage tma = stage_as_measured(t, "tma_mma_sync_kernel<MultistageShape<128, 256, 64, 4, 64, 64>>");
