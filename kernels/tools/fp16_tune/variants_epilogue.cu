@@ -40,7 +40,17 @@ std::vector<StageInfo> fp16_tune::epilogue_variants() {
   using SqK64S3 = fp16::MultistageShape<128, 128, 64, 3, 64, 64>;  // 96 KB a block
   using SqK32S4 = fp16::MultistageShape<128, 128, 32, 4, 64, 64>;  // 64 KB a block
   using SqK32S6 = fp16::MultistageShape<128, 128, 32, 6, 64, 64>;  // 96 KB a block
+  // Stage 12's order (barrier after the first k16 step's mma) on other depths and tile k.
+  using NowS5 = fp16::MultistageShape<256, 128, 32, 5, 64, 64, true>;     // 120 KB
+  using NowS6 = fp16::MultistageShape<256, 128, 32, 6, 64, 64, true>;     // 144 KB
+  using NowK64S3 = fp16::MultistageShape<256, 128, 64, 3, 64, 64, true>;  // 144 KB
+  using Now = fp16::EpilogueStage::Shape;
   return {
+      variant("epilogue/now-s5", "12, 5 stages", 256, 128, 32, 256, get<NowS5, 8>),
+      variant("epilogue/now-s6", "12, 6 stages", 256, 128, 32, 256, get<NowS6, 8>),
+      variant("epilogue/now-k64s3", "12, 256x128x64, 3 stages", 256, 128, 64, 256, get<NowK64S3, 8>),
+      variant("epilogue/now-sw4", "12, serpentine stride 4", 256, 128, 32, 256, get<Now, 4>),
+      variant("epilogue/now-sw16", "12, serpentine stride 16", 256, 128, 32, 256, get<Now, 16>),
       variant("epilogue/128x256", "12 until 2026-11-26: 128x256x32", 128, 256, 32, 256, get<K32S4, 8>),
       variant("epilogue/sw2", "12 stride 2", 128, 256, 32, 256, get<K32S4, 2>),
       variant("epilogue/sw16", "12 stride 16", 128, 256, 32, 256, get<K32S4, 16>),
