@@ -29,27 +29,19 @@ Sections read_ncu_sections(const std::string& name, const std::string& prefix) {
   return out;
 }
 
+// Metrics per (stage, size); `kernels`, if given, gets the kernel each row measured: its name says
+// the shape it was built with (gemmlab::stage_as_measured).
 using Measured = std::map<std::pair<std::string, int>, std::map<std::string, double>>;
-Measured read_ncu_csv(const std::string& name) {
-  Measured out;
-  for (auto& [key, metrics] : read_ncu_sections(name, "# stage=")) {
-    std::istringstream s(key);
-    std::string stage, size;
-    s >> stage >> size;  // "double-buffer size=4096 [pass=...]"
-    for (auto& [metric, value] : metrics) out[{stage, std::stoi(size.substr(5))}][metric] = value;
-  }
-  return out;
-}
-
-// The kernel each row measured: its name says the shape it was built with (gemmlab::stage_as_measured).
 using Kernels = std::map<std::pair<std::string, int>, std::string>;
-Kernels read_ncu_kernels(const std::string& name) {
-  Kernels out;
+Measured read_ncu_csv(const std::string& name, Kernels* kernels = nullptr) {
+  Measured out;
   for (auto& [key, section] : test::read_ncu_csv_sections(name, "# stage=")) {
     std::istringstream s(key);
     std::string stage, size;
-    s >> stage >> size;
-    out[{stage, std::stoi(size.substr(5))}] = section.kernel;
+    s >> stage >> size;  // "double-buffer size=4096 [pass=...]"
+    const std::pair<std::string, int> at{stage, std::stoi(size.substr(5))};
+    for (auto& [metric, value] : section.metrics) out[at][metric] = value;
+    if (kernels) (*kernels)[at] = section.kernel;
   }
   return out;
 }
@@ -114,8 +106,8 @@ double extra_lookups(const std::map<std::string, double>& m) {
 }  // namespace
 
 TEST(L2Validation, EveryMeasuredConfigurationIsWithinTolerance) {
-  const Measured measured = read_ncu_csv("l2_ncu_h200.csv");
-  const Kernels kernels = read_ncu_kernels("l2_ncu_h200.csv");
+  Kernels kernels;
+  const Measured measured = read_ncu_csv("l2_ncu_h200.csv", &kernels);
   ASSERT_EQ(measured.size(), 8u);
   for (const auto& [key, m] : measured) {
     const auto& [stage, n] = key;
@@ -151,8 +143,8 @@ TEST(L2Validation, EveryMeasuredConfigurationIsWithinTolerance) {
 // start cluster by cluster (launch_plan.cpp); in grid order its DRAM bytes were 3.5% / 2.9% off
 // on the H100.
 static void check_hopper_stages(const char* csv, const char* device) {
-  const Measured measured = read_ncu_csv(csv);
-  const Kernels kernels = read_ncu_kernels(csv);
+  Kernels kernels;
+  const Measured measured = read_ncu_csv(csv, &kernels);
   ASSERT_EQ(measured.size(), 8u);
   for (const auto& [key, m] : measured) {
     const auto& [stage, n] = key;
@@ -345,8 +337,8 @@ TEST(L2Validation, CoalescerProbeFindingsQuotedInTheNotes) {
 // double count give the ratio within 3 points on all eight rows (largest: multistage 8192^3,
 // +2.2; block-swizzle 8192^3, -2.2). Without it (0 merged) the fp16 rows would be 2.7-5.5 high.
 TEST(L2Validation, LookupHitOverOpReadGivenTheCoalescersMerges) {
-  const Measured measured = read_ncu_csv("l2_ncu_h200.csv");
-  const Kernels kernels = read_ncu_kernels("l2_ncu_h200.csv");
+  Kernels kernels;
+  const Measured measured = read_ncu_csv("l2_ncu_h200.csv", &kernels);
   ASSERT_EQ(measured.size(), 8u);
   double worst = 0, worst_without = 0;
   for (const auto& [key, m] : measured) {
@@ -375,13 +367,15 @@ TEST(L2Validation, LookupHitOverOpReadGivenTheCoalescersMerges) {
 // each 2-sector cp.async request is counted as 2 misses and 1 hit, exactly; LDG requests as 2
 // misses. The model's replay of those launches gives the same counts.
 TEST(L2Validation, CpAsyncCountsEachMissedRequestAsAHitToo) {
-  // "stage size=N|MxNxK" -> metric -> value
-  const Sections runs = read_ncu_sections("l2_runs_h200.csv", "# stage=");
-  const auto launches = test::read_ncu_csv_sections("l2_runs_h200.csv", "# stage=");
+  // "stage size=N|MxNxK" -> the kernel and its metrics
+  const auto runs = test::read_ncu_csv_sections("l2_runs_h200.csv", "# stage=");
   ASSERT_EQ(runs.size(), 9u);
-  auto at = [&](const std::string& stage_and_size) -> const std::map<std::string, double>& {
+  auto run = [&](const std::string& stage_and_size) -> const test::NcuSection& {
     const size_t space = stage_and_size.find(' ');
     return runs.at(stage_and_size.substr(0, space) + " size=" + stage_and_size.substr(space + 1));
+  };
+  auto at = [&](const std::string& stage_and_size) -> const std::map<std::string, double>& {
+    return run(stage_and_size).metrics;
   };
   const char* kHit = "lts__t_sectors_srcunit_tex_op_read_lookup_hit.sum";
   const char* kMiss = "lts__t_sectors_srcunit_tex_op_read_lookup_miss.sum";
@@ -397,7 +391,7 @@ TEST(L2Validation, CpAsyncCountsEachMissedRequestAsAHitToo) {
     std::istringstream s(k);
     std::string stage, size;
     s >> stage >> size;
-    const Modelled& got = model(stage, problem_of(size), false, launches.at(stage + " size=" + size).kernel);
+    const Modelled& got = model(stage, problem_of(size), false, run(k).kernel);
     EXPECT_EQ(double(got.report.counters.read_lookups), sectors);
     EXPECT_EQ(double(got.report.counters.read_requests_missed), m.at(kRequests));
     EXPECT_EQ(double(got.report.extra_tag_lookups), m.at(kHit));

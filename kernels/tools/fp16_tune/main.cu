@@ -82,10 +82,15 @@ bool selected(const char* id) {
   return list.find("," + std::string(id) + ",") != std::string::npos;
 }
 
-int time_all(Runner& r, const std::vector<Problem>& sizes) {
+std::vector<StageInfo> selected_stages() {
   std::vector<StageInfo> all;
   for (const StageInfo& s : stages_and_variants())
     if (selected(s.id)) all.push_back(s);
+  return all;
+}
+
+int time_all(Runner& r, const std::vector<Problem>& sizes) {
+  const std::vector<StageInfo> all = selected_stages();
   int failed = 0;
   std::printf("%-18s %-16s %9s %9s %8s %10s\n", "stage", "size", "ms", "TFLOP/s", "cuBLAS%",
               "rel_err");
@@ -113,9 +118,7 @@ int time_all(Runner& r, const std::vector<Problem>& sizes) {
 // Every selected target and cuBLAS in one interleaved timing per round, so that all of them see
 // the same clocks; prints each round's median and its ratio to cuBLAS's in that round.
 int time_in_turns(Runner& r, int rounds, const std::vector<Problem>& sizes) {
-  std::vector<StageInfo> all;
-  for (const StageInfo& s : stages_and_variants())
-    if (selected(s.id)) all.push_back(s);
+  const std::vector<StageInfo> all = selected_stages();
   int failed = 0;
   for (const Problem& p : sizes) {
     std::vector<Target> targets{Target::cublas(Track::fp16)};
