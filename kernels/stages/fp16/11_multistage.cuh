@@ -115,21 +115,23 @@ __device__ __forceinline__ void run_multistage_k_tiles(Acc& acc, Copies& copies,
   auto load_step = [&](Tile& f, int stage, int kk) {
     load_step_fragments<S::kTileK>(f, smem_base + stage * kStageBytes, a_base, b_base, kk);
   };
+  int read_stage = 0, write_stage = S::kStages - 1, next_tile = S::kStages - 1;
+  // Tile t + 1 has landed for every thread: the reads move on to its stage.
+  auto await_next_tile = [&](int t) {
+    copies.await(t + 1);
+    __syncthreads();
+    read_stage = read_stage == S::kStages - 1 ? 0 : read_stage + 1;
+  };
   copies.start();
 
   Tile frag[2];
-  int read_stage = 0, write_stage = S::kStages - 1, next_tile = S::kStages - 1;
   load_step(frag[0], read_stage, 0);
 
 #pragma unroll 1
   for (int t = 0; t < k_tiles; ++t) {
 #pragma unroll
     for (int step = 0; step < S::kStepsPerTile; ++step) {
-      if (!S::kBarrierAfterMma && step == S::kStepsPerTile - 1) {
-        copies.await(t + 1);
-        __syncthreads();
-        read_stage = read_stage == S::kStages - 1 ? 0 : read_stage + 1;
-      }
+      if (!S::kBarrierAfterMma && step == S::kStepsPerTile - 1) await_next_tile(t);
       const int next_step = (step + 1) % S::kStepsPerTile;
       load_step(frag[(step + 1) & 1], read_stage, next_step * 16);
       if constexpr (S::kBarrierAfterMma) {
@@ -139,11 +141,7 @@ __device__ __forceinline__ void run_multistage_k_tiles(Acc& acc, Copies& copies,
         // (FP16_NOTES.md, ncu at 4096^3).
         Math::run(acc, frag[step & 1]);
         copies.copy_step(step, next_tile, write_stage);
-        if (step == S::kStepsPerTile - 2) {
-          copies.await(t + 1);
-          __syncthreads();
-          read_stage = read_stage == S::kStages - 1 ? 0 : read_stage + 1;
-        }
+        if (step == S::kStepsPerTile - 2) await_next_tile(t);
       } else {
         copies.copy_step(step, next_tile, write_stage);
         Math::run(acc, frag[step & 1]);
