@@ -10,7 +10,8 @@
 namespace gemmlab::app {
 
 Canvas::Canvas(const char* id, CanvasState& st, float content_w, float content_h, ImVec2 size,
-               float margin) {
+               float margin, float x_stretch)
+    : x_stretch_(x_stretch > 0 && std::isfinite(x_stretch) ? x_stretch : 1.f) {
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   if (size.x <= 0) size.x = std::max(avail.x + size.x, 50.f);
   if (size.y <= 0) size.y = std::max(avail.y + size.y, 50.f);
@@ -23,7 +24,8 @@ Canvas::Canvas(const char* id, CanvasState& st, float content_w, float content_h
   const bool active = ImGui::IsItemActive();
   ImGuiIO& io = ImGui::GetIO();
 
-  content_w = std::max(content_w, 1e-3f);
+  // From here on x is in units as wide as y's: the fit, zoom and pan below are isotropic.
+  content_w = std::max(content_w, 1e-3f) * x_stretch_;
   content_h = std::max(content_h, 1e-3f);
   const float fit = std::min((size.x - 2 * margin) / content_w, (size.y - 2 * margin) / content_h);
   const float fit_scale = std::max(fit, 1e-4f);
@@ -77,7 +79,7 @@ void Canvas::draw_cells(const CellTexture& tex, float x, float y, float cols, fl
 }
 
 void Canvas::draw_grid_lines(float x, float y, int cols, int rows, float min_px) const {
-  if (scale_ < min_px) return;
+  if (scale() < min_px) return;
   // Only the lines inside the visible area.
   const ImVec2 a = to_content(min_), b = to_content(max_);
   const int c0 = std::max(0, static_cast<int>(std::floor(a.x - x))),
@@ -122,7 +124,7 @@ constexpr ImU32 kAxisText = IM_COL32(170, 170, 182, 255);
 void Canvas::axis_x(float y_at, float extent, double per_unit, const char* unit, double origin) const {
   const float font = ImGui::GetFontSize();
   const float widest = ImGui::CalcTextSize(tick_text(origin + extent * per_unit).c_str()).x;
-  const float step = tick_step((widest + font) / scale_, per_unit);
+  const float step = tick_step((widest + font) / scale_x(), per_unit);
   const float y = to_screen(0, y_at).y;
   float last_end = -1e9f;
   for (float u = 0; u <= extent + 1e-3f; u += step) {

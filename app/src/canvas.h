@@ -1,9 +1,12 @@
 // A zoomable, pannable drawing area for the grid views. Content is laid out in "units" (one
 // cell = one unit, or whatever the view chooses); the canvas fits it to the area, then the wheel
-// zooms around the mouse, dragging pans, double-click fits again.
+// zooms around the mouse, dragging pans, double-click fits again. A unit along x may be drawn
+// wider than along y (x_stretch): a cell per 128 x 256 tile is drawn twice as wide as tall, so
+// the picture keeps the problem's shape.
 #pragma once
 #include <imgui.h>
 
+#include <algorithm>
 #include <optional>
 
 #include "gl_util.h"
@@ -20,16 +23,18 @@ class Canvas {
  public:
   // size.x/y <= 0 take the remaining space of the window (minus -size).
   Canvas(const char* id, CanvasState& state, float content_w, float content_h,
-         ImVec2 size = {0, 0}, float margin = 8.f);
+         ImVec2 size = {0, 0}, float margin = 8.f, float x_stretch = 1.f);
   ~Canvas();
   Canvas(const Canvas&) = delete;
   Canvas& operator=(const Canvas&) = delete;
 
-  ImVec2 to_screen(float x, float y) const { return {origin_.x + x * scale_, origin_.y + y * scale_}; }
+  ImVec2 to_screen(float x, float y) const { return {origin_.x + x * scale_x(), origin_.y + y * scale_}; }
   ImVec2 to_content(ImVec2 screen) const {
-    return {(screen.x - origin_.x) / scale_, (screen.y - origin_.y) / scale_};
+    return {(screen.x - origin_.x) / scale_x(), (screen.y - origin_.y) / scale_};
   }
-  float scale() const { return scale_; }  // pixels per unit
+  // Pixels per unit: the smaller of the two directions (what fits in a cell), and along x.
+  float scale() const { return std::min(scale_, scale_x()); }
+  float scale_x() const { return scale_ * x_stretch_; }
   ImDrawList* draw_list() const { return dl_; }
   ImVec2 min() const { return min_; }
   ImVec2 max() const { return max_; }
@@ -55,7 +60,8 @@ class Canvas {
  private:
   ImDrawList* dl_ = nullptr;
   ImVec2 min_, max_, origin_;
-  float scale_ = 1.f;
+  float scale_ = 1.f;  // pixels per unit along y
+  float x_stretch_ = 1.f;
   bool hovered_ = false, clicked_ = false;
 };
 

@@ -242,6 +242,7 @@ class GridView final : public View {
     model_.reset();
     l2_.reset();
     l2_error_.clear();
+    l2_too_large_ = false;
     l2_key_.clear();
     tiles_key_.clear();
     slots_key_.clear();
@@ -319,9 +320,12 @@ class GridView final : public View {
   void start_l2() {
     if (!model_) return;
     if (model_->l2_lookups > kMaxL2Lookups) {
-      l2_error_ = "the L2 replay would make " + fmt_int(static_cast<long long>(model_->l2_lookups)) +
-                  " look-ups (more than the simulator's " + fmt_int(static_cast<long long>(kMaxL2Lookups)) +
-                  "): use a smaller problem or larger tiles";
+      // A limit of the simulator, not a fault of the settings: said as a note, not an error.
+      l2_too_large_ = true;
+      l2_error_ = trf("L2 not replayed: it would take %s look-ups, more than the simulator's %s. A smaller problem "
+                      "or larger tiles show it.",
+                      fmt_int(static_cast<long long>(model_->l2_lookups)).c_str(),
+                      fmt_int(static_cast<long long>(kMaxL2Lookups)).c_str());
       return;
     }
     if (l2_job_.valid()) l2_job_.wait();  // the old one holds its own copy of the model
@@ -601,7 +605,9 @@ class GridView final : public View {
                     ? (l2_ ? tr(" = DRAM sectors its main loop fetched (dark: reused from L2)") : tr(" (L2 replay running...)"))
                     : ui_.color_by == "order" ? tr(" (dark: launched first)") : "");
     draw_tile_legend();
-    Canvas cv("##grid", ui_.grid_canvas, float(m.tiles.tiles_n), float(m.tiles.tiles_m), {0, 0}, font * 3);
+    // A cell per tile, drawn tile.n wide by tile.m tall: a square problem stays square.
+    Canvas cv("##grid", ui_.grid_canvas, float(m.tiles.tiles_n), float(m.tiles.tiles_m), {0, 0}, font * 3,
+              float(m.spec.tile.n) / float(std::max(1, m.spec.tile.m)));
     cv.draw_cells(tiles_tex_, 0, 0, float(m.tiles.tiles_n), float(m.tiles.tiles_m));
     cv.draw_grid_lines(0, 0, m.tiles.tiles_n, m.tiles.tiles_m, 5);
     // Ticks at tile edges, labelled in elements of C.
@@ -751,7 +757,9 @@ class GridView final : public View {
   void draw_l2(float height) {
     const GridModel& m = *model_;
     if (!l2_) {
-      if (!l2_error_.empty()) {
+      if (l2_too_large_) {
+        note_text(l2_error_);
+      } else if (!l2_error_.empty()) {
         error_box("L2: " + l2_error_);
       } else {
         const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - l2_started_).count();
@@ -837,6 +845,7 @@ class GridView final : public View {
   std::shared_ptr<const GridModel> model_;
   std::shared_ptr<const L2Report> l2_;
   std::string l2_error_, l2_key_;
+  bool l2_too_large_ = false;  // l2_error_ says the replay was skipped for its size
   std::future<Expected<L2Report>> l2_job_;
   std::chrono::steady_clock::time_point l2_started_;
   std::string tiles_key_, slots_key_;
