@@ -54,7 +54,7 @@ TEST(NcuL2, MissesPerRequestedSectorWhenTheCsvHasThem) {
   const auto caps = validation_captures();
   ASSERT_EQ(caps.size(), 8u);
   // sim/L2_VALIDATION.md, "hit measured", in the file's order.
-  const double expected[8] = {79.12, 85.27, 78.31, 86.97, 67.06, 84.38, 67.24, 87.25};
+  const double expected[8] = {79.12, 85.27, 78.31, 84.52, 67.06, 84.38, 67.24, 85.60};
   for (size_t i = 0; i < caps.size(); ++i) {
     const auto r = ncu_l2_read_hit_rate(caps[i].kernel);
     ASSERT_TRUE(r) << caps[i].label;
@@ -84,9 +84,9 @@ TEST(NcuL2, CoalescerInputCountsAsTheRequestedSectors) {
 TEST(NcuL2, FallsBackToHitsPerTagLookupWithTheCoalescerNote) {
   const auto caps = validation_captures();
   ASSERT_EQ(caps.size(), 8u);
-  // sim/L2_VALIDATION.md: lookup_hit / ..._op_read "78.49, 84.18, 84.72, 90.55, 66.92, 85.53,
-  // 78.58, 93.24% in the table's order"; 4-10 points high for the fp16 kernels.
-  const double expected[8] = {78.49, 84.18, 84.72, 90.55, 66.92, 85.53, 78.58, 93.24};
+  // sim/L2_VALIDATION.md: lookup_hit / ..._op_read "78.49, 84.18, 84.72, 90.20, 66.92, 85.53,
+  // 78.58, 92.07% in the table's order"; 4-10 points high for the fp16 kernels.
+  const double expected[8] = {78.49, 84.18, 84.72, 90.20, 66.92, 85.53, 78.58, 92.07};
   for (size_t i = 0; i < caps.size(); ++i) {
     NcuKernel k = caps[i].kernel;
     k.metrics.erase("lts__t_sectors_srcunit_tex_op_read_lookup_miss.sum");
@@ -105,7 +105,7 @@ TEST(NcuL2, TagStageRatioAndTheCoalescersShare) {
   ASSERT_EQ(caps.size(), 8u);
   // The same lookup_hit / op_read list, and the merged share that L2_VALIDATION.md's table of
   // the coalescer counts gives (multistage 4096: 67.1 M requested, 48.6 M looked up -> 27.6%).
-  const double ratio[8] = {78.49, 84.18, 84.72, 90.55, 66.92, 85.53, 78.58, 93.24};
+  const double ratio[8] = {78.49, 84.18, 84.72, 90.20, 66.92, 85.53, 78.58, 92.07};
   for (size_t i = 0; i < caps.size(); ++i) {
     const auto t = ncu_tag_stage(caps[i].kernel);
     ASSERT_TRUE(t) << caps[i].label;
