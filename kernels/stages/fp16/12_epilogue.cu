@@ -25,8 +25,8 @@
 // Any M, N (predicated). K % 8 == 0 (16-byte aligned rows) for cp.async, otherwise the slow
 // synchronous fallback of stage 11; M % 4 == 0 for the 128-bit C stores, otherwise 32-bit ones.
 // Expected (H100, timed in turns with cuBLAS and CUTLASS 2.x's sm80 kernels): 60-65 % of cuBLAS
-// at 4096^3, 56-62 % at 8192^3, level with CUTLASS's own sm80 kernels in the same rounds; 240
-// registers. The issue's 70 % is not reached: FP16_NOTES.md says why.
+// at 4096^3, 56-62 % at 8192^3, level with CUTLASS's own sm80 kernels in the same rounds (H200:
+// 59-64 % and 58-58.5 %, within 1.2 points of them); 240 registers. The issue's 70 % is not reached: FP16_NOTES.md says why.
 // Measured numbers and how they were taken: kernels/stages/fp16/FP16_NOTES.md.
 //
 // Run: gemmlab bench --stages multistage,epilogue --sizes 4096,8192 --check

@@ -20,7 +20,7 @@
 // The kernel: 13_tma.cuh (TmaMainloop, tma_mma_sync_kernel).
 // Measured (H100, 2026-11-25, ratio to cuBLAS timed in turns): 443 TFLOP/s, 63.4 % at 4096^3;
 // 432 TFLOP/s, 62.0 % at 8192^3. Runs and method: HOPPER_NOTES.md.
-// H200 (2026-11-25, same method): 454 TFLOP/s, 66.1 % at 4096^3; 422 TFLOP/s, 61.9 % at 8192^3.
+// H200 (2026-11-26, same method): 425 TFLOP/s, 61.6 % at 4096^3; 426 TFLOP/s, 61.8 % at 8192^3.
 //
 // Run: gemmlab bench --stages epilogue,tma --sizes 4096,8192 --check
 #include "13_tma.cuh"

@@ -18,7 +18,7 @@
 // The kernel: 14_wgmma.cuh (wgmma_kernel); its PTX: wgmma_ptx.cuh.
 // Measured (H100, 2026-11-25, ratio to cuBLAS timed in turns): 667 TFLOP/s, 97.7 % at 4096^3;
 // 644 TFLOP/s, 102.0 % at 8192^3. Runs and method: HOPPER_NOTES.md.
-// H200 (2026-11-25, same method): 662 TFLOP/s, 97.2 % at 4096^3; 671 TFLOP/s, 101.3 % at 8192^3.
+// H200 (2026-11-26, same method): 638 TFLOP/s, 96.1 % at 4096^3; 651 TFLOP/s, 100.5 % at 8192^3.
 //
 // Run: gemmlab bench --stages tma,wgmma --sizes 4096,8192 --check
 #include "14_wgmma.cuh"

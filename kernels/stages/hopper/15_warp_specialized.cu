@@ -14,7 +14,7 @@
 // The kernel: 15_warp_specialized.cuh (warp_specialized_kernel).
 // Measured (H100, 2026-11-25, ratio to cuBLAS timed in turns): 644 TFLOP/s, 98.5 % at 4096^3;
 // 636 TFLOP/s, 100.1 % at 8192^3. Runs and method: HOPPER_NOTES.md.
-// H200 (2026-11-25, same method): 661 TFLOP/s, 97.4 % at 4096^3; 637 TFLOP/s, 100.2 % at 8192^3.
+// H200 (2026-11-26, same method): 630 TFLOP/s, 96.3 % at 4096^3; 640 TFLOP/s, 99.2 % at 8192^3.
 //
 // Run: gemmlab bench --stages wgmma,warp-specialized --sizes 4096,8192 --check
 #include "15_warp_specialized.cuh"

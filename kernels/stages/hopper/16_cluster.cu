@@ -21,7 +21,7 @@
 // Measured (H100, 2026-11-26, ratio to cuBLAS timed in turns): 96.9-99.8 % at 4096^3 over eight
 // rounds (stage 15: 95.8-96.6 % in the same rounds), 98.7-99.5 % at 8192^3 over three (stage 15:
 // 99.3-100.8 %). Runs and method: HOPPER_NOTES.md.
-// H200 (2026-11-25, with the two full cluster barriers): 94.4 % at 4096^3; 98.0 % at 8192^3.
+// H200 (2026-11-26): 94.5 % at 4096^3 (95.0-96.9 % over four rounds); 98.5 % at 8192^3.
 //
 // Run: gemmlab bench --stages warp-specialized,cluster --sizes 4096,8192 --check
 #include "16_cluster.cuh"

@@ -31,7 +31,7 @@
 // The kernel: 17_persistent.cuh (persistent_kernel).
 // Measured (H100, 2026-11-26, ratio to cuBLAS timed in turns): 98.8-100.7 % at 4096^3 over
 // eight rounds, 103.7-107.2 % at 8192^3 over three. Runs and method: HOPPER_NOTES.md.
-// H200 (2026-11-25, with stage 16's earlier cluster barriers): 99.5 % at 4096^3; 105.8 % at 8192^3.
+// H200 (2026-11-26): 99.9 % at 4096^3 (98.5-102.2 % over twelve rounds); 103.9 % at 8192^3.
 //
 // Run: gemmlab bench --stages cluster,persistent --sizes 4096,8192 --check
 #include "17_persistent.cuh"
