@@ -131,7 +131,7 @@ __global__ void __launch_bounds__(S::kThreads)
 
   typename Math::Acc acc[S::kWarpM / 16][S::kWarpN / 8][4] = {};
   fp16::CpAsyncCopies<S, CopyA, CopyB, 1> copies{copy_a, copy_b, smem, smem_base};
-  fp16::run_multistage_k_tiles<S, false, 0, decltype(copies), decltype(acc), Math>(
+  fp16::run_multistage_k_tiles<S, false, decltype(copies), decltype(acc), Math>(
       acc, copies, fp16::tiles_of(k_units, S::kTileK), smem_base, 2u * lane.a, S::kBOffsetHalves * 2u + 2u * lane.b);
   store_output<S::kWarpM, S::kWarpN>(acc, out, sh, m0 + warp_m, n0 + warp_n, thread % 32, alpha, beta);
 }
