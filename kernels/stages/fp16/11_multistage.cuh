@@ -107,16 +107,7 @@ struct WarpMmaF16 {
   template <class Acc, class Tile>
   __device__ __forceinline__ static void run(Acc& acc, const Tile& f) { warp_mma<kSerpentine>(acc, f); }
 };
-// PROBE (reverted): the last k16 step's mma of the kPinRows last m16 rows read fragments ORed with
-// the barrier's own result (__syncthreads_or(0) == 0), so ptxas cannot hoist them above it.
-template <int kPinRows, class Tile>
-__device__ __forceinline__ void pin_after_barrier(Tile& f, int z) {
-#pragma unroll
-  for (int mi = Tile::kMmaM - kPinRows; mi < Tile::kMmaM; ++mi)
-#pragma unroll
-    for (int r = 0; r < 4; ++r) f.a[mi][r] |= static_cast<uint32_t>(z);
-}
-template <class S, bool kSerpentine, int kPinRows = 0, class Copies, class Acc, class Math = WarpMmaF16<kSerpentine>>
+template <class S, bool kSerpentine, class Copies, class Acc, class Math = WarpMmaF16<kSerpentine>>
 __device__ __forceinline__ void run_multistage_k_tiles(Acc& acc, Copies& copies, int k_tiles, uint32_t smem_base,
                                                        uint32_t a_base, uint32_t b_base) {
   using Tile = WarpTile<S::kWarpM, S::kWarpN>;
@@ -150,16 +141,7 @@ __device__ __forceinline__ void run_multistage_k_tiles(Acc& acc, Copies& copies,
         // (FP16_NOTES.md, ncu at 4096^3).
         Math::run(acc, frag[step & 1]);
         copies.copy_step(step, next_tile, write_stage);
-        if (step == S::kStepsPerTile - 2) {
-          if constexpr (kPinRows > 0) {
-            copies.await(t + 1);
-            const int z = __syncthreads_or(0);
-            read_stage = read_stage == S::kStages - 1 ? 0 : read_stage + 1;
-            pin_after_barrier<kPinRows>(frag[(step + 1) & 1], z);
-          } else {
-            await_next_tile(t);
-          }
-        }
+        if (step == S::kStepsPerTile - 2) await_next_tile(t);
       } else {
         copies.copy_step(step, next_tile, write_stage);
         Math::run(acc, frag[step & 1]);
@@ -217,7 +199,7 @@ struct CpAsyncCopies {
 };
 
 // MultistageShape (tile, stages, warps, shared bytes) and each stage's choice: fp16_shapes.h.
-template <class Shape, bool kSerpentine, bool kVectorized, int kCopyParts = 1, int kPinRows = 0>
+template <class Shape, bool kSerpentine, bool kVectorized, int kCopyParts = 1>
 struct MultistageMainloop {
   using S = Shape;
   using Layout = SmemOperandLayout<S::kTileK, S::kSwizzled>;
@@ -241,7 +223,7 @@ struct MultistageMainloop {
     // ldsm_offsets_separable in gemmlab/fp16_smem_tile.h for why XOR and add are enough later).
     const LdsmLaneOffsets lane = LdsmLaneOffsets::of<Layout>(warp_m, warp_n, threadIdx.x % 32);
     CpAsyncCopies<S, CopyA, CopyB, kCopyParts> copies{copy_a, copy_b, smem, smem_base};
-    run_multistage_k_tiles<S, kSerpentine, kPinRows>(acc, copies, tiles_of(K, S::kTileK), smem_base, 2u * lane.a,
+    run_multistage_k_tiles<S, kSerpentine>(acc, copies, tiles_of(K, S::kTileK), smem_base, 2u * lane.a,
                                            kBOffsetBytes + 2u * lane.b);
   }
 };

@@ -75,7 +75,7 @@ struct StagedEpilogue {
 };
 
 // kMinBlocks, kCopyParts: tuning options (fp16_tune); stage 12 uses 1 and 1.
-template <class Shape, bool kVectorized, int kMinBlocks = 1, int kCopyParts = 1, int kPinRows = 0>
+template <class Shape, bool kVectorized, int kMinBlocks = 1, int kCopyParts = 1>
 __global__ void __launch_bounds__(Shape::kThreads, kMinBlocks)
     staged_epilogue_kernel(const __half* A, const __half* B, float* C, int M, int N, int K,
                            float alpha, float beta, bool vector_c) {
@@ -87,7 +87,7 @@ __global__ void __launch_bounds__(Shape::kThreads, kMinBlocks)
   if (n0 >= N) return;  // a no-op block of the last z slab (the whole block, before any barrier)
 
   float acc[Shape::kWarpM / 16][Shape::kWarpN / 8][4] = {};
-  MultistageMainloop<Shape, true, kVectorized, kCopyParts, kPinRows>::run(acc, A, B, M, N, K, m0, n0,
+  MultistageMainloop<Shape, true, kVectorized, kCopyParts>::run(acc, A, B, M, N, K, m0, n0,
                                                                 smem);
   __syncthreads();  // every warp is done with the pipeline's buffers
 
@@ -122,14 +122,14 @@ const char* check_serpentine(int m, int n, int k, int max_stride) {
   return nullptr;
 }
 
-template <class Shape, int kMinBlocks = 1, int kCopyParts = 1, int kPinRows = 0>
+template <class Shape, int kMinBlocks = 1, int kCopyParts = 1>
 cudaError_t launch_staged_epilogue(const GemmArgs& args, int max_stride) {
   if (check_serpentine<Shape>(args.m, args.n, args.k, max_stride) != nullptr)
     return cudaErrorInvalidValue;
   const bool vector_c = args.m % 4 == 0 && reinterpret_cast<uintptr_t>(args.C) % 16 == 0;
   const bool vectorized = rows_16_byte_aligned(args.A, args.B, args.k);
-  auto* kernel = vectorized ? staged_epilogue_kernel<Shape, true, kMinBlocks, kCopyParts, kPinRows>
-                            : staged_epilogue_kernel<Shape, false, kMinBlocks, kCopyParts, kPinRows>;
+  auto* kernel = vectorized ? staged_epilogue_kernel<Shape, true, kMinBlocks, kCopyParts>
+                            : staged_epilogue_kernel<Shape, false, kMinBlocks, kCopyParts>;
   if (const cudaError_t e = allow_shared_memory(kernel, Shape::kSmemBytes); e != cudaSuccess)
     return e;
   const Dim3 g = serpentine_grid<Shape>(args.m, args.n, max_stride);

@@ -12,13 +12,13 @@ const char* check(int m, int n, int k) {
 }
 // kMinBlocks: __launch_bounds__ blocks per SM (2: two independent blocks share an SM);
 // kCopyParts: the next tile's cp.async spread over that many k16 steps (11_multistage.cuh).
-template <class S, int kStride, int kMinBlocks = 1, int kCopyParts = 1, int kPinRows = 0>
+template <class S, int kStride, int kMinBlocks = 1, int kCopyParts = 1>
 cudaError_t launch(const GemmArgs& args) {
-  return fp16::launch_staged_epilogue<S, kMinBlocks, kCopyParts, kPinRows>(args, kStride);
+  return fp16::launch_staged_epilogue<S, kMinBlocks, kCopyParts>(args, kStride);
 }
-template <class S, int kStride, int kMinBlocks = 1, int kCopyParts = 1, int kPinRows = 0>
+template <class S, int kStride, int kMinBlocks = 1, int kCopyParts = 1>
 StageLaunch get() {
-  return {check<S, kStride>, no_workspace, launch<S, kStride, kMinBlocks, kCopyParts, kPinRows>};
+  return {check<S, kStride>, no_workspace, launch<S, kStride, kMinBlocks, kCopyParts>};
 }
 
 }  // namespace
@@ -46,8 +46,6 @@ std::vector<StageInfo> fp16_tune::epilogue_variants() {
   using NowK64S3 = fp16::MultistageShape<256, 128, 64, 3, 64, 64, true>;  // 144 KB
   using Now = fp16::EpilogueStage::Shape;
   return {
-      variant("epilogue/now-pin2", "12, last step's rows 2-3 after the barrier", 256, 128, 32, 256, get<Now, 8, 1, 1, 2>),
-      variant("epilogue/now-pin4", "12, the whole last step after the barrier", 256, 128, 32, 256, get<Now, 8, 1, 1, 4>),
       variant("epilogue/now-s5", "12, 5 stages", 256, 128, 32, 256, get<NowS5, 8>),
       variant("epilogue/now-s6", "12, 6 stages", 256, 128, 32, 256, get<NowS6, 8>),
       variant("epilogue/now-k64s3", "12, 256x128x64, 3 stages", 256, 128, 64, 256, get<NowK64S3, 8>),
