@@ -1,6 +1,8 @@
 #include "ui_util.h"
 
 #include <algorithm>
+#include <cmath>
+#include <cstdio>
 
 #include "model/predict_rules.h"
 #include "model/ui_text.h"
@@ -126,6 +128,14 @@ std::string fmt_int(long long v) {
     out += digits[i];
   }
   return v < 0 ? "-" + out : out;
+}
+
+std::string fmt_mb(double bytes) {
+  const double mb = bytes / 1e6;
+  if (!std::isfinite(mb) || std::abs(mb) >= 100) return fmt_int(std::llround(std::isfinite(mb) ? mb : 0));
+  char buf[32];
+  std::snprintf(buf, sizeof buf, std::abs(mb) < 1 ? "%.2f" : "%.1f", mb);
+  return buf;
 }
 
 namespace {

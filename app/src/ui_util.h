@@ -36,6 +36,8 @@ void tooltip_row(const char* key, const std::string& value);
 void same_line_if_fits(float next_width);
 
 std::string fmt_int(long long v);  // thousands separated: 16,384
+// Bytes as decimal MB, to the precision a small number needs: 0.75 MB, 12.6 MB, 1,376 MB.
+std::string fmt_mb(double bytes);
 
 // Legends, one line each, for the colour-coded views (palette.h):
 // "title: [0][1][2] ... [n-1]" with id_color(first + i) swatches, at most `shown` of them.

@@ -775,9 +775,8 @@ class GridView final : public View {
     ImGui::Text(tr("L2 hit rate %.1f%% (with far-partition look-ups %.1f%%)"), 100 * r.hit_rate,
                 100 * r.hit_rate_with_far);
     ImGui::Text(tr("DRAM read %s MB (compulsory %s MB), written %s MB"),
-                fmt_int(static_cast<long long>(r.dram_bytes_read / 1000000)).c_str(),
-                fmt_int(static_cast<long long>(r.compulsory_read_bytes / 1000000)).c_str(),
-                fmt_int(static_cast<long long>(r.dram_bytes_written_total() / 1000000)).c_str());
+                fmt_mb(double(r.dram_bytes_read)).c_str(), fmt_mb(double(r.compulsory_read_bytes)).c_str(),
+                fmt_mb(double(r.dram_bytes_written_total())).c_str());
     if (!shows("grid.timeline")) {  // the hit rate over time draws the launch's length (its box is above)
       ImGui::TextDisabled(tr("hit rate of reads over time: ?"));
       return;

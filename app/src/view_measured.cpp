@@ -356,7 +356,7 @@ class MeasuredView final : public View {
         std::snprintf(buf, sizeof buf, "%.1f%% %s", 100 * (far ? o.hit_rate_with_far : o.hit_rate),
                       far ? tr("(near and far-partition look-ups)") : tr("(1 - misses / sectors the SMs read)"));
         sim_l2 = buf;
-        sim_dram = fmt_int(std::llround(o.dram_read / 1e6)) + " MB";
+        sim_dram = fmt_mb(o.dram_read) + " MB";
         if (auto g = parse_ncu_dim3(k.grid); g && !(*g == o.grid))
           sim_l2 += trf("  (simulated grid (%d,%d,%d) differs from the measured one: check stage, size, order)",
                         int(o.grid.x), int(o.grid.y), int(o.grid.z));
@@ -381,7 +381,7 @@ class MeasuredView final : public View {
       row3("L2 lookup_hit / op_read (ncu's ratio)", buf, sim_tag);
     }
     const auto dram = k.metric("dram__bytes_read.sum");
-    row3("DRAM bytes read", dram ? fmt_int(std::llround(*dram / 1e6)) + " MB" : "-", sim_dram);
+    row3("DRAM bytes read", dram ? fmt_mb(*dram) + " MB" : "-", sim_dram);
     ImGui::EndTable();
     if (l2 && !l2->note.empty()) {
       ImGui::PushStyleColor(ImGuiCol_Text, ImVec4{1.0f, 0.75f, 0.3f, 1});
