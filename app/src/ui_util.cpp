@@ -143,10 +143,12 @@ namespace {
 // on the next (a narrow panel wraps the legend rather than cutting it).
 void swatch(Rgba c, const std::string& label) {
   const float h = ImGui::GetTextLineHeight();
-  // Short labels go on the current line when they fit; a long one starts it and wraps.
+  // Short labels go on the current line when they fit; a long one stays on it and wraps at the
+  // panel's edge if about a dozen characters still fit there, else starts the next line (it had
+  // wrapped a word or less per line beside three short swatches).
   const float need = h * 1.1f + ImGui::CalcTextSize(label.c_str()).x;
   if (need < ImGui::GetContentRegionAvail().x * 0.6f) same_line_if_fits(need);
-  else ImGui::SameLine(0, h * 0.5f);
+  else same_line_if_fits(std::min(need, h * 7.f));
   const ImVec2 p = ImGui::GetCursorScreenPos();
   ImGui::GetWindowDrawList()->AddRectFilled({p.x, p.y + h * 0.1f}, {p.x + h * 0.8f, p.y + h * 0.9f}, c, 2);
   ImGui::Dummy({h * 0.85f, h});
