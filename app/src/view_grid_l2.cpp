@@ -600,10 +600,12 @@ class GridView final : public View {
       tiles_tex_.upload(m.tiles.tiles_n, m.tiles.tiles_m, px);
     }
     const float font = ImGui::GetFontSize();
+    ImGui::PushTextWrapPos(0);  // the reuse caption is longer than a narrow column
     ImGui::Text(tr("C tiles (m down, n across), colour: %s%s"), ui_.color_by.c_str(),
                 ui_.color_by == "reuse"
                     ? (l2_ ? tr(" = DRAM sectors its main loop fetched (dark: reused from L2)") : tr(" (L2 replay running...)"))
                     : ui_.color_by == "order" ? tr(" (dark: launched first)") : "");
+    ImGui::PopTextWrapPos();
     draw_tile_legend();
     // A cell per tile, drawn tile.n wide by tile.m tall: a square problem stays square.
     Canvas cv("##grid", ui_.grid_canvas, float(m.tiles.tiles_n), float(m.tiles.tiles_m), {0, 0}, font * 3,
@@ -836,7 +838,7 @@ class GridView final : public View {
         start = end;
       }
     }
-    ImGui::TextDisabled("%s", trf("hit rate of reads over time: 0 .. %.0f k iterations across", span).c_str());
+    ImGui::TextDisabled("%s", trf("hit rate of reads over time (x axis: 0 .. %.0f k iterations)", span).c_str());
   }
 
   GridUiState ui_;
