@@ -3,6 +3,7 @@
 // 16x16 tile. Results from gemmlab::analyze_fragment (PTX ISA formulas); drawn here.
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -88,9 +89,13 @@ class FragmentsView final : public View {
       error_box(m.error());
       return;
     }
-    ImGui::Text(tr("tile %d x %d   %d registers per lane, %d elements of %d bits per register"),
-                m->tile_rows, m->tile_cols, m->registers_per_lane, m->elements_per_register,
-                m->element_bits);
+    if (m->elements_per_register == 1)
+      ImGui::Text(tr("tile %d x %d   %d registers per lane, one %d-bit element per register"), m->tile_rows,
+                  m->tile_cols, m->registers_per_lane, m->element_bits);
+    else
+      ImGui::Text(tr("tile %d x %d   %d registers per lane, %d elements of %d bits per register"),
+                  m->tile_rows, m->tile_cols, m->registers_per_lane, m->elements_per_register,
+                  m->element_bits);
     if (!m->note.empty()) note_text(tr(m->note));
     draw_lane_summary(*m);
     draw_tile(*m);
@@ -183,9 +188,11 @@ class FragmentsView final : public View {
     // m8n8k32 s4 tiles are 8 x 32: cells twice as tall as wide would not be readable, keep squares.
     legend_swatches(tr("lanes: a quad (PTX groupID = lane / 4) shares a hue, darker by threadID_in_group"),
                     {{quad_color(0), "T0"}, {quad_color(3), "T3"}, {quad_color(4), "T4"}, {quad_color(31), "T31"}});
-    Canvas cv("##frag", ui_.canvas, float(cols), float(rows), {0, 0}, font * (ldsm ? 3.5f : 2.f));
+    // Room for the row addresses (ldmatrix) or the "warp N" labels (wgmma) beside the tile.
+    Canvas cv("##frag", ui_.canvas, float(cols), float(rows), {0, 0}, font * (ldsm || wgmma() ? 3.5f : 2.f));
     ImDrawList* dl = cv.draw_list();
     const float px = cv.scale();
+    std::optional<ImVec2> secret_cell;  // ringed after the cells, which would paint over the ring
     for (int r = 0; r < rows; ++r)
       for (int c = 0; c < cols; ++c) {
         const int i = owner[static_cast<size_t>(r) * cols + c];
@@ -195,9 +202,7 @@ class FragmentsView final : public View {
           const ImVec2 a = cv.to_screen(float(c), float(r)), b = cv.to_screen(float(c + 1), float(r + 1));
           dl->AddRectFilled(a, b, IM_COL32(255, 255, 255, 255));
           cv.label(float(c), float(r), float(c + 1), float(r + 1), "?", IM_COL32(0, 0, 0, 255));
-          // On a 64 x 256 wgmma tile the cell is a few pixels: ring it so it can be found.
-          const float pad = std::max(0.f, 6.f - (b.x - a.x) / 2);
-          dl->AddRect({a.x - pad - 2, a.y - pad - 2}, {b.x + pad + 2, b.y + pad + 2}, kHighlight, 0, 0, 2.5f);
+          secret_cell = {float(c), float(r)};
           continue;
         }
         // While the learner predicts an owner, no cell shows its lane: the neighbours' colours and
@@ -224,6 +229,13 @@ class FragmentsView final : public View {
         }
       }
     cv.draw_grid_lines(0, 0, cols, rows, 4);
+    if (secret_cell) {
+      // On a 64 x 256 wgmma tile the cell is a few pixels: ring it so it can be found.
+      const ImVec2 a = cv.to_screen(secret_cell->x, secret_cell->y),
+                   b = cv.to_screen(secret_cell->x + 1, secret_cell->y + 1);
+      const float pad = std::max(0.f, 6.f - (b.x - a.x) / 2);
+      dl->AddRect({a.x - pad - 2, a.y - pad - 2}, {b.x + pad + 2, b.y + pad + 2}, kHighlight, 0, 0, 2.5f);
+    }
     // The 8x8 matrix boundaries.
     for (int r = 0; r <= rows; r += 8)
       dl->AddLine(cv.to_screen(0, float(r)), cv.to_screen(float(cols), float(r)), IM_COL32(255, 255, 255, 160), 2);
