@@ -192,7 +192,7 @@ class FragmentsView final : public View {
     Canvas cv("##frag", ui_.canvas, float(cols), float(rows), {0, 0}, font * (ldsm || wgmma() ? 3.5f : 2.f));
     ImDrawList* dl = cv.draw_list();
     const float px = cv.scale();
-    std::optional<ImVec2> secret_cell;  // ringed after the cells, which would paint over the ring
+    std::optional<ImVec2> secret_cell;  // ringed last: the cells and lines would paint over the ring
     for (int r = 0; r < rows; ++r)
       for (int c = 0; c < cols; ++c) {
         const int i = owner[static_cast<size_t>(r) * cols + c];
@@ -229,13 +229,6 @@ class FragmentsView final : public View {
         }
       }
     cv.draw_grid_lines(0, 0, cols, rows, 4);
-    if (secret_cell) {
-      // On a 64 x 256 wgmma tile the cell is a few pixels: ring it so it can be found.
-      const ImVec2 a = cv.to_screen(secret_cell->x, secret_cell->y),
-                   b = cv.to_screen(secret_cell->x + 1, secret_cell->y + 1);
-      const float pad = std::max(0.f, 6.f - (b.x - a.x) / 2);
-      dl->AddRect({a.x - pad - 2, a.y - pad - 2}, {b.x + pad + 2, b.y + pad + 2}, kHighlight, 0, 0, 2.5f);
-    }
     // The 8x8 matrix boundaries.
     for (int r = 0; r <= rows; r += 8)
       dl->AddLine(cv.to_screen(0, float(r)), cv.to_screen(float(cols), float(r)), IM_COL32(255, 255, 255, 160), 2);
@@ -250,6 +243,13 @@ class FragmentsView final : public View {
           dl->AddText({p.x + 4, p.y + 2}, IM_COL32(255, 230, 90, 255), trf("warp %d", r / 16).c_str());
         }
       }
+    if (secret_cell) {
+      // On a 64 x 256 wgmma tile the cell is a few pixels: ring it so it can be found.
+      const ImVec2 a = cv.to_screen(secret_cell->x, secret_cell->y),
+                   b = cv.to_screen(secret_cell->x + 1, secret_cell->y + 1);
+      const float pad = std::max(0.f, 6.f - (b.x - a.x) / 2);
+      dl->AddRect({a.x - pad - 2, a.y - pad - 2}, {b.x + pad + 2, b.y + pad + 2}, kHighlight, 0, 0, 2.5f);
+    }
     // Axis names: the operand's dimensions.
     const char* row_name = ui_.operand == "b" ? "k" : "m";
     const char* col_name = ui_.operand == "a" ? "k" : "n";
