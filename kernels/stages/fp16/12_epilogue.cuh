@@ -5,6 +5,7 @@
 #include <cuda_fp16.h>
 
 #include <cstdint>
+#include <string>
 
 #include "11_multistage.cuh"
 #include "fp16_problem.cuh"
@@ -107,17 +108,20 @@ Dim3 serpentine_grid(int m, int n, int max_stride) {
   return serpentine_swizzle::get_grid_shape(tiled, serpentine_swizzle::launch_stride(tiled.n, max_stride));
 }
 
+// One message per tile height: 256 rows -> "m must be at most 16776960: ...".
+template <class Shape>
+const char* serpentine_m_limit() {
+  static const std::string message = "m must be at most " + std::to_string(long(kMaxGridYZ) * Shape::kTileM) +
+                                     ": the serpentine grid has one block per " + std::to_string(Shape::kTileM) +
+                                     " rows on gridDim.y, which holds at most 65535 blocks";
+  return message.c_str();
+}
+
 template <class Shape>
 const char* check_serpentine(int m, int n, int k, int max_stride) {
   if (const char* why = check_extents(m, n, k)) return why;
   const Dim3 g = serpentine_grid<Shape>(m, n, max_stride);
-  if (g.y > kMaxGridYZ)
-    return Shape::kTileM == 256   ? "m must be at most 16776960: the serpentine grid has one block per 256 rows on "
-                                    "gridDim.y, which holds at most 65535 blocks"
-           : Shape::kTileM == 128 ? "m must be at most 8388480: the serpentine grid has one block per 128 rows on "
-                                    "gridDim.y, which holds at most 65535 blocks"
-                                  : "m is too large: the serpentine grid has one block per tile of rows on "
-                                    "gridDim.y, which holds at most 65535 blocks";
+  if (g.y > kMaxGridYZ) return serpentine_m_limit<Shape>();
   if (g.z > kMaxGridYZ) return "n is too large for the serpentine grid: gridDim.z must stay <= 65535";
   return nullptr;
 }
