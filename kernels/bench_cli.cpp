@@ -251,6 +251,15 @@ void print_registry_table() {
   }
 }
 
+// A launch that waits for the GPU (a synchronizing call inside it) cannot be held (stream_hold.h):
+// its times then include the host's launch work, which the table should not pass off as GPU time.
+void warn_unheld(const std::string& what, const std::vector<TimeResult>& turns) {
+  for (const TimeResult& t : turns)
+    if (t.unheld > 0)
+      std::fprintf(stderr, "gemmlab bench: %s: %d of %d timed runs waited for the GPU inside their launch; "
+                           "their times include host work\n", what.c_str(), t.unheld, t.reps);
+}
+
 struct Row {
   std::string stage, track;
   Problem p;
@@ -381,6 +390,7 @@ int run_conv_bench(const Options& o, Runner& runner, Progress& progress) {
           turns.pop_back();  // cuDNN refused the shape: time against im2col + cuBLAS alone
           t = runner.time_conv(turns, sh, o.time);
         }
+        warn_unheld(row.stage + " " + shape_text, t);
         row.t = t[0];
         row.timed = row.t.rejected.empty();
         if (!row.timed) row.rejected = row.t.rejected;
@@ -503,6 +513,7 @@ int run_bench(const Options& o) {
         // against the reference row above, which ran earlier on a cooler GPU.
         const std::vector<TimeResult> pair =
             runner.time_interleaved({target, Target::cublas(target.track)}, p, o.time);
+        warn_unheld(row.stage + " " + size_text(p), pair);
         row.t = pair[0];
         row.timed = row.t.rejected.empty();
         if (!row.timed) row.rejected = row.t.rejected;

@@ -1,6 +1,7 @@
 // The runner (runner.h): buffers, inputs, poison, reference, error, timing.
 #include "runner.h"
 #include "runner_support.cuh"
+#include "stream_hold.h"
 
 #include <cublas_v2.h>
 #include <cuda_fp16.h>
@@ -322,11 +323,18 @@ std::vector<TimeResult> Runner::Impl::time_in_turns(size_t count, const std::fun
     cudaEvent_t* e;
     ~EventGuard() { cudaEventDestroy(e[0]), cudaEventDestroy(e[1]); }
   } guard{ev};
+  // The events bracket GPU time only: the run is queued behind a held stream (stream_hold.h),
+  // else the host's launch work would be timed too.
+  StreamHold hold;
+  bool last_unheld = false;  // (a warm-up run may wait: cuBLAS allocates its workspace on its first call)
   auto timed_run = [&](size_t j, int i) {
+    hold.hold(stream);
     GL_CUDA(cudaEventRecord(ev[0], stream));
     launch(j, i);
     GL_CUDA(cudaEventRecord(ev[1], stream));
+    hold.release();
     GL_CUDA(cudaEventSynchronize(ev[1]));
+    last_unheld = hold.timed_out();
     float ms = 0;
     GL_CUDA(cudaEventElapsedTime(&ms, ev[0], ev[1]));
     return double(ms);
@@ -356,7 +364,10 @@ std::vector<TimeResult> Runner::Impl::time_in_turns(size_t count, const std::fun
   for (int done = 0; done < reps; done += kPerRound)
     for (size_t j = 0; j < count; ++j) {
       if (count > 1) launch(j, run++);
-      for (int i = done; i < std::min(reps, done + kPerRound); ++i) ms[j].push_back(timed_run(j, run++));
+      for (int i = done; i < std::min(reps, done + kPerRound); ++i) {
+        ms[j].push_back(timed_run(j, run++));
+        results[j].unheld += last_unheld;
+      }
     }
   for (size_t j = 0; j < count; ++j) {
     std::vector<double>& m = ms[j];

@@ -77,6 +77,7 @@ struct TimeResult {
   double median_ms = 0, min_ms = 0, max_ms = 0;
   int reps = 0;
   int sets = 0;  // input sets rotated through (their total size is >= 3x the L2)
+  int unheld = 0;  // runs whose launch waited for the GPU (stream_hold.h): their time has host work in it
   double tflops = 0;
 };
 

@@ -1,0 +1,96 @@
+// The timing's stream hold (kernels/stream_hold.h) on a real GPU: work queued behind a hold waits
+// for release(), host time spent between the timed run's events is not timed, and a hold nobody
+// releases gives up after its timeout. Exit 77 with "skipped: no GPU" when there is none.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <cstdio>
+#include <thread>
+
+#include "runner.h"
+#include "stream_hold.h"
+
+namespace gemmlab::kernels {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+struct Stream {
+  cudaStream_t s = nullptr;
+  cudaEvent_t ev[2] = {};
+  Stream() {
+    EXPECT_EQ(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking), cudaSuccess);
+    for (cudaEvent_t& e : ev) EXPECT_EQ(cudaEventCreate(&e), cudaSuccess);
+  }
+  ~Stream() {
+    for (cudaEvent_t e : ev) cudaEventDestroy(e);
+    cudaStreamDestroy(s);
+  }
+};
+
+TEST(StreamHold, QueuedWorkWaitsForRelease) {
+  Stream st;
+  StreamHold hold;
+  hold.hold(st.s);
+  ASSERT_EQ(cudaEventRecord(st.ev[0], st.s), cudaSuccess);
+  std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  EXPECT_EQ(cudaEventQuery(st.ev[0]), cudaErrorNotReady);
+  hold.release();
+  ASSERT_EQ(cudaEventSynchronize(st.ev[0]), cudaSuccess);
+  EXPECT_FALSE(hold.timed_out());
+}
+
+// What the bench relies on: the host's time between the two events (here a 20 ms sleep, in the
+// bench a launch's host work) is not in their elapsed time.
+TEST(StreamHold, HostTimeBetweenTheEventsIsNotTimed) {
+  Stream st;
+  StreamHold hold;
+  hold.hold(st.s);
+  ASSERT_EQ(cudaEventRecord(st.ev[0], st.s), cudaSuccess);
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  ASSERT_EQ(cudaEventRecord(st.ev[1], st.s), cudaSuccess);
+  hold.release();
+  ASSERT_EQ(cudaEventSynchronize(st.ev[1]), cudaSuccess);
+  float ms = -1;
+  ASSERT_EQ(cudaEventElapsedTime(&ms, st.ev[0], st.ev[1]), cudaSuccess);
+  EXPECT_GE(ms, 0.f);
+  EXPECT_LT(ms, 1.f);
+  std::printf("  20 ms of host sleep between held events: %.4f ms timed\n", ms);
+
+  // Unheld, the same sleep is timed.
+  ASSERT_EQ(cudaEventRecord(st.ev[0], st.s), cudaSuccess);
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  ASSERT_EQ(cudaEventRecord(st.ev[1], st.s), cudaSuccess);
+  ASSERT_EQ(cudaEventSynchronize(st.ev[1]), cudaSuccess);
+  ASSERT_EQ(cudaEventElapsedTime(&ms, st.ev[0], st.ev[1]), cudaSuccess);
+  EXPECT_GT(ms, 15.f);
+}
+
+TEST(StreamHold, AHoldNobodyReleasesGivesUp) {
+  Stream st;
+  StreamHold hold;
+  const auto t0 = Clock::now();
+  hold.hold(st.s);
+  ASSERT_EQ(cudaStreamSynchronize(st.s), cudaSuccess);
+  const double s = std::chrono::duration<double>(Clock::now() - t0).count();
+  EXPECT_TRUE(hold.timed_out());
+  EXPECT_GE(s, 0.9 * StreamHold::kTimeoutNs * 1e-9);
+  EXPECT_LT(s, 5.0);
+  // The next hold starts afresh.
+  hold.hold(st.s);
+  hold.release();
+  ASSERT_EQ(cudaStreamSynchronize(st.s), cudaSuccess);
+  EXPECT_FALSE(hold.timed_out());
+}
+
+}  // namespace
+}  // namespace gemmlab::kernels
+
+int main(int argc, char** argv) {
+  if (std::string why = gemmlab::kernels::gpu_unavailable_reason(); !why.empty()) {
+    std::printf("skipped: no GPU (%s)\n", why.c_str());
+    return 77;
+  }
+  ::testing::InitGoogleTest(&argc, argv);
+  return RUN_ALL_TESTS();
+}
