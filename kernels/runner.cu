@@ -327,9 +327,8 @@ std::vector<TimeResult> Runner::Impl::time_in_turns(size_t count, const std::fun
   // else the host's launch work would be timed too.
   StreamHold hold;
   bool last_unheld = false;  // (a warm-up run may wait: cuBLAS allocates its workspace on its first call)
-  static const bool unheld_probe = std::getenv("GEMMLAB_TIMING_UNHELD") != nullptr;  // PROBE
   auto timed_run = [&](size_t j, int i) {
-    if (!unheld_probe) hold.hold(stream);
+    hold.hold(stream);
     GL_CUDA(cudaEventRecord(ev[0], stream));
     launch(j, i);
     GL_CUDA(cudaEventRecord(ev[1], stream));
