@@ -12,9 +12,9 @@
 //   - 384 threads on the same 128x256x64 tile, 4 stages (192 KB), serpentine blocks as stage 12.
 // K must be a multiple of 8 (TMA's 16-byte row strides); any M and N.
 // The kernel: 15_warp_specialized.cuh (warp_specialized_kernel).
-// Measured (H100, 2026-11-25, ratio to cuBLAS timed in turns): 644 TFLOP/s, 98.5 % at 4096^3;
-// 636 TFLOP/s, 100.1 % at 8192^3. Runs and method: HOPPER_NOTES.md.
-// H200 (2026-11-26, same method): 630 TFLOP/s, 96.3 % at 4096^3; 640 TFLOP/s, 99.2 % at 8192^3.
+// Measured, GPU time only (2026-11-26, ratio to cuBLAS timed in turns): H100 693 TFLOP/s, 95.0 % at
+// 4096^3, 634 TFLOP/s, 99.6 % at 8192^3; H200 689 TFLOP/s, 94.6 % and 649 TFLOP/s, 99.6 %.
+// Runs and method: HOPPER_NOTES.md.
 //
 // Run: gemmlab bench --stages wgmma,warp-specialized --sizes 4096,8192 --check
 #include "15_warp_specialized.cuh"

@@ -26,12 +26,14 @@
 //     every tile where they fit (the tiles that share A rows or B columns then read each k-slice
 //     together: a third less DRAM traffic). Without it 4 of 66 clusters ran the whole K: 17 % of
 //     cuBLAS; split, 83-88 % (512 x 512 x 32768: 14 % -> 93-95 %; 1024 x 1024 x 16384: 38 % ->
-//     100-101 %; 1536 x 1536 x 8192, 36 cluster tiles over the tail ranges: 71-73 % -> 101-103 %).
+//     100-101 %; 1536 x 1536 x 8192, 36 cluster tiles over the tail ranges: 71-73 % -> 101-103 %),
+//     timed with the host's launch work; GPU time only, 79-81 % at 512 x 512 x 16384 and 86-91 %
+//     at 512 x 512 x 32768.
 // K must be a multiple of 8 (TMA's 16-byte row strides); any M and N.
 // The kernel: 17_persistent.cuh (persistent_kernel).
-// Measured (H100, 2026-11-26, ratio to cuBLAS timed in turns): 98.8-100.7 % at 4096^3 over
-// eight rounds, 103.7-107.2 % at 8192^3 over three. Runs and method: HOPPER_NOTES.md.
-// H200 (2026-11-26): 99.9 % at 4096^3 (98.5-102.2 % over twelve rounds); 103.9 % at 8192^3.
+// Measured, GPU time only (2026-11-26, ratio to cuBLAS timed in turns): H100 98.2 % at 4096^3
+// (98.1-98.4 % over four rounds), 103.6 % at 8192^3 (103.9-104.5 %); H200 98.2 % and 103.9 %.
+// cuBLAS's own kernel runs 4096^3 in 1.7-2.2 % fewer cycles (ncu). Runs and method: HOPPER_NOTES.md.
 //
 // Run: gemmlab bench --stages cluster,persistent --sizes 4096,8192 --check
 #include "17_persistent.cuh"
