@@ -172,12 +172,3 @@ TEST(KernelRun, DestroyingARunningRunReturnsPromptly) {
 
 }  // namespace
 }  // namespace gemmlab::app
-
-int main(int argc, char** argv) {
-  if (std::string why = gemmlab::kernels::gpu_unavailable_reason(); !why.empty()) {
-    std::printf("skipped: no GPU (%s)\n", why.c_str());
-    return 77;
-  }
-  ::testing::InitGoogleTest(&argc, argv);
-  return RUN_ALL_TESTS();
-}

@@ -1,13 +1,12 @@
 // The timing's stream hold (kernels/stream_hold.h) on a real GPU: work queued behind a hold waits
 // for release(), host time spent between the timed run's events is not timed, and a hold nobody
-// releases gives up after its timeout. Exit 77 with "skipped: no GPU" when there is none.
+// releases gives up after its timeout. Exit 77 with "skipped: no GPU" when there is none (gpu_gtest_main.cpp).
 #include <gtest/gtest.h>
 
 #include <chrono>
 #include <cstdio>
 #include <thread>
 
-#include "runner.h"
 #include "stream_hold.h"
 
 namespace gemmlab::kernels {
@@ -85,12 +84,3 @@ TEST(StreamHold, AHoldNobodyReleasesGivesUp) {
 
 }  // namespace
 }  // namespace gemmlab::kernels
-
-int main(int argc, char** argv) {
-  if (std::string why = gemmlab::kernels::gpu_unavailable_reason(); !why.empty()) {
-    std::printf("skipped: no GPU (%s)\n", why.c_str());
-    return 77;
-  }
-  ::testing::InitGoogleTest(&argc, argv);
-  return RUN_ALL_TESTS();
-}
