@@ -39,7 +39,6 @@
 #include "17_persistent.cuh"
 #include "hopper_launch.cuh"
 
-#include <algorithm>
 #include <atomic>
 #include <cstdlib>
 
@@ -81,7 +80,6 @@ cudaError_t resident_clusters(int* clusters) {
 cudaError_t plan_for(int m, int n, int k, bool tail, persistent::Plan* plan) {
   int clusters = 0;
   if (const cudaError_t e = resident_clusters(&clusters); e != cudaSuccess) return e;
-  if (const char* c = std::getenv("GEMMLAB_PERSISTENT_CLUSTERS")) clusters = std::min(clusters, std::atoi(c));  // PROBE
   *plan = persistent::make_plan(fp16::tiles_of(m, Shape::kTileM), fp16::tiles_of(n, Shape::kTileN), Stage::kClusterM,
                                 Stage::kMaxStride, fp16::tiles_of(k, Shape::kTileK), clusters, tail);
   return cudaSuccess;
