@@ -202,11 +202,15 @@ Expected<LaunchPlan> plan_launch(const LaunchSpec& spec, const DeviceDesc& devic
   auto plan = make_block_plan(rq);
   if (!plan) return Error{plan.error()};
   p.plan = std::move(*plan);
-  // The persistent stage's waves are rounds of whole tiles (the lesson's "68 left for the last
-  // round"); its timeline and L2 replay run the pieces of the stream-k tail.
+  // The persistent stage runs on the SMs of the clusters its plan launches (64 of 66 at 4096^3:
+  // persistent_schedule.h, two clusters spare). Its waves are rounds of whole tiles (the lesson's
+  // "68 left for the last round"); its timeline and L2 replay run the pieces of the stream-k tail.
+  const int sms = persistent ? std::min(device.sms, ceil_div(persistent->clusters * spec.persistent_cluster_m,
+                                                             p.blocks_per_sm))
+                             : device.sms;
   std::optional<WaveSummary> whole_tile_waves;
   if (persistent && persistent->tail_units > 0) {
-    whole_tile_waves = summarize_waves(p.plan, device.sms * p.blocks_per_sm);  // the timeline's slots
+    whole_tile_waves = summarize_waves(p.plan, sms * p.blocks_per_sm);  // the timeline's slots
     p.tail_pieces = split_persistent_tail(p.plan, *persistent);
   }
   // Clusters along gridDim.y (stage 16) are dispatched as units, in the order of their cluster
@@ -221,7 +225,7 @@ Expected<LaunchPlan> plan_launch(const LaunchSpec& spec, const DeviceDesc& devic
     std::stable_sort(p.plan.blocks.begin(), p.plan.blocks.end(),
                      [&](const BlockWork& a, const BlockWork& b) { return key(a) < key(b); });
   }
-  auto tl = simulate_timeline(p.plan, device.sms, p.blocks_per_sm, spec.cost);
+  auto tl = simulate_timeline(p.plan, sms, p.blocks_per_sm, spec.cost);
   if (!tl) return Error{tl.error()};
   p.timeline = std::move(*tl);
   p.waves = whole_tile_waves ? *whole_tile_waves : summarize_waves(p.plan, p.timeline.slots);

@@ -156,9 +156,13 @@ static void check_hopper_stages(const char* csv, const char* device) {
 #endif
     const Modelled got =
         replay_stage(stage, {n, n, n}, find_stage_desc(stage)->coresident == Coresidency::Even, device, kernels.at(key));
-    // The launch: persistent runs one block per SM; the others one block per tile.
-    const double blocks = stage == "persistent" ? double(got.launch.device.sms * got.launch.blocks_per_sm)
+    // The launch: persistent runs one block per SM of the clusters its plan launches (64 of 66 at
+    // 4096^3, two spare; all 66 at 8192^3, with its tail); the others one block per tile.
+    const double blocks = stage == "persistent" ? double(got.launch.timeline.slots)
                                                 : double(got.launch.plan.blocks.size());
+    if (stage == "persistent") {
+      EXPECT_EQ(blocks, n == 4096 ? 128 : 132);
+    }
     EXPECT_EQ(m.at("launch__grid_size"), blocks);
     const double requested = m.at("lrc__request_sectors_op_read_coalescable.sum");
     EXPECT_NEAR(double(got.report.counters.read_lookups), requested, 1e-3 * requested);

@@ -294,17 +294,24 @@ TEST(LaunchPlan, PersistentTailRunsAsPieces) {
   }
   EXPECT_EQ(shortest, 3);  // cluster 1: [65, 131) = unit 0's last 63 and unit 1's first 3
   EXPECT_EQ(longest, 66);
-  // The tail keeps every SM busy in the last round: 98.4% of the slots' time does work, against
-  // 15.5 / 16 rounds when M % 4 != 0 (C's rows not 16-byte aligned: no TMA store, no tail).
+  // The tail keeps every SM busy in the last round: 98.4% of the slots' time does work. When
+  // M % 4 != 0 (C's rows not 16-byte aligned: no TMA store, no tail) the plan leaves two clusters
+  // spare instead: 64 clusters, 16 whole rounds on 128 SMs.
   EXPECT_NEAR(p->timeline.efficiency(), 0.984, 0.001);
+  EXPECT_EQ(p->timeline.slots, 132);
   auto no_tail = plan_launch(*stage_launch_spec(*find_stage_desc("persistent"), {8190, 8192, 8192}), h100);
   ASSERT_TRUE(no_tail.ok());
   EXPECT_EQ(no_tail->plan.blocks.size(), 2048u);
-  EXPECT_NEAR(no_tail->timeline.efficiency(), 1024.0 / 66 / 16, 0.002);
-  // 4096^3: 58 of 66 clusters in the last round, no tail: one block per tile.
+  EXPECT_EQ(no_tail->timeline.slots, 128);
+  EXPECT_NEAR(no_tail->timeline.efficiency(), 1.0, 1e-9);
+  // 4096^3: 58 of 66 clusters would run the last round, too full for a tail: 64 clusters run 4
+  // whole rounds, one block per tile.
   auto q = plan_launch(*stage_launch_spec(*find_stage_desc("persistent"), {4096, 4096, 4096}), h100);
   ASSERT_TRUE(q.ok());
   EXPECT_EQ(q->plan.blocks.size(), 512u);
+  EXPECT_EQ(q->timeline.slots, 128);
+  EXPECT_EQ(q->waves.full_waves, 4);
+  EXPECT_EQ(q->waves.last_wave_blocks, 128);
   EXPECT_EQ(q->tiles.shared, 0);
   EXPECT_EQ(q->tail_pieces, 0);
 }

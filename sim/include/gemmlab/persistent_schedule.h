@@ -30,6 +30,15 @@
 // clusters, 2 idle), so that the units sharing A rows or B columns read each k-slice at the same
 // time and the L2 serves the second read; otherwise the tail ranges above (1536 x 1536 x 8192: 36
 // units, 69-70 k-tiles a cluster).
+//
+// Two clusters spare: where there is no tail and several rounds, the plan launches two clusters
+// fewer than the GPU holds when that adds no round. 4096^3 is 256 units: on 66 clusters 58 run 4
+// and 8 run 3, on 64 all run 4, the same longest cluster; yet 64 ran 1.0-1.6 points of cuBLAS
+// faster on the H100 (GPU time, three to four alternating rounds each: 4096^3, 4096 x 8192 x 4096,
+// 2048 x 8192 x 8192, 32768 x 1024 x 1024, 2560 x 6400 x 4096; 65 clusters about half as much).
+// The chip is short of bandwidth somewhere while every SM writes its C tile at once (HOPPER_NOTES.md,
+// the epilogue): four idle SMs cost less than the contention they add. Measured only on these
+// 66-cluster GPUs, so only where at least 32 clusters fit.
 #pragma once
 #include "gemmlab/hd.h"
 #include "gemmlab/raster.h"
@@ -52,6 +61,14 @@ struct Plan {
   // Start of cluster c's tail range (c = clusters: the end).
   GL_HD constexpr long long tail_begin(int c) const { return tail_iterations() * c / clusters; }
 };
+
+// Clusters left idle by the plan where that adds no round (see the top of the file).
+inline constexpr int kSpareClusters = 2;
+GL_HD constexpr bool spare_clusters_pay(int units, int clusters) {
+  if (clusters < 32 || units <= clusters) return false;
+  const int spare = clusters - kSpareClusters;
+  return (units + spare - 1) / spare == (units + clusters - 1) / clusters;
+}
 
 // The split of fewer units than clusters over all of them pays (see the top of the file).
 GL_HD constexpr bool split_all_pays(int units, int k_tiles, int clusters) {
@@ -86,6 +103,7 @@ GL_HD constexpr Plan make_plan(int tiles_m, int tiles_n, int cluster_m, int max_
   } else {
     const bool partial_round = rest != 0 && 4 * rest <= 3 * p.clusters && p.units() > p.clusters;
     p.tail_units = tail && every_unit_real && partial_round ? rest : 0;
+    if (p.tail_units == 0 && spare_clusters_pay(p.units(), p.clusters)) p.clusters -= kSpareClusters;
   }
   p.dp_units = p.units() - p.tail_units;
   return p;
@@ -158,5 +176,9 @@ static_assert(make_plan(8, 6, 2, 8, 12, 66, true).tail_units == 0 &&
               make_plan(8, 6, 2, 8, 12, 66, true).clusters == 24);
 static_assert(make_plan(64, 32, 2, 8, 128, 66, false).tail_units == 0 &&
               make_plan(32, 16, 2, 8, 64, 66, true).tail_units == 0);
+// 4096^3: 256 units, no tail (58 of 66 in the last round) -> 64 clusters, 4 full rounds; 8192^3
+// keeps its 66 and the tail; 130 units would need a third round on 64 -> 66.
+static_assert(make_plan(32, 16, 2, 8, 64, 66, true).clusters == 64 && kPlan8192.clusters == 66 &&
+              !spare_clusters_pay(130, 66) && spare_clusters_pay(256, 66) && !spare_clusters_pay(256, 31));
 
 }  // namespace gemmlab::persistent
