@@ -18,7 +18,7 @@
 // The math is still mma.sync, so the ceiling is mma.sync's (register-only mma.sync loops reach
 // 634 TFLOP/s on an H200, about 88 % of cuBLAS); stage 14 replaces it.
 // The kernel: 13_tma.cuh (TmaMainloop, tma_mma_sync_kernel).
-// Measured, GPU time only (2026-11-26, ratio to cuBLAS timed in turns): H100 486 TFLOP/s, 66.6 % at
+// Measured, GPU time only (2026-11-26 21:2xZ, ratio to cuBLAS timed in turns): H100 486 TFLOP/s, 66.6 % at
 // 4096^3, 447 TFLOP/s, 62.0 % at 8192^3; H200 487 TFLOP/s, 66.4 % and 443 TFLOP/s, 62.4 %.
 // Runs and method: HOPPER_NOTES.md.
 //

@@ -16,7 +16,7 @@
 // The accumulators go straight to C, 32-bit stores of 8 rows x 4 columns per instruction.
 // K must be a multiple of 8 (TMA's 16-byte row strides); any M and N (zero boxes, predicated stores).
 // The kernel: 14_wgmma.cuh (wgmma_kernel); its PTX: wgmma_ptx.cuh.
-// Measured, GPU time only (2026-11-26, ratio to cuBLAS timed in turns): H100 701 TFLOP/s, 96.1 % at
+// Measured, GPU time only (2026-11-26 21:2xZ, ratio to cuBLAS timed in turns): H100 701 TFLOP/s, 96.1 % at
 // 4096^3, 660 TFLOP/s, 102.8 % at 8192^3; H200 699 TFLOP/s, 95.5 % and 711 TFLOP/s, 99.0 %.
 // Runs and method: HOPPER_NOTES.md.
 //

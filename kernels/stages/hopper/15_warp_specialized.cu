@@ -12,7 +12,7 @@
 //   - 384 threads on the same 128x256x64 tile, 4 stages (192 KB), serpentine blocks as stage 12.
 // K must be a multiple of 8 (TMA's 16-byte row strides); any M and N.
 // The kernel: 15_warp_specialized.cuh (warp_specialized_kernel).
-// Measured, GPU time only (2026-11-26, ratio to cuBLAS timed in turns): H100 693 TFLOP/s, 95.0 % at
+// Measured, GPU time only (2026-11-26 21:2xZ, ratio to cuBLAS timed in turns): H100 693 TFLOP/s, 95.0 % at
 // 4096^3, 634 TFLOP/s, 99.6 % at 8192^3; H200 689 TFLOP/s, 94.6 % and 649 TFLOP/s, 99.6 %.
 // Runs and method: HOPPER_NOTES.md.
 //

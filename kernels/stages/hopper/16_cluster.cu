@@ -18,7 +18,7 @@
 // The grid's m extent is rounded up to whole clusters; a block past M loads B for its peer and
 // stores nothing. K must be a multiple of 8 (TMA's 16-byte row strides); any M and N.
 // The kernel: 16_cluster.cuh (cluster_kernel).
-// Measured, GPU time only (2026-11-26, ratio to cuBLAS timed in turns): H100 96.2 % at 4096^3
+// Measured, GPU time only (2026-11-26 21:2xZ, ratio to cuBLAS timed in turns): H100 96.2 % at 4096^3
 // (95.0-96.6 % over four rounds; stage 15 95.5-96.2 % in the same rounds), 99.6 % at 8192^3; H200
 // 96.0 % and 98.8 % (stage 15: 94.6 % and 99.6 %). Runs and method: HOPPER_NOTES.md.
 //

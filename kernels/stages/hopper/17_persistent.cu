@@ -6,7 +6,10 @@
 //   - One block per SM, in as many clusters of 2 as the GPU holds at once
 //     (cudaOccupancyMaxActiveClusters), each looping over cluster tiles in stage 12's serpentine
 //     order (gemmlab/persistent_schedule.h: the tile scheduler, tested on the host); a Hilbert
-//     curve over the same units measured no faster (HOPPER_NOTES.md).
+//     curve over the same units measured no faster (HOPPER_NOTES.md). Two clusters stay idle where
+//     that adds no round and there is no stream-k tail: at 4096^3 64 clusters run four whole rounds
+//     of 128 tiles, 0.7-1.7 points of cuBLAS faster than 66 on the H100 (0.3 on the H200), with 8.5 %
+//     fewer bytes from DRAM.
 //   - The producer's k-tile counter runs on across tiles: while the consumers store one tile's
 //     accumulators it already loads the next tile's first 4 k-tiles, so the next main loop
 //     starts with a full pipeline; barriers are made once per block, not once per tile.
@@ -31,9 +34,9 @@
 //     at 512 x 512 x 32768.
 // K must be a multiple of 8 (TMA's 16-byte row strides); any M and N.
 // The kernel: 17_persistent.cuh (persistent_kernel).
-// Measured, GPU time only (2026-11-26, ratio to cuBLAS timed in turns): H100 98.2 % at 4096^3
-// (98.1-98.4 % over four rounds), 103.6 % at 8192^3 (103.9-104.5 %); H200 98.2 % and 103.9 %.
-// cuBLAS's own kernel runs 4096^3 in 1.7-2.2 % fewer cycles (ncu). Runs and method: HOPPER_NOTES.md.
+// Measured, GPU time only (2026-11-26 22:00Z, ratio to cuBLAS timed in turns): H100 99.0 % at
+// 4096^3 (98.9 % in three rounds), 104.1 % at 8192^3 (102.8-104.1 %); H200 98.3 % (98.4-98.9 %) and
+// 104.2 %. Runs and method: HOPPER_NOTES.md.
 //
 // Run: gemmlab bench --stages cluster,persistent --sizes 4096,8192 --check
 #include "17_persistent.cuh"
