@@ -444,7 +444,7 @@ class GridView final : public View {
                              : (std::to_string(m.plan.grid.x) + "," + std::to_string(m.plan.grid.y) + "," +
                                 std::to_string(m.plan.grid.z)).c_str(),
                 hide_per_sm ? "?" : std::to_string(m.occupancy.blocks_per_sm).c_str(),
-                hide_per_sm ? "?" : tr(m.occupancy.limiter.c_str()), m.device.sms,
+                hide_per_sm ? "?" : tr(m.occupancy.limiter.c_str()), m.timeline.sms,
                 hide_per_sm ? "?" : std::to_string(m.waves.slots).c_str(),
                 hide_waves ? tr("waves: ?") : waves.c_str());
     if (m.spec.persistent_cluster_m > 0 && !hide_per_sm && !hide_waves)
@@ -453,8 +453,12 @@ class GridView final : public View {
                     "at most 3/4 full, or there are fewer cluster tiles than clusters and K is long, its tiles run as "
                     "the kernel's stream-k tail (here %lld pieces, each a part of one tile's k-tiles, all in the last "
                     "round).",
-                    m.device.sms * m.blocks_per_sm, m.device.sms * m.blocks_per_sm / m.spec.persistent_cluster_m,
+                    m.timeline.sms * m.blocks_per_sm, m.timeline.sms * m.blocks_per_sm / m.spec.persistent_cluster_m,
                     m.spec.persistent_cluster_m, m.tail_pieces));
+    if (m.spec.persistent_cluster_m > 0 && !hide_per_sm && m.timeline.sms < m.device.sms)
+      note_text(trf("The scheduler leaves %d of the %d SMs idle: with two clusters spare the tiles still take no "
+                    "more rounds, and no stream-k tail is needed.",
+                    m.device.sms - m.timeline.sms, m.device.sms));
     if (m.spec.l2.multicast_b > 1)
       note_text(trf("Outlined pairs: the %d blocks of a cluster (neighbouring m tiles, the same n tile). One B load "
                     "per cluster reaches L2; the TMA multicasts it into both blocks' shared memory.",
@@ -711,10 +715,10 @@ class GridView final : public View {
       }
       slots_tex_.upload(bins, slots, px);
     }
-    ImGui::Text(tr("SM slots (%d per SM x %d SMs) over time"), m.occupancy.blocks_per_sm, m.device.sms);
+    ImGui::Text(tr("SM slots (%d per SM x %d SMs) over time"), m.occupancy.blocks_per_sm, m.timeline.sms);
     if (ImGui::IsItemHovered())
       ImGui::SetTooltip(tr("One row per slot (slot s on SM s %% %d). Blocks start in launch order and "
-                        "take the first free slot; the empty area at the end is the tail."), m.device.sms);
+                        "take the first free slot; the empty area at the end is the tail."), m.timeline.sms);
     ImGui::BeginChild("##slots", {0, height - ImGui::GetTextLineHeightWithSpacing()}, false,
                       ImGuiWindowFlags_NoScrollWithMouse);
     // Content: bins wide; one unit per slot, stretched to a readable height.
