@@ -3,8 +3,9 @@
 //
 // With an idle stream the first event is stamped as soon as it is queued, and everything the
 // host does before the kernel reaches the GPU (encoding tensor maps, cuBLAS's heuristics, the
-// driver's submission: 5-20 us) is timed as if the GPU ran it: at 4096^3 (~190 us) that is a few
-// percent, at 512x512x16384 (~30 us) a third, and it flatters whichever kernel is slower. Held,
+// driver's submission) is timed as if the GPU ran it: about 12 us for a cublasGemmEx call and 3 us
+// for a stage 17 launch (H200), a few percent of a 4096^3 run (~190 us) and a third of a
+// 512x512x16384 one (~30 us), so a stage's ratio to cuBLAS read high. Held,
 // the stream runs a one-thread kernel that waits for a flag in mapped host memory; the host
 // queues the start event, the run and the stop event behind it, then raises the flag. nvbench
 // times its cold runs behind the same kind of blocking kernel.
