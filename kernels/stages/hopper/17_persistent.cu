@@ -85,8 +85,6 @@ cudaError_t plan_for(int m, int n, int k, bool tail, persistent::Plan* plan) {
   if (const cudaError_t e = resident_clusters(&clusters); e != cudaSuccess) return e;
   *plan = persistent::make_plan(fp16::tiles_of(m, Shape::kTileM), fp16::tiles_of(n, Shape::kTileN), Stage::kClusterM,
                                 Stage::kMaxStride, fp16::tiles_of(k, Shape::kTileK), clusters, tail);
-  static const bool reverse = std::getenv("GEMMLAB_REVERSE_K") != nullptr;  // PROBE
-  plan->reverse_odd = reverse;
   return cudaSuccess;
 }
 

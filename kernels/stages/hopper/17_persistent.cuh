@@ -181,10 +181,8 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
         const GemmCoord tile = persistent::unit_tile(plan, g.unit, int(rank));
         if (tile.n >= plan.tiles_n) continue;  // padding of the last slab, for both blocks
         const int m0 = tile.m * Shape::kTileM, n0 = tile.n * Shape::kTileN;
-        const bool reverse = plan.reverse_odd && g.whole(k_tiles) && (s & 1);  // PROBE
         produce_k_tiles<Shape>(tiles, full, empty, g.k_begin, g.k_end, it,
                                [&](unsigned char* dst, uint64_t* bar, int t) {
-                                 if (reverse) t = g.k_begin + g.k_end - 1 - t;
                                  if constexpr (kMulticast) {
                                    issue_pair_boxes<Shape>(dst, bar, t, &map_a, &map_b_half, m0, n0, rank);
                                  } else {
