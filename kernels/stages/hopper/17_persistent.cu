@@ -30,7 +30,7 @@
 //     together: a third less DRAM traffic). Without it 4 of 66 clusters ran the whole K: 17 % of
 //     cuBLAS; split, 83-88 % (512 x 512 x 32768: 14 % -> 93-95 %; 1024 x 1024 x 16384: 38 % ->
 //     100-101 %; 1536 x 1536 x 8192, 36 cluster tiles over the tail ranges: 71-73 % -> 101-103 %),
-//     timed with the host's launch work; GPU time only, 79-81 % at 512 x 512 x 16384 and 86-91 %
+//     timed with the host's launch work; GPU time only, 79-82 % at 512 x 512 x 16384 and 86-91 %
 //     at 512 x 512 x 32768.
 // K must be a multiple of 8 (TMA's 16-byte row strides); any M and N.
 // The kernel: 17_persistent.cuh (persistent_kernel).
