@@ -31,7 +31,7 @@ struct StageDescriptors {
 };
 
 // One k-tile of one consumer warpgroup: 4 wgmma, committed as one group.
-template <class Shape, bool kSplitN = false>
+template <class Shape>
 __device__ __forceinline__ void consume_tile(float (&d)[Shape::kAccumulators], uint32_t stage_address, int wg) {
   static_assert(Shape::kWgmmaN == 256 || Shape::kWgmmaN == 128 || Shape::kWgmmaN == 64,
                 "the m64n256k16, m64n128k16 and m64n64k16 wrappers");
@@ -39,11 +39,7 @@ __device__ __forceinline__ void consume_tile(float (&d)[Shape::kAccumulators], u
 #pragma unroll
   for (int step = 0; step < Shape::kStepsPerTile; ++step) {
     const auto desc = StageDescriptors<Shape>::of(stage_address, wg, 16 * step);
-    if constexpr (Shape::kWgmmaN == 256 && kSplitN) {  // PROBE: two m64n128k16, as cuBLAS's kernel
-      wgmma_m64n128k16(*reinterpret_cast<float(*)[64]>(&d[0]), desc.a, desc.b);
-      wgmma_m64n128k16(*reinterpret_cast<float(*)[64]>(&d[64]), desc.a,
-                       gmma::sw128_k_major(stage_address + Shape::kABytes, 128, 16 * step));
-    } else if constexpr (Shape::kWgmmaN == 256) wgmma_m64n256k16(d, desc.a, desc.b);
+    if constexpr (Shape::kWgmmaN == 256) wgmma_m64n256k16(d, desc.a, desc.b);
     else if constexpr (Shape::kWgmmaN == 128) wgmma_m64n128k16(d, desc.a, desc.b);
     else wgmma_m64n64k16(d, desc.a, desc.b);
   }

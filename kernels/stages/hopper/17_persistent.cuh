@@ -143,8 +143,7 @@ __device__ __forceinline__ void wait_until_stored(const int* flag, int epoch) {
 // kSlots: C staging slots per consumer (PersistentStage::kStagingSlots; HOPPER_NOTES.md measures others).
 // kMulticast = false (measurement): each block loads both halves of its B box itself and hands its
 // stages back only to its own producer; the cluster stays, sharing nothing.
-template <class Shape, bool kTmaStore, int kSlots = PersistentStage::kStagingSlots, bool kMulticast = true,
-          bool kSplitN = false>
+template <class Shape, bool kTmaStore, int kSlots = PersistentStage::kStagingSlots, bool kMulticast = true>
 __global__ void __launch_bounds__(Shape::kThreads, 1)
     persistent_kernel(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b_half,
                       const __grid_constant__ CUtensorMap map_c, float* C, int M, int N, int K, float alpha,
@@ -212,12 +211,11 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
       if (tile.n >= plan.tiles_n) continue;
       float d[Shape::kAccumulators] = {};
       fence_accumulators(d);
-      auto rel = [&](int stage) {
-        if constexpr (kMulticast) release_to_pair(&empty[stage], peer, warp_leader);
-        else if (warp_leader) mbarrier_arrive(&empty[stage]);
-      };
-      consume_k_tiles<Shape, decltype(rel), false, kSplitN>(d, tiles_address, full, consumer, g.k_begin, g.k_end, it,
-                                                            rel);
+      consume_k_tiles<Shape>(d, tiles_address, full, consumer, g.k_begin, g.k_end, it,
+                             [&](int stage) {
+                               if constexpr (kMulticast) release_to_pair(&empty[stage], peer, warp_leader);
+                               else if (warp_leader) mbarrier_arrive(&empty[stage]);
+                             });
       const int row0 = tile.m * Shape::kTileM + 64 * consumer, col0 = tile.n * Shape::kTileN;
       if constexpr (kTmaStore) {
         // A split unit (only with the TMA epilogue): its first segment stores, the others add.
