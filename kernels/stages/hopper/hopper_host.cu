@@ -3,8 +3,6 @@
 // so the build links no libcuda.
 #include "hopper_host.h"
 
-#include <cstdlib>
-
 #include <cudaTypedefs.h>  // PFN_cuTensorMapEncodeTiled
 
 #include "gemmlab/tma_box.h"
@@ -63,13 +61,9 @@ cudaError_t encode_operand_map(CUtensorMap* map, const void* operand, int rows, 
   const cuuint64_t strides[1] = {cuuint64_t(k) * 2};  // bytes between rows; dim 0 is contiguous
   const cuuint32_t box[2] = {cuuint32_t(tma::kBoxK), cuuint32_t(box_rows)};
   const cuuint32_t element_strides[2] = {1, 1};
-  const char* promo = std::getenv("GEMMLAB_PROMO");  // PROBE
-  const CUtensorMapL2promotion p = !promo ? CU_TENSOR_MAP_L2_PROMOTION_L2_256B
-                                   : promo[0] == '1' ? CU_TENSOR_MAP_L2_PROMOTION_L2_128B
-                                   : CU_TENSOR_MAP_L2_PROMOTION_NONE;
   const CUresult r = encode(map, CU_TENSOR_MAP_DATA_TYPE_FLOAT16, 2, const_cast<void*>(operand), dims,
                             strides, box, element_strides, CU_TENSOR_MAP_INTERLEAVE_NONE,
-                            CU_TENSOR_MAP_SWIZZLE_128B, p,
+                            CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
                             CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
   return r == CUDA_SUCCESS ? cudaSuccess : cudaErrorInvalidValue;
 }
