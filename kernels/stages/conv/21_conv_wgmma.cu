@@ -75,8 +75,7 @@ cudaError_t run_conv_wgmma(const ConvArgs& a) {
   const int sms = conv::multiprocessors();
   const bool im2col = conv::im2col_tma_fits(a.shape) && !gather_forced();
   const conv::WgmmaTile t = conv::wgmma_tile(a.shape, sms, im2col);
-  conv::ConvWork work = conv::wgmma_work(a.shape, sms, im2col);
-  if (const char* e = std::getenv("GEMMLAB_CONV_SPLITS"); e && work.splits > 1) work.splits = std::atoi(e);  // PROBE
+  const conv::ConvWork work = conv::wgmma_work(a.shape, sms, im2col);
   if (!im2col)
     return t.n == 64 ? launch<Stage::NarrowShape, Stage::kNarrowBlocksPerSm, false>(a, work)
                      : launch<Stage::Shape, Stage::kBlocksPerSm, false>(a, work);
