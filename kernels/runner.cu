@@ -326,7 +326,6 @@ std::vector<TimeResult> Runner::Impl::time_in_turns(size_t count, const std::fun
   // The events bracket GPU time only: the run is queued behind a held stream (stream_hold.h),
   // else the host's launch work would be timed too.
   StreamHold hold;
-  bool last_unheld = false;  // (a warm-up run may wait: cuBLAS allocates its workspace on its first call)
   auto timed_run = [&](size_t j, int i) {
     hold.hold(stream);
     GL_CUDA(cudaEventRecord(ev[0], stream));
@@ -334,7 +333,6 @@ std::vector<TimeResult> Runner::Impl::time_in_turns(size_t count, const std::fun
     GL_CUDA(cudaEventRecord(ev[1], stream));
     hold.release();
     GL_CUDA(cudaEventSynchronize(ev[1]));
-    last_unheld = hold.timed_out();
     float ms = 0;
     GL_CUDA(cudaEventElapsedTime(&ms, ev[0], ev[1]));
     return double(ms);
@@ -366,7 +364,9 @@ std::vector<TimeResult> Runner::Impl::time_in_turns(size_t count, const std::fun
       if (count > 1) launch(j, run++);
       for (int i = done; i < std::min(reps, done + kPerRound); ++i) {
         ms[j].push_back(timed_run(j, run++));
-        results[j].unheld += last_unheld;
+        // Counted for the timed runs only: a warm-up run may wait (cuBLAS allocates its workspace
+        // on its first call).
+        results[j].unheld += hold.timed_out();
       }
     }
   for (size_t j = 0; j < count; ++j) {
