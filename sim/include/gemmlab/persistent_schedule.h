@@ -33,9 +33,10 @@
 //
 // Two clusters spare: where there is no tail and several rounds, the plan launches two clusters
 // fewer than the GPU holds when that adds no round. 4096^3 is 256 units: on 66 clusters 58 run 4
-// and 8 run 3, on 64 all run 4, the same longest cluster; yet 64 ran 1.0-1.6 points of cuBLAS
+// and 8 run 3, on 64 all run 4, the same longest cluster; yet 64 ran 0.7-1.7 points of cuBLAS
 // faster on the H100 (GPU time, three to four alternating rounds each: 4096^3, 4096 x 8192 x 4096,
-// 2048 x 8192 x 8192, 32768 x 1024 x 1024, 2560 x 6400 x 4096; 65 clusters about half as much).
+// 2048 x 8192 x 8192, 32768 x 1024 x 1024, 2560 x 6400 x 4096; 65 clusters about half as much)
+// and 0.3 on the H200.
 // The chip is short of bandwidth somewhere while every SM writes its C tile at once (HOPPER_NOTES.md,
 // the epilogue): four idle SMs cost less than the contention they add. Measured only on these
 // 66-cluster GPUs, so only where at least 32 clusters fit.
