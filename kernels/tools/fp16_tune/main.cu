@@ -47,11 +47,14 @@ std::vector<StageInfo> stages_and_variants() {
   std::vector<StageInfo> all;
   for (const char* id : kStages)
     if (const StageInfo* s = stage(id)) all.push_back(*s);
+  for (const char* id : {"tma", "wgmma", "warp-specialized", "cluster", "persistent"})  // CUTLASS 3.x's peers
+    if (const StageInfo* s = stage(id)) all.push_back(*s);
   for (auto* list : {fp16_tune::sync_variants, fp16_tune::multistage_variants,
                      fp16_tune::epilogue_variants})
     for (const StageInfo& s : list()) all.push_back(s);
 #ifdef GEMMLAB_HAVE_CUTLASS
   for (const StageInfo& s : fp16_tune::cutlass_variants()) all.push_back(s);
+  for (const StageInfo& s : fp16_tune::cutlass3_variants()) all.push_back(s);
 #endif
   return all;
 }

@@ -29,5 +29,7 @@ std::vector<StageInfo> epilogue_variants();    // stage 12 shapes and serpentine
 // CUTLASS 2.x sm80 kernels, the peer of stage 12 (variants_cutlass.cu; only in a build given
 // -DGEMMLAB_CUTLASS_DIR, GEMMLAB_HAVE_CUTLASS defined).
 std::vector<StageInfo> cutlass_variants();
+// CUTLASS 3.x sm90 kernels, the peer of stage 17 (variants_cutlass3.cu; the same build).
+std::vector<StageInfo> cutlass3_variants();
 
 }  // namespace fp16_tune
