@@ -148,7 +148,6 @@ cudaError_t run_persistent(const GemmArgs& args) {
   if (variant == 11) return launch<Shape, Stage::kStagingSlots, true, 1>(args, map_a, map_b_half);
   if (variant == 12) return launch<Shape, Stage::kStagingSlots, true, 2>(args, map_a, map_b_half);
   if (variant == 14) return launch<Shape, Stage::kStagingSlots, true, 4>(args, map_a, map_b_half);
-  if (variant == 16) return launch<Shape, Stage::kStagingSlots, true, 6>(args, map_a, map_b_half);
   if (variant == 17) return launch<Shape, Stage::kStagingSlots, true, 7>(args, map_a, map_b_half);
   return launch<Shape, Stage::kStagingSlots>(args, map_a, map_b_half);
 }
