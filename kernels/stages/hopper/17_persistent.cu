@@ -83,15 +83,8 @@ cudaError_t resident_clusters(int* clusters) {
 cudaError_t plan_for(int m, int n, int k, bool tail, persistent::Plan* plan) {
   int clusters = 0;
   if (const cudaError_t e = resident_clusters(&clusters); e != cudaSuccess) return e;
-  // PROBE: GEMMLAB_PERSISTENT_STRIDE (slab width), GEMMLAB_PERSISTENT_CLUSTERS (cap).
-  static const int stride = [] { const char* v = std::getenv("GEMMLAB_PERSISTENT_STRIDE"); return v ? std::atoi(v) : Stage::kMaxStride; }();
-  static const int cap = [] { const char* v = std::getenv("GEMMLAB_PERSISTENT_CLUSTERS"); return v ? std::atoi(v) : 0; }();
-  if (cap > 0 && cap < clusters) clusters = cap;
   *plan = persistent::make_plan(fp16::tiles_of(m, Shape::kTileM), fp16::tiles_of(n, Shape::kTileN), Stage::kClusterM,
-                                stride, fp16::tiles_of(k, Shape::kTileK), clusters, tail);
-  static const bool no_spare = std::getenv("GEMMLAB_NO_SPARE") != nullptr;
-  if (no_spare && plan->tail_units == 0 && plan->clusters == clusters - persistent::kSpareClusters)
-    plan->clusters = clusters, plan->dp_units = plan->units();
+                                Stage::kMaxStride, fp16::tiles_of(k, Shape::kTileK), clusters, tail);
   return cudaSuccess;
 }
 
