@@ -32,15 +32,14 @@ struct StageDescriptors {
 
 // One k-tile of one consumer warpgroup: 4 wgmma, committed as one group.
 template <class Shape>
-__device__ __forceinline__ void consume_tile(float (&d)[Shape::kAccumulators], uint32_t stage_address, int wg,
-                                             uint32_t scale_first = 1) {
+__device__ __forceinline__ void consume_tile(float (&d)[Shape::kAccumulators], uint32_t stage_address, int wg) {
   static_assert(Shape::kWgmmaN == 256 || Shape::kWgmmaN == 128 || Shape::kWgmmaN == 64,
                 "the m64n256k16, m64n128k16 and m64n64k16 wrappers");
   wgmma_fence();
 #pragma unroll
   for (int step = 0; step < Shape::kStepsPerTile; ++step) {
     const auto desc = StageDescriptors<Shape>::of(stage_address, wg, 16 * step);
-    if constexpr (Shape::kWgmmaN == 256) wgmma_m64n256k16(d, desc.a, desc.b, step == 0 ? scale_first : 1u);
+    if constexpr (Shape::kWgmmaN == 256) wgmma_m64n256k16(d, desc.a, desc.b);
     else if constexpr (Shape::kWgmmaN == 128) wgmma_m64n128k16(d, desc.a, desc.b);
     else wgmma_m64n64k16(d, desc.a, desc.b);
   }

@@ -64,26 +64,21 @@ __device__ __forceinline__ void produce_k_tiles(unsigned char* tiles, uint64_t* 
 // (whose MMAs are done); after the last k-tile, all MMAs done, its stage too.
 // kGenericWrites: the stage's bytes were written by threads (cp.async), not by the TMA, so a
 // fence.proxy.async after the wait makes them visible to wgmma's async-proxy reads (stage 21).
-struct NoDrain {
-  __device__ __forceinline__ void operator()() const {}
-};
-template <class Shape, class Release, bool kGenericWrites = false, bool kZeroFirst = false, class Drain = NoDrain>
+template <class Shape, class Release, bool kGenericWrites = false>
 __device__ __forceinline__ void consume_k_tiles(float (&d)[Shape::kAccumulators], uint32_t tiles_address,
                                                 uint64_t* full, int consumer, int k_begin, int k_end, int& it,
-                                                Release release, Drain drain = {}) {
+                                                Release release) {
   constexpr int kS = Shape::kStages;
 #pragma unroll 1
   for (int t = k_begin; t < k_end; ++t, ++it) {
     const int stage = it % kS;
     mbarrier_wait(&full[stage], static_cast<uint32_t>(it / kS) & 1u);
     if constexpr (kGenericWrites) fence_proxy_async_shared();
-    consume_tile<Shape>(d, tiles_address + stage * Shape::kStageBytes, consumer,
-                        kZeroFirst && t == k_begin ? 0u : 1u);
+    consume_tile<Shape>(d, tiles_address + stage * Shape::kStageBytes, consumer);
     wgmma_wait<1>();
     fence_accumulators(d);
     if (t > k_begin) release((it - 1) % kS);
   }
-  drain();
   wgmma_wait<0>();
   fence_accumulators(d);
   release((it - 1) % kS);

@@ -143,11 +143,7 @@ __device__ __forceinline__ void wait_until_stored(const int* flag, int epoch) {
 // kSlots: C staging slots per consumer (PersistentStage::kStagingSlots; HOPPER_NOTES.md measures others).
 // kMulticast = false (measurement): each block loads both halves of its B box itself and hands its
 // stages back only to its own producer; the cluster stays, sharing nothing.
-// PROBE kProbe bits: 1 the block's last wait only for the stores' reads; 2 the first k16 of a tile
-// with scale-d 0 instead of zeroed accumulators; 4 the next segment looked up while the last
-// MMAs of this one drain.
-template <class Shape, bool kTmaStore, int kSlots = PersistentStage::kStagingSlots, bool kMulticast = true,
-          int kProbe = 0>
+template <class Shape, bool kTmaStore, int kSlots = PersistentStage::kStagingSlots, bool kMulticast = true>
 __global__ void __launch_bounds__(Shape::kThreads, 1)
     persistent_kernel(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b_half,
                       const __grid_constant__ CUtensorMap map_c, float* C, int M, int N, int K, float alpha,
@@ -208,43 +204,18 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
     const uint32_t tiles_address = smem_u32(tiles);
     const int thread_in_wg = threadIdx.x % 128;
     int it = 0;
-    persistent::Segment next_g = segments > 0 ? persistent::segment(plan, cluster, 0) : persistent::Segment{};
-    GemmCoord next_tile = persistent::unit_tile(plan, next_g.unit, int(rank));
-    float d[Shape::kAccumulators];
-    if constexpr ((kProbe & 2) != 0) fence_accumulators(d);
 #pragma unroll 1
     for (int s = 0; s < segments; ++s) {
-      persistent::Segment g;
-      GemmCoord tile;
-      if constexpr ((kProbe & 4) != 0) {
-        g = next_g, tile = next_tile;
-      } else {
-        g = persistent::segment(plan, cluster, s);
-        tile = persistent::unit_tile(plan, g.unit, int(rank));
-      }
-      auto lookup_next = [&] {
-        if constexpr ((kProbe & 4) != 0) {
-          if (s + 1 < segments) {
-            next_g = persistent::segment(plan, cluster, s + 1);
-            next_tile = persistent::unit_tile(plan, next_g.unit, int(rank));
-          }
-        }
-      };
-      if (tile.n >= plan.tiles_n) {
-        lookup_next();
-        continue;
-      }
-      if constexpr ((kProbe & 2) == 0) {
-#pragma unroll
-        for (int i = 0; i < Shape::kAccumulators; ++i) d[i] = 0.f;
-        fence_accumulators(d);
-      }
-      auto release = [&](int stage) {
-        if constexpr (kMulticast) release_to_pair(&empty[stage], peer, warp_leader);
-        else if (warp_leader) mbarrier_arrive(&empty[stage]);
-      };
-      consume_k_tiles<Shape, decltype(release), false, (kProbe & 2) != 0>(
-          d, tiles_address, full, consumer, g.k_begin, g.k_end, it, release, lookup_next);
+      const persistent::Segment g = persistent::segment(plan, cluster, s);
+      const GemmCoord tile = persistent::unit_tile(plan, g.unit, int(rank));
+      if (tile.n >= plan.tiles_n) continue;
+      float d[Shape::kAccumulators] = {};
+      fence_accumulators(d);
+      consume_k_tiles<Shape>(d, tiles_address, full, consumer, g.k_begin, g.k_end, it,
+                             [&](int stage) {
+                               if constexpr (kMulticast) release_to_pair(&empty[stage], peer, warp_leader);
+                               else if (warp_leader) mbarrier_arrive(&empty[stage]);
+                             });
       const int row0 = tile.m * Shape::kTileM + 64 * consumer, col0 = tile.n * Shape::kTileN;
       if constexpr (kTmaStore) {
         // A split unit (only with the TMA epilogue): its first segment stores, the others add.
@@ -258,10 +229,7 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
         store_accumulators<Shape>(d, C, M, N, row0, col0, thread_in_wg, alpha, beta);
       }
     }
-    if (kTmaStore && threadIdx.x % 128 == 0) {
-      if constexpr ((kProbe & 1) != 0) bulk_wait_read<0>();
-      else bulk_wait<0>();  // C written before the block ends
-    }
+    if (kTmaStore && threadIdx.x % 128 == 0) bulk_wait<0>();  // C written before the block ends
   }
 #endif
 }
