@@ -30,18 +30,21 @@ struct StageDescriptors {
   }
 };
 
-// One k-tile of one consumer warpgroup: 4 wgmma, committed as one group.
+// One k-tile of one consumer warpgroup: 4 wgmma, committed as one group. accumulate = 0: the
+// first of them overwrites d (a tile's first k-tile, stage 17).
 template <class Shape>
-__device__ __forceinline__ void consume_tile(float (&d)[Shape::kAccumulators], uint32_t stage_address, int wg) {
+__device__ __forceinline__ void consume_tile(float (&d)[Shape::kAccumulators], uint32_t stage_address, int wg,
+                                             uint32_t accumulate = 1) {
   static_assert(Shape::kWgmmaN == 256 || Shape::kWgmmaN == 128 || Shape::kWgmmaN == 64,
                 "the m64n256k16, m64n128k16 and m64n64k16 wrappers");
   wgmma_fence();
 #pragma unroll
   for (int step = 0; step < Shape::kStepsPerTile; ++step) {
     const auto desc = StageDescriptors<Shape>::of(stage_address, wg, 16 * step);
-    if constexpr (Shape::kWgmmaN == 256) wgmma_m64n256k16(d, desc.a, desc.b);
-    else if constexpr (Shape::kWgmmaN == 128) wgmma_m64n128k16(d, desc.a, desc.b);
-    else wgmma_m64n64k16(d, desc.a, desc.b);
+    const uint32_t scale_d = step == 0 ? accumulate : 1u;
+    if constexpr (Shape::kWgmmaN == 256) wgmma_m64n256k16(d, desc.a, desc.b, scale_d);
+    else if constexpr (Shape::kWgmmaN == 128) wgmma_m64n128k16(d, desc.a, desc.b, scale_d);
+    else wgmma_m64n64k16(d, desc.a, desc.b, scale_d);
   }
   wgmma_commit();
 }

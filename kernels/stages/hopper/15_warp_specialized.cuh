@@ -64,21 +64,29 @@ __device__ __forceinline__ void produce_k_tiles(unsigned char* tiles, uint64_t* 
 // (whose MMAs are done); after the last k-tile, all MMAs done, its stage too.
 // kGenericWrites: the stage's bytes were written by threads (cp.async), not by the TMA, so a
 // fence.proxy.async after the wait makes them visible to wgmma's async-proxy reads (stage 21).
-template <class Shape, class Release, bool kGenericWrites = false>
+// kOverwrite: the first MMA overwrites d (scale-d 0), so d need not be zeroed before (stage 17:
+// 128 register writes less between two tiles). drain(): work for the warpgroup while the last
+// k-tile's MMAs run (stage 17 looks up its next tile there).
+struct NoDrain {
+  __device__ __forceinline__ void operator()() const {}
+};
+template <class Shape, class Release, bool kGenericWrites = false, bool kOverwrite = false, class Drain = NoDrain>
 __device__ __forceinline__ void consume_k_tiles(float (&d)[Shape::kAccumulators], uint32_t tiles_address,
                                                 uint64_t* full, int consumer, int k_begin, int k_end, int& it,
-                                                Release release) {
+                                                Release release, Drain drain = {}) {
   constexpr int kS = Shape::kStages;
 #pragma unroll 1
   for (int t = k_begin; t < k_end; ++t, ++it) {
     const int stage = it % kS;
     mbarrier_wait(&full[stage], static_cast<uint32_t>(it / kS) & 1u);
     if constexpr (kGenericWrites) fence_proxy_async_shared();
-    consume_tile<Shape>(d, tiles_address + stage * Shape::kStageBytes, consumer);
+    consume_tile<Shape>(d, tiles_address + stage * Shape::kStageBytes, consumer,
+                        kOverwrite && t == k_begin ? 0u : 1u);
     wgmma_wait<1>();
     fence_accumulators(d);
     if (t > k_begin) release((it - 1) % kS);
   }
+  drain();
   wgmma_wait<0>();
   fence_accumulators(d);
   release((it - 1) % kS);

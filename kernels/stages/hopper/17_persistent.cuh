@@ -7,9 +7,10 @@
 //              so stage it % S and parity it / S & 1 run on across tile boundaries.
 //   producer : never waits for an epilogue: as soon as a stage is free it loads the next k-tile,
 //              of this unit or already of the next.
-//   consumers: per unit, the k-tiles as stage 16; after the last one wait for all MMAs, release
-//              the last stage, then store the accumulators while the producer refills the stages
-//              for the next unit, and start it with the pipeline full.
+//   consumers: per unit, the k-tiles as stage 16 (the first MMA overwrites the accumulators, so
+//              they are never zeroed); while the last k-tile's MMAs run, look up the next unit;
+//              then wait for all MMAs, release the last stage, store the accumulators while the
+//              producer refills the stages for the next unit, and start it with the pipeline full.
 //   tail     : (with the TMA epilogue) the units of the last partial round, or all units when
 //              there are fewer than clusters, split by k-tile over all clusters (stream-k,
 //              gemmlab/persistent_schedule.h): a unit's k-tile-0 segment
@@ -204,18 +205,32 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
     const uint32_t tiles_address = smem_u32(tiles);
     const int thread_in_wg = threadIdx.x % 128;
     int it = 0;
+    // The segment to compute next, looked up while the MMAs of the one before drain: between two
+    // tiles the tensor cores wait for nothing but the epilogue.
+    persistent::Segment next = segments > 0 ? persistent::segment(plan, cluster, 0) : persistent::Segment{};
+    GemmCoord next_tile = persistent::unit_tile(plan, next.unit, int(rank));
+    float d[Shape::kAccumulators];  // each tile's first MMA overwrites it (scale-d 0): no zeroing
+    fence_accumulators(d);
+    auto release = [&](int stage) {
+      if constexpr (kMulticast) release_to_pair(&empty[stage], peer, warp_leader);
+      else if (warp_leader) mbarrier_arrive(&empty[stage]);
+    };
 #pragma unroll 1
     for (int s = 0; s < segments; ++s) {
-      const persistent::Segment g = persistent::segment(plan, cluster, s);
-      const GemmCoord tile = persistent::unit_tile(plan, g.unit, int(rank));
-      if (tile.n >= plan.tiles_n) continue;
-      float d[Shape::kAccumulators] = {};
-      fence_accumulators(d);
-      consume_k_tiles<Shape>(d, tiles_address, full, consumer, g.k_begin, g.k_end, it,
-                             [&](int stage) {
-                               if constexpr (kMulticast) release_to_pair(&empty[stage], peer, warp_leader);
-                               else if (warp_leader) mbarrier_arrive(&empty[stage]);
-                             });
+      const persistent::Segment g = next;
+      const GemmCoord tile = next_tile;
+      auto look_up_next = [&] {
+        if (s + 1 < segments) {
+          next = persistent::segment(plan, cluster, s + 1);
+          next_tile = persistent::unit_tile(plan, next.unit, int(rank));
+        }
+      };
+      if (tile.n >= plan.tiles_n) {  // padding of the last slab
+        look_up_next();
+        continue;
+      }
+      consume_k_tiles<Shape, decltype(release), false, /*kOverwrite=*/true>(
+          d, tiles_address, full, consumer, g.k_begin, g.k_end, it, release, look_up_next);
       const int row0 = tile.m * Shape::kTileM + 64 * consumer, col0 = tile.n * Shape::kTileN;
       if constexpr (kTmaStore) {
         // A split unit (only with the TMA epilogue): its first segment stores, the others add.
@@ -229,7 +244,9 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
         store_accumulators<Shape>(d, C, M, N, row0, col0, thread_in_wg, alpha, beta);
       }
     }
-    if (kTmaStore && threadIdx.x % 128 == 0) bulk_wait<0>();  // C written before the block ends
+    // The block may end once the copy engine has read the staging; the kernel's end covers the
+    // writes themselves (as CUTLASS's epilogue ends), so nobody waits for C to reach memory.
+    if (kTmaStore && threadIdx.x % 128 == 0) bulk_wait_read<0>();
   }
 #endif
 }
