@@ -75,7 +75,7 @@ __device__ __forceinline__ void warpgroup_barrier(int id) {
 
 // C = alpha * d (or C += alpha * d when `add`) for the warpgroup's 64 x kTileN rows at (row0,
 // col0), through `staging`: kSlots slots of two 32 x 32 boxes (8 KB), chunk q in slot q % kSlots.
-template <class Shape, int kSlots, int kQBegin = 0, int kQEnd = Shape::kTileN / tma::kCBoxCols>
+template <class Shape, int kSlots>
 __device__ __forceinline__ void store_accumulators_tma(const float (&d)[Shape::kAccumulators], unsigned char* staging,
                                                        const CUtensorMap* map_c, int row0, int col0,
                                                        int thread_in_wg, float alpha, int barrier_id, bool add) {
@@ -84,7 +84,7 @@ __device__ __forceinline__ void store_accumulators_tma(const float (&d)[Shape::k
   // Chunk q + kSlots reuses chunk q's slot: the wait after each chunk leaves kSlots - 1 in flight.
   static_assert(kChunks % kSlots == 0 && Shape::kAccumulators % kChunks == 0);
 #pragma unroll
-  for (int q = kQBegin; q < kQEnd; ++q) {
+  for (int q = 0; q < kChunks; ++q) {
     unsigned char* half = staging + (q % kSlots) * (2 * tma::kCBoxBytes);
     warpgroup_barrier(barrier_id);  // this slot's previous stores have read it (thread 0 waited)
 #pragma unroll
@@ -108,27 +108,6 @@ __device__ __forceinline__ void store_accumulators_tma(const float (&d)[Shape::k
       bulk_wait_read<kSlots - 1>();  // the chunk that used the next slot has left it
     }
   }
-}
-
-// PROBE: a unit's last k-tile as two N = 128 halves, each its own commit group, so that the first
-// half's columns can be staged while the second half's MMAs run.
-template <class Shape>
-__device__ __forceinline__ void consume_last_tile_halves(float (&d)[128], uint32_t stage_address, int wg,
-                                                         uint32_t accumulate) {
-  static_assert(Shape::kWgmmaN == 256 && Shape::kAccumulators == 128);
-  auto& lo = *reinterpret_cast<float(*)[64]>(&d[0]);
-  auto& hi = *reinterpret_cast<float(*)[64]>(&d[64]);
-  wgmma_fence();
-#pragma unroll
-  for (int step = 0; step < Shape::kStepsPerTile; ++step)
-    wgmma_m64n128k16(lo, gmma::sw128_k_major(stage_address, 64 * wg, 16 * step),
-                     gmma::sw128_k_major(stage_address + Shape::kABytes, 0, 16 * step), step == 0 ? accumulate : 1u);
-  wgmma_commit();
-#pragma unroll
-  for (int step = 0; step < Shape::kStepsPerTile; ++step)
-    wgmma_m64n128k16(hi, gmma::sw128_k_major(stage_address, 64 * wg, 16 * step),
-                     gmma::sw128_k_major(stage_address + Shape::kABytes, 128, 16 * step), step == 0 ? accumulate : 1u);
-  wgmma_commit();
 }
 
 // ---- The stream-k tail's order (gemmlab/persistent_schedule.h) ------------------------------
@@ -250,49 +229,18 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
         look_up_next();
         continue;
       }
-      constexpr int kS = Shape::kStages;
-      // All k-tiles but the last as consume_k_tiles, the last group left in flight.
-#pragma unroll 1
-      for (int t = g.k_begin; t < g.k_end - 1; ++t, ++it) {
-        const int stage = it % kS;
-        mbarrier_wait(&full[stage], static_cast<uint32_t>(it / kS) & 1u);
-        consume_tile<Shape>(d, tiles_address + stage * Shape::kStageBytes, consumer, t == g.k_begin ? 0u : 1u);
-        wgmma_wait<1>();
-        fence_accumulators(d);
-        if (t > g.k_begin) release((it - 1) % kS);
-      }
-      {
-        const int stage = it % kS;
-        mbarrier_wait(&full[stage], static_cast<uint32_t>(it / kS) & 1u);
-        consume_last_tile_halves<Shape>(d, tiles_address + stage * Shape::kStageBytes, consumer,
-                                        g.k_end - 1 == g.k_begin ? 0u : 1u);
-        look_up_next();
-        wgmma_wait<1>();  // the k-tile before and the first half done
-        fence_accumulators(*reinterpret_cast<float(*)[64]>(&d[0]));
-        if (g.k_end - 1 > g.k_begin) release((it - 1) % kS);
-        ++it;
-      }
+      consume_k_tiles<Shape, decltype(release), false, /*kOverwrite=*/true>(
+          d, tiles_address, full, consumer, g.k_begin, g.k_end, it, release, look_up_next);
       const int row0 = tile.m * Shape::kTileM + 64 * consumer, col0 = tile.n * Shape::kTileN;
-      constexpr int kChunks = Shape::kTileN / tma::kCBoxCols;
       if constexpr (kTmaStore) {
         // A split unit (only with the TMA epilogue): its first segment stores, the others add.
         const bool split = !g.whole(k_tiles);
-        const bool add = split && !g.stores();
         int* flag = split ? tail.at(persistent::tail_flag(plan, g.unit), int(rank), consumer) : nullptr;
-        if (add && thread_in_wg == 0) wait_until_stored(flag, tail.epoch);
-        unsigned char* mine = staging + consumer * kStagingBytes;
-        store_accumulators_tma<Shape, kSlots, 0, kChunks / 2>(d, mine, &map_c, row0, col0, thread_in_wg, alpha,
-                                                              1 + consumer, add);
-        wgmma_wait<0>();
-        fence_accumulators(d);
-        release((it - 1) % kS);
-        store_accumulators_tma<Shape, kSlots, kChunks / 2, kChunks>(d, mine, &map_c, row0, col0, thread_in_wg,
-                                                                    alpha, 1 + consumer, add);
+        if (split && !g.stores() && thread_in_wg == 0) wait_until_stored(flag, tail.epoch);
+        store_accumulators_tma<Shape, kSlots>(d, staging + consumer * kStagingBytes, &map_c, row0, col0, thread_in_wg,
+                                      alpha, 1 + consumer, split && !g.stores());
         if (split && g.stores() && thread_in_wg == 0) raise_when_stored(flag, tail.epoch);
       } else {
-        wgmma_wait<0>();
-        fence_accumulators(d);
-        release((it - 1) % kS);
         store_accumulators<Shape>(d, C, M, N, row0, col0, thread_in_wg, alpha, beta);
       }
     }
