@@ -8,7 +8,8 @@
 # (fp16_tune/main.cu). turns: the selected ones and cuBLAS timed in turns, TURNS_ROUNDS rounds
 # (default 3) at SIZES_TIME.
 # CUTLASS_DIR=<CUTLASS checkout> adds CUTLASS 2.x's sm80 kernels as variants (epilogue/cutlass-*,
-# fp16_tune/variants_cutlass.cu), the peer of stage 12: e.g.
+# fp16_tune/variants_cutlass.cu), the peer of stage 12, and CUTLASS 3.x's sm90 ones
+# (persistent/cutlass3-*, variants_cutlass3.cu), the peer of stage 17: e.g.
 #   CUTLASS_DIR=~/cutlass FP16_TUNE_ONLY=epilogue,epilogue/cutlass-256x128s3 \
 #     bash kernels/tools/fp16_session.sh build,turns
 # Needs the carried .deps (`bash kernels/tools/gpu_deps.sh fetch`). Logs and tables are written to a work folder
