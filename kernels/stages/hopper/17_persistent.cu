@@ -32,11 +32,17 @@
 //     100-101 %; 1536 x 1536 x 8192, 36 cluster tiles over the tail ranges: 71-73 % -> 101-103 %),
 //     timed with the host's launch work; GPU time only, 79-82 % at 512 x 512 x 16384 and 86-91 %
 //     at 512 x 512 x 32768.
+//   - A short step between two tiles, where the tensor cores wait: the tile's first MMA overwrites
+//     the accumulators (scale-d 0) instead of 128 register writes zeroing them, the next tile is
+//     looked up while the last MMAs drain, and a block's last wait is for the staging's reads
+//     only (the kernel's end covers the writes). +0.3-0.5 points of cuBLAS at 4096^3 on the H100
+//     (14 alternating rounds), +0.5-0.7 on the H200 (six).
 // K must be a multiple of 8 (TMA's 16-byte row strides); any M and N.
 // The kernel: 17_persistent.cuh (persistent_kernel).
-// Measured, GPU time only (2026-11-26 22:00Z, ratio to cuBLAS timed in turns): H100 99.0 % at
-// 4096^3 (98.9 % in three rounds), 104.1 % at 8192^3 (102.8-104.1 %); H200 98.3 % (98.4-98.9 %) and
-// 104.2 %. Runs and method: HOPPER_NOTES.md.
+// Measured, GPU time only (2026-11-27 00:08Z / 00:12Z, ratio to cuBLAS timed in turns): H100
+// 99.4 % at 4096^3 (98.9-99.8 % over six rounds on two machines), 104.8 % at 8192^3; H200 99.9 %
+// (99.4-100.0 %) and 104.6 %. CUTLASS 3.x's sm90 kernels timed in turns with it (fp16_tune):
+// 98.4-99.4 % (96.4 % in one round) and 99.3-102.1 % (H100). Runs and method: HOPPER_NOTES.md.
 //
 // Run: gemmlab bench --stages cluster,persistent --sizes 4096,8192 --check
 #include "17_persistent.cuh"
