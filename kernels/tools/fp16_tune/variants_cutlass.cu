@@ -9,6 +9,7 @@
 //   cutlass/256x128s4   256x128x32, 4 stages
 #include <cutlass/gemm/device/gemm.h>
 
+#include "fp16_tune/cutlass_peer.h"
 #include "fp16_tune/variants.h"
 
 using namespace gemmlab::kernels;
@@ -35,29 +36,16 @@ typename G::Arguments arguments(const GemmArgs& a) {
 
 template <class G>
 const char* check(int m, int n, int k) {
-  if (k % 8 != 0) return "K must be a multiple of 8 (CUTLASS's 128-bit A and B accesses)";
-  if (m % 4 != 0) return "M must be a multiple of 4 (CUTLASS's 128-bit C accesses)";
-  GemmArgs a;
-  a.m = m, a.n = n, a.k = k;
-  a.A = a.B = reinterpret_cast<const void*>(256);  // aligned, never read: can_implement checks shapes
-  a.C = reinterpret_cast<float*>(256);
-  if (G::can_implement(arguments<G>(a)) != cutlass::Status::kSuccess) return "CUTLASS cannot run this size";
-  return nullptr;
+  return fp16_tune::cutlass_peer::check<G, arguments<G>>(
+      m, n, k, "K must be a multiple of 8 (CUTLASS's 128-bit A and B accesses)",
+      "M must be a multiple of 4 (CUTLASS's 128-bit C accesses)");
 }
 
 size_t no_workspace(int, int, int) { return 0; }
 
 template <class G>
 cudaError_t launch(const GemmArgs& args) {
-  G op;
-  // initialize() sets the kernel's dynamic shared-memory limit; no workspace without split-k.
-  if (op.initialize(arguments<G>(args), nullptr, args.stream) != cutlass::Status::kSuccess)
-    return cudaErrorInvalidValue;
-  if (op.run(args.stream) != cutlass::Status::kSuccess) {
-    const cudaError_t e = cudaGetLastError();
-    return e != cudaSuccess ? e : cudaErrorLaunchFailure;
-  }
-  return cudaSuccess;
+  return fp16_tune::cutlass_peer::launch<G, arguments<G>>(args, nullptr);  // no workspace without split-k
 }
 
 template <class G>

@@ -21,6 +21,7 @@
 #include <cutlass/gemm/device/gemm_universal_adapter.h>
 #include <cutlass/gemm/kernel/gemm_universal.hpp>
 
+#include "fp16_tune/cutlass_peer.h"
 #include "fp16_tune/variants.h"
 
 using namespace gemmlab::kernels;
@@ -79,14 +80,9 @@ typename G::Arguments arguments(const GemmArgs& a) {
 
 template <class G>
 const char* check(int m, int n, int k) {
-  if (k % 8 != 0) return "K must be a multiple of 8 (TMA's 16-byte row strides)";
-  if (m % 4 != 0) return "M must be a multiple of 4 (TMA's 16-byte C row strides)";
-  GemmArgs a;
-  a.m = m, a.n = n, a.k = k;
-  a.A = a.B = reinterpret_cast<const void*>(256);  // aligned, never read: can_implement checks shapes
-  a.C = reinterpret_cast<float*>(256);
-  if (G::can_implement(arguments<G>(a)) != cutlass::Status::kSuccess) return "CUTLASS cannot run this size";
-  return nullptr;
+  return fp16_tune::cutlass_peer::check<G, arguments<G>>(
+      m, n, k, "K must be a multiple of 8 (TMA's 16-byte row strides)",
+      "M must be a multiple of 4 (TMA's 16-byte C row strides)");
 }
 
 template <class G>
@@ -99,15 +95,7 @@ size_t workspace(int m, int n, int k) {
 template <class G>
 cudaError_t launch(const GemmArgs& args) {
   if (!kReadsC<G> && args.beta != 0.f) return cudaErrorInvalidValue;  // built without C
-  G op;
-  // initialize() encodes the tensor maps and sets the kernel's dynamic shared-memory limit.
-  if (op.initialize(arguments<G>(args), args.workspace, args.stream) != cutlass::Status::kSuccess)
-    return cudaErrorInvalidValue;
-  if (op.run(args.stream) != cutlass::Status::kSuccess) {
-    const cudaError_t e = cudaGetLastError();
-    return e != cudaSuccess ? e : cudaErrorLaunchFailure;
-  }
-  return cudaSuccess;
+  return fp16_tune::cutlass_peer::launch<G, arguments<G>>(args, args.workspace);
 }
 
 template <class G>
