@@ -209,7 +209,8 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
     // tiles the tensor cores wait for nothing but the epilogue.
     persistent::Segment next = segments > 0 ? persistent::segment(plan, cluster, 0) : persistent::Segment{};
     GemmCoord next_tile = persistent::unit_tile(plan, next.unit, int(rank));
-    float d[Shape::kAccumulators];  // each tile's first MMA overwrites it (scale-d 0): no zeroing
+    // Zeroed once per block, never per tile: each tile's first MMA overwrites it (scale-d 0).
+    float d[Shape::kAccumulators] = {};
     fence_accumulators(d);
     auto release = [&](int stage) {
       if constexpr (kMulticast) release_to_pair(&empty[stage], peer, warp_leader);
