@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "gemmlab/device_presets.h"
 #include "gemmlab/fp16_shapes.h"
 #include "gemmlab/fp16_smem_tile.h"
 #include "gemmlab/gmma_desc.h"
@@ -377,11 +378,12 @@ Expected<StageSmemModel> stage_smem_model(const StageDesc& stage, GemmCoord p) {
   if (id == "tma") return staged_epilogue<kernels::hopper::TmaStage::Shape, true>(id, p);
   if (id == "wgmma" || id == "warp-specialized" || id == "cluster") return no_lsu_instructions(id, p);
   if (id == "persistent") {
-    // The stream-k tail stores split tiles once per piece; modelled only where there is none (on
-    // 132 SMs: 66 clusters of 2).
+    // The stream-k tail stores split tiles once per piece; modelled only where there is none on
+    // the GPUs the committed measurements ran on (the H100's and the H200's 132 SMs: 66 clusters).
     using PS = kernels::hopper::PersistentStage;
+    const int clusters = device_preset("h100")->sms / PS::kClusterM;
     const persistent::Plan plan = persistent::make_plan(p.m / stage.tile_m, p.n / stage.tile_n, PS::kClusterM,
-                                                        PS::kMaxStride, p.k / stage.tile_k, 66, true);
+                                                        PS::kMaxStride, p.k / stage.tile_k, clusters, true);
     if (plan.tail_units != 0)
       return Error{"the shared-memory model of persistent covers problems without a stream-k tail (on 132 SMs); " +
                    std::to_string(plan.tail_units) + " units of this one are split"};
