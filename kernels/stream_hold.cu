@@ -2,9 +2,8 @@
 #include "stream_hold.h"
 
 #include <atomic>
-#include <string>
 
-#include "runner.h"
+#include "runner_support.cuh"
 
 namespace gemmlab::kernels {
 namespace {
@@ -28,21 +27,16 @@ __global__ void wait_for_release(volatile int* flags, unsigned long long timeout
   }
 }
 
-void check(cudaError_t e, const char* what) {
-  if (e != cudaSuccess)
-    throw GpuError(std::string("CUDA error ") + cudaGetErrorName(e) + " in " + what + " (the timing's stream hold)");
-}
-
 }  // namespace
 
 StreamHold::StreamHold() {
   void* p = nullptr;
-  check(cudaHostAlloc(&p, 2 * sizeof(int), cudaHostAllocMapped), "cudaHostAlloc");
+  GL_CUDA(cudaHostAlloc(&p, 2 * sizeof(int), cudaHostAllocMapped));
   host_ = static_cast<volatile int*>(p);
   host_[0] = 0;
   host_[1] = 0;
   void* d = nullptr;
-  check(cudaHostGetDevicePointer(&d, p, 0), "cudaHostGetDevicePointer");
+  GL_CUDA(cudaHostGetDevicePointer(&d, p, 0));
   device_ = static_cast<int*>(d);
 }
 
@@ -57,7 +51,7 @@ void StreamHold::hold(cudaStream_t stream) {
   host_[1] = 0;
   std::atomic_thread_fence(std::memory_order_seq_cst);
   wait_for_release<<<1, 1, 0, stream>>>(device_, kTimeoutNs);
-  check(cudaGetLastError(), "the hold kernel's launch");
+  GL_CUDA(cudaGetLastError());  // the hold kernel's launch
 }
 
 void StreamHold::release() {
