@@ -5,7 +5,7 @@
 // (-DGEMMLAB_CUTLASS_DIR): a measurement of a peer, never a dependency of the product. The
 // Release build defines NDEBUG: CUTLASS's device asserts would serialize the wgmma pipeline
 // (C7510, hardware_rules.md).
-// The three schedules hardware_rules.md's "best of 3 schedules" compares, with its tiles:
+// The schedules hardware_rules.md's "best of 3 schedules" compares, with its tiles:
 //   persistent/cutlass3-coop-128x256  cooperative 128x256x64, cluster 2x1 (its best at 4096^3 and
 //                                     8192^3 on both GPUs; cuBLAS's own 4096^3 choice on the H100)
 //   persistent/cutlass3-coop-128x256-c  the same with an epilogue that can read C (fewer stages)
@@ -65,10 +65,11 @@ typename G::Arguments arguments(const GemmArgs& a) {
   const typename K::StrideB stride_b{k, Int<1>{}, n * k};
   const typename K::StrideC stride_c{Int<1>{}, m, m * n};
   const typename K::StrideD stride_d{Int<1>{}, m, m * n};
-  // The SM count, asked once: CUTLASS would otherwise query the device on every launch.
-  static const int sms = cutlass::KernelHardwareInfo::query_device_multiprocessor_count(0);
+  // The runner's device and its SM count, asked once: CUTLASS would otherwise ask on every launch.
+  static const int device = [] { int d = 0; return cudaGetDevice(&d) == cudaSuccess ? d : 0; }();
+  static const int sms = cutlass::KernelHardwareInfo::query_device_multiprocessor_count(device);
   cutlass::KernelHardwareInfo hw;
-  hw.device_id = 0, hw.sm_count = sms;
+  hw.device_id = device, hw.sm_count = sms;
   typename G::Arguments args{cutlass::gemm::GemmUniversalMode::kGemm,
                              {a.m, a.n, a.k, 1},
                              {static_cast<const cutlass::half_t*>(a.A), stride_a,
