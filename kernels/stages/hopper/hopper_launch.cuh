@@ -5,8 +5,6 @@
 #pragma once
 #include <cuda.h>
 
-#include <cstdlib>
-
 #include "hopper_host.h"
 #include "stage_api.h"
 #include "stages/fp16/12_epilogue.cuh"
@@ -42,30 +40,19 @@ cudaError_t encode_maps(const GemmArgs& args, CUtensorMap* map_a, CUtensorMap* m
 
 // The launch configuration of `blocks` blocks of `threads` in clusters of `cluster` blocks.
 struct ClusterLaunch {
-  cudaLaunchAttribute attribute[2]{};
+  cudaLaunchAttribute attribute{};
   cudaLaunchConfig_t config{};
   ClusterLaunch(dim3 blocks, dim3 cluster, int threads, size_t smem_bytes, cudaStream_t stream) {
-    attribute[0].id = cudaLaunchAttributeClusterDimension;
-    attribute[0].val.clusterDim.x = cluster.x;
-    attribute[0].val.clusterDim.y = cluster.y;
-    attribute[0].val.clusterDim.z = cluster.z;
+    attribute.id = cudaLaunchAttributeClusterDimension;
+    attribute.val.clusterDim.x = cluster.x;
+    attribute.val.clusterDim.y = cluster.y;
+    attribute.val.clusterDim.z = cluster.z;
     config.gridDim = blocks;
     config.blockDim = dim3(threads);
     config.dynamicSmemBytes = smem_bytes;
     config.stream = stream;
-    config.attrs = attribute;
+    config.attrs = &attribute;
     config.numAttrs = 1;
-    // PROBE: GEMMLAB_CLUSTER_POLICY=1 spread, =2 load balancing
-    static const int policy = [] {
-      const char* v = std::getenv("GEMMLAB_CLUSTER_POLICY");
-      return v ? std::atoi(v) : 0;
-    }();
-    if (policy != 0) {
-      attribute[1].id = cudaLaunchAttributeClusterSchedulingPolicyPreference;
-      attribute[1].val.clusterSchedulingPolicyPreference =
-          policy == 1 ? cudaClusterSchedulingPolicySpread : cudaClusterSchedulingPolicyLoadBalancing;
-      config.numAttrs = 2;
-    }
   }
   ClusterLaunch(const ClusterLaunch&) = delete;  // config points at attribute
 };
