@@ -233,10 +233,9 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
       consume_k_tiles<Shape, decltype(release), false, /*kOverwrite=*/true>(
           d, tiles_address, full, consumer, g.k_begin, g.k_end, it, release, look_up_next);
       const int row0 = tile.m * Shape::kTileM + 64 * consumer, col0 = tile.n * Shape::kTileN;
-      if (plan.stagger && !g.whole(k_tiles) && g.k_begin == 0) continue;  // PROBE: no epilogue (wrong)
       if constexpr (kTmaStore) {
         // A split unit (only with the TMA epilogue): its first segment stores, the others add.
-        const bool split = !g.whole(k_tiles) && !plan.stagger;
+        const bool split = !g.whole(k_tiles);
         int* flag = split ? tail.at(persistent::tail_flag(plan, g.unit), int(rank), consumer) : nullptr;
         if (split && !g.stores() && thread_in_wg == 0) wait_until_stored(flag, tail.epoch);
         store_accumulators_tma<Shape, kSlots>(d, staging + consumer * kStagingBytes, &map_c, row0, col0, thread_in_wg,

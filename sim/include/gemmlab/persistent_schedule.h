@@ -57,7 +57,6 @@ struct Plan {
   int dp_units = 0;              // units computed whole: clusters x full rounds (all, without a tail)
   int tail_units = 0;            // units split by k-tile over all clusters (stream-k)
   int group = 0;                 // > 0: every unit split into `group` equal k ranges, one per cluster
-  int stagger = 0;               // PROBE: odd clusters compute their first unit's k halves first and last
   GL_HD constexpr int units() const { return unit_rows * stride * slabs; }  // padding included
   GL_HD constexpr long long tail_iterations() const { return static_cast<long long>(tail_units) * k_tiles; }
   // Start of cluster c's tail range (c = clusters: the end).
@@ -124,7 +123,6 @@ struct Segment {
 GL_HD constexpr int segments(const Plan& p, int c) {
   if (p.group > 0) return c < p.group * p.tail_units ? 1 : 0;
   const int whole = p.dp_units / p.clusters + (c < p.dp_units % p.clusters ? 1 : 0);
-  if (p.stagger && c % 2 == 1 && whole > 0) return whole + 1;
   const long long lo = p.tail_begin(c), hi = p.tail_begin(c + 1);
   const int tail = hi > lo ? int((hi - 1) / p.k_tiles - lo / p.k_tiles + 1) : 0;
   return whole + tail;
@@ -136,11 +134,6 @@ GL_HD constexpr Segment segment(const Plan& p, int c, int s) {
                    int(static_cast<long long>(j + 1) * p.k_tiles / p.group)};
   }
   const int whole = p.dp_units / p.clusters + (c < p.dp_units % p.clusters ? 1 : 0);
-  if (p.stagger && c % 2 == 1 && whole > 0) {
-    if (s == 0) return Segment{c, 0, p.k_tiles / 2};
-    if (s == whole) return Segment{c, p.k_tiles / 2, p.k_tiles};
-    return Segment{c + s * p.clusters, 0, p.k_tiles};
-  }
   if (s < whole) return Segment{c + s * p.clusters, 0, p.k_tiles};
   const long long lo = p.tail_begin(c), hi = p.tail_begin(c + 1);
   const int u = int((hi - 1) / p.k_tiles) - (s - whole);  // tail unit, last one first
