@@ -26,7 +26,7 @@ stamp() { echo "[$(( $(date +%s) - t0 ))s] $*"; }
 
 FP32=naive-uncoalesced,naive,sliced-k,simt-tile,double-buffer,block-swizzle,split-k,stream-k
 KERNELS='regex:naive_kernel|sliced_k_kernel|simt_tile_kernel|double_buffer_kernel|block_swizzle_kernel|split_k_kernel|stream_k_kernel|mma|ldmatrix|swizzle|multistage|epilogue|wgmma_kernel|warp_specialized_kernel|cluster_kernel|persistent_kernel'
-HOPPER_KERNELS='regex:tma_mma_sync_kernel|wgmma_kernel|warp_specialized_kernel|cluster_kernel|persistent_kernel|nvjet'
+HOPPER_KERNELS='regex:staged_epilogue_kernel|tma_mma_sync_kernel|wgmma_kernel|warp_specialized_kernel|cluster_kernel|persistent_kernel|nvjet'
 
 stamp "device"
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,temperature.gpu,power.draw --format=csv | tee "$OUT/device.txt"
@@ -69,14 +69,14 @@ check_stages() {  # gpu_check of the stages $1, then the four sanitizers (each a
 }
 
 hopper_ncu() {  # tensor-pipe activity, SM clock, gmma bank conflicts: one check run per stage at 4096
-  # (and cuBLAS's kernel, nvjet, as the checks run it). sm__pipe_tensor_cycles_active is the tensor
+  # (stage 12 beside the Hopper stages, and cuBLAS's kernel, nvjet, as the checks run it). sm__pipe_tensor_cycles_active is the tensor
   # pipe's busy share (its _realtime variant reads n/a on driver 580); beside it the share of the
   # dense-f16 peak the kernel reached, derived: the GEMM's flops over 4096 flops per clock per SM
   # for the cycles it ran. The two agree for wgmma kernels (H200, 2026-11-26: 82.23% / 82.2% for
   # stage 14); an mma.sync kernel keeps the pipe 75-78% busy for 50-52% of the peak.
   stamp "ncu hopper"
   ncu --clock-control none -k "$HOPPER_KERNELS" \
-    --metrics sm__pipe_tensor_cycles_active.avg.pct_of_peak_sustained_elapsed,sm__cycles_elapsed.avg.per_second,sm__cycles_elapsed.avg,device__attribute_multiprocessor_count,sm__inst_executed_pipe_tensor_op_gmma.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_gmma.sum,launch__registers_per_thread,launch__grid_size,gpu__time_duration.sum \
+    --metrics sm__pipe_tensor_cycles_active.avg.pct_of_peak_sustained_elapsed,sm__cycles_elapsed.avg.per_second,sm__cycles_elapsed.avg,device__attribute_multiprocessor_count,sm__inst_executed_pipe_tensor_op_gmma.sum,sm__inst_executed_pipe_tensor_op_hmma.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_gmma.sum,launch__registers_per_thread,launch__grid_size,launch__block_size,gpu__time_duration.sum \
     --csv "$G" bench --check --stages "$1" --sizes 4096 >"$OUT/ncu_hopper.csv" 2>"$OUT/ncu_hopper.err"
   echo "ncu rc=$?"
   python3 - "$OUT/ncu_hopper.csv" <<'PY'
@@ -143,7 +143,7 @@ case "$mode" in
     ;;
   ncu)
     ncu_counters all
-    hopper_ncu hopper
+    hopper_ncu epilogue,hopper
     ;;
   hopper)
     resources
@@ -161,7 +161,7 @@ case "$mode" in
     timeout 200 "$G" bench --stages "epilogue,$H" --sizes "${SIZES:-4096,8192}" --json "$OUT/bench.json" > "$OUT/bench.txt" 2>"$OUT/bench.err"
     echo "bench rc=$?"; tail -3 "$OUT/bench.err"; cat "$OUT/bench.txt"
     kill $smi
-    hopper_ncu "$H"
+    hopper_ncu "epilogue,$H"
     awk -F', ' '{gsub(/ MHz/,"",$2); gsub(/ W/,"",$3); if ($3 > 300) {n++; c+=$2; p+=$3}} END {if (n) printf "under load (%d samples > 300 W): SM clock %.0f MHz, power %.0f W\n", n, c/n, p/n}' "$OUT/clocks.csv"
     stamp "done"
     ;;
