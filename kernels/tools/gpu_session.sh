@@ -71,9 +71,9 @@ check_stages() {  # gpu_check of the stages $1, then the four sanitizers (each a
 
 hopper_ncu() {  # tensor-pipe activity, SM clock, gmma bank conflicts: one check run per stage at 4096
   # (stage 12 beside the Hopper stages, and cuBLAS's kernel, nvjet, as the checks run it).
-  # sm__pipe_tensor_cycles_active is the tensor pipe's busy share (its _realtime variant reads n/a on driver 580); beside it the share of the
-  # dense-f16 peak the kernel reached, derived: the GEMM's flops over 4096 flops per clock per SM
-  # for the cycles it ran. The two agree for wgmma kernels (H200, 2026-11-26: 82.23% / 82.2% for
+  # sm__pipe_tensor_cycles_active is the tensor pipe's busy share (its _realtime variant reads n/a
+  # on driver 580); beside it the share of the dense-f16 peak the kernel reached, derived: the
+  # GEMM's flops over 4096 flops per clock per SM for the cycles it ran. The two agree for wgmma kernels (H200, 2026-11-26: 82.23% / 82.2% for
   # stage 14); an mma.sync kernel keeps the pipe 75-78% busy for 50-52% of the peak.
   stamp "ncu hopper"
   ncu --clock-control none -k "$HOPPER_KERNELS" \
