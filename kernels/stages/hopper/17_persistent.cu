@@ -119,11 +119,6 @@ cudaError_t launch(const GemmArgs& args, const CUtensorMap& map_a, const CUtenso
   persistent::Plan plan;
   if (const cudaError_t e = plan_for(args.m, args.n, args.k, tma_store, &plan); e != cudaSuccess) return e;
   if (args.workspace_bytes < workspace_for(plan)) return cudaErrorInvalidValue;
-  static const int probe = [] {  // PROBE
-    const char* v = std::getenv("GEMMLAB_EPI_PROBE");
-    return v ? std::atoi(v) : 0;
-  }();
-  plan.probe = probe;
   static std::atomic<int> next_epoch{1};  // a new value per launch: the flags never need a reset
   const hopper::TailFlags tail{static_cast<int*>(args.workspace), next_epoch++};
   const hopper::ClusterLaunch launch(dim3(Stage::kClusterM * plan.clusters), dim3(Stage::kClusterM, 1, 1),

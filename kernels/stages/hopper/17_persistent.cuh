@@ -72,19 +72,13 @@ __device__ __forceinline__ void warpgroup_barrier(int id) {
   asm volatile("bar.sync %0, 128;\n" ::"r"(id) : "memory");
 #endif
 }
-__device__ __forceinline__ void pair_barrier(int id) {  // PROBE
-#if GEMMLAB_SM90A
-  asm volatile("bar.sync %0, 64;\n" ::"r"(id) : "memory");
-#endif
-}
 
 // C = alpha * d (or C += alpha * d when `add`) for the warpgroup's 64 x kTileN rows at (row0,
 // col0), through `staging`: kSlots slots of two 32 x 32 boxes (8 KB), chunk q in slot q % kSlots.
 template <class Shape, int kSlots>
 __device__ __forceinline__ void store_accumulators_tma(const float (&d)[Shape::kAccumulators], unsigned char* staging,
                                                        const CUtensorMap* map_c, int row0, int col0,
-                                                       int thread_in_wg, float alpha, int barrier_id, bool add,
-                                                       bool pairs = false) {
+                                                       int thread_in_wg, float alpha, int barrier_id, bool add) {
   constexpr int kChunkCols = tma::kCBoxCols, kChunks = Shape::kTileN / kChunkCols;
   constexpr int kPerChunk = Shape::kAccumulators / kChunks;  // 16: n8 blocks 4q .. 4q+3
   // Chunk q + kSlots reuses chunk q's slot: the wait after each chunk leaves kSlots - 1 in flight.
@@ -92,9 +86,7 @@ __device__ __forceinline__ void store_accumulators_tma(const float (&d)[Shape::k
 #pragma unroll
   for (int q = 0; q < kChunks; ++q) {
     unsigned char* half = staging + (q % kSlots) * (2 * tma::kCBoxBytes);
-    const int pair = thread_in_wg / 64;
-    if (pairs) pair_barrier(3 + 2 * (barrier_id - 1) + pair);
-    else warpgroup_barrier(barrier_id);  // this slot's previous stores have read it (thread 0 waited)
+    warpgroup_barrier(barrier_id);  // this slot's previous stores have read it (thread 0 waited)
 #pragma unroll
     for (int j = 0; j < kPerChunk; ++j) {
       const int i = kPerChunk * q + j;
@@ -103,17 +95,6 @@ __device__ __forceinline__ void store_accumulators_tma(const float (&d)[Shape::k
                                 tma::c_box_offset(e.row % tma::kCBoxRows, e.col - kChunkCols * q)) = alpha * d[i];
     }
     fence_proxy_async_shared();
-    if (pairs) {
-      pair_barrier(3 + 2 * (barrier_id - 1) + pair);
-      if (thread_in_wg % 64 == 0) {
-        unsigned char* box = half + pair * tma::kCBoxBytes;
-        if (add) tma_reduce_add_2d(map_c, box, row0 + pair * tma::kCBoxRows, col0 + kChunkCols * q);
-        else tma_store_2d(map_c, box, row0 + pair * tma::kCBoxRows, col0 + kChunkCols * q);
-        bulk_commit();
-        bulk_wait_read<kSlots - 1>();
-      }
-      continue;
-    }
     warpgroup_barrier(barrier_id);  // the whole chunk is written
     if (thread_in_wg == 0) {
       if (add) {
@@ -258,7 +239,7 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
         int* flag = split ? tail.at(persistent::tail_flag(plan, g.unit), int(rank), consumer) : nullptr;
         if (split && !g.stores() && thread_in_wg == 0) wait_until_stored(flag, tail.epoch);
         store_accumulators_tma<Shape, kSlots>(d, staging + consumer * kStagingBytes, &map_c, row0, col0, thread_in_wg,
-                                      alpha, 1 + consumer, split && !g.stores(), plan.probe == 1);
+                                      alpha, 1 + consumer, split && !g.stores());
         if (split && g.stores() && thread_in_wg == 0) raise_when_stored(flag, tail.epoch);
       } else {
         store_accumulators<Shape>(d, C, M, N, row0, col0, thread_in_wg, alpha, beta);
@@ -266,7 +247,7 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
     }
     // The block may end once the copy engine has read the staging; the kernel's end covers the
     // writes themselves (as CUTLASS's epilogue ends), so nobody waits for C to reach memory.
-    if (kTmaStore && threadIdx.x % (plan.probe == 1 ? 64 : 128) == 0) bulk_wait_read<0>();
+    if (kTmaStore && threadIdx.x % 128 == 0) bulk_wait_read<0>();
   }
 #endif
 }

@@ -57,7 +57,6 @@ struct Plan {
   int dp_units = 0;              // units computed whole: clusters x full rounds (all, without a tail)
   int tail_units = 0;            // units split by k-tile over all clusters (stream-k)
   int group = 0;                 // > 0: every unit split into `group` equal k ranges, one per cluster
-  int probe = 0;                 // PROBE: 1 = epilogue stores per warp pair
   GL_HD constexpr int units() const { return unit_rows * stride * slabs; }  // padding included
   GL_HD constexpr long long tail_iterations() const { return static_cast<long long>(tail_units) * k_tiles; }
   // Start of cluster c's tail range (c = clusters: the end).
