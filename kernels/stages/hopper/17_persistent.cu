@@ -99,10 +99,8 @@ size_t workspace_for(const persistent::Plan& plan) {
   return size_t(plan.tail_units) * Stage::kClusterM * Shape::kConsumers * sizeof(int);
 }
 size_t workspace(int m, int n, int k) {
-  persistent::Plan plan, transposed;  // PROBE: either orientation
-  const size_t a = plan_for(m, n, k, true, &plan) == cudaSuccess ? workspace_for(plan) : 0;
-  const size_t b = plan_for(n, m, k, true, &transposed) == cudaSuccess ? workspace_for(transposed) : 0;
-  return a > b ? a : b;
+  persistent::Plan plan;
+  return plan_for(m, n, k, true, &plan) == cudaSuccess ? workspace_for(plan) : 0;
 }
 
 // The kernel with tile pipeline Sh and kSlots C staging slots per consumer (the stage:
