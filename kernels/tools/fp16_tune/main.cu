@@ -20,22 +20,17 @@ using namespace gemmlab::kernels;
 
 namespace {
 
-const char* kStages[] = {"mma-sync", "ldmatrix", "smem-swizzle", "multistage", "epilogue"};
-
-const StageInfo* stage(const char* id) { return find_stage(id); }
-
 int sanitize(Runner& r) {
   // Partial tiles everywhere; K % 8 == 0 sizes take cp.async, the others the fallback.
   const Problem sizes[] = {{1, 1, 1}, {127, 129, 72}, {130, 260, 136}, {67, 35, 300}, {257, 520, 64}};
   int failed = 0;
-  for (const char* id : kStages) {
-    const StageInfo* s = stage(id);
-    if (!s) { std::printf("%s not built\n", id); ++failed; continue; }
+  for (const StageInfo& s : stage_registry()) {
+    if (s.track != Track::fp16) continue;  // the registered FP16 stages
     for (const Problem& p : sizes)
       for (float beta : {0.f, -0.75f}) {
-        const CheckResult c = r.check_host(Target::of(*s), p, 1.5f, beta);
+        const CheckResult c = r.check_host(Target::of(s), p, 1.5f, beta);
         std::printf("%-14s %5dx%5dx%5d beta %5.2f  %s rel_err %.2e nonfinite %lld guard %lld %s\n",
-                    id, p.m, p.n, p.k, beta, c.ok ? "ok  " : "FAIL", c.rel_err, c.nonfinite,
+                    s.id, p.m, p.n, p.k, beta, c.ok ? "ok  " : "FAIL", c.rel_err, c.nonfinite,
                     c.guard_hits, c.rejected.c_str());
         failed += !c.ok;
       }
@@ -44,11 +39,10 @@ int sanitize(Runner& r) {
 }
 
 std::vector<StageInfo> stages_and_variants() {
+  // The registered FP16 stages (CUTLASS 2.x's peers) and Hopper stages (CUTLASS 3.x's), in ladder order.
   std::vector<StageInfo> all;
-  for (const char* id : kStages)
-    if (const StageInfo* s = stage(id)) all.push_back(*s);
-  for (const char* id : {"tma", "wgmma", "warp-specialized", "cluster", "persistent"})  // CUTLASS 3.x's peers
-    if (const StageInfo* s = stage(id)) all.push_back(*s);
+  for (const StageInfo& s : stage_registry())
+    if (s.track == Track::fp16 || s.track == Track::hopper) all.push_back(s);
   for (auto* list : {fp16_tune::sync_variants, fp16_tune::multistage_variants,
                      fp16_tune::epilogue_variants})
     for (const StageInfo& s : list()) all.push_back(s);
