@@ -381,11 +381,12 @@ Expected<StageSmemModel> stage_smem_model(const StageDesc& stage, GemmCoord p) {
     // The stream-k tail stores split tiles once per piece; modelled only where there is none on
     // the GPUs the committed measurements ran on (the H100's and the H200's 132 SMs: 66 clusters).
     using PS = kernels::hopper::PersistentStage;
-    const int clusters = device_preset("h100")->sms / PS::kClusterM;
+    const int sms = device_preset("h100")->sms;
     const persistent::Plan plan = persistent::make_plan(p.m / stage.tile_m, p.n / stage.tile_n, PS::kClusterM,
-                                                        PS::kMaxStride, p.k / stage.tile_k, clusters, true);
+                                                        PS::kMaxStride, p.k / stage.tile_k, sms / PS::kClusterM, true);
     if (plan.tail_units != 0)
-      return Error{"the shared-memory model of persistent covers problems without a stream-k tail (on 132 SMs); " +
+      return Error{"the shared-memory model of persistent covers problems without a stream-k tail (on " +
+                   std::to_string(sms) + " SMs); " +
                    std::to_string(plan.tail_units) + " units of this one are split"};
     return persistent_epilogue(p);
   }
