@@ -66,7 +66,6 @@ const char* check_persistent(int m, int n, int k) {
 
 // How many clusters of the kernel the current GPU holds at once: asked once per device (the
 // runner asks for the workspace, then launches, on every run).
-template <int kCB = Stage::kClusterM>
 cudaError_t resident_clusters(int* clusters) {
   constexpr int kDevices = 64;
   static std::atomic<int> known[kDevices] = {};
@@ -74,9 +73,9 @@ cudaError_t resident_clusters(int* clusters) {
   if (const cudaError_t e = cudaGetDevice(&device); e != cudaSuccess) return e;
   if (device < kDevices && (*clusters = known[device].load()) > 0) return cudaSuccess;
   // Both instantiations use the same shared memory and block: one answer serves both.
-  auto* kernel = hopper::persistent_kernel<Shape, true, Stage::kStagingSlots, true, kCB>;
+  auto* kernel = hopper::persistent_kernel<Shape, true>;
   if (const cudaError_t e = fp16::allow_shared_memory(kernel, Stage::kSmemBytes); e != cudaSuccess) return e;
-  hopper::ClusterLaunch probe(dim3(kCB), dim3(kCB, 1, 1), Shape::kThreads,
+  hopper::ClusterLaunch probe(dim3(Stage::kClusterM), dim3(Stage::kClusterM, 1, 1), Shape::kThreads,
                               Stage::kSmemBytes, nullptr);
   if (const cudaError_t e = cudaOccupancyMaxActiveClusters(clusters, kernel, &probe.config); e != cudaSuccess)
     return e;
@@ -87,18 +86,11 @@ cudaError_t resident_clusters(int* clusters) {
 
 // As many clusters as are resident at once; with `tail`, the stream-k tail when the units do not
 // fill whole rounds (only the TMA epilogue can add to C).
-template <int kCB = Stage::kClusterM>
 cudaError_t plan_for(int m, int n, int k, bool tail, persistent::Plan* plan) {
   int clusters = 0;
-  if (const cudaError_t e = resident_clusters<kCB>(&clusters); e != cudaSuccess) return e;
-  static const int cap = [] {
-    const char* v = std::getenv("GEMMLAB_PROBE_CLUSTERS");
-    return v ? std::atoi(v) : 0;
-  }();
-  if (kCB != Stage::kClusterM && cap > 0 && cap < clusters) clusters = cap;
-  *plan = persistent::make_plan(fp16::tiles_of(m, Shape::kTileM), fp16::tiles_of(n, Shape::kTileN), kCB,
-                                Stage::kMaxStride, fp16::tiles_of(k, Shape::kTileK), clusters,
-                                tail && kCB == Stage::kClusterM);
+  if (const cudaError_t e = resident_clusters(&clusters); e != cudaSuccess) return e;
+  *plan = persistent::make_plan(fp16::tiles_of(m, Shape::kTileM), fp16::tiles_of(n, Shape::kTileN), Stage::kClusterM,
+                                Stage::kMaxStride, fp16::tiles_of(k, Shape::kTileK), clusters, tail);
   return cudaSuccess;
 }
 
@@ -113,23 +105,23 @@ size_t workspace(int m, int n, int k) {
 
 // The kernel with tile pipeline Sh and kSlots C staging slots per consumer (the stage:
 // Shape, Stage::kStagingSlots).
-template <class Sh, int kSlots, bool kMulticast = true, int kCB = Stage::kClusterM>
+template <class Sh, int kSlots, bool kMulticast = true>
 cudaError_t launch(const GemmArgs& args, const CUtensorMap& map_a, const CUtensorMap& map_b_half) {
   // C through the TMA when nothing reads it (beta == 0) and its columns start 16-byte aligned.
   CUtensorMap map_c{};
   const bool tma_store = args.beta == 0.f && args.m % 4 == 0 && reinterpret_cast<uintptr_t>(args.C) % 16 == 0 &&
                          hopper::encode_c_map(&map_c, args.C, args.m, args.n) == cudaSuccess;
-  auto* kernel = tma_store ? hopper::persistent_kernel<Sh, true, kSlots, kMulticast, kCB>
-                           : hopper::persistent_kernel<Sh, false, kSlots, kMulticast, kCB>;
+  auto* kernel = tma_store ? hopper::persistent_kernel<Sh, true, kSlots, kMulticast>
+                           : hopper::persistent_kernel<Sh, false, kSlots, kMulticast>;
   constexpr size_t kSmem = Sh::kSmemBytes + Sh::kConsumers * kSlots * 2 * tma::kCBoxBytes;
   static_assert(kSmem <= hopper::kMaxSmemPerBlock);
   if (const cudaError_t e = fp16::allow_shared_memory(kernel, kSmem); e != cudaSuccess) return e;
   persistent::Plan plan;
-  if (const cudaError_t e = plan_for<kCB>(args.m, args.n, args.k, tma_store, &plan); e != cudaSuccess) return e;
+  if (const cudaError_t e = plan_for(args.m, args.n, args.k, tma_store, &plan); e != cudaSuccess) return e;
   if (args.workspace_bytes < workspace_for(plan)) return cudaErrorInvalidValue;
   static std::atomic<int> next_epoch{1};  // a new value per launch: the flags never need a reset
   const hopper::TailFlags tail{static_cast<int*>(args.workspace), next_epoch++};
-  const hopper::ClusterLaunch launch(dim3(kCB * plan.clusters), dim3(kCB, 1, 1),
+  const hopper::ClusterLaunch launch(dim3(Stage::kClusterM * plan.clusters), dim3(Stage::kClusterM, 1, 1),
                                      Sh::kThreads, kSmem, args.stream);
   return cudaLaunchKernelEx(&launch.config, kernel, map_a, map_b_half, map_c, args.C, args.m, args.n, args.k,
                             args.alpha, args.beta, plan, tail);
@@ -148,11 +140,6 @@ cudaError_t run_persistent(const GemmArgs& args) {
     const char* v = std::getenv("GEMMLAB_PERSISTENT_VARIANT");
     return v ? std::atoi(v) : 0;
   }();
-  if (variant == 9) {
-    CUtensorMap map_a4, map_b_quarter;
-    if (const cudaError_t e = hopper::encode_maps<Shape>(args, &map_a4, &map_b_quarter, 4); e != cudaSuccess) return e;
-    return launch<Shape, Stage::kStagingSlots, true, 4>(args, map_a4, map_b_quarter);
-  }
   if (variant == 1) return launch<hopper::WgmmaShape<128, 256, 3, true>, 4>(args, map_a, map_b_half);
   if (variant == 2) return launch<Shape, 1>(args, map_a, map_b_half);
   if (variant == 3) return launch<Shape, Stage::kStagingSlots, false>(args, map_a, map_b_half);

@@ -144,31 +144,13 @@ __device__ __forceinline__ void wait_until_stored(const int* flag, int epoch) {
 // kSlots: C staging slots per consumer (PersistentStage::kStagingSlots; HOPPER_NOTES.md measures others).
 // kMulticast = false (measurement): each block loads both halves of its B box itself and hands its
 // stages back only to its own producer; the cluster stays, sharing nothing.
-// PROBE: kCB blocks per cluster along m, each loading 1/kCB of B multicast to all.
-template <class Shape, int kCB>
-__device__ __forceinline__ void issue_cluster_boxes(unsigned char* dst, uint64_t* bar, int t, const CUtensorMap* map_a,
-                                                    const CUtensorMap* map_b_part, int m0, int n0, uint32_t rank) {
-  constexpr int kPartRows = Shape::kTileN / kCB;
-  tma_load_2d(dst, map_a, bar, t * Shape::kTileK, m0);
-  tma_load_2d_multicast(dst + Shape::kABytes + rank * (Shape::kBBytes / kCB), map_b_part, bar, t * Shape::kTileK,
-                        n0 + int(rank) * kPartRows, uint16_t((1u << kCB) - 1));
-}
-template <int kCB>
-__device__ __forceinline__ void release_to_cluster(uint64_t* empty_stage, uint32_t rank, bool warp_leader) {
-  if (warp_leader) {
-    mbarrier_arrive(empty_stage);
-#pragma unroll
-    for (int r = 1; r < kCB; ++r) mbarrier_arrive_cluster(empty_stage, (rank + r) % kCB);
-  }
-}
-
-template <class Shape, bool kTmaStore, int kSlots = PersistentStage::kStagingSlots, bool kMulticast = true, int kCB = kClusterBlocks>
+template <class Shape, bool kTmaStore, int kSlots = PersistentStage::kStagingSlots, bool kMulticast = true>
 __global__ void __launch_bounds__(Shape::kThreads, 1)
     persistent_kernel(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b_half,
                       const __grid_constant__ CUtensorMap map_c, float* C, int M, int N, int K, float alpha,
                       float beta, persistent::Plan plan, TailFlags tail) {
 #if GEMMLAB_SM90A
-  static_assert(Shape::kProducer && Shape::kTileN % kCB == 0);
+  static_assert(Shape::kProducer && Shape::kTileN % kClusterBlocks == 0);
   constexpr int kS = Shape::kStages;
   extern __shared__ __align__(16) unsigned char smem_raw[];
   unsigned char* tiles = align_tiles(smem_raw);
@@ -176,11 +158,11 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
   unsigned char* staging = tiles + kS * Shape::kStageBytes;  // 1024-byte aligned, per consumer
   uint64_t* full = reinterpret_cast<uint64_t*>(staging + Shape::kConsumers * kStagingBytes);
   uint64_t* empty = full + kS;
-  const uint32_t rank = cluster_rank();
-  const int cluster = blockIdx.x / kCB;
+  const uint32_t rank = cluster_rank(), peer = rank ^ 1u;
+  const int cluster = blockIdx.x / kClusterBlocks;
 
   if (threadIdx.x == 0) {
-    start_pipeline(&map_a, &map_b_half, full, empty, kS, (kMulticast ? kCB : 1) * Shape::kConsumers * 4);
+    start_pipeline(&map_a, &map_b_half, full, empty, kS, (kMulticast ? kClusterBlocks : 1) * Shape::kConsumers * 4);
     if (kTmaStore) tma_prefetch_descriptor(&map_c);
   }
   __syncwarp();
@@ -203,7 +185,7 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
         produce_k_tiles<Shape>(tiles, full, empty, g.k_begin, g.k_end, it,
                                [&](unsigned char* dst, uint64_t* bar, int t) {
                                  if constexpr (kMulticast) {
-                                   issue_cluster_boxes<Shape, kCB>(dst, bar, t, &map_a, &map_b_half, m0, n0, rank);
+                                   issue_pair_boxes<Shape>(dst, bar, t, &map_a, &map_b_half, m0, n0, rank);
                                  } else {
                                    constexpr int kHalf = Shape::kTileN / kClusterBlocks;
                                    tma_load_2d(dst, &map_a, bar, t * Shape::kTileK, m0);
@@ -231,7 +213,7 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
     float d[Shape::kAccumulators] = {};
     fence_accumulators(d);
     auto release = [&](int stage) {
-      if constexpr (kMulticast) release_to_cluster<kCB>(&empty[stage], rank, warp_leader);
+      if constexpr (kMulticast) release_to_pair(&empty[stage], peer, warp_leader);
       else if (warp_leader) mbarrier_arrive(&empty[stage]);
     };
 #pragma unroll 1
