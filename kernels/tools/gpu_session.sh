@@ -156,14 +156,18 @@ case "$mode" in
     done
     check_stages "$H" 200
     stamp "bench"
-    # The SM clock and power while the bench runs (the H100 lowers its clock at its power limit).
-    nvidia-smi --query-gpu=timestamp,clocks.sm,power.draw,temperature.gpu --format=csv,noheader -lms 100 > "$OUT/clocks.csv" &
+    # The SM clock and power while the bench runs (the H100 lowers its clock at its power limit),
+    # sampled every 20 ms: a bench of a few seconds gave only 4-13 samples under load at 100 ms.
+    # ncu's per-kernel clock (hopper_ncu, below) is the one to quote for a kernel; these samples
+    # say what the card did over the whole bench.
+    nvidia-smi --query-gpu=timestamp,clocks.sm,power.draw,temperature.gpu --format=csv,noheader -lms 20 > "$OUT/clocks.csv" &
     smi=$!
     timeout 200 "$G" bench --stages "epilogue,$H" --sizes "${SIZES:-4096,8192}" --json "$OUT/bench.json" > "$OUT/bench.txt" 2>"$OUT/bench.err"
     echo "bench rc=$?"; tail -3 "$OUT/bench.err"; cat "$OUT/bench.txt"
     kill $smi
     hopper_ncu "epilogue,$H"
-    awk -F', ' '{gsub(/ MHz/,"",$2); gsub(/ W/,"",$3); if ($3 > 300) {n++; c+=$2; p+=$3}} END {if (n) printf "under load (%d samples > 300 W): SM clock %.0f MHz, power %.0f W\n", n, c/n, p/n}' "$OUT/clocks.csv"
+    awk -F', ' '{gsub(/ MHz/,"",$2); gsub(/ W/,"",$3); if ($3 + 0 > 300) print $2 + 0, $3 + 0}' "$OUT/clocks.csv" | sort -n |
+      awk '{c[NR]=$1; p+=$2} END {if (NR) printf "nvidia-smi under load (%d samples of 20 ms above 300 W): SM clock median %d MHz (%d-%d), power mean %.0f W\n", NR, c[int((NR+1)/2)], c[1], c[NR], p/NR; else print "nvidia-smi: no sample above 300 W"}'
     stamp "done"
     ;;
   conv)
