@@ -99,10 +99,8 @@ size_t workspace_for(const persistent::Plan& plan) {
   return size_t(plan.tail_units) * Stage::kClusterM * Shape::kConsumers * sizeof(int);
 }
 size_t workspace(int m, int n, int k) {
-  persistent::Plan plan, transposed;  // PROBE: either orientation
-  const size_t a = plan_for(m, n, k, true, &plan) == cudaSuccess ? workspace_for(plan) : 0;
-  const size_t b = plan_for(n, m, k, true, &transposed) == cudaSuccess ? workspace_for(transposed) : 0;
-  return a > b ? a : b;
+  persistent::Plan plan;
+  return plan_for(m, n, k, true, &plan) == cudaSuccess ? workspace_for(plan) : 0;
 }
 
 // The kernel with tile pipeline Sh and kSlots C staging slots per consumer (the stage:
@@ -129,31 +127,6 @@ cudaError_t launch(const GemmArgs& args, const CUtensorMap& map_a, const CUtenso
                             args.alpha, args.beta, plan, tail);
 }
 
-// PROBE: the transposed problem (A and B, m and n swapped for the operands and the plan; C as is).
-template <int kPerWarp = 0>
-cudaError_t launch_transposed(const GemmArgs& args) {
-  GemmArgs t = args;
-  t.A = args.B, t.B = args.A, t.m = args.n, t.n = args.m;
-  CUtensorMap map_a, map_b_half, map_c{};
-  if (const cudaError_t e = hopper::encode_maps<Shape>(t, &map_a, &map_b_half, Stage::kClusterM); e != cudaSuccess)
-    return e;
-  if (const cudaError_t e = hopper::encode_c_map(&map_c, args.C, args.m, args.n, kPerWarp ? kPerWarp : tma::kCBoxCols);
-      e != cudaSuccess)
-    return e;
-  auto* kernel = hopper::persistent_kernel<Shape, true, Stage::kStagingSlots, true, true, kPerWarp>;
-  constexpr size_t kSmem = Shape::kSmemBytes + Shape::kConsumers * Stage::kStagingSlots * 2 * tma::kCBoxBytes;
-  if (const cudaError_t e = fp16::allow_shared_memory(kernel, kSmem); e != cudaSuccess) return e;
-  persistent::Plan plan;
-  if (const cudaError_t e = plan_for(t.m, t.n, t.k, true, &plan); e != cudaSuccess) return e;
-  if (args.workspace_bytes < workspace_for(plan)) return cudaErrorInvalidValue;
-  static std::atomic<int> next_epoch{1 << 20};
-  const hopper::TailFlags tail{static_cast<int*>(args.workspace), next_epoch++};
-  const hopper::ClusterLaunch launch(dim3(Stage::kClusterM * plan.clusters), dim3(Stage::kClusterM, 1, 1),
-                                     Shape::kThreads, kSmem, args.stream);
-  return cudaLaunchKernelEx(&launch.config, kernel, map_a, map_b_half, map_c, args.C, t.m, t.n, t.k, args.alpha,
-                            args.beta, plan, tail);
-}
-
 cudaError_t run_persistent(const GemmArgs& args) {
   if (check_persistent(args.m, args.n, args.k) != nullptr) return cudaErrorInvalidValue;
   CUtensorMap map_a, map_b_half;
@@ -167,12 +140,6 @@ cudaError_t run_persistent(const GemmArgs& args) {
     const char* v = std::getenv("GEMMLAB_PERSISTENT_VARIANT");
     return v ? std::atoi(v) : 0;
   }();
-  if (variant == 9 && args.beta == 0.f && args.m % 4 == 0 && reinterpret_cast<uintptr_t>(args.C) % 16 == 0)
-    return launch_transposed(args);
-  if (variant == 10 && args.beta == 0.f && args.m % 4 == 0 && reinterpret_cast<uintptr_t>(args.C) % 16 == 0)
-    return launch_transposed<8>(args);
-  if (variant == 11 && args.beta == 0.f && args.m % 4 == 0 && reinterpret_cast<uintptr_t>(args.C) % 16 == 0)
-    return launch_transposed<16>(args);
   if (variant == 1) return launch<hopper::WgmmaShape<128, 256, 3, true>, 4>(args, map_a, map_b_half);
   if (variant == 2) return launch<Shape, 1>(args, map_a, map_b_half);
   if (variant == 3) return launch<Shape, Stage::kStagingSlots, false>(args, map_a, map_b_half);

@@ -110,102 +110,6 @@ __device__ __forceinline__ void store_accumulators_tma(const float (&d)[Shape::k
   }
 }
 
-// PROBE: the kernel run on the transposed problem (C^T = B A^T: its m is our n, its n our m), so
-// that a thread's neighbouring accumulators d[i], d[i+1] are neighbours along C's m: one STS.64.
-// n0: our n of the warpgroup's 64 rows; m0: our m of the tile's 256 columns.
-template <class Shape, int kSlots>
-__device__ __forceinline__ void store_accumulators_tma_transposed(const float (&d)[Shape::kAccumulators],
-                                                                  unsigned char* staging, const CUtensorMap* map_c,
-                                                                  int n0, int m0, int thread_in_wg, float alpha,
-                                                                  int barrier_id, bool add) {
-  constexpr int kChunkCols = tma::kCBoxCols, kChunks = Shape::kTileN / kChunkCols;
-  constexpr int kPerChunk = Shape::kAccumulators / kChunks;
-#pragma unroll
-  for (int q = 0; q < kChunks; ++q) {
-    unsigned char* half = staging + (q % kSlots) * (2 * tma::kCBoxBytes);
-    warpgroup_barrier(barrier_id);
-#pragma unroll
-    for (int j = 0; j < kPerChunk; j += 2) {
-      const int i = kPerChunk * q + j;
-      const FragCoord e = gmma::accumulator(thread_in_wg, i);  // (our n 0..63, our m 32 q + 0..31), even m
-      *reinterpret_cast<float2*>(half + (e.row / tma::kCBoxRows) * tma::kCBoxBytes +
-                                 tma::c_box_offset(e.col - kChunkCols * q, e.row % tma::kCBoxRows)) =
-          make_float2(alpha * d[i], alpha * d[i + 1]);
-    }
-    fence_proxy_async_shared();
-    warpgroup_barrier(barrier_id);
-    if (thread_in_wg == 0) {
-      if (add) {
-        tma_reduce_add_2d(map_c, half, m0 + kChunkCols * q, n0);
-        tma_reduce_add_2d(map_c, half + tma::kCBoxBytes, m0 + kChunkCols * q, n0 + tma::kCBoxRows);
-      } else {
-        tma_store_2d(map_c, half, m0 + kChunkCols * q, n0);
-        tma_store_2d(map_c, half + tma::kCBoxBytes, m0 + kChunkCols * q, n0 + tma::kCBoxRows);
-      }
-      bulk_commit();
-      bulk_wait_read<kSlots - 1>();
-    }
-  }
-}
-
-// PROBE: cuBLAS's epilogue on the transposed problem: every warp stores its own 16 x 256 (our n x
-// our m) accumulators as 16 boxes of 32 m x 8 n (1 KB), no warpgroup barrier; kWarpSlots 1 KB
-// slots per warp (lane 0 waits for the read of the box that used a slot kWarpSlots boxes before).
-template <class Shape, int kBoxN, int kWarpSlots>
-__device__ __forceinline__ void store_accumulators_tma_per_warp(const float (&d)[Shape::kAccumulators],
-                                                                unsigned char* staging, const CUtensorMap* map_box,
-                                                                int n0, int m0, int thread_in_wg, float alpha,
-                                                                bool add) {
-  // Boxes of 32 m x kBoxN n (kBoxN 8: 1 KB, 16: 2 KB); kWarpSlots slots a warp.
-  constexpr int kBoxBytes = 32 * kBoxN * 4, kHalves = 16 / kBoxN;
-  const int warp = __shfl_sync(0xffffffffu, thread_in_wg / 32, 0);
-  n0 = __shfl_sync(0xffffffffu, n0, 0) + 16 * warp;
-  m0 = __shfl_sync(0xffffffffu, m0, 0);
-  const uint32_t base = __shfl_sync(0xffffffffu, smem_u32(staging), 0) + warp * kWarpSlots * kBoxBytes;
-  unsigned char* mine = staging + warp * kWarpSlots * kBoxBytes;
-#pragma unroll
-  for (int g = 0; g < Shape::kTileN / 32; ++g) {
-#pragma unroll
-    for (int hb = 0; hb < kHalves; ++hb) {
-      const int b = kHalves * g + hb;
-      unsigned char* slot = mine + (b % kWarpSlots) * kBoxBytes;
-      bulk_wait_read<kWarpSlots - 1>();  // the whole warp: only the elected lane has groups
-      __syncwarp();
-#pragma unroll
-      for (int jj = 0; jj < 4; ++jj) {
-#pragma unroll
-        for (int h = 0; h < 2; ++h) {
-          if (kHalves == 2 && h != hb) continue;
-          const int i = 4 * (4 * g + jj) + 2 * h;
-          const FragCoord e = gmma::accumulator(thread_in_wg, i);  // (our n 0..63, our m 0..255)
-          *reinterpret_cast<float2*>(slot + tma::c_box_offset(e.col - 32 * g, e.row - 16 * warp - kBoxN * hb)) =
-              make_float2(alpha * d[i], alpha * d[i + 1]);
-        }
-      }
-      fence_proxy_async_shared();
-      __syncwarp();
-      const uint32_t src = base + (b % kWarpSlots) * kBoxBytes;
-      const int c0 = m0 + 32 * g, c1 = n0 + kBoxN * hb;
-#if GEMMLAB_SM90A
-      if (add)
-        asm volatile(
-            "{\n .reg .pred p;\n elect.sync _|p, 0xffffffff;\n"
-            " @p cp.reduce.async.bulk.tensor.2d.global.shared::cta.add.tile.bulk_group [%0, {%2, %3}], [%1];\n"
-            " @p cp.async.bulk.commit_group;\n}\n" ::"l"(reinterpret_cast<uint64_t>(map_box)),
-            "r"(src), "r"(c0), "r"(c1)
-            : "memory");
-      else
-        asm volatile(
-            "{\n .reg .pred p;\n elect.sync _|p, 0xffffffff;\n"
-            " @p cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [%0, {%2, %3}], [%1];\n"
-            " @p cp.async.bulk.commit_group;\n}\n" ::"l"(reinterpret_cast<uint64_t>(map_box)),
-            "r"(src), "r"(c0), "r"(c1)
-            : "memory");
-#endif
-    }
-  }
-}
-
 // ---- The stream-k tail's order (gemmlab/persistent_schedule.h) ------------------------------
 // One flag per (split unit, block of the cluster, consumer warpgroup), raised to the launch's
 // epoch once that part of C is stored: the flags need no reset between launches.
@@ -240,8 +144,7 @@ __device__ __forceinline__ void wait_until_stored(const int* flag, int epoch) {
 // kSlots: C staging slots per consumer (PersistentStage::kStagingSlots; HOPPER_NOTES.md measures others).
 // kMulticast = false (measurement): each block loads both halves of its B box itself and hands its
 // stages back only to its own producer; the cluster stays, sharing nothing.
-template <class Shape, bool kTmaStore, int kSlots = PersistentStage::kStagingSlots, bool kMulticast = true,
-          bool kTransposedC = false, int kPerWarp = 0>
+template <class Shape, bool kTmaStore, int kSlots = PersistentStage::kStagingSlots, bool kMulticast = true>
 __global__ void __launch_bounds__(Shape::kThreads, 1)
     persistent_kernel(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b_half,
                       const __grid_constant__ CUtensorMap map_c, float* C, int M, int N, int K, float alpha,
@@ -334,26 +237,7 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
         // A split unit (only with the TMA epilogue): its first segment stores, the others add.
         const bool split = !g.whole(k_tiles);
         int* flag = split ? tail.at(persistent::tail_flag(plan, g.unit), int(rank), consumer) : nullptr;
-        if constexpr (kPerWarp) {
-          if (split && !g.stores()) {
-            if (thread_in_wg == 0) wait_until_stored(flag, tail.epoch);
-            warpgroup_barrier(1 + consumer);
-            if (thread_in_wg % 32 == 0) asm volatile("fence.proxy.async.global;\n" ::: "memory");
-          }
-          store_accumulators_tma_per_warp<Shape, kPerWarp, kStagingBytes / (4 * 128 * kPerWarp)>(d, staging + consumer * kStagingBytes, &map_c, row0,
-                                                                 col0, thread_in_wg, alpha, split && !g.stores());
-          if (split && g.stores()) {
-            if (thread_in_wg % 32 == 0) bulk_wait<0>();
-            warpgroup_barrier(1 + consumer);
-            if (thread_in_wg == 0) raise_when_stored(flag, tail.epoch);
-          }
-          continue;
-        }
         if (split && !g.stores() && thread_in_wg == 0) wait_until_stored(flag, tail.epoch);
-        if constexpr (kTransposedC)
-          store_accumulators_tma_transposed<Shape, kSlots>(d, staging + consumer * kStagingBytes, &map_c, row0, col0,
-                                                           thread_in_wg, alpha, 1 + consumer, split && !g.stores());
-        else
         store_accumulators_tma<Shape, kSlots>(d, staging + consumer * kStagingBytes, &map_c, row0, col0, thread_in_wg,
                                       alpha, 1 + consumer, split && !g.stores());
         if (split && g.stores() && thread_in_wg == 0) raise_when_stored(flag, tail.epoch);
@@ -363,7 +247,7 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
     }
     // The block may end once the copy engine has read the staging; the kernel's end covers the
     // writes themselves (as CUTLASS's epilogue ends), so nobody waits for C to reach memory.
-    if (kTmaStore && threadIdx.x % (kPerWarp ? 32 : 128) == 0) bulk_wait_read<0>();
+    if (kTmaStore && threadIdx.x % 128 == 0) bulk_wait_read<0>();
   }
 #endif
 }
