@@ -105,14 +105,14 @@ size_t workspace(int m, int n, int k) {
 
 // The kernel with tile pipeline Sh and kSlots C staging slots per consumer (the stage:
 // Shape, Stage::kStagingSlots).
-template <class Sh, int kSlots, bool kMulticast = true, bool kUnitAlphaPath = false>
+template <class Sh, int kSlots, bool kMulticast = true>
 cudaError_t launch(const GemmArgs& args, const CUtensorMap& map_a, const CUtensorMap& map_b_half) {
   // C through the TMA when nothing reads it (beta == 0) and its columns start 16-byte aligned.
   CUtensorMap map_c{};
   const bool tma_store = args.beta == 0.f && args.m % 4 == 0 && reinterpret_cast<uintptr_t>(args.C) % 16 == 0 &&
                          hopper::encode_c_map(&map_c, args.C, args.m, args.n) == cudaSuccess;
-  auto* kernel = tma_store ? hopper::persistent_kernel<Sh, true, kSlots, kMulticast, kUnitAlphaPath>
-                           : hopper::persistent_kernel<Sh, false, kSlots, kMulticast, kUnitAlphaPath>;
+  auto* kernel = tma_store ? hopper::persistent_kernel<Sh, true, kSlots, kMulticast>
+                           : hopper::persistent_kernel<Sh, false, kSlots, kMulticast>;
   constexpr size_t kSmem = Sh::kSmemBytes + Sh::kConsumers * kSlots * 2 * tma::kCBoxBytes;
   static_assert(kSmem <= hopper::kMaxSmemPerBlock);
   if (const cudaError_t e = fp16::allow_shared_memory(kernel, kSmem); e != cudaSuccess) return e;
@@ -140,7 +140,6 @@ cudaError_t run_persistent(const GemmArgs& args) {
     const char* v = std::getenv("GEMMLAB_PERSISTENT_VARIANT");
     return v ? std::atoi(v) : 0;
   }();
-  if (variant == 12) return launch<Shape, Stage::kStagingSlots, true, true>(args, map_a, map_b_half);
   if (variant == 1) return launch<hopper::WgmmaShape<128, 256, 3, true>, 4>(args, map_a, map_b_half);
   if (variant == 2) return launch<Shape, 1>(args, map_a, map_b_half);
   if (variant == 3) return launch<Shape, Stage::kStagingSlots, false>(args, map_a, map_b_half);

@@ -75,7 +75,7 @@ __device__ __forceinline__ void warpgroup_barrier(int id) {
 
 // C = alpha * d (or C += alpha * d when `add`) for the warpgroup's 64 x kTileN rows at (row0,
 // col0), through `staging`: kSlots slots of two 32 x 32 boxes (8 KB), chunk q in slot q % kSlots.
-template <class Shape, int kSlots, bool kScale = true>
+template <class Shape, int kSlots>
 __device__ __forceinline__ void store_accumulators_tma(const float (&d)[Shape::kAccumulators], unsigned char* staging,
                                                        const CUtensorMap* map_c, int row0, int col0,
                                                        int thread_in_wg, float alpha, int barrier_id, bool add) {
@@ -92,7 +92,7 @@ __device__ __forceinline__ void store_accumulators_tma(const float (&d)[Shape::k
       const int i = kPerChunk * q + j;
       const FragCoord e = gmma::accumulator(thread_in_wg, i);  // row 0..63, col 32 q .. 32 q + 31
       *reinterpret_cast<float*>(half + (e.row / tma::kCBoxRows) * tma::kCBoxBytes +
-                                tma::c_box_offset(e.row % tma::kCBoxRows, e.col - kChunkCols * q)) = kScale ? alpha * d[i] : d[i];
+                                tma::c_box_offset(e.row % tma::kCBoxRows, e.col - kChunkCols * q)) = alpha * d[i];
     }
     fence_proxy_async_shared();
     warpgroup_barrier(barrier_id);  // the whole chunk is written
@@ -144,8 +144,7 @@ __device__ __forceinline__ void wait_until_stored(const int* flag, int epoch) {
 // kSlots: C staging slots per consumer (PersistentStage::kStagingSlots; HOPPER_NOTES.md measures others).
 // kMulticast = false (measurement): each block loads both halves of its B box itself and hands its
 // stages back only to its own producer; the cluster stays, sharing nothing.
-template <class Shape, bool kTmaStore, int kSlots = PersistentStage::kStagingSlots, bool kMulticast = true,
-          bool kUnitAlphaPath = false>
+template <class Shape, bool kTmaStore, int kSlots = PersistentStage::kStagingSlots, bool kMulticast = true>
 __global__ void __launch_bounds__(Shape::kThreads, 1)
     persistent_kernel(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b_half,
                       const __grid_constant__ CUtensorMap map_c, float* C, int M, int N, int K, float alpha,
@@ -239,12 +238,8 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
         const bool split = !g.whole(k_tiles);
         int* flag = split ? tail.at(persistent::tail_flag(plan, g.unit), int(rank), consumer) : nullptr;
         if (split && !g.stores() && thread_in_wg == 0) wait_until_stored(flag, tail.epoch);
-        if (kUnitAlphaPath && alpha == 1.f)  // PROBE: no multiply where alpha is 1 (cuBLAS's kernel skips it too)
-          store_accumulators_tma<Shape, kSlots, false>(d, staging + consumer * kStagingBytes, &map_c, row0, col0,
-                                                       thread_in_wg, alpha, 1 + consumer, split && !g.stores());
-        else
-          store_accumulators_tma<Shape, kSlots>(d, staging + consumer * kStagingBytes, &map_c, row0, col0, thread_in_wg,
-                                                alpha, 1 + consumer, split && !g.stores());
+        store_accumulators_tma<Shape, kSlots>(d, staging + consumer * kStagingBytes, &map_c, row0, col0, thread_in_wg,
+                                      alpha, 1 + consumer, split && !g.stores());
         if (split && g.stores() && thread_in_wg == 0) raise_when_stored(flag, tail.epoch);
       } else {
         store_accumulators<Shape>(d, C, M, N, row0, col0, thread_in_wg, alpha, beta);
