@@ -37,12 +37,16 @@
 //     looked up while the last MMAs drain, and a block's last wait is for the staging's reads
 //     only (the kernel's end covers the writes). +0.3-0.5 points of cuBLAS at 4096^3 on the H100
 //     (14 alternating rounds), +0.5-0.7 on the H200 (six).
+//   - Where alpha is 1 (the usual case) the epilogue stores the accumulators as they are, without
+//     the multiply, as cuBLAS's kernel does: 0.3-0.5 % less time at 4096^3 on the H100 (26
+//     alternating rounds in three calls).
 // K must be a multiple of 8 (TMA's 16-byte row strides); any M and N.
 // The kernel: 17_persistent.cuh (persistent_kernel).
-// Measured, GPU time only (2026-11-27 00:08Z / 00:12Z, ratio to cuBLAS timed in turns): H100
-// 99.4 % at 4096^3 (98.9-99.8 % over six rounds on two machines), 104.8 % at 8192^3; H200 99.9 %
-// (99.4-100.0 %) and 104.6 %. CUTLASS 3.x's sm90 kernels timed in turns with it (fp16_tune):
-// 98.4-99.4 % (96.4 % in one round) and 99.3-102.1 % (H100). Runs and method: HOPPER_NOTES.md.
+// Measured, GPU time only (ratio to cuBLAS timed in turns): H100 2026-11-27 03:08-03:16Z
+// 98.8-99.8 % at 4096^3 in three bench runs (99.0-100.1 % over 26 rounds), 104.2-105.4 % at
+// 8192^3; H200 00:12Z / 02:52Z, before the alpha = 1 store, 99.9 / 99.8 % and 104.6 / 103.9 %.
+// CUTLASS 3.x's sm90 kernels timed in turns with it (fp16_tune): 98.4-99.4 % (96.4 % in one
+// round) and 99.3-102.1 % (H100). Runs and method: HOPPER_NOTES.md.
 //
 // Run: gemmlab bench --stages cluster,persistent --sizes 4096,8192 --check
 #include "17_persistent.cuh"
