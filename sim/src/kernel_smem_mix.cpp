@@ -325,7 +325,7 @@ StageSmemModel no_lsu_instructions(const std::string& name, GemmCoord p) {
 }
 
 // Stage 17: per output tile, each consumer warp (8 per block: 2 warpgroups) stores its 128
-// accumulators with STS.32 into the swizzled C staging boxes (tma::c_box_offset), 16 per 32-column
+// accumulators with STS.32 into the swizzled C staging boxes (gmma::c_staging_offset), 16 per 32-column
 // chunk q, alternating halves of its consumer's buffer; the TMA store reads them back (no LSU).
 StageSmemModel persistent_epilogue(GemmCoord p) {
   using S = kernels::hopper::PersistentStage::Shape;
@@ -337,10 +337,8 @@ StageSmemModel persistent_epilogue(GemmCoord p) {
     s.stores.push_back({"d" + std::to_string(i) + " -> C staging, chunk " + std::to_string(q) + ": STS.32", "sts.32", 1,
                         kDistinctBanks32, [=](int w, int l) {
                           const int consumer = w / 4, thread = 32 * (w % 4) + l;
-                          const FragCoord e = gmma::accumulator(thread, i);
                           return 1LL * consumer * kStaging + (q % 2) * 2 * tma::kCBoxBytes +
-                                 (e.row / tma::kCBoxRows) * tma::kCBoxBytes +
-                                 tma::c_box_offset(e.row % tma::kCBoxRows, e.col - tma::kCBoxCols * q);
+                                 gmma::c_staging_offset(thread, i);
                         }});
   }
   return s;

@@ -95,6 +95,26 @@ TEST(GmmaDesc, AccumulatorFragmentCoversTheTileOnce) {
   EXPECT_EQ(seen.size(), 64u * 256u);
 }
 
+// Stage 17's staging: every accumulator of a chunk in its own place of the slot's 8 KB, and each
+// the thread's base for i % 4 plus 1 KB per n8 block, the form the kernel stores with.
+TEST(GmmaDesc, StagingOffsetsFillEachChunkOnceFromFourBases) {
+  for (int q = 0; q < 8; ++q) {
+    std::set<std::uint32_t> seen;
+    for (int t = 0; t < 128; ++t)
+      for (int j = 0; j < 16; ++j) {
+        const int i = 16 * q + j;
+        const std::uint32_t at = gmma::c_staging_offset(t, i);
+        EXPECT_EQ(at % 4, 0u);
+        EXPECT_TRUE(seen.insert(at).second) << "t " << t << " i " << i;
+        EXPECT_EQ(at, gmma::c_staging_offset(t, i % 4) + gmma::c_staging_step(i)) << "t " << t << " i " << i;
+        const FragCoord e = gmma::accumulator(t, i);
+        EXPECT_EQ(at, (e.row / 32) * 4096 + tma::c_box_offset(e.row % 32, e.col - 32 * q));
+      }
+    EXPECT_EQ(seen.size(), 2048u);
+    EXPECT_EQ(*seen.rbegin(), 8192u - 4);
+  }
+}
+
 TEST(HopperShapes, WgmmaStage) {
   using S = kernels::hopper::WgmmaStage::Shape;
   EXPECT_EQ(S::kConsumers, 2);

@@ -66,6 +66,16 @@ __device__ __forceinline__ void bulk_wait() {
   asm volatile("cp.async.bulk.wait_group %0;\n" ::"n"(kPending) : "memory");
 #endif
 }
+// True in one lane of the converged warp, the lowest (lane 0 here): issued under it from a warp that
+// ptxas knows is uniform (issuer_warp below), the TMA store takes its operands from uniform
+// registers instead of a loop over the lanes (SASS ELECT; HOPPER_NOTES.md has the count).
+__device__ __forceinline__ bool elect_one_sync() {
+  uint32_t pred = 0;
+#if GEMMLAB_SM90A
+  asm volatile("{\n .reg .pred p;\n elect.sync _|p, 0xffffffff;\n selp.u32 %0, 1, 0, p;\n}\n" : "=r"(pred));
+#endif
+  return pred != 0;
+}
 // A barrier of one warpgroup (id 1.. : 0 is __syncthreads').
 __device__ __forceinline__ void warpgroup_barrier(int id) {
 #if GEMMLAB_SM90A
@@ -75,15 +85,21 @@ __device__ __forceinline__ void warpgroup_barrier(int id) {
 
 // C = alpha * d (or C += alpha * d when `add`) for the warpgroup's 64 x kTileN rows at (row0,
 // col0), through `staging`: kSlots slots of two 32 x 32 boxes (8 KB), chunk q in slot q % kSlots.
-// kScale = false: alpha is 1 and d is stored as it is.
+// kScale = false: alpha is 1 and d is stored as it is. Lane 0 of the warpgroup's first warp
+// (issuer_warp) issues the stores; thread 0's later waits for them rely on that.
 template <class Shape, int kSlots, bool kScale>
 __device__ __forceinline__ void store_accumulators_tma(const float (&d)[Shape::kAccumulators], unsigned char* staging,
                                                        const CUtensorMap* map_c, int row0, int col0,
-                                                       int thread_in_wg, float alpha, int barrier_id, bool add) {
+                                                       int thread_in_wg, float alpha, int barrier_id, bool add,
+                                                       bool issuer_warp) {
   constexpr int kChunkCols = tma::kCBoxCols, kChunks = Shape::kTileN / kChunkCols;
   constexpr int kPerChunk = Shape::kAccumulators / kChunks;  // 16: n8 blocks 4q .. 4q+3
   // Chunk q + kSlots reuses chunk q's slot: the wait after each chunk leaves kSlots - 1 in flight.
-  static_assert(kChunks % kSlots == 0 && Shape::kAccumulators % kChunks == 0);
+  static_assert(kChunks % kSlots == 0 && kPerChunk == 16);
+  // The thread's four places in a slot; every other store is one of them plus a constant.
+  unsigned char* base[4];
+#pragma unroll
+  for (int k = 0; k < 4; ++k) base[k] = staging + gmma::c_staging_offset(thread_in_wg, k);
 #pragma unroll
   for (int q = 0; q < kChunks; ++q) {
     unsigned char* half = staging + (q % kSlots) * (2 * tma::kCBoxBytes);
@@ -91,14 +107,12 @@ __device__ __forceinline__ void store_accumulators_tma(const float (&d)[Shape::k
 #pragma unroll
     for (int j = 0; j < kPerChunk; ++j) {
       const int i = kPerChunk * q + j;
-      const FragCoord e = gmma::accumulator(thread_in_wg, i);  // row 0..63, col 32 q .. 32 q + 31
-      *reinterpret_cast<float*>(half + (e.row / tma::kCBoxRows) * tma::kCBoxBytes +
-                                tma::c_box_offset(e.row % tma::kCBoxRows, e.col - kChunkCols * q)) =
+      *reinterpret_cast<float*>(base[j % 4] + (q % kSlots) * (2 * tma::kCBoxBytes) + gmma::c_staging_step(j)) =
           kScale ? alpha * d[i] : d[i];
     }
     fence_proxy_async_shared();
     warpgroup_barrier(barrier_id);  // the whole chunk is written
-    if (thread_in_wg == 0) {
+    if (issuer_warp && elect_one_sync()) {
       if (add) {
         tma_reduce_add_2d(map_c, half, row0, col0 + kChunkCols * q);
         tma_reduce_add_2d(map_c, half + tma::kCBoxBytes, row0 + tma::kCBoxRows, col0 + kChunkCols * q);
@@ -202,7 +216,10 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
   } else {
     setmaxnreg_inc<kConsumerRegisters>();
     cluster_wait();
-    const int consumer = wg - 1;
+    // Read from lane 0, so that ptxas knows both are the same in every lane of a warp: the staging
+    // address and the TMA stores' operands derived from them live in uniform registers.
+    const int consumer = __shfl_sync(0xffffffffu, wg - 1, 0);
+    const bool issuer_warp = __shfl_sync(0xffffffffu, threadIdx.x % 128 / 32, 0) == 0;
     const bool warp_leader = threadIdx.x % 32 == 0;
     const uint32_t tiles_address = smem_u32(tiles);
     const int thread_in_wg = threadIdx.x % 128;
@@ -246,9 +263,11 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
         const bool add = split && !g.stores();
         const int barrier = 1 + consumer;
         if (alpha == 1.f)
-          store_accumulators_tma<Shape, kSlots, false>(d, mine, &map_c, row0, col0, thread_in_wg, alpha, barrier, add);
+          store_accumulators_tma<Shape, kSlots, false>(d, mine, &map_c, row0, col0, thread_in_wg, alpha, barrier, add,
+                                                       issuer_warp);
         else
-          store_accumulators_tma<Shape, kSlots, true>(d, mine, &map_c, row0, col0, thread_in_wg, alpha, barrier, add);
+          store_accumulators_tma<Shape, kSlots, true>(d, mine, &map_c, row0, col0, thread_in_wg, alpha, barrier, add,
+                                                      issuer_warp);
         if (split && g.stores() && thread_in_wg == 0) raise_when_stored(flag, tail.epoch);
       } else {
         store_accumulators<Shape>(d, C, M, N, row0, col0, thread_in_wg, alpha, beta);

@@ -56,4 +56,21 @@ GL_HD constexpr FragCoord accumulator(int thread, int i) {
 static_assert(accumulator(0, 3) == FragCoord{8, 1} && accumulator(0, 4) == FragCoord{0, 8});
 static_assert(accumulator(37, 0) == FragCoord{17, 2} && accumulator(127, 127) == FragCoord{63, 255});
 
+// Stage 17's TMA epilogue: where accumulator i of warpgroup thread t lands in the staging slot of
+// its 32-column chunk (i / 16). The slot holds the chunk as two C boxes (tma_box.h): rows 0-31 of
+// the warpgroup's 64, then rows 32-63.
+//   thread 0: d0 -> 0, d1 -> 128 + 16 (column 1's 16-byte chunk 0 swizzled to 1), d4 -> 1024
+GL_HD constexpr std::uint32_t c_staging_offset(int t, int i) {
+  const FragCoord e = accumulator(t, i);
+  return static_cast<std::uint32_t>((e.row / tma::kCBoxRows) * tma::kCBoxBytes) +
+         tma::c_box_offset(e.row % tma::kCBoxRows, e.col % tma::kCBoxCols);
+}
+// The swizzle XORs a column's bits 0-2 into the row's bytes, and the n8 block inside the chunk
+// (i % 16 / 4) only moves the column by 8: each block is the thread's first four offsets plus
+// 1 KB. A kernel keeps four bases and stores with immediate offsets (test_hopper_addressing.cpp
+// checks every thread and accumulator).
+GL_HD constexpr std::uint32_t c_staging_step(int i) { return static_cast<std::uint32_t>(i % 16 / 4 * 1024); }
+static_assert(c_staging_offset(0, 0) == 0 && c_staging_offset(0, 1) == 144 && c_staging_offset(0, 4) == 1024);
+static_assert(c_staging_offset(37, 22) == c_staging_offset(37, 2) + c_staging_step(22));
+
 }  // namespace gemmlab::gmma
