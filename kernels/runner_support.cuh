@@ -182,7 +182,10 @@ inline std::string gib(double bytes) {
 
 // The error of a result copied to the host (guard words around it: kGuardWords before and after)
 // against a reference in double: relative Frobenius error, non-finite elements, guard words changed.
-inline CheckResult compare_on_host(const std::vector<uint32_t>& guarded, const std::vector<double>& want, double tol) {
+// The error is relative to |want|, or to sqrt(scale2) where the caller gives that norm (host_gemm's
+// terms).
+inline CheckResult compare_on_host(const std::vector<uint32_t>& guarded, const std::vector<double>& want, double tol,
+                                   double scale2 = -1) {
   CheckResult r;
   const size_t n = want.size();
   double diff2 = 0, ref2 = 0;
@@ -198,6 +201,7 @@ inline CheckResult compare_on_host(const std::vector<uint32_t>& guarded, const s
     diff2 += (double(v) - want[i]) * (double(v) - want[i]);
     ref2 += want[i] * want[i];
   }
+  if (scale2 >= 0) ref2 = scale2;
   r.rel_err = ref2 > 0 ? std::sqrt(diff2 / ref2) : (diff2 > 0 ? INFINITY : 0.0);
   r.ok = r.nonfinite == 0 && r.guard_hits == 0 && r.rel_err < tol;
   return r;
