@@ -18,10 +18,10 @@
 //              and add theirs with the TMA's reduce-add (cp.reduce.async.bulk.tensor .add).
 //   epilogue : (beta == 0, M % 4 == 0) each consumer warpgroup writes its 64 x 256 accumulators
 //              32 columns at a time into a swizzled 8 KB half of its 16 KB staging buffer
-//              (conflict-free STS, tma::c_box_offset), and one thread hands each half to the copy
-//              engine as two 32 x 32 TMA stores (cp.async.bulk.tensor ... bulk_group) while the
-//              warpgroup fills the other half; the stores of the last chunks run on under the
-//              next unit's main loop. Otherwise (beta != 0 reads C, or rows not 16-byte aligned)
+//              (conflict-free STS, gmma::c_staging_offset), and one elected lane hands each
+//              half to the copy engine as two 32 x 32 TMA stores (cp.async.bulk.tensor ...
+//              bulk_group) while the warpgroup fills the other half; the stores of the last
+//              chunks run on under the next unit's main loop. Otherwise (beta != 0 reads C, or rows not 16-byte aligned)
 //              stage 14's direct stores.
 #pragma once
 #include "16_cluster.cuh"
