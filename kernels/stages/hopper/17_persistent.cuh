@@ -21,8 +21,8 @@
 //              (conflict-free STS, gmma::c_staging_offset), and one elected lane hands each
 //              half to the copy engine as two 32 x 32 TMA stores (cp.async.bulk.tensor ...
 //              bulk_group) while the warpgroup fills the other half; the stores of the last
-//              chunks run on under the next unit's main loop. Otherwise (beta != 0 reads C, or rows not 16-byte aligned)
-//              stage 14's direct stores.
+//              chunks run on under the next unit's main loop. Otherwise (beta != 0 reads C, or
+//              rows not 16-byte aligned) stage 14's direct stores.
 #pragma once
 #include "16_cluster.cuh"
 #include "gemmlab/persistent_schedule.h"
