@@ -332,6 +332,11 @@ class KernelsView final : public View {
         ImGui::EndTooltip();
       }
     }
+    // A stage's bar and its % can disagree: under a power cap the clock moves between runs, and
+    // the % compares each stage with cuBLAS timed in turns with it, the cuBLAS row with nothing.
+    if (std::any_of(rows.begin(), rows.end(), [](const BenchResult* x) { return !x->is_reference() && !x->is_conv; }))
+      note_text(tr("Bars: each run's TFLOP/s. Each percentage is against cuBLAS timed in turns with that "
+                   "stage: the fairer comparison where the GPU's clock changed between runs."));
     for (const auto& s : r.skipped) {
       if (s.size_key != size) continue;
       ImGui::TextDisabled(tr("%s: skipped, %s"), stage_name(s.stage).c_str(), s.reason.c_str());
