@@ -63,14 +63,16 @@ __global__ void widen_kernel(const void* t, __half* out, long long n) {
     out[i] = __float2half(element_value<E>(t, i));
 }
 
-// Direct convolution in double: out(m, k) = alpha * sum over taps + beta * out0(m, k).
+// Direct convolution in double: out(m, k) = alpha * sum over taps + beta * out0(m, k); `terms2`
+// gets the norm the error is measured against (alpha_beta_output).
 std::vector<double> host_conv(const conv::Shape& sh, Element e, const std::vector<unsigned char>& in,
                               const std::vector<unsigned char>& f, const std::vector<float>& out0, float alpha,
-                              float beta) {
+                              float beta, double* terms2) {
   const long long M = sh.gemm_m();
   const int GK = int(sh.gemm_k());
   std::vector<double> out(size_t(M) * sh.k);
   std::vector<double> column(GK);
+  *terms2 = 0;
   for (long long m = 0; m < M; ++m) {
     const conv::Npq o = conv::row_pixel(sh, m);
     for (int kk = 0; kk < GK; ++kk) {
@@ -81,7 +83,7 @@ std::vector<double> host_conv(const conv::Shape& sh, Element e, const std::vecto
       double acc = 0;
       for (int kk = 0; kk < GK; ++kk) acc += column[kk] * element_value(e, f.data(), 1ll * k * GK + kk);
       const size_t i = size_t(conv::output_offset(sh, m, k));
-      out[i] = double(alpha) * acc + (beta != 0.f ? double(beta) * out0[i] : 0.0);
+      out[i] = alpha_beta_output(double(alpha) * acc, beta != 0.f ? double(beta) * out0[i] : 0.0, terms2);
     }
   }
   return out;
@@ -214,8 +216,9 @@ static CheckResult check_conv_impl(Runner& self, Runner::Impl& I, const ConvTarg
   std::vector<uint32_t> got(n + 2 * kGuardWords);
   GL_CUDA(cudaMemcpyAsync(got.data(), b.output.get(), b.output.bytes(), cudaMemcpyDeviceToHost, I.stream));
   GL_CUDA(cudaStreamSynchronize(I.stream));
-  return compare_on_host(got, host_conv(sh, t.element, host_in, host_f, host_out0, alpha, beta),
-                         tolerance(conv_track(t.element)));
+  double terms2 = 0;
+  const std::vector<double> want = host_conv(sh, t.element, host_in, host_f, host_out0, alpha, beta, &terms2);
+  return compare_on_host(got, want, tolerance(conv_track(t.element)), terms2);
 }
 
 CheckResult Runner::check_conv(const ConvTarget& t, const conv::Shape& sh, float alpha, float beta) {

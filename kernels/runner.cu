@@ -111,12 +111,8 @@ std::string Runner::validate(const Problem& p, const Target& t) const {
 
 void Runner::launch(const Target& t, const GemmArgs& args) { impl_->run(t, args); }
 
-// Host reference in double: C = alpha * A * B + beta * C0, with the track's layouts. `terms2`
-// gets the squared norm of the two summands, the sum of (alpha AB)^2 + (beta C0)^2, which the error
-// is measured against: C itself can cancel to almost nothing in a 1x1x1 problem, and rounding
-// errors of the size of the terms then look large (a sanitizer run, 2026-11-27, drew rel_err
-// 1.2e-5 for split-k at 1x1x1 with alpha 1.5, beta -0.75, against fp32's 1e-5). With beta = 0 it
-// is |C|^2 exactly; for larger problems about the same, the two terms being independent.
+// Host reference in double: C = alpha * A * B + beta * C0, with the track's layouts; `terms2`
+// gets the norm the error is measured against (alpha_beta_output).
 static std::vector<double> host_gemm(Track track, const Problem& p, const std::vector<unsigned char>& a,
                                      const std::vector<unsigned char>& b, const std::vector<float>& c0,
                                      float alpha, float beta, double* terms2) {
@@ -142,9 +138,7 @@ static std::vector<double> host_gemm(Track track, const Problem& p, const std::v
         acc += elem(a, ai) * elem(b, size_t(k) + size_t(j) * p.k);
       }
       const size_t ci = size_t(i) + size_t(j) * p.m;
-      const double product = double(alpha) * acc, source = beta != 0.f ? double(beta) * c0[ci] : 0.0;
-      c[ci] = product + source;
-      *terms2 += beta != 0.f ? product * product + source * source : c[ci] * c[ci];
+      c[ci] = alpha_beta_output(double(alpha) * acc, beta != 0.f ? double(beta) * c0[ci] : 0.0, terms2);
     }
   return c;
 }
