@@ -325,11 +325,13 @@ StageSmemModel no_lsu_instructions(const std::string& name, GemmCoord p) {
 }
 
 // Stage 17: per output tile, each consumer warp (8 per block: 2 warpgroups) stores its 128
-// accumulators with STS.32 into the swizzled C staging boxes (gmma::c_staging_offset), 16 per 32-column
-// chunk q, alternating halves of its consumer's buffer; the TMA store reads them back (no LSU).
+// accumulators with STS.32 into the swizzled C staging boxes (gmma::c_staging_offset), 16 per
+// 32-column chunk q, in slot q % kStagingSlots of its consumer's buffer; the TMA store reads them
+// back (no LSU).
 StageSmemModel persistent_epilogue(GemmCoord p) {
   using S = kernels::hopper::PersistentStage::Shape;
   constexpr int kStaging = kernels::hopper::PersistentStage::kStagingBytesPerConsumer;
+  constexpr int kSlots = kernels::hopper::PersistentStage::kStagingSlots;
   constexpr int kChunks = S::kTileN / tma::kCBoxCols, kPerChunk = S::kAccumulators / kChunks;
   StageSmemModel s{"persistent", 1LL * (p.m / S::kTileM) * (p.n / S::kTileN), 4 * S::kConsumers, {}, {}};
   for (int i = 0; i < S::kAccumulators; ++i) {
@@ -337,7 +339,7 @@ StageSmemModel persistent_epilogue(GemmCoord p) {
     s.stores.push_back({"d" + std::to_string(i) + " -> C staging, chunk " + std::to_string(q) + ": STS.32", "sts.32", 1,
                         kDistinctBanks32, [=](int w, int l) {
                           const int consumer = w / 4, thread = 32 * (w % 4) + l;
-                          return 1LL * consumer * kStaging + (q % 2) * 2 * tma::kCBoxBytes +
+                          return 1LL * consumer * kStaging + (q % kSlots) * 2 * tma::kCBoxBytes +
                                  gmma::c_staging_offset(thread, i);
                         }});
   }

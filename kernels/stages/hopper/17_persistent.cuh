@@ -102,12 +102,13 @@ __device__ __forceinline__ void store_accumulators_tma(const float (&d)[Shape::k
   for (int k = 0; k < 4; ++k) base[k] = staging + gmma::c_staging_offset(thread_in_wg, k);
 #pragma unroll
   for (int q = 0; q < kChunks; ++q) {
-    unsigned char* half = staging + (q % kSlots) * (2 * tma::kCBoxBytes);
+    const int slot = (q % kSlots) * (2 * tma::kCBoxBytes);
+    unsigned char* half = staging + slot;
     warpgroup_barrier(barrier_id);  // this slot's previous stores have read it (thread 0 waited)
 #pragma unroll
     for (int j = 0; j < kPerChunk; ++j) {
       const int i = kPerChunk * q + j;
-      *reinterpret_cast<float*>(base[j % 4] + (q % kSlots) * (2 * tma::kCBoxBytes) + gmma::c_staging_step(j)) =
+      *reinterpret_cast<float*>(base[j % 4] + slot + gmma::c_staging_step(j)) =
           kScale ? alpha * d[i] : d[i];
     }
     fence_proxy_async_shared();
