@@ -73,8 +73,9 @@ hopper_ncu() {  # tensor-pipe activity, SM clock, gmma bank conflicts: one check
   # (stage 12 beside the Hopper stages, and cuBLAS's kernel, nvjet, as the checks run it).
   # sm__pipe_tensor_cycles_active is the tensor pipe's busy share (its _realtime variant reads n/a
   # on driver 580); beside it the share of the dense-f16 peak the kernel reached, derived: the
-  # GEMM's flops over 4096 flops per clock per SM for the cycles it ran. The two agree for wgmma kernels (H200, 2026-11-26: 82.23% / 82.2% for
-  # stage 14); an mma.sync kernel keeps the pipe 75-78% busy for 50-52% of the peak.
+  # GEMM's flops over 4096 flops per clock per SM for the cycles it ran. The two agree for wgmma
+  # kernels (H200, 2026-11-26: 82.23% / 82.2% for stage 14); an mma.sync kernel keeps the pipe
+  # 75-78% busy for 50-52% of the peak.
   stamp "ncu hopper"
   ncu --clock-control none -k "$HOPPER_KERNELS" \
     --metrics sm__pipe_tensor_cycles_active.avg.pct_of_peak_sustained_elapsed,sm__cycles_elapsed.avg.per_second,sm__cycles_elapsed.avg,device__attribute_multiprocessor_count,sm__inst_executed_pipe_tensor_op_gmma.sum,sm__inst_executed_pipe_tensor_op_hmma.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_gmma.sum,launch__registers_per_thread,launch__grid_size,launch__block_size,gpu__time_duration.sum \
