@@ -125,15 +125,20 @@ Region a_region(const BlockPlan& p, const Layout& L, int m_tile, int kk) {
   const long long k0 = static_cast<long long>(kk) * p.tile.k, k1 = std::min<long long>(k0 + p.tile.k, p.problem.k);
   return L.a.region(t.m0, t.m1, k0, k1, L.a_row_contig);
 }
-Region b_region(const BlockPlan& p, const Layout& L, int n_tile, int kk) {
-  const TileBox t = box_of(p, 0, n_tile);
+// B columns [n0, n1) at k step kk.
+Region b_columns(const BlockPlan& p, const Layout& L, long long n0, long long n1, int kk) {
   const long long k0 = static_cast<long long>(kk) * p.tile.k, k1 = std::min<long long>(k0 + p.tile.k, p.problem.k);
   // B is K x N: logical row = k, column = n; column-major means k is contiguous.
-  return L.b.region(k0, k1, t.n0, t.n1, L.b_row_contig);
+  return L.b.region(k0, k1, n0, n1, L.b_row_contig);
 }
-Region c_region(const BlockPlan& p, const Layout& L, int m_tile, int n_tile) {
-  const TileBox t = box_of(p, m_tile, n_tile);
-  return L.c.region(t.m0, t.m1, t.n0, t.n1, L.c_row_contig);
+Region b_region(const BlockPlan& p, const Layout& L, int n_tile, int kk) {
+  const TileBox t = box_of(p, 0, n_tile);
+  return b_columns(p, L, t.n0, t.n1, kk);
+}
+Region c_region(const BlockPlan& p, const Layout& L, const WorkSegment& s) {
+  const TileBox t = box_of(p, s.m_tile, s.n_tile);
+  const ColumnRange c = segment_columns(p, s);
+  return L.c.region(t.m0, t.m1, c.first, c.first + c.count, L.c_row_contig);
 }
 Region partial_region(const BlockPlan& p, const Layout& L, std::uint64_t slot) {
   Region g;
@@ -216,10 +221,12 @@ class Replay {
   // A main-loop tile load of one instant (see serve_tile_requests).
   struct TileRequest {
     int operand;  // 0: A, 1: B
-    int tile;     // m tile for A, n tile for B
+    int tile;     // m tile for A, n tile for B (a narrowed B tile: its columns, as a key)
     int kk;
     int side;
     int index;    // into instant_
+    int heat = 0;                // the heat maps' tile
+    const WorkSegment* narrowed = nullptr;  // a narrowed B tile's segment
   };
 
   // Heat maps of A and B tile loads (unless too many cells) and per-C-tile DRAM sectors.
@@ -376,13 +383,18 @@ class Replay {
       case PhaseKind::Mainloop: {
         const int kk = s.k_iter_begin + cur.step;
         const int side = cache_.near_partition(sm);
-        requests_.push_back({0, s.m_tile, kk, side, index});
-        if (cluster_rank(cur.block) == 0) requests_.push_back({1, s.n_tile, kk, side, index});
+        requests_.push_back({0, s.m_tile, kk, side, index, s.m_tile});
+        if (cluster_rank(cur.block) == 0) {
+          if (s.cols > 0)  // key: first column and width (240, 248 or 256)
+            requests_.push_back({1, s.col0 / 8 * 4 + s.cols / 8 % 4, kk, side, index, s.n_tile, &s});
+          else
+            requests_.push_back({1, s.n_tile, kk, side, index, s.n_tile});
+        }
         break;
       }
       case PhaseKind::ReadPartials:
         if (s.role == SegmentRole::SplitSerial) {
-          read_region(c_region(plan_, L_, s.m_tile, s.n_tile), sm);
+          read_region(c_region(plan_, L_, s), sm);
         } else {
           for (std::uint64_t slot : partial_slots_[static_cast<size_t>(s.tile_index)])
             read_region(partial_region(plan_, L_, slot), sm);
@@ -395,9 +407,9 @@ class Replay {
         if (s.role == SegmentRole::SplitParallel)
           write_region(partial_region(plan_, L_, static_cast<std::uint64_t>(s.slice) * plan_.tiles() + s.tile_index), sm);
         else if (s.role == SegmentRole::ReduceAdd)
-          reduce_region(c_region(plan_, L_, s.m_tile, s.n_tile), sm);
+          reduce_region(c_region(plan_, L_, s), sm);
         else
-          write_region(c_region(plan_, L_, s.m_tile, s.n_tile), sm);
+          write_region(c_region(plan_, L_, s), sm);
         break;
       case PhaseKind::Wait:
         break;
@@ -425,19 +437,36 @@ class Replay {
       if (merged) {
         cache_.count_merged_hits(first.sectors);
       } else {
-        first = read_region(rq.operand == 0 ? a_region(plan_, L_, rq.tile, rq.kk) : b_region(plan_, L_, rq.tile, rq.kk),
-                            sm_of(cur.block));
+        if (rq.narrowed != nullptr)
+          first = read_narrowed_b(*rq.narrowed, rq.kk, sm_of(cur.block));
+        else
+          first = read_region(rq.operand == 0 ? a_region(plan_, L_, rq.tile, rq.kk) : b_region(plan_, L_, rq.tile, rq.kk),
+                              sm_of(cur.block));
         dram = first.dram_sectors;
       }
       if (!r_.heat_maps_omitted) {
         TileHeat& h = rq.operand == 0 ? r_.a_tiles : r_.b_tiles;
-        const size_t hi = rq.operand == 0 ? static_cast<size_t>(rq.tile) * kit_ + rq.kk
-                                          : static_cast<size_t>(rq.kk) * tiles_n_ + rq.tile;
+        const size_t hi = rq.operand == 0 ? static_cast<size_t>(rq.heat) * kit_ + rq.kk
+                                          : static_cast<size_t>(rq.kk) * tiles_n_ + rq.heat;
         ++h.loads[hi];
         h.dram_sectors[hi] += static_cast<std::uint32_t>(dram);
       }
       r_.c_tile_dram_sectors[static_cast<size_t>(segment_of(cur).tile_index)] += static_cast<std::uint32_t>(dram);
     }
+  }
+
+  // A narrowed tile's B box (stage 17): each block of the cluster loads 128 of its rows, the
+  // second from column cols - 128 on, so the two halves overlap and their common sectors are asked
+  // for twice.
+  ReadResult read_narrowed_b(const WorkSegment& s, int kk, int sm) {
+    const long long half = plan_.tile.n / 2;
+    ReadResult r = read_region(b_columns(plan_, L_, s.col0, s.col0 + s.cols, kk), sm);
+    if (s.cols < 2 * half) {
+      const ReadResult twice = read_region(b_columns(plan_, L_, s.col0 + s.cols - half, s.col0 + half, kk), sm);
+      r.sectors += twice.sectors;
+      r.dram_sectors += twice.dram_sectors;
+    }
+    return r;
   }
 
   // Counters, rates, bytes and the hit rate over time.

@@ -49,14 +49,21 @@ namespace {
 persistent::Plan persistent_plan(const LaunchSpec& spec, int clusters) {
   const int tm = ceil_div(spec.problem.m, spec.tile.m), tn = ceil_div(spec.problem.n, spec.tile.n);
   return persistent::make_plan(tm, tn, spec.persistent_cluster_m, spec.persistent_stride,
-                               ceil_div(spec.problem.k, spec.tile.k), clusters, spec.problem.m % 4 == 0);
+                               ceil_div(spec.problem.k, spec.tile.k), clusters, spec.problem.m % 4 == 0, spec.tile.n,
+                               spec.problem.n);
 }
 
 // Stage 17's tiles in the order its resident clusters take them (see LaunchSpec); the tail units'
-// tiles come last, whole, for split_persistent_tail to cut.
+// tiles come last, whole, for split_persistent_tail to cut. With narrowed rows the list is only
+// the grid's tiles in row order: narrow_persistent_rows replaces the blocks.
 OrderSpec persistent_order(const persistent::Plan& p) {
   OrderSpec o;
   o.kind = OrderKind::List;
+  if (p.narrow_rows > 0) {
+    for (int m = 0; m < p.tiles_m; ++m)
+      for (int n = 0; n < p.tiles_n; ++n) o.tile_list.push_back({m, n, 0});
+    return o;
+  }
   for (int u0 = 0; u0 < p.units(); u0 += p.clusters)
     for (int u = u0; u < std::min(u0 + p.clusters, p.units()); ++u)
       for (int r = 0; r < p.cluster_m; ++r) {
@@ -64,6 +71,38 @@ OrderSpec persistent_order(const persistent::Plan& p) {
         if (t.m < p.tiles_m && t.n < p.tiles_n) o.tile_list.push_back({t.m, t.n, 0});
       }
   return o;
+}
+
+// Narrowed rows: the blocks in the order the clusters take their units (round by round), each
+// with its unit's columns; the narrow rows' tiles are indexed 0 .. tiles_n in their row.
+// 4096^3 on 66 clusters: 264 units, 528 blocks, rows 16-31 of 17 tiles.
+void narrow_persistent_rows(BlockPlan& plan, const persistent::Plan& p) {
+  plan.blocks.clear();
+  plan.segments.clear();
+  plan.tiled_shape.n = p.tiles_n + 1;
+  plan.row_tiles.assign(static_cast<size_t>(p.tiles_m), p.tiles_n);
+  for (int m = p.wide_rows() * p.cluster_m; m < p.tiles_m; ++m) plan.row_tiles[static_cast<size_t>(m)] = p.tiles_n + 1;
+  for (int u = 0; u < p.units(); ++u)
+    for (int r = 0; r < p.cluster_m; ++r) {
+      const persistent::UnitColumns c = persistent::unit_columns(p, u, r);
+      if (c.cols == 0) continue;
+      WorkSegment w;
+      w.m_tile = c.m_tile;
+      w.n_tile = c.n_index;
+      w.tile_index = c.m_tile * plan.tiled_shape.n + c.n_index;
+      w.k_iter_begin = 0;
+      w.k_iter_end = p.k_tiles;
+      w.col0 = c.col0;
+      w.cols = c.cols;
+      BlockWork b;
+      b.block_idx = Dim3{static_cast<int>(plan.blocks.size()), 0, 0};
+      b.tile = {c.m_tile, c.n_index, 0};
+      b.first_segment = static_cast<int>(plan.segments.size());
+      b.segment_count = 1;
+      plan.segments.push_back(w);
+      plan.blocks.push_back(b);
+    }
+  plan.grid = Dim3{static_cast<int>(plan.blocks.size()), 1, 1};
 }
 
 // The stream-k tail: the tail units' whole-tile blocks (the last of the list) become the pieces
@@ -121,8 +160,18 @@ TileSpans tile_spans(const BlockPlan& plan, const Timeline& tl) {
   t.tiles_m = plan.tiled_shape.m;
   t.tiles_n = plan.tiled_shape.n;
   t.edge_rows = plan.problem.m - (t.tiles_m - 1) * plan.tile.m;
-  t.edge_cols = plan.problem.n - (t.tiles_n - 1) * plan.tile.n;
+  t.edge_cols = plan.row_tiles.empty() ? plan.problem.n - (t.tiles_n - 1) * plan.tile.n : plan.tile.n;
   const size_t tiles = static_cast<size_t>(t.tiles_m) * static_cast<size_t>(t.tiles_n);
+  if (!plan.row_tiles.empty()) {
+    t.col_first.assign(tiles, 0);
+    t.col_count.assign(tiles, 0);
+    for (const WorkSegment& s : plan.segments) {
+      if (s.tile_index < 0 || static_cast<size_t>(s.tile_index) >= tiles) continue;
+      const ColumnRange c = segment_columns(plan, s);
+      t.col_first[static_cast<size_t>(s.tile_index)] = static_cast<int>(c.first);
+      t.col_count[static_cast<size_t>(s.tile_index)] = static_cast<int>(c.count);
+    }
+  }
   t.first_block.assign(tiles, -1);
   t.finishing_block.assign(tiles, -1);
   t.blocks.assign(tiles, 0);
@@ -202,13 +251,20 @@ Expected<LaunchPlan> plan_launch(const LaunchSpec& spec, const DeviceDesc& devic
   auto plan = make_block_plan(rq);
   if (!plan) return Error{plan.error()};
   p.plan = std::move(*plan);
-  // The persistent stage runs on the SMs of the clusters its plan launches (64 of 66 at 4096^3:
-  // persistent_schedule.h, two clusters spare). Its waves are rounds of whole tiles (the lesson's
+  // The persistent stage runs on the SMs of the clusters its plan launches (all 66 at 4096^3, with
+  // narrowed rows; 64 of 66 where two clusters spare: persistent_schedule.h). Its waves are rounds of whole tiles (the lesson's
   // "68 left for the last round"); its timeline and L2 replay run the pieces of the stream-k tail.
   const int sms = persistent ? std::min(device.sms, ceil_div(persistent->clusters * spec.persistent_cluster_m,
                                                              p.blocks_per_sm))
                              : device.sms;
   std::optional<WaveSummary> whole_tile_waves;
+  if (persistent && persistent->narrow_rows > 0) {
+    narrow_persistent_rows(p.plan, *persistent);
+    const persistent::Plan& q = *persistent;
+    p.narrowed = {q.narrow_rows * q.cluster_m, q.tiles_n + 1, q.narrow_cols, q.tiles_n + 1 - q.narrow_wider_from,
+                  q.tile_cols, persistent::longest_cluster_cols(q),
+                  static_cast<long long>(ceil_div(q.tiles_m / q.cluster_m * q.tiles_n, q.clusters)) * q.tile_cols};
+  }
   if (persistent && persistent->tail_units > 0) {
     whole_tile_waves = summarize_waves(p.plan, sms * p.blocks_per_sm);  // the timeline's slots
     p.tail_pieces = split_persistent_tail(p.plan, *persistent);

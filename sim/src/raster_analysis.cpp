@@ -368,6 +368,12 @@ Expected<BlockPlan> make_block_plan(const PlanRequest& rq) {
   return plan;
 }
 
+ColumnRange segment_columns(const BlockPlan& plan, const WorkSegment& s) {
+  if (s.cols > 0) return {s.col0, s.cols};
+  const long long n0 = static_cast<long long>(s.n_tile) * plan.tile.n;
+  return {n0, std::min<long long>(plan.tile.n, plan.problem.n - n0)};
+}
+
 std::string check_plan_coverage(const BlockPlan& plan) {
   const size_t tiles = static_cast<size_t>(plan.tiles());
   std::vector<std::vector<std::pair<int, int>>> ranges(tiles);
@@ -381,6 +387,10 @@ std::string check_plan_coverage(const BlockPlan& plan) {
     if (s.k_iter_end > s.k_iter_begin) ranges[static_cast<size_t>(s.tile_index)].push_back({s.k_iter_begin, s.k_iter_end});
   }
   for (size_t t = 0; t < tiles; ++t) {
+    if (!plan.tile_exists(static_cast<int>(t) / plan.tiled_shape.n, static_cast<int>(t) % plan.tiled_shape.n)) {
+      if (!ranges[t].empty()) return "a segment works on tile " + std::to_string(t) + ", which its row does not have";
+      continue;
+    }
     auto& r = ranges[t];
     std::sort(r.begin(), r.end());
     int next = 0;

@@ -94,13 +94,16 @@ void append_phases(const BlockPlan& plan, const BlockWork& b, const CostModel& c
   for (int i = 0; i < b.segment_count; ++i) {
     const int si = b.first_segment + i;
     const WorkSegment& s = plan.segments[static_cast<size_t>(si)];
-    const double main = (s.k_iter_end - s.k_iter_begin) * c.iter_cost;
+    // A narrowed tile (stage 17) computes and stores fewer columns: its wgmma m64nNk16 take
+    // N / 256 of the time (HOPPER_NOTES.md), its C stores as many fewer bytes.
+    const double width = s.cols > 0 ? double(s.cols) / plan.tile.n : 1.0;
+    const double main = (s.k_iter_end - s.k_iter_begin) * c.iter_cost * width;
     out.push_back({PhaseKind::Mainloop, si, main});
     switch (s.role) {
       case SegmentRole::Full:
       case SegmentRole::SplitParallel:
       case SegmentRole::ReduceAdd:  // the kernel orders its pieces so that the flag is up: no wait
-        out.push_back({PhaseKind::Epilogue, si, c.epilogue_cost});
+        out.push_back({PhaseKind::Epilogue, si, c.epilogue_cost * width});
         break;
       case SegmentRole::SplitSerial:
         // kernel::Gemm with SplitKSerial: semaphore.wait(k); slice k > 0 reads the D that slice

@@ -145,6 +145,31 @@ TEST(PersistentSchedule, EveryTileOnceAndPairsShareN) {
   }
 }
 
+// Narrowed rows: every column of every tile row once, both blocks of a unit on the same columns,
+// widths 240-256; every cluster takes the same number of units (4096^3: 4; 8192 x 4096: 8; 2048 x
+// 8192: 4 with 33-tile rows of 248 and 256 columns).
+TEST(PersistentSchedule, NarrowedRowsCoverEveryColumnOnce) {
+  struct Case { int m, n, k, narrow_rows; };
+  for (const Case c : {Case{4096, 4096, 4096, 8}, Case{8192, 4096, 4096, 16}, Case{2048, 8192, 8192, 8}}) {
+    const persistent::Plan p = persistent::make_plan(c.m / 128, c.n / 256, 2, 8, c.k / 64, 66, true, 256, c.n);
+    ASSERT_EQ(p.narrow_rows, c.narrow_rows) << c.m << "x" << c.n;
+    EXPECT_EQ(p.units() % p.clusters, 0);
+    std::vector<std::vector<int>> covered(static_cast<size_t>(p.tiles_m), std::vector<int>(static_cast<size_t>(c.n), 0));
+    for (int u = 0; u < p.units(); ++u) {
+      const persistent::UnitColumns a = persistent::unit_columns(p, u, 0), b = persistent::unit_columns(p, u, 1);
+      EXPECT_EQ(a.col0, b.col0);
+      EXPECT_EQ(a.cols, b.cols);
+      EXPECT_EQ(b.m_tile, a.m_tile + 1);
+      EXPECT_TRUE(a.cols == 240 || a.cols == 248 || a.cols == 256) << a.cols;
+      for (const auto& t : {a, b})
+        for (int x = t.col0; x < t.col0 + t.cols; ++x) ++covered[static_cast<size_t>(t.m_tile)][static_cast<size_t>(x)];
+    }
+    for (const auto& row : covered)
+      for (int v : row) ASSERT_EQ(v, 1);
+    EXPECT_LT(50 * persistent::longest_cluster_cols(p), 49LL * (p.units() / p.clusters) * 256);
+  }
+}
+
 // The stream-k tail: every (unit, k-tile) computed once; a split unit's k-tile-0 piece is the
 // first tail segment of its cluster (it waits for nothing), and the clusters' tail shares differ
 // by at most one k-tile.

@@ -299,21 +299,64 @@ TEST(LaunchPlan, PersistentTailRunsAsPieces) {
   // spare instead: 64 clusters, 16 whole rounds on 128 SMs.
   EXPECT_NEAR(p->timeline.efficiency(), 0.984, 0.001);
   EXPECT_EQ(p->timeline.slots, 132);
+  // Without the tail (M % 4 != 0: no TMA store) the 34 of 66 clusters of the last round would leave
+  // 32 idle: all 32 unit rows are narrowed to 33 tiles (32 of 248 columns, one of 256), 16 rounds
+  // of 66 units on all 132 SMs.
   auto no_tail = plan_launch(*stage_launch_spec(*find_stage_desc("persistent"), {8190, 8192, 8192}), h100);
   ASSERT_TRUE(no_tail.ok());
-  EXPECT_EQ(no_tail->plan.blocks.size(), 2048u);
-  EXPECT_EQ(no_tail->timeline.slots, 128);
-  EXPECT_NEAR(no_tail->timeline.efficiency(), 1.0, 1e-9);
-  // 4096^3: 58 of 66 clusters would run the last round, too full for a tail: 64 clusters run 4
-  // whole rounds, one block per tile.
+  EXPECT_EQ(no_tail->plan.blocks.size(), 2112u);
+  EXPECT_EQ(no_tail->timeline.slots, 132);
+  EXPECT_EQ(no_tail->narrowed.rows, 64);
+  EXPECT_EQ(no_tail->narrowed.cols, 248);
+  EXPECT_EQ(no_tail->narrowed.wider, 1);
+  EXPECT_EQ(check_plan_coverage(no_tail->plan), "");
+  // 4096^3: 58 of 66 clusters would run the last round, too full for a tail: the last 8 unit rows
+  // (tile rows 16-31) are narrowed to 17 tiles, 264 units = 4 rounds of 66 on all 132 SMs.
   auto q = plan_launch(*stage_launch_spec(*find_stage_desc("persistent"), {4096, 4096, 4096}), h100);
   ASSERT_TRUE(q.ok());
-  EXPECT_EQ(q->plan.blocks.size(), 512u);
-  EXPECT_EQ(q->timeline.slots, 128);
+  EXPECT_EQ(q->plan.blocks.size(), 528u);
+  EXPECT_EQ(q->timeline.slots, 132);
   EXPECT_EQ(q->waves.full_waves, 4);
-  EXPECT_EQ(q->waves.last_wave_blocks, 128);
+  EXPECT_EQ(q->waves.last_wave_blocks, 132);
   EXPECT_EQ(q->tiles.shared, 0);
   EXPECT_EQ(q->tail_pieces, 0);
+  EXPECT_EQ(check_plan_coverage(q->plan), "");
+}
+
+// Stage 17's narrowed rows at 4096^3 on the H100 (persistent_schedule.h): rows 0-15 keep 16 tiles
+// of 256 columns, rows 16-31 hold 15 of 240 and 2 of 248; each row's tiles cover its 4096 columns
+// once; the longest cluster computes 1,000 columns (1,024 without); narrowed tiles take 240/256 or
+// 248/256 of a wide tile's main loop.
+TEST(LaunchPlan, PersistentNarrowedRowsCoverEveryColumnOnce) {
+  const DeviceDesc h100 = *device_preset("h100");
+  auto p = plan_launch(*stage_launch_spec(*find_stage_desc("persistent"), {4096, 4096, 4096}), h100);
+  ASSERT_TRUE(p.ok()) << p.error();
+  EXPECT_EQ(p->narrowed.rows, 16);
+  EXPECT_EQ(p->narrowed.tiles, 17);
+  EXPECT_EQ(p->narrowed.cols, 240);
+  EXPECT_EQ(p->narrowed.wider, 2);
+  EXPECT_EQ(p->narrowed.longest, 1000);
+  EXPECT_EQ(p->narrowed.longest_whole, 1024);
+  ASSERT_EQ(p->tiles.tiles_n, 17);
+  std::vector<std::vector<int>> covered(32, std::vector<int>(4096, 0));
+  std::vector<int> widths(32, 0);
+  for (const WorkSegment& s : p->plan.segments) {
+    const ColumnRange c = segment_columns(p->plan, s);
+    for (long long x = c.first; x < c.first + c.count; ++x) ++covered[static_cast<size_t>(s.m_tile)][static_cast<size_t>(x)];
+    widths[static_cast<size_t>(s.m_tile)] = std::max<int>(widths[static_cast<size_t>(s.m_tile)], int(c.count));
+    EXPECT_EQ(p->tiles.col_first[static_cast<size_t>(s.tile_index)], c.first);
+  }
+  for (int r = 0; r < 32; ++r) {
+    for (int x = 0; x < 4096; ++x) ASSERT_EQ(covered[static_cast<size_t>(r)][static_cast<size_t>(x)], 1) << r << " " << x;
+    EXPECT_EQ(widths[static_cast<size_t>(r)], r < 16 ? 256 : 248) << r;
+    EXPECT_EQ(p->plan.tile_exists(r, 16), r >= 16);
+  }
+  // The timeline: a narrowed block's main loop is 240 / 256 of a wide one's.
+  const auto main_of = [&](size_t b) {
+    const BlockRun& run = p->timeline.blocks[b];
+    return p->timeline.phases[static_cast<size_t>(run.first_phase)].end - p->timeline.phases[static_cast<size_t>(run.first_phase)].start;
+  };
+  EXPECT_NEAR(main_of(300) / main_of(0), 240.0 / 256.0, 1e-9);
 }
 
 // Stage 17 at 512 x 512 x 16384: 4 units (8 tiles) on 66 clusters; every unit is split over a group

@@ -52,10 +52,23 @@ struct TileSpans {
   // Rows of the last tile row and columns of the last tile column inside the problem (the tile's
   // size when it divides M or N): the rest of those tiles is predicated off.
   int edge_rows = 0, edge_cols = 0;
+  // Stage 17's narrowed rows (BlockPlan::row_tiles): each tile's first column and column count
+  // (0 for the wide rows' missing last tile); empty where the grid is uniform.
+  std::vector<int> col_first, col_count;
   long long alone = 0;               // tiles one block computes alone
   long long shared = 0;              // tiles several blocks share (split-k / stream-k fix-ups)
 };
 TileSpans tile_spans(const BlockPlan& plan, const Timeline& timeline);
+
+// Stage 17's narrowed rows at this problem (persistent_schedule.h); rows = 0 where none.
+struct NarrowedRows {
+  int rows = 0;              // tile rows (both blocks of each cluster row)
+  int tiles = 0;             // tiles in each of them (one more than the others)
+  int cols = 0, wider = 0;   // their widths: `cols`, and cols + 8 for `wider` of them
+  int tile_cols = 0;         // the others' width
+  long long longest = 0;     // columns of the longest cluster, with and without the narrowing
+  long long longest_whole = 0;
+};
 
 struct LaunchPlan {
   LaunchSpec spec;
@@ -68,6 +81,7 @@ struct LaunchPlan {
   WaveSummary waves;
   TileSpans tiles;
   long long tail_pieces = 0;         // the persistent stage's stream-k pieces (blocks past the whole tiles)
+  NarrowedRows narrowed;
   std::uint64_t l2_lookups = 0;      // estimate_l2_lookups: whether the replay is affordable
 };
 

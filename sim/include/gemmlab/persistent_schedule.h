@@ -40,6 +40,20 @@
 // The chip is short of bandwidth somewhere while every SM writes its C tile at once (HOPPER_NOTES.md,
 // the epilogue): four idle SMs cost less than the contention they add. Measured only on these
 // 66-cluster GPUs, so only where at least 32 clusters fit.
+//
+// Narrowed tiles: where the last round would leave `x` clusters idle and no tail runs, the last x
+// unit rows are cut into tiles_n + 1 tiles instead of tiles_n: 240 or 248 columns instead of 256
+// (wgmma N is any multiple of 8, and its time scales with N: 294.5 K against 314.2 K SM cycles for
+// 512 tiles of 128 x 240 against 128 x 256, H200). Every cluster then takes the same number of
+// units, and the longest one computes fewer columns.
+//   4096^3 on 66 clusters: 256 units would leave 8 clusters idle in the last round; unit rows 8-15
+//   in 17 tiles (15 of 240 columns, 2 of 248) make 264 = 4 x 66 units, and no cluster's four add
+//   up to more than 1,000 columns (1,024 before): 0.9-1.1% less time than the 64 clusters of
+//   "two clusters spare" on an H100 and an H200, 100.7-101.1% of cuBLAS (HOPPER_NOTES.md).
+// The narrow rows come after the wide ones (the serpentine above over the wide rows, then slabs
+// of the narrow rows, odd slabs upwards), so the last rounds are narrow. Only where the problem's
+// columns are whole tiles, the widths are 240 or 248 (the kernel's instantiations), and the
+// longest cluster computes at least 2% fewer columns.
 #pragma once
 #include "gemmlab/hd.h"
 #include "gemmlab/raster.h"
@@ -57,7 +71,14 @@ struct Plan {
   int dp_units = 0;              // units computed whole: clusters x full rounds (all, without a tail)
   int tail_units = 0;            // units split by k-tile over all clusters (stream-k)
   int group = 0;                 // > 0: every unit split into `group` equal k ranges, one per cluster
-  GL_HD constexpr int units() const { return unit_rows * stride * slabs; }  // padding included
+  int tile_cols = 0;             // columns of a tile (the kernel's kTileN)
+  int narrow_rows = 0;           // > 0: the last unit rows hold tiles_n + 1 narrowed tiles each
+  int narrow_cols = 0;           // columns of a narrowed tile; tiles from narrow_wider_from on have 8 more
+  int narrow_wider_from = 0;
+  GL_HD constexpr int wide_rows() const { return unit_rows - narrow_rows; }
+  GL_HD constexpr int units() const {  // padding included
+    return wide_rows() * stride * slabs + narrow_rows * (tiles_n + 1);
+  }
   GL_HD constexpr long long tail_iterations() const { return static_cast<long long>(tail_units) * k_tiles; }
   // Start of cluster c's tail range (c = clusters: the end).
   GL_HD constexpr long long tail_begin(int c) const { return tail_iterations() * c / clusters; }
@@ -77,13 +98,79 @@ GL_HD constexpr bool split_all_pays(int units, int k_tiles, int clusters) {
          static_cast<long long>(k_tiles) * (clusters - units) >= 16LL * clusters;
 }
 
+// The columns unit u's block `rank` computes: tile row m_tile, the unit's n index in its row
+// (0 .. tiles_n, tiles_n only in a narrow row), its first column and how many; cols = 0 for the
+// padding units of the last slab.
+struct UnitColumns {
+  int m_tile = 0, n_index = 0, col0 = 0, cols = 0;
+};
+GL_HD constexpr UnitColumns narrow_unit_columns(const Plan& p, int v, int rank) {
+  const int per_row = p.tiles_n + 1;
+  const int slabs = per_row / 8 > 1 ? per_row / 8 : 1, base = per_row / slabs, extra = per_row % slabs;
+  int z = 0, first = 0;  // slab z, its first n index
+  for (; z + 1 < slabs; ++z) {
+    const int width = base + (z < extra ? 1 : 0);
+    if (v < p.narrow_rows * width) break;
+    v -= p.narrow_rows * width;
+    first += width;
+  }
+  const int width = base + (z < extra ? 1 : 0);
+  const int row = (z & 1) ? p.narrow_rows - 1 - v / width : v / width;
+  const int j = first + v % width;
+  const int wider = j > p.narrow_wider_from ? j - p.narrow_wider_from : 0;
+  return UnitColumns{(p.wide_rows() + row) * p.cluster_m + rank, j, j * p.narrow_cols + 8 * wider,
+                     p.narrow_cols + (j >= p.narrow_wider_from ? 8 : 0)};
+}
+GL_HD constexpr UnitColumns unit_columns(const Plan& p, int u, int rank) {
+  const int wide_units = p.wide_rows() * p.stride * p.slabs;
+  if (u >= wide_units) return narrow_unit_columns(p, u - wide_units, rank);
+  const Dim3 grid{p.stride, p.wide_rows(), p.slabs};
+  const Dim3 index{u % p.stride, (u / p.stride) % p.wide_rows(), u / (p.stride * p.wide_rows())};
+  const GemmCoord unit = serpentine_swizzle::get_tile_offset(index, grid);
+  return UnitColumns{unit.m * p.cluster_m + rank, unit.n, unit.n * p.tile_cols, unit.n < p.tiles_n ? p.tile_cols : 0};
+}
+
+// The most columns one cluster computes (units c, c + clusters, ...).
+GL_HD constexpr long long longest_cluster_cols(const Plan& p) {
+  long long longest = 0;
+  for (int c = 0; c < p.clusters; ++c) {
+    long long cols = 0;
+    for (int u = c; u < p.units(); u += p.clusters) cols += unit_columns(p, u, 0).cols;
+    longest = cols > longest ? cols : longest;
+  }
+  return longest;
+}
+
+// The kernel's narrowed widths (17_persistent.cuh): 240 and 248 columns.
+inline constexpr int kNarrowMinCols = 240, kNarrowMaxCols = 248;
+
+// Plan p (no tail, every unit real, rest clusters busy in its last round) with its last rows
+// narrowed, where that pays (see the top of the file); p itself otherwise.
+GL_HD constexpr Plan narrowed(const Plan& p, int rest, int clusters) {
+  const int x = clusters - rest;
+  if (p.tile_cols == 0 || rest == 0 || x > p.unit_rows || p.units() <= clusters) return p;
+  const int cols = p.tiles_n * p.tile_cols, per_row = p.tiles_n + 1;
+  const int narrow = cols / per_row / 8 * 8;
+  if (narrow < kNarrowMinCols || narrow > kNarrowMaxCols) return p;  // its wider tiles: 248 or 256
+  Plan q = p;
+  q.clusters = clusters;
+  q.narrow_rows = x;
+  q.narrow_cols = narrow;
+  q.narrow_wider_from = per_row - (cols - per_row * narrow) / 8;  // the last tiles take the 8-column rest
+  const long long before = static_cast<long long>(ceil_div(p.units(), clusters)) * p.tile_cols;
+  return 50 * longest_cluster_cols(q) <= 49 * before ? q : p;
+}
+
 // clusters: as many as run at once. The stream-k tail (when `tail` allows it) only where every
 // unit is real (no padding slab), and either at least one whole round precedes it and the last
 // round would be at most 3/4 full, or there are fewer units than clusters and split_all_pays
 // (then every cluster runs; otherwise at most units() clusters are launched).
+// tile_cols > 0 and problem_cols = tiles_n x tile_cols (the columns are whole tiles) allow the
+// narrowed tiles.
 GL_HD constexpr Plan make_plan(int tiles_m, int tiles_n, int cluster_m, int max_stride, int k_tiles = 1,
-                               int clusters = 1, bool tail = false) {
+                               int clusters = 1, bool tail = false, int tile_cols = 0, int problem_cols = 0) {
   Plan p;
+  p.tile_cols = tile_cols;
   p.tiles_m = tiles_m;
   p.tiles_n = tiles_n;
   p.cluster_m = cluster_m;
@@ -104,7 +191,11 @@ GL_HD constexpr Plan make_plan(int tiles_m, int tiles_n, int cluster_m, int max_
   } else {
     const bool partial_round = rest != 0 && 4 * rest <= 3 * p.clusters && p.units() > p.clusters;
     p.tail_units = tail && every_unit_real && partial_round ? rest : 0;
-    if (p.tail_units == 0 && spare_clusters_pay(p.units(), p.clusters)) p.clusters -= kSpareClusters;
+    if (p.tail_units == 0 && every_unit_real && tiles_m % cluster_m == 0 && problem_cols == tiles_n * tile_cols &&
+        p.clusters == clusters)
+      p = narrowed(p, rest, clusters);
+    if (p.tail_units == 0 && p.narrow_rows == 0 && spare_clusters_pay(p.units(), p.clusters))
+      p.clusters -= kSpareClusters;
   }
   p.dp_units = p.units() - p.tail_units;
   return p;
@@ -177,6 +268,23 @@ static_assert(make_plan(8, 6, 2, 8, 12, 66, true).tail_units == 0 &&
               make_plan(8, 6, 2, 8, 12, 66, true).clusters == 24);
 static_assert(make_plan(64, 32, 2, 8, 128, 66, false).tail_units == 0 &&
               make_plan(32, 16, 2, 8, 64, 66, true).tail_units == 0);
+// 4096^3 with whole-tile columns: unit rows 8-15 narrowed, 264 units on all 66 clusters; unit 128
+// is the first narrow one (slab 0: n indices 0-8 down rows 8-15, slab 1: 9-16 up), the last two
+// tiles of a narrow row 248 columns wide; the longest cluster computes 1,000 columns, not 1,024.
+constexpr Plan kPlan4096 = make_plan(32, 16, 2, 8, 64, 66, true, 256, 4096);
+static_assert(kPlan4096.clusters == 66 && kPlan4096.narrow_rows == 8 && kPlan4096.units() == 264 &&
+              kPlan4096.narrow_cols == 240 && kPlan4096.narrow_wider_from == 15 && kPlan4096.tail_units == 0 &&
+              longest_cluster_cols(kPlan4096) == 1000 && segments(kPlan4096, 65) == 4);
+static_assert(unit_columns(kPlan4096, 127, 1).m_tile == 1 && unit_columns(kPlan4096, 127, 1).col0 == 15 * 256 &&
+              unit_columns(kPlan4096, 128, 0).m_tile == 16 && unit_columns(kPlan4096, 128, 0).cols == 240 &&
+              unit_columns(kPlan4096, 128 + 72, 1).m_tile == 31 && unit_columns(kPlan4096, 128 + 72, 1).col0 == 9 * 240 &&
+              unit_columns(kPlan4096, 263, 0).m_tile == 16 && unit_columns(kPlan4096, 263, 0).col0 == 3848 &&
+              unit_columns(kPlan4096, 263, 0).cols == 248);
+// Without whole-tile columns (4090 columns, 16 tiles) or on 64 clusters (256 units: whole rounds)
+// nothing is narrowed; 8192^3 keeps its stream-k tail.
+static_assert(make_plan(32, 16, 2, 8, 64, 66, true, 256, 4090).narrow_rows == 0 &&
+              make_plan(32, 16, 2, 8, 64, 64, true, 256, 4096).narrow_rows == 0 &&
+              make_plan(64, 32, 2, 8, 128, 66, true, 256, 8192).narrow_rows == 0);
 // 4096^3: 256 units, no tail (58 of 66 in the last round) -> 64 clusters, 4 full rounds; 8192^3
 // keeps its 66 and the tail; 130 units would need a third round on 64 -> 66.
 static_assert(make_plan(32, 16, 2, 8, 64, 66, true).clusters == 64 && kPlan8192.clusters == 66 &&

@@ -57,6 +57,10 @@ struct WorkSegment {
   int tile_index = 0;    // m_tile * tiles_n + n_tile
   int slice = 0;         // split-k slice (blockIdx.z)
   int peers = 0;         // SkFinish: partial tiles to wait for and add
+  // Stage 17's narrowed tiles (persistent_schedule.h): columns [col0, col0 + cols) instead of
+  // n_tile's; n_tile is then the tile's index in its row. cols = 0: n_tile's columns.
+  int col0 = 0;
+  int cols = 0;
 };
 
 enum class BlockKind { Work, NoOp };  // NoOp: swizzle padding or stream-k filler, returns at once
@@ -85,8 +89,20 @@ struct BlockPlan {
   streamk::Plan streamk;
   std::vector<BlockWork> blocks;  // launch order
   std::vector<WorkSegment> segments;
+  // Tiles in each tile row where the rows differ (stage 17's narrowed rows hold one tile more,
+  // tiled_shape.n is then the most); empty: tiled_shape.n in every row.
+  std::vector<int> row_tiles;
   long long tiles() const { return static_cast<long long>(tiled_shape.m) * tiled_shape.n; }
+  bool tile_exists(int m, int n) const {
+    return row_tiles.empty() ? n < tiled_shape.n : n < row_tiles[static_cast<size_t>(m)];
+  }
 };
+
+// The C columns segment s computes: [first, first + count).
+struct ColumnRange {
+  long long first = 0, count = 0;
+};
+ColumnRange segment_columns(const BlockPlan& plan, const WorkSegment& s);
 
 // Limits that keep a typed size from turning into a huge allocation.
 inline constexpr int kMaxProblemExtent = 1 << 20;   // M, N or K
