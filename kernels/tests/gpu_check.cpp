@@ -43,6 +43,10 @@ const Problem kTailSize{2304, 2048, 128};
 // reference's 2^30: the persistent stage splits it over every cluster (8 k-tiles each), one
 // store and 65 reduce-adds into the same C.
 const Problem kSplitAllSize{256, 124, 33792};
+// 264 units on 66 clusters: the persistent stage's narrowed rows (tile rows 16-31 in 240- and
+// 248-column tiles, their last columns stored as 32 x 8 boxes), one partial k-tile; with alpha and
+// beta the same tiles through the direct stores.
+const Problem kNarrowedSize{4096, 4096, 56};
 
 // Convolutions for an element type whose 16-byte vector holds cv channels: the ragged
 // shapes (N = 1, 7x7, K = 24, 3x3 stride 2 with pad 0 and 1; 1x1; 5x5), dilation, odd K, several
@@ -176,12 +180,15 @@ int main(int argc, char** argv) {
         report(t, "host", p, runner.check_host(target, p), s.track);
         report(t, "host a/b", p, runner.check_host(target, p, 1.5f, -0.75f), s.track);
       }
-      // More cluster tiles (72 of 2 x 128 x 256) than an H100 or H200 runs clusters at once (66), and
-      // one with a long K: the persistent stage's stream-k tail and its split of fewer units than
-      // clusters (TMA stores and reduce-adds), under the sanitizers too.
+      // More cluster tiles (72 of 2 x 128 x 256) than an H100 or H200 runs clusters at once (66), one
+      // with a long K and one in narrowed rows: the persistent stage's stream-k tail, its split of
+      // fewer units than clusters (TMA stores and reduce-adds) and its narrowed tiles, under the
+      // sanitizers too.
       if (s.track == Track::hopper) {
         report(t, "host", kTailSize, runner.check_host(target, kTailSize), s.track);
         report(t, "host", kSplitAllSize, runner.check_host(target, kSplitAllSize), s.track);
+        report(t, "host", kNarrowedSize, runner.check_host(target, kNarrowedSize), s.track);
+        report(t, "host a/b", kNarrowedSize, runner.check_host(target, kNarrowedSize, 1.5f, -0.75f), s.track);
       }
       if (sanitizer) continue;
       for (const Problem& p : kSizes) report(t, "cuBLAS", p, runner.check(target, p), s.track);

@@ -6,7 +6,8 @@
 #                                         full bench -> $OUT/results.json, ncu counters
 #   kernels/tools/gpu_session.sh hopper   build, SASS of the Hopper stages (HGMMA, UTMALDG counts),
 #                                         gpu_check + sanitizers of $STAGES (default: the hopper
-#                                         track), bench with stage 12 and cuBLAS at 4096 and 8192,
+#                                         track; CHECK_STAGES: only those), bench with stage 12 and
+#                                         cuBLAS at 4096 and 8192,
 #                                         ncu of stage 12 and the Hopper stages (SM clock, tensor pipe)
 #   kernels/tools/gpu_session.sh bench    build, ctest -L gpu (verbose), full bench ->
 #                                         $OUT/results.json, ncu counters of every stage (NCU=0: not)
@@ -155,7 +156,7 @@ case "$mode" in
       cuobjdump -sass "$o" > "$sass" 2>&1
       echo "$(basename "$o"): $(grep -oE 'HGMMA[.0-9A-Zx]*|UTMALDG[.0-9A-Z]*|UTMASTG[.0-9A-Z]*|HMMA[.0-9A-Z]*|LDSM[.0-9A-Z]*|SYNCS[.A-Z]*|WARPGROUP[.A-Z]*|MEMBAR[.A-Z]*|USETMAXREG[.A-Z]*|LDL|STL' "$sass" | sort | uniq -c | tr '\n' ' ')"
     done
-    check_stages "$H" 200
+    check_stages "${CHECK_STAGES:-$H}" 200  # CHECK_STAGES: only these (a change to one stage)
     stamp "bench"
     # The SM clock and power while the bench runs (the H100 lowers its clock at its power limit),
     # sampled every 20 ms: a bench of a few seconds gave only 4-13 samples under load at 100 ms.

@@ -35,14 +35,16 @@ struct StageDescriptors {
 template <class Shape>
 __device__ __forceinline__ void consume_tile(float (&d)[Shape::kAccumulators], uint32_t stage_address, int wg,
                                              uint32_t accumulate = 1) {
-  static_assert(Shape::kWgmmaN == 256 || Shape::kWgmmaN == 128 || Shape::kWgmmaN == 64,
-                "the m64n256k16, m64n128k16 and m64n64k16 wrappers");
+  static_assert(Shape::kWgmmaN == 256 || Shape::kWgmmaN == 248 || Shape::kWgmmaN == 240 || Shape::kWgmmaN == 128 || Shape::kWgmmaN == 64,
+                "the m64n256k16, m64n240k16, m64n128k16 and m64n64k16 wrappers");
   wgmma_fence();
 #pragma unroll
   for (int step = 0; step < Shape::kStepsPerTile; ++step) {
     const auto desc = StageDescriptors<Shape>::of(stage_address, wg, 16 * step);
     const uint32_t scale_d = step == 0 ? accumulate : 1u;
     if constexpr (Shape::kWgmmaN == 256) wgmma_m64n256k16(d, desc.a, desc.b, scale_d);
+    else if constexpr (Shape::kWgmmaN == 248) wgmma_m64n248k16(d, desc.a, desc.b, scale_d);
+    else if constexpr (Shape::kWgmmaN == 240) wgmma_m64n240k16(d, desc.a, desc.b, scale_d);
     else if constexpr (Shape::kWgmmaN == 128) wgmma_m64n128k16(d, desc.a, desc.b, scale_d);
     else wgmma_m64n64k16(d, desc.a, desc.b, scale_d);
   }

@@ -7,9 +7,16 @@
 //     (cudaOccupancyMaxActiveClusters), each looping over cluster tiles in stage 12's serpentine
 //     order (gemmlab/persistent_schedule.h: the tile scheduler, tested on the host); a Hilbert
 //     curve over the same units measured no faster (HOPPER_NOTES.md). Two clusters stay idle where
-//     that adds no round and there is no stream-k tail: at 4096^3 64 clusters run four whole rounds
-//     of 128 tiles, 0.7-1.7 points of cuBLAS faster than 66 on the H100 (0.3 on the H200): four SMs
-//     fewer write C at once (and 8.5 % fewer bytes come from DRAM, which alone bought nothing).
+//     that adds no round and nothing below evens the rounds out: 0.7-1.7 points of cuBLAS faster
+//     than 66 clusters with 8 idle in the last round (four SMs fewer write C at once).
+//   - Narrowed rows: where the last round would leave clusters idle and no stream-k tail runs,
+//     the last tile rows are cut into one tile more, 240 or 248 columns wide (wgmma m64n240k16,
+//     m64n248k16: their time scales with N), so that every cluster takes as many tiles and the
+//     longest computes fewer columns. 4096^3: rows 16-31 in 17 tiles, 264 units = 4 rounds of 66
+//     clusters, at most 1,000 columns a cluster instead of 1,024: 0.9-1.1 % less time than the 64
+//     clusters before it (seven alternating rounds on an H100 and an H200), 100.7-101.1 % of
+//     cuBLAS. The B box's two halves overlap in a narrowed tile; its last 16 or 24 columns of C go
+//     out as 32 x 8 boxes.
 //   - The producer's k-tile counter runs on across tiles: while the consumers store one tile's
 //     accumulators it already loads the next tile's first 4 k-tiles, so the next main loop
 //     starts with a full pipeline; barriers are made once per block, not once per tile.
@@ -23,7 +30,7 @@
 //     their k-tiles are split evenly over all 66 clusters instead, the piece that starts a tile
 //     storing it and the others adding to it with the TMA's reduce-add (no partial sums in
 //     registers or a workspace; only a flag per piece of C). With the TMA epilogue only, and only
-//     where the last round would be at most 3/4 full (4096^3: 58 of 66, no tail).
+//     where the last round would be at most 3/4 full (4096^3: 58 of 66, narrowed rows instead).
 //   - Fewer cluster tiles than clusters (512 x 512 x 16384: 4) are split the same way over the
 //     clusters, where each piece keeps at least 8 k-tiles, in groups with the same k ranges for
 //     every tile where they fit (the tiles that share A rows or B columns then read each k-slice
@@ -46,9 +53,10 @@
 //     four bases per thread: 9 % fewer instructions, 0.5 % fewer SM cycles, the time level.
 // K must be a multiple of 8 (TMA's 16-byte row strides); any M and N.
 // The kernel: 17_persistent.cuh (persistent_kernel).
-// Measured, GPU time only (ratio to cuBLAS timed in turns), 2026-11-27 04:21-04:52Z: H100 99.6-100.0 %
-// at 4096^3 (18 rounds, three bench runs), 104.1-106.4 % at 8192^3 in the bench runs; H200
-// 99.6-100.5 % (18 rounds, two bench runs) and 104.5-105.3 %.
+// Measured, GPU time only (ratio to cuBLAS timed in turns), 2026-11-27 07:04-07:11Z: H100 100.7-100.9 %
+// at 4096^3 (four rounds; bench runs 100.8 % and 101.0 %), 104.9-112.4 % at 8192^3 in the bench
+// runs; H200 100.9-101.1 % (three rounds; bench run 100.5 %) and 104.2 %. Before the narrowed
+// rows (04:21-04:52Z): 99.6-100.0 % and 99.6-100.5 % at 4096^3.
 // CUTLASS 3.x's sm90 kernels timed in turns with it (fp16_tune): 98.4-99.4 % (96.4 % in one
 // round) and 99.3-102.1 % (H100). Runs and method: HOPPER_NOTES.md.
 //
@@ -98,7 +106,7 @@ cudaError_t plan_for(int m, int n, int k, bool tail, persistent::Plan* plan) {
   int clusters = 0;
   if (const cudaError_t e = resident_clusters(&clusters); e != cudaSuccess) return e;
   *plan = persistent::make_plan(fp16::tiles_of(m, Shape::kTileM), fp16::tiles_of(n, Shape::kTileN), Stage::kClusterM,
-                                Stage::kMaxStride, fp16::tiles_of(k, Shape::kTileK), clusters, tail);
+                                Stage::kMaxStride, fp16::tiles_of(k, Shape::kTileK), clusters, tail, Shape::kTileN, n);
   return cudaSuccess;
 }
 
@@ -116,9 +124,11 @@ size_t workspace(int m, int n, int k) {
 template <class Sh, int kSlots, bool kMulticast = true>
 cudaError_t launch(const GemmArgs& args, const CUtensorMap& map_a, const CUtensorMap& map_b_half) {
   // C through the TMA when nothing reads it (beta == 0) and its columns start 16-byte aligned.
-  CUtensorMap map_c{};
+  // A narrowed tile's last 16 or 24 columns go out as 32 x 8 boxes (map_c8).
+  CUtensorMap map_c{}, map_c8{};
   const bool tma_store = args.beta == 0.f && args.m % 4 == 0 && reinterpret_cast<uintptr_t>(args.C) % 16 == 0 &&
-                         hopper::encode_c_map(&map_c, args.C, args.m, args.n) == cudaSuccess;
+                         hopper::encode_c_map(&map_c, args.C, args.m, args.n) == cudaSuccess &&
+                         hopper::encode_c_map(&map_c8, args.C, args.m, args.n, 8) == cudaSuccess;
   auto* kernel = tma_store ? hopper::persistent_kernel<Sh, true, kSlots, kMulticast>
                            : hopper::persistent_kernel<Sh, false, kSlots, kMulticast>;
   constexpr size_t kSmem = Sh::kSmemBytes + Sh::kConsumers * kSlots * 2 * tma::kCBoxBytes;
@@ -131,7 +141,7 @@ cudaError_t launch(const GemmArgs& args, const CUtensorMap& map_a, const CUtenso
   const hopper::TailFlags tail{static_cast<int*>(args.workspace), next_epoch++};
   const hopper::ClusterLaunch launch(dim3(Stage::kClusterM * plan.clusters), dim3(Stage::kClusterM, 1, 1),
                                      Sh::kThreads, kSmem, args.stream);
-  return cudaLaunchKernelEx(&launch.config, kernel, map_a, map_b_half, map_c, args.C, args.m, args.n, args.k,
+  return cudaLaunchKernelEx(&launch.config, kernel, map_a, map_b_half, map_c, map_c8, args.C, args.m, args.n, args.k,
                             args.alpha, args.beta, plan, tail);
 }
 

@@ -2,7 +2,8 @@
 // file says how.
 //
 //   grid     : as many clusters as fit on the GPU at once (cudaOccupancyMaxActiveClusters), each
-//              looping over units (gemmlab/persistent_schedule.h): unit c, c + clusters, ...
+//              looping over units (gemmlab/persistent_schedule.h): unit c, c + clusters, ...;
+//              a unit of a narrowed row runs the same loop at its width (NarrowedShape below).
 //   counters : the producer and the consumers count k-tiles over all the block's units (`it`),
 //              so stage it % S and parity it / S & 1 run on across tile boundaries.
 //   producer : never waits for an epilogue: as soon as a stage is free it loads the next k-tile,
@@ -85,17 +86,24 @@ __device__ __forceinline__ void warpgroup_barrier(int id) {
 
 // C = alpha * d (or C += alpha * d when `add`) for the warpgroup's 64 x kTileN rows at (row0,
 // col0), through `staging`: kSlots slots of two 32 x 32 boxes (8 KB), chunk q in slot q % kSlots.
+// A narrowed tile's last chunk (240 columns: 16, 248: 24) goes out as boxes of 32 x 8 (map_c8),
+// read from the same slot: an n8 block is 1 KB of it, whole swizzle rows.
 // kScale = false: alpha is 1 and d is stored as it is. Lane 0 of the warpgroup's first warp
 // (issuer_warp) issues the stores; thread 0's later waits for them rely on that.
 template <class Shape, int kSlots, bool kScale>
 __device__ __forceinline__ void store_accumulators_tma(const float (&d)[Shape::kAccumulators], unsigned char* staging,
-                                                       const CUtensorMap* map_c, int row0, int col0,
-                                                       int thread_in_wg, float alpha, int barrier_id, bool add,
-                                                       bool issuer_warp) {
-  constexpr int kChunkCols = tma::kCBoxCols, kChunks = Shape::kTileN / kChunkCols;
-  constexpr int kPerChunk = Shape::kAccumulators / kChunks;  // 16: n8 blocks 4q .. 4q+3
+                                                       const CUtensorMap* map_c, const CUtensorMap* map_c8, int row0,
+                                                       int col0, int thread_in_wg, float alpha, int barrier_id,
+                                                       bool add, bool issuer_warp) {
+  constexpr int kChunkCols = tma::kCBoxCols, kWhole = Shape::kTileN / kChunkCols;
+  constexpr int kRestCols = Shape::kTileN % kChunkCols, kChunks = kWhole + (kRestCols > 0 ? 1 : 0);
+  constexpr int kPerChunk = 16;  // accumulators of a thread in a whole chunk: n8 blocks 4q .. 4q+3
   // Chunk q + kSlots reuses chunk q's slot: the wait after each chunk leaves kSlots - 1 in flight.
-  static_assert(kChunks % kSlots == 0 && kPerChunk == 16);
+  static_assert(kChunks % kSlots == 0 && kRestCols % 8 == 0 && Shape::kAccumulators == Shape::kTileN / 2);
+  auto store = [&](const CUtensorMap* map, const unsigned char* box, int row, int col) {
+    if (add) tma_reduce_add_2d(map, box, row, col);
+    else tma_store_2d(map, box, row, col);
+  };
   // The thread's four places in a slot; every other store is one of them plus a constant.
   unsigned char* base[4];
 #pragma unroll
@@ -104,9 +112,10 @@ __device__ __forceinline__ void store_accumulators_tma(const float (&d)[Shape::k
   for (int q = 0; q < kChunks; ++q) {
     const int slot = (q % kSlots) * (2 * tma::kCBoxBytes);
     unsigned char* half = staging + slot;
+    const int cols = q < kWhole ? kChunkCols : kRestCols;
     warpgroup_barrier(barrier_id);  // this slot's previous stores have read it (thread 0 waited)
 #pragma unroll
-    for (int j = 0; j < kPerChunk; ++j) {
+    for (int j = 0; j < cols / 2; ++j) {
       const int i = kPerChunk * q + j;
       *reinterpret_cast<float*>(base[j % 4] + slot + gmma::c_staging_step(j)) =
           kScale ? alpha * d[i] : d[i];
@@ -114,18 +123,32 @@ __device__ __forceinline__ void store_accumulators_tma(const float (&d)[Shape::k
     fence_proxy_async_shared();
     warpgroup_barrier(barrier_id);  // the whole chunk is written
     if (issuer_warp && elect_one_sync()) {
-      if (add) {
-        tma_reduce_add_2d(map_c, half, row0, col0 + kChunkCols * q);
-        tma_reduce_add_2d(map_c, half + tma::kCBoxBytes, row0 + tma::kCBoxRows, col0 + kChunkCols * q);
+      const int col = col0 + kChunkCols * q;
+      if (cols == kChunkCols) {
+        store(map_c, half, row0, col);
+        store(map_c, half + tma::kCBoxBytes, row0 + tma::kCBoxRows, col);
       } else {
-        tma_store_2d(map_c, half, row0, col0 + kChunkCols * q);
-        tma_store_2d(map_c, half + tma::kCBoxBytes, row0 + tma::kCBoxRows, col0 + kChunkCols * q);
+#pragma unroll
+        for (int b = 0; b < cols / 8; ++b) {
+          store(map_c8, half + 1024 * b, row0, col + 8 * b);
+          store(map_c8, half + tma::kCBoxBytes + 1024 * b, row0 + tma::kCBoxRows, col + 8 * b);
+        }
       }
       bulk_commit();
       bulk_wait_read<kSlots - 1>();  // the chunk that used the next slot has left it
     }
   }
 }
+
+// ---- Narrowed tiles (gemmlab/persistent_schedule.h) ------------------------------------------
+// A narrowed unit runs the same stages (48 KB: the B box keeps room for 256 rows) with wgmma
+// m64nWk16 and W / 2 accumulators a thread: the first W / 2 of the 128 the block keeps.
+template <class Base, int kW>
+struct NarrowedShape : Base {
+  static constexpr int kTileN = kW, kWgmmaN = kW, kAccumulators = kW / 2;
+};
+static_assert(persistent::kNarrowMinCols == 240 && persistent::kNarrowMaxCols == 248,
+              "the kernel instantiates m64n240k16 and m64n248k16");
 
 // ---- The stream-k tail's order (gemmlab/persistent_schedule.h) ------------------------------
 // One flag per (split unit, block of the cluster, consumer warpgroup), raised to the launch's
@@ -164,8 +187,8 @@ __device__ __forceinline__ void wait_until_stored(const int* flag, int epoch) {
 template <class Shape, bool kTmaStore, int kSlots = PersistentStage::kStagingSlots, bool kMulticast = true>
 __global__ void __launch_bounds__(Shape::kThreads, 1)
     persistent_kernel(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b_half,
-                      const __grid_constant__ CUtensorMap map_c, float* C, int M, int N, int K, float alpha,
-                      float beta, persistent::Plan plan, TailFlags tail) {
+                      const __grid_constant__ CUtensorMap map_c, const __grid_constant__ CUtensorMap map_c8,
+                      float* C, int M, int N, int K, float alpha, float beta, persistent::Plan plan, TailFlags tail) {
 #if GEMMLAB_SM90A
   static_assert(Shape::kProducer && Shape::kTileN % kClusterBlocks == 0);
   constexpr int kS = Shape::kStages;
@@ -181,6 +204,7 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
   if (threadIdx.x == 0) {
     start_pipeline(&map_a, &map_b_half, full, empty, kS, (kMulticast ? kClusterBlocks : 1) * Shape::kConsumers * 4);
     if (kTmaStore) tma_prefetch_descriptor(&map_c);
+    if (kTmaStore && plan.narrow_rows > 0) tma_prefetch_descriptor(&map_c8);
   }
   __syncwarp();
   cluster_arrive_relaxed();  // waited for before the first remote operation, as stage 16
@@ -196,19 +220,25 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
 #pragma unroll 1
       for (int s = 0; s < segments; ++s) {
         const persistent::Segment g = persistent::segment(plan, cluster, s);
-        const GemmCoord tile = persistent::unit_tile(plan, g.unit, int(rank));
-        if (tile.n >= plan.tiles_n) continue;  // padding of the last slab, for both blocks
-        const int m0 = tile.m * Shape::kTileM, n0 = tile.n * Shape::kTileN;
+        const persistent::UnitColumns u = persistent::unit_columns(plan, g.unit, int(rank));
+        if (u.cols == 0) continue;  // padding of the last slab, for both blocks
+        const int m0 = u.m_tile * Shape::kTileM, n0 = u.col0;
+        // The B box's second half starts at row cols - 128: for a narrowed tile (240 or 248
+        // columns) the two halves overlap by 16 or 8 rows, which both blocks write alike.
+        constexpr int kHalf = Shape::kTileN / kClusterBlocks;
+        const int second = u.cols - kHalf;
         produce_k_tiles<Shape>(tiles, full, empty, g.k_begin, g.k_end, it,
                                [&](unsigned char* dst, uint64_t* bar, int t) {
+                                 tma_load_2d(dst, &map_a, bar, t * Shape::kTileK, m0);
                                  if constexpr (kMulticast) {
-                                   issue_pair_boxes<Shape>(dst, bar, t, &map_a, &map_b_half, m0, n0, rank);
+                                   const int row = rank == 0 ? 0 : second;
+                                   tma_load_2d_multicast(dst + Shape::kABytes + row * tma::kRowBytes, &map_b_half,
+                                                         bar, t * Shape::kTileK, n0 + row,
+                                                         uint16_t((1u << kClusterBlocks) - 1));
                                  } else {
-                                   constexpr int kHalf = Shape::kTileN / kClusterBlocks;
-                                   tma_load_2d(dst, &map_a, bar, t * Shape::kTileK, m0);
                                    tma_load_2d(dst + Shape::kABytes, &map_b_half, bar, t * Shape::kTileK, n0);
-                                   tma_load_2d(dst + Shape::kABytes + Shape::kBBytes / 2, &map_b_half, bar,
-                                               t * Shape::kTileK, n0 + kHalf);
+                                   tma_load_2d(dst + Shape::kABytes + second * tma::kRowBytes, &map_b_half, bar,
+                                               t * Shape::kTileK, n0 + second);
                                  }
                                });
       }
@@ -228,7 +258,7 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
     // The segment to compute next, looked up while the MMAs of the one before drain: between two
     // tiles the tensor cores wait for nothing but the epilogue.
     persistent::Segment next = segments > 0 ? persistent::segment(plan, cluster, 0) : persistent::Segment{};
-    GemmCoord next_tile = persistent::unit_tile(plan, next.unit, int(rank));
+    persistent::UnitColumns next_cols = persistent::unit_columns(plan, next.unit, int(rank));
     // Zeroed once per block, never per tile: each tile's first MMA overwrites it (scale-d 0).
     float d[Shape::kAccumulators] = {};
     fence_accumulators(d);
@@ -239,40 +269,54 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
 #pragma unroll 1
     for (int s = 0; s < segments; ++s) {
       const persistent::Segment g = next;
-      const GemmCoord tile = next_tile;
+      // Read from lane 0, so that ptxas knows the unit's width the same in every lane: the branch
+      // on it below stays uniform, and with it the k-tile counter and the MMAs' descriptors
+      // (uniform registers, as without narrowed rows; unit_columns' slab loop hides that).
+      const persistent::UnitColumns u{__shfl_sync(0xffffffffu, next_cols.m_tile, 0),
+                                      __shfl_sync(0xffffffffu, next_cols.n_index, 0),
+                                      __shfl_sync(0xffffffffu, next_cols.col0, 0),
+                                      __shfl_sync(0xffffffffu, next_cols.cols, 0)};
       auto look_up_next = [&] {
         if (s + 1 < segments) {
           next = persistent::segment(plan, cluster, s + 1);
-          next_tile = persistent::unit_tile(plan, next.unit, int(rank));
+          next_cols = persistent::unit_columns(plan, next.unit, int(rank));
         }
       };
-      if (tile.n >= plan.tiles_n) {  // padding of the last slab
+      if (u.cols == 0) {  // padding of the last slab
         look_up_next();
         continue;
       }
-      consume_k_tiles<Shape, decltype(release), false, /*kOverwrite=*/true>(
-          d, tiles_address, full, consumer, g.k_begin, g.k_end, it, release, look_up_next);
-      const int row0 = tile.m * Shape::kTileM + 64 * consumer, col0 = tile.n * Shape::kTileN;
-      if constexpr (kTmaStore) {
-        // A split unit (only with the TMA epilogue): its first segment stores, the others add.
-        const bool split = !g.whole(k_tiles);
-        int* flag = split ? tail.at(persistent::tail_flag(plan, g.unit), int(rank), consumer) : nullptr;
-        if (split && !g.stores() && thread_in_wg == 0) wait_until_stored(flag, tail.epoch);
-        // alpha = 1, the usual case, stores d as it is (so does cuBLAS's kernel): without the
-        // multiply the stage took 0.3-0.5 % less time at 4096^3 on the H100 (HOPPER_NOTES.md).
-        unsigned char* mine = staging + consumer * kStagingBytes;
-        const bool add = split && !g.stores();
-        const int barrier = 1 + consumer;
-        if (alpha == 1.f)
-          store_accumulators_tma<Shape, kSlots, false>(d, mine, &map_c, row0, col0, thread_in_wg, alpha, barrier, add,
-                                                       issuer_warp);
-        else
-          store_accumulators_tma<Shape, kSlots, true>(d, mine, &map_c, row0, col0, thread_in_wg, alpha, barrier, add,
-                                                      issuer_warp);
-        if (split && g.stores() && thread_in_wg == 0) raise_when_stored(flag, tail.epoch);
-      } else {
-        store_accumulators<Shape>(d, C, M, N, row0, col0, thread_in_wg, alpha, beta);
-      }
+      // The unit at its width: Unit is Shape, or Shape narrowed to 248 or 240 columns.
+      auto compute_and_store = [&](auto unit_shape) {
+        using Unit = decltype(unit_shape);
+        auto& du = reinterpret_cast<float(&)[Unit::kAccumulators]>(d);
+        consume_k_tiles<Unit, decltype(release), false, /*kOverwrite=*/true>(
+            du, tiles_address, full, consumer, g.k_begin, g.k_end, it, release, look_up_next);
+        const int row0 = u.m_tile * Shape::kTileM + 64 * consumer, col0 = u.col0;
+        if constexpr (kTmaStore) {
+          // A split unit (only with the TMA epilogue): its first segment stores, the others add.
+          const bool split = !g.whole(k_tiles);
+          int* flag = split ? tail.at(persistent::tail_flag(plan, g.unit), int(rank), consumer) : nullptr;
+          if (split && !g.stores() && thread_in_wg == 0) wait_until_stored(flag, tail.epoch);
+          // alpha = 1, the usual case, stores d as it is (so does cuBLAS's kernel): without the
+          // multiply the stage took 0.3-0.5 % less time at 4096^3 on the H100 (HOPPER_NOTES.md).
+          unsigned char* mine = staging + consumer * kStagingBytes;
+          const bool add = split && !g.stores();
+          const int barrier = 1 + consumer;
+          if (alpha == 1.f)
+            store_accumulators_tma<Unit, kSlots, false>(du, mine, &map_c, &map_c8, row0, col0, thread_in_wg, alpha,
+                                                        barrier, add, issuer_warp);
+          else
+            store_accumulators_tma<Unit, kSlots, true>(du, mine, &map_c, &map_c8, row0, col0, thread_in_wg, alpha,
+                                                       barrier, add, issuer_warp);
+          if (split && g.stores() && thread_in_wg == 0) raise_when_stored(flag, tail.epoch);
+        } else {
+          store_accumulators<Unit>(du, C, M, N, row0, col0, thread_in_wg, alpha, beta);
+        }
+      };
+      if (u.cols == Shape::kTileN) compute_and_store(Shape{});
+      else if (u.cols == persistent::kNarrowMaxCols) compute_and_store(NarrowedShape<Shape, persistent::kNarrowMaxCols>{});
+      else compute_and_store(NarrowedShape<Shape, persistent::kNarrowMinCols>{});
     }
     // The block may end once the copy engine has read the staging; the kernel's end covers the
     // writes themselves (as CUTLASS's epilogue ends), so nobody waits for C to reach memory.

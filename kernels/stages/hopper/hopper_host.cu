@@ -68,12 +68,12 @@ cudaError_t encode_operand_map(CUtensorMap* map, const void* operand, int rows, 
   return r == CUDA_SUCCESS ? cudaSuccess : cudaErrorInvalidValue;
 }
 
-cudaError_t encode_c_map(CUtensorMap* map, float* C, int m, int n) {
+cudaError_t encode_c_map(CUtensorMap* map, float* C, int m, int n, int box_cols) {
   const PFN_cuTensorMapEncodeTiled_v12000 encode = encode_tiled();
   if (encode == nullptr) return cudaErrorNotSupported;
   const cuuint64_t dims[2] = {cuuint64_t(m), cuuint64_t(n)};
   const cuuint64_t strides[1] = {cuuint64_t(m) * 4};
-  const cuuint32_t box[2] = {cuuint32_t(tma::kCBoxRows), cuuint32_t(tma::kCBoxCols)};
+  const cuuint32_t box[2] = {cuuint32_t(tma::kCBoxRows), cuuint32_t(box_cols)};
   const cuuint32_t element_strides[2] = {1, 1};
   const CUresult r = encode(map, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 2, C, dims, strides, box, element_strides,
                             CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,

@@ -5,6 +5,7 @@
 #include <cuda_runtime.h>
 
 #include "gemmlab/conv_problem.h"
+#include "gemmlab/tma_box.h"
 
 namespace gemmlab::kernels::hopper {
 
@@ -22,7 +23,7 @@ cudaError_t encode_operand_map(CUtensorMap* map, const void* operand, int rows, 
 
 // The map of C (f32, column-major m x n, ldc = m) for TMA stores of 32 x 32 boxes with the
 // 128-byte swizzle (gemmlab/tma_box.h, c_box_offset). Needs m % 4 == 0 and a 16-byte aligned C.
-cudaError_t encode_c_map(CUtensorMap* map, float* C, int m, int n);
+cudaError_t encode_c_map(CUtensorMap* map, float* C, int m, int n, int box_cols = tma::kCBoxCols);
 
 // The im2col map of NHWC fp16 activations (gemmlab/conv_problem.h, im2col_box): boxes of box_pixels
 // pixels x 64 channels, 128-byte swizzled, zero outside the tensor. Needs conv::im2col_tma_fits.
