@@ -437,7 +437,9 @@ class GridView final : public View {
     ImGui::Text(persistent ? tr("%s x %s tiles, %s turns of the resident blocks (%s)   %s per SM (%s) x %d SMs = %s slots   %s")
                            : tr("%s x %s tiles, %s blocks (grid %s)   %s per SM (%s) x %d SMs = %s slots   %s"),
                 hide_tiles ? "?" : std::to_string(m.tiles.tiles_m).c_str(),
-                hide_tiles ? "?" : std::to_string(m.tiles.tiles_n).c_str(),
+                hide_tiles       ? "?"
+                : m.narrowed.rows ? (std::to_string(m.tiles.tiles_n - 1) + "-" + std::to_string(m.tiles.tiles_n)).c_str()
+                                  : std::to_string(m.tiles.tiles_n).c_str(),
                 hide_blocks ? "?" : fmt_int(m.waves.blocks).c_str(),
                 hide_blocks ? "?"
                 : persistent ? tr("the scheduler's list")
@@ -455,6 +457,12 @@ class GridView final : public View {
                     "round).",
                     m.timeline.sms * m.blocks_per_sm, m.timeline.sms * m.blocks_per_sm / m.spec.persistent_cluster_m,
                     m.spec.persistent_cluster_m, m.tail_pieces));
+    if (const NarrowedRows& n = m.narrowed; n.rows > 0 && !hide_tiles && !hide_waves)
+      note_text(trf("Narrowed tiles: the last %d tile rows hold %d tiles each, of %d columns (%d of them %d), instead "
+                    "of tiles of %d, so that every cluster takes as many tiles; the longest cluster computes %s "
+                    "columns of C instead of %s.",
+                    n.rows, n.tiles, n.cols, n.wider, n.cols + 8, n.tile_cols, fmt_int(n.longest).c_str(),
+                    fmt_int(n.longest_whole).c_str()));
     if (m.spec.persistent_cluster_m > 0 && !hide_per_sm && m.timeline.sms < m.device.sms)
       note_text(trf("The scheduler leaves %d of the %d SMs idle: with two clusters spare the tiles still take no "
                     "more rounds, and no stream-k tail is needed.",
@@ -498,12 +506,40 @@ class GridView final : public View {
                         "partial stores orange, fix-ups purple, epilogues white."));
   }
 
+  // Stage 17's narrowed rows (TileSpans::col_first): tiles of different widths, drawn at their
+  // columns; the canvas stays in units of tile.n columns.
+  bool narrowed() const { return !model_->tiles.col_first.empty(); }
+  float grid_width() const {
+    const GridModel& m = *model_;
+    return narrowed() ? float(m.spec.problem.n) / float(m.spec.tile.n) : float(m.tiles.tiles_n);
+  }
+  // Tile t's left and right edges in canvas units; {0, 0} for a tile its row does not have.
+  ImVec2 tile_x(size_t t) const {
+    const GridModel& m = *model_;
+    if (!narrowed()) {
+      const float c = float(t % static_cast<size_t>(m.tiles.tiles_n));
+      return {c, c + 1};
+    }
+    const float tn = float(m.spec.tile.n);
+    return {m.tiles.col_first[t] / tn, (m.tiles.col_first[t] + m.tiles.col_count[t]) / tn};
+  }
+  // The tile of row r under canvas x, or -1.
+  int tile_at(int r, float x) const {
+    const GridModel& m = *model_;
+    if (!narrowed()) return x >= 0 && x < m.tiles.tiles_n ? int(std::floor(x)) : -1;
+    for (int c = 0; c < m.tiles.tiles_n; ++c) {
+      const ImVec2 e = tile_x(static_cast<size_t>(r) * m.tiles.tiles_n + c);
+      if (e.y > e.x && x >= e.x && x < e.y) return c;
+    }
+    return -1;
+  }
+
   // Where M or N is not a multiple of the tile: the part of the last tile row / column past the
   // problem, hatched; its elements are predicated off (no load, no store).
   void draw_partial_tiles(const Canvas& cv) const {
     const GridModel& m = *model_;
     const int tm = m.spec.tile.m, tn = m.spec.tile.n;
-    const float rows = float(m.tiles.tiles_m), cols = float(m.tiles.tiles_n);
+    const float rows = float(m.tiles.tiles_m), cols = grid_width();
     const float y_cut = rows - 1 + float(m.tiles.edge_rows) / float(tm);
     const float x_cut = cols - 1 + float(m.tiles.edge_cols) / float(tn);
     ImDrawList* dl = cv.draw_list();
@@ -601,7 +637,16 @@ class GridView final : public View {
         }
         px[t] = c;
       }
-      tiles_tex_.upload(m.tiles.tiles_n, m.tiles.tiles_m, px);
+      if (narrowed()) {  // a texel per 8 columns: every tile's edge falls on one
+        const int w = m.spec.problem.n / 8;
+        std::vector<Rgba> wide(static_cast<size_t>(w) * m.tiles.tiles_m, kEmptyCell);
+        for (size_t t = 0; t < px.size(); ++t)
+          for (int x = m.tiles.col_first[t] / 8; x < (m.tiles.col_first[t] + m.tiles.col_count[t]) / 8; ++x)
+            wide[t / static_cast<size_t>(m.tiles.tiles_n) * static_cast<size_t>(w) + static_cast<size_t>(x)] = px[t];
+        tiles_tex_.upload(w, m.tiles.tiles_m, wide);
+      } else {
+        tiles_tex_.upload(m.tiles.tiles_n, m.tiles.tiles_m, px);
+      }
     }
     const float font = ImGui::GetFontSize();
     ImGui::PushTextWrapPos(0);  // the reuse caption is longer than a narrow column
@@ -612,12 +657,23 @@ class GridView final : public View {
     ImGui::PopTextWrapPos();
     draw_tile_legend();
     // A cell per tile, drawn tile.n wide by tile.m tall: a square problem stays square.
-    Canvas cv("##grid", ui_.grid_canvas, float(m.tiles.tiles_n), float(m.tiles.tiles_m), {0, 0}, font * 3,
+    Canvas cv("##grid", ui_.grid_canvas, grid_width(), float(m.tiles.tiles_m), {0, 0}, font * 3,
               float(m.spec.tile.n) / float(std::max(1, m.spec.tile.m)));
-    cv.draw_cells(tiles_tex_, 0, 0, float(m.tiles.tiles_n), float(m.tiles.tiles_m));
-    cv.draw_grid_lines(0, 0, m.tiles.tiles_n, m.tiles.tiles_m, 5);
+    cv.draw_cells(tiles_tex_, 0, 0, grid_width(), float(m.tiles.tiles_m));
+    if (!narrowed()) {
+      cv.draw_grid_lines(0, 0, m.tiles.tiles_n, m.tiles.tiles_m, 5);
+    } else if (cv.scale() >= 5) {  // each row's own tile edges
+      ImDrawList* dl = cv.draw_list();
+      for (int r = 0; r < m.tiles.tiles_m; ++r) {
+        dl->AddLine(cv.to_screen(0, float(r)), cv.to_screen(grid_width(), float(r)), IM_COL32(0, 0, 0, 90));
+        for (int c = 0; c < m.tiles.tiles_n; ++c) {
+          const float x = tile_x(static_cast<size_t>(r) * m.tiles.tiles_n + c).x;
+          if (c > 0 && x > 0) dl->AddLine(cv.to_screen(x, float(r)), cv.to_screen(x, r + 1.f), IM_COL32(0, 0, 0, 90));
+        }
+      }
+    }
     // Ticks at tile edges, labelled in elements of C.
-    cv.axis_x(float(m.tiles.tiles_m), float(m.tiles.tiles_n), m.spec.tile.n, tr("n, elements"));
+    cv.axis_x(float(m.tiles.tiles_m), grid_width(), m.spec.tile.n, tr("n, elements"));
     cv.axis_y(0, float(m.tiles.tiles_m), m.spec.tile.m, "m");
     draw_partial_tiles(cv);
     // Clusters (stages 16, 17): m tiles 2j and 2j+1 of one n tile form a cluster.
@@ -625,32 +681,41 @@ class GridView final : public View {
       ImDrawList* dl = cv.draw_list();
       for (int r = 0; r < m.tiles.tiles_m; r += cm)
         for (int c = 0; c < m.tiles.tiles_n; ++c) {
-          const ImVec2 a = cv.to_screen(c + 0.08f, r + 0.08f),
-                       b = cv.to_screen(c + 0.92f, std::min<float>(float(r + cm), float(m.tiles.tiles_m)) - 0.08f);
+          const ImVec2 e = tile_x(static_cast<size_t>(r) * m.tiles.tiles_n + c);
+          if (e.y <= e.x) continue;
+          const ImVec2 a = cv.to_screen(e.x + 0.08f, r + 0.08f),
+                       b = cv.to_screen(e.y - 0.08f, std::min<float>(float(r + cm), float(m.tiles.tiles_m)) - 0.08f);
           dl->AddRect(a, b, IM_COL32(255, 230, 90, 200), 2, 0, 1.5f);
         }
     }
     if (cv.scale() >= font * 1.6f && shows("grid.blocks")) {
       const ImVec2 v0 = cv.to_content(cv.min()), v1 = cv.to_content(cv.max());
       for (int r = std::max(0, int(v0.y)); r < std::min(m.tiles.tiles_m, int(v1.y) + 1); ++r)
-        for (int c = std::max(0, int(v0.x)); c < std::min(m.tiles.tiles_n, int(v1.x) + 1); ++c) {
-          const int b = m.tiles.first_block[static_cast<size_t>(r) * m.tiles.tiles_n + c];
-          if (b >= 0) cv.label(float(c), float(r), c + 1.f, r + 1.f, std::to_string(b).c_str(), IM_COL32(0, 0, 0, 220));
+        for (int c = 0; c < m.tiles.tiles_n; ++c) {
+          const size_t t = static_cast<size_t>(r) * m.tiles.tiles_n + c;
+          const ImVec2 e = tile_x(t);
+          if (e.y < v0.x || e.x > v1.x + 1) continue;
+          const int b = m.tiles.first_block[t];
+          if (b >= 0) cv.label(e.x, float(r), e.y, r + 1.f, std::to_string(b).c_str(), IM_COL32(0, 0, 0, 220));
         }
     }
     if (auto mouse = cv.mouse()) {
-      const int c = int(std::floor(mouse->x)), r = int(std::floor(mouse->y));
-      if (r >= 0 && r < m.tiles.tiles_m && c >= 0 && c < m.tiles.tiles_n) tile_tooltip(cv, r, c);
+      const int r = int(std::floor(mouse->y));
+      const int c = r >= 0 && r < m.tiles.tiles_m ? tile_at(r, mouse->x) : -1;
+      if (c >= 0) tile_tooltip(cv, r, c);
     }
   }
 
   void tile_tooltip(const Canvas& cv, int r, int c) {
     const GridModel& m = *model_;
     const size_t t = static_cast<size_t>(r) * m.tiles.tiles_n + c;
-    cv.draw_list()->AddRect(cv.to_screen(float(c), float(r)), cv.to_screen(c + 1.f, r + 1.f), kHighlight, 0, 0, 2);
+    const ImVec2 e = tile_x(t);
+    cv.draw_list()->AddRect(cv.to_screen(e.x, float(r)), cv.to_screen(e.y, r + 1.f), kHighlight, 0, 0, 2);
     ImGui::BeginTooltip();
+    const long long col0 = narrowed() ? m.tiles.col_first[t] : static_cast<long long>(c) * m.spec.tile.n;
     tooltip_row(tr("tile"), trf("(m %d, n %d): rows %s.., cols %s..", r, c, fmt_int(static_cast<long long>(r) * m.spec.tile.m).c_str(),
-                              fmt_int(static_cast<long long>(c) * m.spec.tile.n).c_str()));
+                              fmt_int(col0).c_str()));
+    if (narrowed()) tooltip_row(tr("width"), trf("%d columns", m.tiles.col_count[t]));
     // Its blocks, SMs, waves and times would answer an open predict question.
     if (hides("grid.blocks") || hides("grid.waves") || hides("grid.occupancy") || hides("grid.timeline")) {
       tooltip_row(tr("blocks"), tr("? (press Reveal)"));
