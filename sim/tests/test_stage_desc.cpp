@@ -294,9 +294,7 @@ TEST(LaunchPlan, PersistentTailRunsAsPieces) {
   }
   EXPECT_EQ(shortest, 3);  // cluster 1: [65, 131) = unit 0's last 63 and unit 1's first 3
   EXPECT_EQ(longest, 66);
-  // The tail keeps every SM busy in the last round: 98.4% of the slots' time does work. When
-  // M % 4 != 0 (C's rows not 16-byte aligned: no TMA store, no tail) the plan leaves two clusters
-  // spare instead: 64 clusters, 16 whole rounds on 128 SMs.
+  // The tail keeps every SM busy in the last round: 98.4% of the slots' time does work.
   EXPECT_NEAR(p->timeline.efficiency(), 0.984, 0.001);
   EXPECT_EQ(p->timeline.slots, 132);
   // Without the tail (M % 4 != 0: no TMA store) the 34 of 66 clusters of the last round would leave

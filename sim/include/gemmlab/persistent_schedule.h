@@ -285,8 +285,9 @@ static_assert(unit_columns(kPlan4096, 127, 1).m_tile == 1 && unit_columns(kPlan4
 static_assert(make_plan(32, 16, 2, 8, 64, 66, true, 256, 4090).narrow_rows == 0 &&
               make_plan(32, 16, 2, 8, 64, 64, true, 256, 4096).narrow_rows == 0 &&
               make_plan(64, 32, 2, 8, 128, 66, true, 256, 8192).narrow_rows == 0);
-// 4096^3: 256 units, no tail (58 of 66 in the last round) -> 64 clusters, 4 full rounds; 8192^3
-// keeps its 66 and the tail; 130 units would need a third round on 64 -> 66.
+// 4096^3 without narrowing (no tile columns given, or 4090 columns): 256 units, no tail (58 of 66
+// in the last round) -> 64 clusters, 4 full rounds; 8192^3 keeps its 66 and the tail; 130 units
+// would need a third round on 64 -> 66.
 static_assert(make_plan(32, 16, 2, 8, 64, 66, true).clusters == 64 && kPlan8192.clusters == 66 &&
               !spare_clusters_pay(130, 66) && spare_clusters_pay(256, 66) && !spare_clusters_pay(256, 31));
 
