@@ -171,10 +171,24 @@ class GridView final : public View {
     out["tiled_shape"] = {m.tiles.tiles_m, m.tiles.tiles_n};
     out["relative_time"] = m.timeline.makespan;
     Json tiles = Json::array();
-    for (size_t t = 0; t < m.tiles.first_block.size(); ++t)
-      tiles.push_back({t / m.tiles.tiles_n, t % m.tiles.tiles_n, m.tiles.first_block[t], m.tiles.finishing_block[t],
-                       m.tiles.blocks[t], m.tiles.start[t], m.tiles.end[t]});
+    for (size_t t = 0; t < m.tiles.first_block.size(); ++t) {
+      Json row = {t / m.tiles.tiles_n, t % m.tiles.tiles_n, m.tiles.first_block[t], m.tiles.finishing_block[t],
+                  m.tiles.blocks[t], m.tiles.start[t], m.tiles.end[t]};
+      if (narrowed()) {  // stage 17's narrowed rows: each tile's columns; a wide row has no last tile
+        if (m.tiles.col_count[t] == 0) continue;
+        row.push_back(m.tiles.col_first[t]);
+        row.push_back(m.tiles.col_count[t]);
+      }
+      tiles.push_back(row);
+    }
     out["tiles_columns"] = {"m_tile", "n_tile", "first_block", "finishing_block", "blocks", "start", "end"};
+    if (narrowed()) {
+      out["tiles_columns"].push_back("col0");
+      out["tiles_columns"].push_back("cols");
+      const NarrowedRows& n = m.narrowed;
+      out["narrowed"] = {{"rows", n.rows}, {"tiles", n.tiles}, {"cols", n.cols}, {"wider", n.wider},
+                         {"longest_cluster_cols", n.longest}, {"longest_cluster_cols_whole", n.longest_whole}};
+    }
     out["tiles"] = tiles;
     Json runs = Json::array();
     for (size_t b = 0; b < m.timeline.blocks.size(); ++b) {
