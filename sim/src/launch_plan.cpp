@@ -73,6 +73,24 @@ OrderSpec persistent_order(const persistent::Plan& p) {
   return o;
 }
 
+// A block of the persistent stage's list with one segment: tile (m, n), k-tiles [k_begin, k_end).
+WorkSegment& add_persistent_block(BlockPlan& plan, int m, int n, int k_begin, int k_end) {
+  WorkSegment w;
+  w.m_tile = m;
+  w.n_tile = n;
+  w.tile_index = m * plan.tiled_shape.n + n;
+  w.k_iter_begin = k_begin;
+  w.k_iter_end = k_end;
+  BlockWork b;
+  b.block_idx = Dim3{static_cast<int>(plan.blocks.size()), 0, 0};
+  b.tile = {m, n, 0};
+  b.first_segment = static_cast<int>(plan.segments.size());
+  b.segment_count = 1;
+  plan.segments.push_back(w);
+  plan.blocks.push_back(b);
+  return plan.segments.back();
+}
+
 // Narrowed rows: the blocks in the order the clusters take their units (round by round), each
 // with its unit's columns; the narrow rows' tiles are indexed 0 .. tiles_n in their row.
 // 4096^3 on 66 clusters: 264 units, 528 blocks, rows 16-31 of 17 tiles.
@@ -86,21 +104,9 @@ void narrow_persistent_rows(BlockPlan& plan, const persistent::Plan& p) {
     for (int r = 0; r < p.cluster_m; ++r) {
       const persistent::UnitColumns c = persistent::unit_columns(p, u, r);
       if (c.cols == 0) continue;
-      WorkSegment w;
-      w.m_tile = c.m_tile;
-      w.n_tile = c.n_index;
-      w.tile_index = c.m_tile * plan.tiled_shape.n + c.n_index;
-      w.k_iter_begin = 0;
-      w.k_iter_end = p.k_tiles;
+      WorkSegment& w = add_persistent_block(plan, c.m_tile, c.n_index, 0, p.k_tiles);
       w.col0 = c.col0;
       w.cols = c.cols;
-      BlockWork b;
-      b.block_idx = Dim3{static_cast<int>(plan.blocks.size()), 0, 0};
-      b.tile = {c.m_tile, c.n_index, 0};
-      b.first_segment = static_cast<int>(plan.segments.size());
-      b.segment_count = 1;
-      plan.segments.push_back(w);
-      plan.blocks.push_back(b);
     }
   plan.grid = Dim3{static_cast<int>(plan.blocks.size()), 1, 1};
 }
@@ -131,20 +137,8 @@ long long split_persistent_tail(BlockPlan& plan, const persistent::Plan& p) {
       for (int r = 0; r < p.cluster_m; ++r) {
         const GemmCoord t = persistent::unit_tile(p, g.unit, r);
         if (t.m >= p.tiles_m || t.n >= p.tiles_n) continue;
-        WorkSegment w;
-        w.m_tile = t.m;
-        w.n_tile = t.n;
-        w.tile_index = t.m * plan.tiled_shape.n + t.n;
-        w.k_iter_begin = g.k_begin;
-        w.k_iter_end = g.k_end;
-        w.role = g.stores() ? SegmentRole::Full : SegmentRole::ReduceAdd;
-        BlockWork b;
-        b.block_idx = Dim3{static_cast<int>(plan.blocks.size()), 0, 0};
-        b.tile = {t.m, t.n, 0};
-        b.first_segment = static_cast<int>(plan.segments.size());
-        b.segment_count = 1;
-        plan.segments.push_back(w);
-        plan.blocks.push_back(b);
+        add_persistent_block(plan, t.m, t.n, g.k_begin, g.k_end).role =
+            g.stores() ? SegmentRole::Full : SegmentRole::ReduceAdd;
       }
     }
     if (!any) break;
