@@ -71,7 +71,7 @@ struct Plan {
   int dp_units = 0;              // units computed whole: clusters x full rounds (all, without a tail)
   int tail_units = 0;            // units split by k-tile over all clusters (stream-k)
   int group = 0;                 // > 0: every unit split into `group` equal k ranges, one per cluster
-  int tile_cols = 0;             // columns of a tile (the kernel's kTileN)
+  int tile_cols = 0;             // columns of a tile (the kernel's kTileN; unit_columns needs it)
   int narrow_rows = 0;           // > 0: the last unit rows hold tiles_n + 1 narrowed tiles each
   int narrow_cols = 0;           // columns of a narrowed tile; tiles from narrow_wider_from on have 8 more
   int narrow_wider_from = 0;
