@@ -53,10 +53,11 @@
 //     four bases per thread: 9 % fewer instructions, 0.5 % fewer SM cycles, the time level.
 // K must be a multiple of 8 (TMA's 16-byte row strides); any M and N.
 // The kernel: 17_persistent.cuh (persistent_kernel).
-// Measured, GPU time only (ratio to cuBLAS timed in turns), 2026-11-27 07:04-07:11Z: H100 100.7-100.9 %
-// at 4096^3 (four rounds; bench runs 100.8 % and 101.0 %), 104.9-112.4 % at 8192^3 in the bench
-// runs; H200 100.9-101.1 % (three rounds; bench run 100.5 %) and 104.2 %. Before the narrowed
-// rows (04:21-04:52Z): 99.6-100.0 % and 99.6-100.5 % at 4096^3.
+// Measured, GPU time only (ratio to cuBLAS timed in turns), 2026-11-27 07:04-07:22Z: H100
+// 100.7-101.2 % at 4096^3 (nine rounds on two machines; bench runs 100.8 % and 101.0 %),
+// 104.9-112.4 % at 8192^3 in the bench runs; H200 100.9-101.1 % (three rounds; bench run
+// 100.5 %) and 104.2 %. Before the narrowed rows (04:21-04:52Z): 99.6-100.0 % and 99.6-100.5 %
+// at 4096^3.
 // CUTLASS 3.x's sm90 kernels timed in turns with it (fp16_tune): 98.4-99.4 % (96.4 % in one
 // round) and 99.3-102.1 % (H100). Runs and method: HOPPER_NOTES.md.
 //
