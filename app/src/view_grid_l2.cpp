@@ -651,11 +651,13 @@ class GridView final : public View {
         }
         px[t] = c;
       }
-      if (narrowed()) {  // a texel per 8 columns: every tile's edge falls on one
-        const int w = m.spec.problem.n / 8;
+      if (narrowed()) {  // a texel per 8 columns, where every tile's edge falls (coarser past the texture limit)
+        int texel = 8;
+        while (m.spec.problem.n / texel >= CellTexture::max_size()) texel *= 2;
+        const int w = (m.spec.problem.n + texel - 1) / texel;
         std::vector<Rgba> wide(static_cast<size_t>(w) * m.tiles.tiles_m, kEmptyCell);
         for (size_t t = 0; t < px.size(); ++t)
-          for (int x = m.tiles.col_first[t] / 8; x < (m.tiles.col_first[t] + m.tiles.col_count[t]) / 8; ++x)
+          for (int x = m.tiles.col_first[t] / texel; x < (m.tiles.col_first[t] + m.tiles.col_count[t]) / texel; ++x)
             wide[t / static_cast<size_t>(m.tiles.tiles_n) * static_cast<size_t>(w) + static_cast<size_t>(x)] = px[t];
         tiles_tex_.upload(w, m.tiles.tiles_m, wide);
       } else {
