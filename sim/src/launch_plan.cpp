@@ -98,6 +98,7 @@ void narrow_persistent_rows(BlockPlan& plan, const persistent::Plan& p) {
   plan.blocks.clear();
   plan.segments.clear();
   plan.tiled_shape.n = p.tiles_n + 1;
+  plan.static_slots = true;  // block 2u + r is cluster u % clusters' block r: slot (2u + r) % (2 x clusters)
   plan.row_tiles.assign(static_cast<size_t>(p.tiles_m), p.tiles_n);
   for (int m = p.wide_rows() * p.cluster_m; m < p.tiles_m; ++m) plan.row_tiles[static_cast<size_t>(m)] = p.tiles_n + 1;
   for (int u = 0; u < p.units(); ++u)

@@ -210,9 +210,17 @@ Expected<Timeline> simulate_timeline(const BlockPlan& plan, int sms, int blocks_
     q.push({end, 1, run.slot, b});
   };
 
+  // With plan.static_slots slot s runs blocks s, s + slots, ... whenever they end; otherwise a
+  // freed slot takes the next block of the list.
+  std::vector<size_t> next_of_slot;
+  if (plan.static_slots)
+    for (int s = 0; s < tl.slots; ++s) next_of_slot.push_back(static_cast<size_t>(s));
   auto dispatch = [&](int slot, double t) {
     if (next_block >= n) return;
-    const int b = static_cast<int>(next_block++);
+    if (plan.static_slots && next_of_slot[static_cast<size_t>(slot)] >= n) return;
+    const int b = static_cast<int>(plan.static_slots ? next_of_slot[static_cast<size_t>(slot)] : next_block);
+    ++next_block;
+    if (plan.static_slots) next_of_slot[static_cast<size_t>(slot)] += static_cast<size_t>(tl.slots);
     BlockRun& run = tl.blocks[static_cast<size_t>(b)];
     run.slot = slot;
     run.sm = slot % sms;

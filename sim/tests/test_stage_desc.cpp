@@ -349,7 +349,10 @@ TEST(LaunchPlan, PersistentNarrowedRowsCoverEveryColumnOnce) {
     EXPECT_EQ(widths[static_cast<size_t>(r)], r < 16 ? 256 : 248) << r;
     EXPECT_EQ(p->plan.tile_exists(r, 16), r >= 16);
   }
-  // The timeline: a narrowed block's main loop is 240 / 256 of a wide one's.
+  // Each block on the slot the kernel's static schedule gives it (cluster u % 66's block r), even
+  // though the narrowed tiles end earlier; a narrowed block's main loop is 240 / 256 of a wide one's.
+  ASSERT_EQ(p->timeline.slots, 132);
+  for (size_t b = 0; b < p->timeline.blocks.size(); ++b) ASSERT_EQ(p->timeline.blocks[b].slot, int(b % 132)) << b;
   const auto main_of = [&](size_t b) {
     const BlockRun& run = p->timeline.blocks[b];
     return p->timeline.phases[static_cast<size_t>(run.first_phase)].end - p->timeline.phases[static_cast<size_t>(run.first_phase)].start;

@@ -92,6 +92,10 @@ struct BlockPlan {
   // Tiles in each tile row where the rows differ (stage 17's narrowed rows hold one tile more,
   // tiled_shape.n is then the most); empty: tiled_shape.n in every row.
   std::vector<int> row_tiles;
+  // Block b runs on SM slot b % slots, after the slot's block before it (stage 17's resident
+  // blocks with narrowed rows, whose tiles do not all take as long); false: a freed slot takes the
+  // next block of the list.
+  bool static_slots = false;
   long long tiles() const { return static_cast<long long>(tiled_shape.m) * tiled_shape.n; }
   bool tile_exists(int m, int n) const {
     return row_tiles.empty() ? n < tiled_shape.n : n < row_tiles[static_cast<size_t>(m)];
