@@ -359,6 +359,45 @@ TEST(GuiWalk, CodeStepDrawsWhatItsLineMoves) {
   if (!HasFailure()) fs::remove_all(out);
 }
 
+// Lesson 19's scheduler step draws stage 17's narrowed rows (persistent_schedule.h) as the kernel
+// runs them: 528 tiles, rows 16-31 in 17 tiles of 240 / 248 columns, every row's 4096 columns
+// once, the longest cluster 1,000 columns; and its L2 numbers are the CLI's for the same launch.
+TEST(GuiWalk, GridDrawsTheNarrowedRows) {
+  if (fs::path(g_course).filename() != "lessons" || g_lang != "en") GTEST_SKIP() << "shipped course, English walk only";
+  const fs::path out = fs::temp_directory_path() / ("gemmlab_narrow_" + std::to_string(::getpid()));
+  fs::create_directories(out);
+  const std::string data = (out / "grid.json").string(), cli_json = (out / "cli.json").string();
+  const std::string cmd = std::string(GEMMLAB_EXE) + " shot --course '" + g_course +
+                          "' --lesson 19-persistent --step 4 --size 1280x800 --view grid --view-only --data '" + data +
+                          "' --out '" + (out / "grid.png").string() + "' 2> '" + (out / "log").string() + "'";
+  ASSERT_EQ(std::system(cmd.c_str()), 0) << read_all((out / "log").string());
+  const auto j = nlohmann::json::parse(read_all(data));
+  ASSERT_TRUE(j.contains("narrowed")) << j.dump().substr(0, 300);
+  EXPECT_EQ(j["blocks"], 528);
+  EXPECT_EQ(j["narrowed"]["rows"], 16);
+  EXPECT_EQ(j["narrowed"]["cols"], 240);
+  EXPECT_EQ(j["narrowed"]["longest_cluster_cols"], 1000);
+  ASSERT_EQ(j["tiles"].size(), 528u);
+  std::vector<int> row_cols(32, 0), row_tiles(32, 0);
+  for (const auto& t : j["tiles"]) {
+    const int m = t[0].get<int>();
+    row_cols[static_cast<size_t>(m)] += t[8].get<int>();
+    ++row_tiles[static_cast<size_t>(m)];
+  }
+  for (int m = 0; m < 32; ++m) {
+    EXPECT_EQ(row_cols[static_cast<size_t>(m)], 4096) << m;
+    EXPECT_EQ(row_tiles[static_cast<size_t>(m)], m < 16 ? 16 : 17) << m;
+  }
+  const std::string cli = std::string(GEMMLAB_EXE) +
+                          " sim l2 --stage persistent --device h100 --problem 4096,4096,4096 --heat 0 > '" + cli_json + "'";
+  ASSERT_EQ(std::system(cli.c_str()), 0);
+  const auto c = nlohmann::json::parse(read_all(cli_json));
+  ASSERT_TRUE(j.contains("l2_hit_rate")) << j.dump().substr(0, 300);
+  EXPECT_DOUBLE_EQ(j["l2_hit_rate"].get<double>(), c["hit_rate"].get<double>());
+  EXPECT_EQ(j["dram_bytes_read"], c["dram_bytes_read"]);
+  if (!HasFailure()) fs::remove_all(out);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
