@@ -87,14 +87,17 @@ __device__ __forceinline__ void tma_load_2d_multicast(void* dst, const CUtensorM
 }
 
 // K-tile t's boxes for block `rank` of a pair: its own A box, and its half of the shared B box
-// written into both blocks (each block's full barrier counts both halves).
+// written into both blocks (each block's full barrier counts both halves). Block 1's half starts
+// at B row `second` (the tile's half; stage 17's narrowed tiles start it at cols - 128, so that
+// the halves overlap and both blocks write the common rows alike).
 template <class Shape>
 __device__ __forceinline__ void issue_pair_boxes(unsigned char* dst, uint64_t* bar, int t, const CUtensorMap* map_a,
-                                                 const CUtensorMap* map_b_half, int m0, int n0, uint32_t rank) {
-  constexpr int kBHalfRows = Shape::kTileN / kClusterBlocks;
+                                                 const CUtensorMap* map_b_half, int m0, int n0, uint32_t rank,
+                                                 int second = Shape::kTileN / kClusterBlocks) {
+  const int row = int(rank) * second;  // rank 0 or 1
   tma_load_2d(dst, map_a, bar, t * Shape::kTileK, m0);
-  tma_load_2d_multicast(dst + Shape::kABytes + rank * (Shape::kBBytes / kClusterBlocks), map_b_half, bar,
-                        t * Shape::kTileK, n0 + int(rank) * kBHalfRows, uint16_t((1u << kClusterBlocks) - 1));
+  tma_load_2d_multicast(dst + Shape::kABytes + row * tma::kRowBytes, map_b_half, bar, t * Shape::kTileK, n0 + row,
+                        uint16_t((1u << kClusterBlocks) - 1));
 }
 
 // A consumer warp hands a stage back to both producers that write it.

@@ -225,17 +225,13 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
         const int m0 = u.m_tile * Shape::kTileM, n0 = u.col0;
         // The B box's second half starts at row cols - 128: for a narrowed tile (240 or 248
         // columns) the two halves overlap by 16 or 8 rows, which both blocks write alike.
-        constexpr int kHalf = Shape::kTileN / kClusterBlocks;
-        const int second = u.cols - kHalf;
+        const int second = u.cols - Shape::kTileN / kClusterBlocks;
         produce_k_tiles<Shape>(tiles, full, empty, g.k_begin, g.k_end, it,
                                [&](unsigned char* dst, uint64_t* bar, int t) {
-                                 tma_load_2d(dst, &map_a, bar, t * Shape::kTileK, m0);
                                  if constexpr (kMulticast) {
-                                   const int row = rank == 0 ? 0 : second;
-                                   tma_load_2d_multicast(dst + Shape::kABytes + row * tma::kRowBytes, &map_b_half,
-                                                         bar, t * Shape::kTileK, n0 + row,
-                                                         uint16_t((1u << kClusterBlocks) - 1));
+                                   issue_pair_boxes<Shape>(dst, bar, t, &map_a, &map_b_half, m0, n0, rank, second);
                                  } else {
+                                   tma_load_2d(dst, &map_a, bar, t * Shape::kTileK, m0);
                                    tma_load_2d(dst + Shape::kABytes, &map_b_half, bar, t * Shape::kTileK, n0);
                                    tma_load_2d(dst + Shape::kABytes + second * tma::kRowBytes, &map_b_half, bar,
                                                t * Shape::kTileK, n0 + second);
