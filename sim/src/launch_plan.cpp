@@ -55,7 +55,7 @@ persistent::Plan persistent_plan(const LaunchSpec& spec, int clusters) {
 
 // Stage 17's tiles in the order its resident clusters take them (see LaunchSpec); the tail units'
 // tiles come last, whole, for split_persistent_tail to cut. With narrowed rows the list is only
-// the grid's tiles in row order: narrow_persistent_rows replaces the blocks.
+// the grid's tiles in row order: narrow_persistent_rows replaces the blocks and the list.
 OrderSpec persistent_order(const persistent::Plan& p) {
   OrderSpec o;
   o.kind = OrderKind::List;
@@ -110,6 +110,8 @@ void narrow_persistent_rows(BlockPlan& plan, const persistent::Plan& p) {
       w.cols = c.cols;
     }
   plan.grid = Dim3{static_cast<int>(plan.blocks.size()), 1, 1};
+  plan.order.tile_list.clear();  // the order the blocks now take their tiles: (m, index in the row)
+  for (const BlockWork& b : plan.blocks) plan.order.tile_list.push_back(b.tile);
 }
 
 // The stream-k tail: the tail units' whole-tile blocks (the last of the list) become the pieces
@@ -255,6 +257,7 @@ Expected<LaunchPlan> plan_launch(const LaunchSpec& spec, const DeviceDesc& devic
   std::optional<WaveSummary> whole_tile_waves;
   if (persistent && persistent->narrow_rows > 0) {
     narrow_persistent_rows(p.plan, *persistent);
+    p.spec.order = p.plan.order;
     const persistent::Plan& q = *persistent;
     p.narrowed = {q.narrow_rows * q.cluster_m, q.tiles_n + 1, q.narrow_cols, q.tiles_n + 1 - q.narrow_wider_from,
                   q.tile_cols, persistent::longest_cluster_cols(q),

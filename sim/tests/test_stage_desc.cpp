@@ -336,6 +336,10 @@ TEST(LaunchPlan, PersistentNarrowedRowsCoverEveryColumnOnce) {
   EXPECT_EQ(p->narrowed.longest, 1000);
   EXPECT_EQ(p->narrowed.longest_whole, 1024);
   ASSERT_EQ(p->tiles.tiles_n, 17);
+  // The launch's order is the list the blocks take: (tile row, index in the row).
+  ASSERT_EQ(p->spec.order.tile_list.size(), 528u);
+  for (size_t b = 0; b < 528; ++b) ASSERT_TRUE(p->spec.order.tile_list[b] == p->plan.blocks[b].tile) << b;
+  EXPECT_TRUE(p->spec.order.tile_list[527] == (GemmCoord{17, 16, 0}));
   std::vector<std::vector<int>> covered(32, std::vector<int>(4096, 0));
   std::vector<int> widths(32, 0);
   for (const WorkSegment& s : p->plan.segments) {
