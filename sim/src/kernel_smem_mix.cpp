@@ -327,7 +327,9 @@ StageSmemModel no_lsu_instructions(const std::string& name, GemmCoord p) {
 // Stage 17: per output tile, each consumer warp (8 per block: 2 warpgroups) stores its 128
 // accumulators with STS.32 into the swizzled C staging boxes (gmma::c_staging_offset), 16 per
 // 32-column chunk q, in slot q % kStagingSlots of its consumer's buffer; the TMA store reads them
-// back (no LSU).
+// back (no LSU). A narrowed tile (persistent_schedule.h: 240 or 248 columns) stores 120 or 124
+// per thread in the same places; the rows' total is the same, so the counts below per 128 x 256
+// tile of C hold for the whole problem either way.
 StageSmemModel persistent_epilogue(GemmCoord p) {
   using S = kernels::hopper::PersistentStage::Shape;
   constexpr int kStaging = kernels::hopper::PersistentStage::kStagingBytesPerConsumer;
