@@ -318,10 +318,9 @@ StageSmemModel staged_epilogue(const std::string& name, GemmCoord p) {
 }
 
 // Stages 14-16 read A and B with wgmma straight from the TMA's boxes and store C from registers
-// to global memory: no LSU shared-memory instruction (ncu: 0 and 0).
-StageSmemModel no_lsu_instructions(const std::string& name, GemmCoord p) {
-  using S = kernels::hopper::WgmmaStage::Shape;
-  return StageSmemModel{name, 1LL * (p.m / S::kTileM) * (p.n / S::kTileN), S::kThreads / 32, {}, {}};
+// to global memory: no LSU shared-memory instruction (ncu: 0 and 0), on each stage's own tile.
+StageSmemModel no_lsu_instructions(const StageDesc& stage, GemmCoord p) {
+  return StageSmemModel{stage.id, 1LL * (p.m / stage.tile_m) * (p.n / stage.tile_n), stage.threads / 32, {}, {}};
 }
 
 // Stage 17: per output tile, each consumer warp (8 per block: 2 warpgroups) stores its 128
@@ -378,7 +377,7 @@ Expected<StageSmemModel> stage_smem_model(const StageDesc& stage, GemmCoord p) {
   if (id == "multistage") return multistage(p);
   if (id == "epilogue") return staged_epilogue<f16::EpilogueStage::Shape, false>(id, p);
   if (id == "tma") return staged_epilogue<kernels::hopper::TmaStage::Shape, true>(id, p);
-  if (id == "wgmma" || id == "warp-specialized" || id == "cluster") return no_lsu_instructions(id, p);
+  if (id == "wgmma" || id == "warp-specialized" || id == "cluster") return no_lsu_instructions(stage, p);
   if (id == "persistent") {
     // The stream-k tail stores split tiles once per piece; modelled only where there is none on
     // the GPUs the committed measurements ran on (the H100's and the H200's 132 SMs: 66 clusters).
