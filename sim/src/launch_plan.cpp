@@ -260,8 +260,7 @@ Expected<LaunchPlan> plan_launch(const LaunchSpec& spec, const DeviceDesc& devic
     p.spec.order = p.plan.order;
     const persistent::Plan& q = *persistent;
     p.narrowed = {q.narrow_rows * q.cluster_m, q.tiles_n + 1, q.narrow_cols, q.tiles_n + 1 - q.narrow_wider_from,
-                  q.tile_cols, persistent::longest_cluster_cols(q),
-                  static_cast<long long>(ceil_div(q.tiles_m / q.cluster_m * q.tiles_n, q.clusters)) * q.tile_cols};
+                  q.tile_cols, persistent::longest_cluster_cols(q), persistent::whole_rows_longest_cols(q)};
   }
   if (persistent && persistent->tail_units > 0) {
     whole_tile_waves = summarize_waves(p.plan, sms * p.blocks_per_sm);  // the timeline's slots

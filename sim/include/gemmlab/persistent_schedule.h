@@ -141,6 +141,13 @@ GL_HD constexpr long long longest_cluster_cols(const Plan& p) {
   return longest;
 }
 
+// The most columns one cluster would compute with every unit row whole (narrowed rows or not):
+// whole-tile units over the clusters, rounded up, times a tile's columns.
+GL_HD constexpr long long whole_rows_longest_cols(const Plan& p) {
+  const int units = p.unit_rows * p.stride * p.slabs;
+  return static_cast<long long>(ceil_div(units, p.clusters)) * p.tile_cols;
+}
+
 // The kernel's narrowed widths (17_persistent.cuh): 240 and 248 columns.
 inline constexpr int kNarrowMinCols = 240, kNarrowMaxCols = 248;
 
@@ -157,8 +164,7 @@ GL_HD constexpr Plan narrowed(const Plan& p, int rest, int clusters) {
   q.narrow_rows = x;
   q.narrow_cols = narrow;
   q.narrow_wider_from = per_row - (cols - per_row * narrow) / 8;  // the last tiles take the 8-column rest
-  const long long before = static_cast<long long>(ceil_div(p.units(), clusters)) * p.tile_cols;
-  return 50 * longest_cluster_cols(q) <= 49 * before ? q : p;
+  return 50 * longest_cluster_cols(q) <= 49 * whole_rows_longest_cols(q) ? q : p;
 }
 
 // clusters: as many as run at once. The stream-k tail (when `tail` allows it) only where every
@@ -274,7 +280,8 @@ static_assert(make_plan(64, 32, 2, 8, 128, 66, false).tail_units == 0 &&
 constexpr Plan kPlan4096 = make_plan(32, 16, 2, 8, 64, 66, true, 256, 4096);
 static_assert(kPlan4096.clusters == 66 && kPlan4096.narrow_rows == 8 && kPlan4096.units() == 264 &&
               kPlan4096.narrow_cols == 240 && kPlan4096.narrow_wider_from == 15 && kPlan4096.tail_units == 0 &&
-              longest_cluster_cols(kPlan4096) == 1000 && segments(kPlan4096, 65) == 4);
+              longest_cluster_cols(kPlan4096) == 1000 && whole_rows_longest_cols(kPlan4096) == 1024 &&
+              segments(kPlan4096, 65) == 4);
 static_assert(unit_columns(kPlan4096, 127, 1).m_tile == 1 && unit_columns(kPlan4096, 127, 1).col0 == 15 * 256 &&
               unit_columns(kPlan4096, 128, 0).m_tile == 16 && unit_columns(kPlan4096, 128, 0).cols == 240 &&
               unit_columns(kPlan4096, 128 + 72, 1).m_tile == 31 && unit_columns(kPlan4096, 128 + 72, 1).col0 == 9 * 240 &&
