@@ -36,7 +36,7 @@ template <class Shape>
 __device__ __forceinline__ void consume_tile(float (&d)[Shape::kAccumulators], uint32_t stage_address, int wg,
                                              uint32_t accumulate = 1) {
   static_assert(Shape::kWgmmaN == 256 || Shape::kWgmmaN == 248 || Shape::kWgmmaN == 240 || Shape::kWgmmaN == 128 || Shape::kWgmmaN == 64,
-                "the m64n256k16, m64n240k16, m64n128k16 and m64n64k16 wrappers");
+                "the m64n256k16, m64n248k16, m64n240k16, m64n128k16 and m64n64k16 wrappers");
   wgmma_fence();
 #pragma unroll
   for (int step = 0; step < Shape::kStepsPerTile; ++step) {

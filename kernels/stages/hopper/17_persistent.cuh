@@ -130,8 +130,9 @@ __device__ __forceinline__ void store_accumulators_tma(const float (&d)[Shape::k
       } else {
 #pragma unroll
         for (int b = 0; b < cols / 8; ++b) {
-          store(map_c8, half + 1024 * b, row0, col + 8 * b);
-          store(map_c8, half + tma::kCBoxBytes + 1024 * b, row0 + tma::kCBoxRows, col + 8 * b);
+          constexpr int kN8Bytes = tma::kCBoxRows * 8 * 4;  // a 32 x 8 box of floats: 1 KB
+          store(map_c8, half + kN8Bytes * b, row0, col + 8 * b);
+          store(map_c8, half + tma::kCBoxBytes + kN8Bytes * b, row0 + tma::kCBoxRows, col + 8 * b);
         }
       }
       bulk_commit();
