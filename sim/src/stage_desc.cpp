@@ -51,38 +51,62 @@ const StageDesc* stage_of_kernel(std::string_view ncu_kernel_name) {
   return best;
 }
 
-MeasuredStage stage_as_measured(const StageDesc& s, std::string_view ncu_kernel_name) {
-  MeasuredStage out{s, true};
-  // Only the GEMM tracks build one shape per stage: a conv stage picks its tile per layer at run
-  // time (conv_mainloop.cuh), so another tile in its name is not another build.
-  if (s.track != StageTrack::fp16 && s.track != StageTrack::hopper) return out;
-  const std::string plain = plain_kernel_name(ncu_kernel_name);
-  const std::string_view key = "MultistageShape<";
+namespace {
+
+// The `count` numbers of the template argument list that follows `key` in `plain`, possibly
+// written as "(int)256"; false if the list is cut short or a number is larger than any tile.
+bool template_numbers(const std::string& plain, std::string_view key, int* v, int count) {
   const size_t at = plain.find(key);
-  if (at == std::string::npos) return out;
-  // MultistageShape<TM, TN, TK, stages, warp m, warp n[, barrier after mma]> (fp16_shapes.h), the
-  // numbers possibly written as "(int)256".
-  int v[6] = {};
+  if (at == std::string::npos) return false;
   size_t i = at + key.size();
-  for (int& x : v) {
+  for (int n = 0; n < count; ++n) {
     while (i < plain.size() && !std::isdigit(static_cast<unsigned char>(plain[i])) && plain[i] != '>') ++i;
-    if (i >= plain.size() || plain[i] == '>') return out;
-    x = 0;
+    if (i >= plain.size() || plain[i] == '>') return false;
+    v[n] = 0;
     while (i < plain.size() && std::isdigit(static_cast<unsigned char>(plain[i]))) {
-      x = x * 10 + (plain[i++] - '0');
-      if (x > 65536) return out;  // no tile or warp is that large: not a shape this code built
+      v[n] = v[n] * 10 + (plain[i++] - '0');
+      if (v[n] > 65536) return false;  // no tile or warp is that large: not a shape this code built
     }
   }
+  return true;
+}
+
+// An earlier build of a stage: its tile, threads and shared memory.
+MeasuredStage earlier_build(const StageDesc& s, int tm, int tn, int tk, int threads, int smem) {
+  MeasuredStage out{s, false};
+  out.desc.tile_m = tm, out.desc.tile_n = tn, out.desc.tile_k = tk, out.desc.threads = threads;
+  out.desc.smem = smem;
+  return out;
+}
+
+}  // namespace
+
+MeasuredStage stage_as_measured(const StageDesc& s, std::string_view ncu_kernel_name) {
+  const MeasuredStage registered{s, true};
+  // Only the GEMM tracks build one shape per stage: a conv stage picks its tile per layer at run
+  // time (conv_mainloop.cuh), so another tile in its name is not another build.
+  if (s.track != StageTrack::fp16 && s.track != StageTrack::hopper) return registered;
+  const std::string plain = plain_kernel_name(ncu_kernel_name);
+  // WgmmaShape<TM, TN, stages, producer> (hopper_shapes.h): TM / 64 consumer warpgroups, one
+  // more with a producer; stage 14 ran 128 x 256 until 2026-11-27. Its shared memory is its
+  // stages of A and B boxes (stages 14-16; stage 17, which stages C too, keeps its shape).
+  if (int w[4] = {}; template_numbers(plain, "WgmmaShape<", w, 4)) {
+    const auto [tm, tn, stages, producer] = w;
+    if (tm <= 0 || tm % 64 || tn <= 0 || tn % 8 || tn > 256 || stages <= 0 || producer > 1) return registered;
+    const int threads = (tm / 64 + producer) * 128;
+    if (tm == s.tile_m && tn == s.tile_n && threads == s.threads) return registered;
+    return earlier_build(s, tm, tn, s.tile_k, threads, int(kernels::hopper::wgmma_smem_bytes(tm, tn, stages)));
+  }
+  // MultistageShape<TM, TN, TK, stages, warp m, warp n[, barrier after mma]> (fp16_shapes.h).
+  int v[6] = {};
+  if (!template_numbers(plain, "MultistageShape<", v, 6)) return registered;
   const auto [tm, tn, tk, stages, wm, wn] = v;
-  if (tm <= 0 || tn <= 0 || tk <= 0 || wm <= 0 || wn <= 0 || tm % wm || tn % wn) return out;
+  if (tm <= 0 || tn <= 0 || tk <= 0 || wm <= 0 || wn <= 0 || tm % wm || tn % wn) return registered;
   const int threads = (tm / wm) * (tn / wn) * 32;
-  if (tm == s.tile_m && tn == s.tile_n && tk == s.tile_k && threads == s.threads) return out;
+  if (tm == s.tile_m && tn == s.tile_n && tk == s.tile_k && threads == s.threads) return registered;
   // An earlier build: its shared memory is its stages of A and B tiles (stages 11 and 12; the TMA
   // and conv stages, whose blocks hold more, have kept their shapes).
-  out.current = false;
-  out.desc.tile_m = tm, out.desc.tile_n = tn, out.desc.tile_k = tk, out.desc.threads = threads;
-  out.desc.smem = stages * (tm + tn) * tk * 2;
-  return out;
+  return earlier_build(s, tm, tn, tk, threads, stages * (tm + tn) * tk * 2);
 }
 
 }  // namespace gemmlab

@@ -117,9 +117,13 @@ TEST(GmmaDesc, StagingOffsetsFillEachChunkOnceFromFourBases) {
 
 TEST(HopperShapes, WgmmaStage) {
   using S = kernels::hopper::WgmmaStage::Shape;
+  // 128 x 128 tile: 2 warpgroups of 64 x 128 (64 accumulators a thread), A and B boxes of
+  // 128 rows x 128 bytes, 4 stages + the 1024-byte alignment slack + 8 mbarriers.
   EXPECT_EQ(S::kConsumers, 2);
-  EXPECT_EQ(S::kStageBytes, 49152);
-  EXPECT_EQ(S::kSmemBytes, 4u * 49152 + 1024 + 64);
+  EXPECT_EQ(S::kAccumulators, 64);
+  EXPECT_EQ(S::kStageBytes, 32768);
+  EXPECT_EQ(S::kSmemBytes, 4u * 32768 + 1024 + 64);
+  EXPECT_EQ(kernels::hopper::WarpSpecializedStage::Shape::kSmemBytes, 4u * 49152 + 1024 + 64);
   EXPECT_LE(S::kSmemBytes, 232448u);  // the H100's 227 KB opt-in limit per block
   EXPECT_LE(kernels::hopper::TmaStage::kSmemBytes, 232448u);
 }

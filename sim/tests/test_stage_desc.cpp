@@ -223,6 +223,22 @@ TEST(StageTable, AStageAsItsMeasuredKernelWasBuilt) {
   const MeasuredStage tma = stage_as_measured(t, "tma_mma_sync_kernel<MultistageShape<128, 256, 64, 4, 64, 64>>");
   EXPECT_TRUE(tma.current);
   EXPECT_EQ(tma.desc.smem, t.smem);
+  // Stage 14 ran two warpgroups on 128 x 256 until 2026-11-27 (the per-stage ncu captures of
+  // 2026-11-26 are of it): 4 stages of 48 KB boxes, the slack and 8 mbarriers.
+  const StageDesc& w = *find_stage_desc("wgmma");
+  const MeasuredStage wide = stage_as_measured(w, "void hopper::wgmma_kernel<hopper::WgmmaShape<128, 256, 4, 0>>(CUtensorMap_st)");
+  EXPECT_FALSE(wide.current);
+  EXPECT_EQ(wide.desc.tile_n, 256);
+  EXPECT_EQ(wide.desc.threads, 256);
+  EXPECT_EQ(wide.desc.smem, 4 * 49152 + 1024 + 64);
+  EXPECT_TRUE(stage_as_measured(w, "wgmma_kernel<WgmmaShape<(int)128, (int)128, (int)4, (bool)0>>").current);
+  // A producer warpgroup is one more warpgroup; stage 17's name carries the shape it runs.
+  const StageDesc& p = *find_stage_desc("persistent");
+  EXPECT_TRUE(stage_as_measured(p, "persistent_kernel<WgmmaShape<128, 256, 4, 1>>").current);
+  EXPECT_EQ(stage_as_measured(w, "wgmma_kernel<WgmmaShape<128, 256, 4, 1>>").desc.threads, 384);
+  // Not a wgmma tile (N past 256, M not whole warpgroups): the registered stage.
+  EXPECT_TRUE(stage_as_measured(w, "wgmma_kernel<WgmmaShape<128, 512, 4, 0>>").current);
+  EXPECT_TRUE(stage_as_measured(w, "wgmma_kernel<WgmmaShape<96, 128, 4, 0>>").current);
 }
 
 TEST(LaunchPlan, StagesLaunchAsTheirKernelsDo) {
@@ -488,13 +504,13 @@ TEST(StageTable, MatchesTheBenchsNcuCaptures) {
       if (!registered) continue;  // cuBLAS, the split-k reduction
       SCOPED_TRACE(l.kernel.substr(0, 80));
       seen.insert(registered->id);
-      // An earlier build of the stage (none in these two files since 2026-11-26; a capture of stage
-      // 12's 128 x 256 tile would be):
-      // checked as that kernel was built, registers excepted (known for the current build only).
+      // An earlier build of the stage (in these two files: stage 14's 128 x 256 build, captured
+      // 2026-11-26) is checked as that kernel was built, registers excepted (known for the current
+      // build only).
       const MeasuredStage built = stage_as_measured(*registered, l.kernel);
       const StageDesc* s = &built.desc;
       if (!built.current) {
-        EXPECT_EQ(s->id, std::string("epilogue"));
+        EXPECT_EQ(s->id, std::string("wgmma"));
         ++earlier_builds[file];
       }
       auto metric = [&](const char* name) {
@@ -518,9 +534,10 @@ TEST(StageTable, MatchesTheBenchsNcuCaptures) {
     }
     EXPECT_GE(seen.size(), 10u);  // every fp32 stage, multistage and epilogue
   }
-  // Both were taken again with stage 12's 256 x 128 build (2026-11-26: H100 16:47Z, H200 19:27Z).
-  EXPECT_EQ(earlier_builds["assets/results/nvidia-h100-80gb-hbm3-ncu.csv"], 0);
-  EXPECT_EQ(earlier_builds["assets/results/nvidia-h200-ncu.csv"], 0);
+  // Both were taken with stage 12's 256 x 128 build (2026-11-26: H100 16:47Z, H200 19:27Z), when
+  // stage 14 ran 128 x 256 (one launch each); stage 14 runs 128 x 128 since 2026-11-27.
+  EXPECT_EQ(earlier_builds["assets/results/nvidia-h100-80gb-hbm3-ncu.csv"], 1);
+  EXPECT_EQ(earlier_builds["assets/results/nvidia-h200-ncu.csv"], 1);
 }
 
 }  // namespace

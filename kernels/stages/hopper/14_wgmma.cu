@@ -1,23 +1,27 @@
 // Stage 14 - + wgmma (sm_90a only). Stage 13's TMA pipeline, but the math leaves mma.sync for
 // Hopper's warpgroup MMA:
 //
-//   - wgmma.mma_async m64n256k16 (SASS HGMMA.64x256x16.F32): four warps (a warpgroup, 128
-//     threads) issue one instruction that multiplies 64 x 16 of A by 16 x 256 of B. The tensor
+//   - wgmma.mma_async m64n128k16 (SASS HGMMA.64x128x16.F32): four warps (a warpgroup, 128
+//     threads) issue one instruction that multiplies 64 x 16 of A by 16 x 128 of B. The tensor
 //     core reads both straight from the TMA's swizzled boxes through 64-bit matrix descriptors
-//     (gemmlab/gmma_desc.h); no ldmatrix, no fragments in registers, only the 128 accumulators
+//     (gemmlab/gmma_desc.h); no ldmatrix, no fragments in registers, only the 64 accumulators
 //     a thread holds (gmma::accumulator says which).
 //   - Asynchronous: the instruction returns at once; wgmma.commit_group closes a k-tile's four
 //     MMAs into a group and wgmma.wait_group 1 lets one group keep running while the warpgroup
 //     waits for the stage to free. Stage 13's warps spent their issue slots on 128 ldmatrix and
 //     512 mma.sync per k64-tile; here a warpgroup issues 4 instructions.
-//   - 2 consumer warpgroups (256 threads) on a 128x256x64 tile, 4 stages (192 KB).
+//   - 2 warpgroups (256 threads) on a 128x128x64 tile, 64 rows each, 4 stages of 32 KB (129 KB),
+//     serpentine slabs of 4 tiles (hopper_shapes.h says why 4).
 // Kept from stage 13: thread 0 issues the TMA between the compute; one block barrier per k-tile
 // tells it a stage is free (stage 15 replaces both with a producer warpgroup and empty barriers).
 // The accumulators go straight to C, 32-bit stores of 8 rows x 4 columns per instruction.
+// What holds it back: at the tensor peak each k-tile's 32 KB of A and B feed 512 cycles, 64 bytes
+// a cycle through the TMA and the L2; stage 15's 128x256 tile needs 48 (the same kernel on
+// 128x256 ran level with stage 15: HOPPER_NOTES.md).
 // K must be a multiple of 8 (TMA's 16-byte row strides); any M and N (zero boxes, predicated stores).
 // The kernel: 14_wgmma.cuh (wgmma_kernel); its PTX: wgmma_ptx.cuh.
-// Measured, GPU time only (2026-11-26 21:2xZ, ratio to cuBLAS timed in turns): H100 701 TFLOP/s, 96.1 % at
-// 4096^3, 660 TFLOP/s, 102.8 % at 8192^3; H200 699 TFLOP/s, 95.5 % and 711 TFLOP/s, 99.0 %.
+// Measured, GPU time only (2026-11-27, ratio to cuBLAS timed in turns): H100 82 % at 4096^3, 88 %
+// at 8192^3; H200 86 % and 90 % (stage 13: 66-67 % / 61-65 %; stage 15: 95 % / 98-107 %).
 // Runs and method: HOPPER_NOTES.md.
 //
 // Run: gemmlab bench --stages tma,wgmma --sizes 4096,8192 --check
@@ -27,7 +31,7 @@
 namespace gemmlab::kernels {
 namespace {
 
-using Stage = hopper::WgmmaStage;  // 128x256x64, 2 consumer warpgroups, 4 stages (hopper_shapes.h)
+using Stage = hopper::WgmmaStage;  // 128x128x64, 2 warpgroups, 4 stages (hopper_shapes.h)
 using Shape = Stage::Shape;
 const void* kKernel = reinterpret_cast<const void*>(hopper::wgmma_kernel<Shape>);
 

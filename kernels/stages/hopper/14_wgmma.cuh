@@ -5,8 +5,8 @@
 //   prologue: thread 0 issues k-tiles 0 .. kStages-1 (those inside K).
 //   for each k-tile t:
 //     every thread waits for tile t's barrier (parity t / kStages & 1)
-//     each consumer warpgroup: fence, 4 x wgmma m64n256k16 (k16 steps 0, 16, 32, 48; its 64 A rows,
-//       all 256 B rows, straight from the swizzled boxes), commit, wait until <= 1 group in flight
+//     each consumer warpgroup: fence, 4 x wgmma m64nNk16 (k16 steps 0, 16, 32, 48; its 64 A rows,
+//       all N = kTileN B rows, straight from the swizzled boxes), commit, wait until <= 1 group in flight
 //       (tile t's MMAs keep running; tile t-1's are done, so its stage is free)
 //     block barrier; thread 0 issues tile t-1+kStages into tile t-1's stage
 //   wait for the last group; accumulators straight to C.
@@ -51,7 +51,7 @@ __device__ __forceinline__ void consume_tile(float (&d)[Shape::kAccumulators], u
   wgmma_commit();
 }
 
-// C = alpha * d + beta * C for warpgroup `wg`'s 64 x 256 rows, straight from the registers:
+// C = alpha * d + beta * C for warpgroup `wg`'s 64 x kTileN elements, straight from the registers:
 // each store instruction covers 8 rows (32 bytes) of 4 columns. C is read only when beta != 0.
 template <class Shape>
 __device__ __forceinline__ void store_accumulators(const float (&d)[Shape::kAccumulators], float* C, int M,

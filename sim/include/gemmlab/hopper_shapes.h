@@ -17,6 +17,11 @@ namespace gemmlab::kernels::hopper {
 // (the swizzle's repeat; dynamic shared memory is only 16-byte aligned) and the mbarriers.
 constexpr std::size_t kAlignSlack = tma::kSwizzleAtomBytes;
 constexpr std::size_t barrier_bytes(int stages) { return std::size_t(2 * stages) * 8; }  // full + empty
+// A wgmma stage's shared memory: `stages` of one A box (tile_m rows) and one B box (tile_n rows).
+constexpr std::size_t wgmma_smem_bytes(int tile_m, int tile_n, int stages) {
+  return std::size_t(stages) * std::size_t(tma::box_bytes(tile_m) + tma::box_bytes(tile_n)) + kAlignSlack +
+         barrier_bytes(stages);
+}
 
 // Stage 13: stage 12's kernel (8 warps of 64x64, ldmatrix + mma.sync, staged epilogue, serpentine
 // blocks) on a k64 tile whose copies are TMA boxes.
@@ -41,8 +46,7 @@ struct WgmmaShape {
   static constexpr int kStepsPerTile = kTileK / 16;
   static constexpr int kABytes = tma::box_bytes(kTileM), kBBytes = tma::box_bytes(kTileN);
   static constexpr int kStageBytes = kABytes + kBBytes;
-  static constexpr std::size_t kSmemBytes =
-      std::size_t(kStages) * kStageBytes + kAlignSlack + barrier_bytes(kStages);
+  static constexpr std::size_t kSmemBytes = wgmma_smem_bytes(kTileM, kTileN, kStages);
   static_assert(kTileM % 64 == 0 && kTileN % 8 == 0 && kTileN >= 8 && kTileN <= 256,
                 "wgmma m64nNk16: N a multiple of 8 up to 256");
   static_assert(kTileM <= tma::kMaxBoxRows && kTileN <= tma::kMaxBoxRows, "one TMA box per operand");
@@ -50,17 +54,23 @@ struct WgmmaShape {
                 "every box stays 1024-byte aligned");
 };
 
-// 14 wgmma: 2 consumer warpgroups of 64x256, 4 stages of 48 KB; thread 0 issues the TMA.
+// 14 wgmma: 2 warpgroups of 64x128 (wgmma m64n128k16) on a 128x128 tile, 4 stages of 32 KB;
+// thread 0 issues the TMA. At the tensor peak a k-tile's 32 KB feed 512 cycles: 64 bytes of A and
+// B per cycle, where stage 15's 128x256 tile needs 48 (HOPPER_NOTES.md: 82-90% of cuBLAS against
+// 95-100%). Serpentine slabs of 4 tiles (512 columns): slabs of 8 ran 1-3 points faster at 4096^3
+// but put the L2's traffic at the edge of its capacity, where the H100's DRAM bytes varied from
+// launch to launch (199-210 MB) and the L2 replay read 218; slabs of 4 it replays (L2_VALIDATION.md).
 struct WgmmaStage {
-  using Shape = WgmmaShape<128, 256, 4, false>;  // 256 threads, 197 KB shared
-  static constexpr int kMaxStride = 8;
+  using Shape = WgmmaShape<128, 128, 4, false>;  // 256 threads, 129 KB shared
+  static constexpr int kMaxStride = 4;
 };
-static_assert(WgmmaStage::Shape::kThreads == 256 && WgmmaStage::Shape::kAccumulators == 128);
+static_assert(WgmmaStage::Shape::kThreads == 256 && WgmmaStage::Shape::kAccumulators == 64);
 // The most dynamic shared memory a block may opt in to on sm_90 (227 KB).
 constexpr std::size_t kMaxSmemPerBlock = 232448;
 static_assert(WgmmaStage::Shape::kSmemBytes <= kMaxSmemPerBlock && TmaStage::kSmemBytes <= kMaxSmemPerBlock);
 
-// 15 warp-specialized: stage 14's tile and consumers, plus a producer warpgroup (384 threads).
+// 15 warp-specialized: a producer warpgroup and two consumer warpgroups of 64x256 on a 128x256
+// tile, 4 stages of 48 KB (384 threads, 197 KB).
 struct WarpSpecializedStage {
   using Shape = WgmmaShape<128, 256, 4, true>;
   static constexpr int kMaxStride = 8;
