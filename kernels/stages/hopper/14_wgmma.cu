@@ -20,8 +20,9 @@
 // 128x256 ran level with stage 15: HOPPER_NOTES.md).
 // K must be a multiple of 8 (TMA's 16-byte row strides); any M and N (zero boxes, predicated stores).
 // The kernel: 14_wgmma.cuh (wgmma_kernel); its PTX: wgmma_ptx.cuh.
-// Measured, GPU time only (2026-11-27, ratio to cuBLAS timed in turns): H100 82 % at 4096^3, 88 %
-// at 8192^3; H200 86 % and 90 % (stage 13: 66-67 % / 61-65 %; stage 15: 95 % / 98-107 %).
+// Measured, GPU time only (2026-11-27, ratio to cuBLAS timed in turns, 6-8 runs a GPU): H100
+// 82-84 % at 4096^3, 88-99 % at 8192^3; H200 86-87 % and 90-99 % (stage 13: 64-67 % / 61-65 %;
+// stage 15: 95-96 % / 98-107 %; at 8192^3 both cards run at their power limit and the ratio swings).
 // Runs and method: HOPPER_NOTES.md.
 //
 // Run: gemmlab bench --stages tma,wgmma --sizes 4096,8192 --check

@@ -19,8 +19,8 @@
 // block runs several tiles and loads the next during an epilogue (stage 17).
 // K must be a multiple of 8 (TMA's 16-byte row strides); any M and N.
 // The kernel: 15_warp_specialized.cuh (warp_specialized_kernel).
-// Measured, GPU time only (2026-11-27, ratio to cuBLAS timed in turns): H100 95 % at 4096^3,
-// 98-102 % at 8192^3; H200 95-96 % and 99-107 % (stage 14: 82-86 % / 88-90 %).
+// Measured, GPU time only (2026-11-27, ratio to cuBLAS timed in turns, 6-7 runs a GPU): H100
+// 95-96 % at 4096^3, 98-102 % at 8192^3; H200 95-96 % and 99-107 % (stage 14: 82-87 % / 88-99 %).
 // Runs and method: HOPPER_NOTES.md.
 //
 // Run: gemmlab bench --stages wgmma,warp-specialized --sizes 4096,8192 --check
