@@ -56,8 +56,8 @@ struct WgmmaShape {
 
 // 14 wgmma: 2 warpgroups of 64x128 (wgmma m64n128k16) on a 128x128 tile, 4 stages of 32 KB;
 // thread 0 issues the TMA. At the tensor peak a k-tile's 32 KB feed 512 cycles: 64 bytes of A and
-// B per cycle, where stage 15's 128x256 tile needs 48 (HOPPER_NOTES.md: 82-90% of cuBLAS against
-// 95-100%). Serpentine slabs of 4 tiles (512 columns): slabs of 8 ran 2-3 points faster at 4096^3
+// B per cycle, where stage 15's 128x256 tile needs 48 (HOPPER_NOTES.md: 82-87% of cuBLAS at 4096^3
+// against 95-96%). Serpentine slabs of 4 tiles (512 columns): slabs of 8 ran 2-3 points faster at 4096^3
 // but put the L2's traffic at the edge of its capacity, where the H100's DRAM bytes varied from
 // launch to launch (199-210 MB) and the L2 replay read 218; slabs of 4 it replays (L2_VALIDATION.md).
 struct WgmmaStage {
