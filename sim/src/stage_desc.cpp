@@ -95,7 +95,11 @@ MeasuredStage stage_as_measured(const StageDesc& s, std::string_view ncu_kernel_
     if (tm <= 0 || tm % 64 || tn <= 0 || tn % 8 || tn > 256 || stages <= 0 || producer > 1) return registered;
     const int threads = (tm / 64 + producer) * 128;
     if (tm == s.tile_m && tn == s.tile_n && threads == s.threads) return registered;
-    return earlier_build(s, tm, tn, s.tile_k, threads, int(kernels::hopper::wgmma_smem_bytes(tm, tn, stages)));
+    MeasuredStage b = earlier_build(s, tm, tn, s.tile_k, threads, int(kernels::hopper::wgmma_smem_bytes(tm, tn, stages)));
+    // Which slabs it ran is not in its name: every wgmma build before the 128 x 128 one ran the
+    // fp16 stages' slabs of 8, as stages 15 and 16 still do.
+    b.desc.raster_param = kernels::hopper::WarpSpecializedStage::kMaxStride;
+    return b;
   }
   // MultistageShape<TM, TN, TK, stages, warp m, warp n[, barrier after mma]> (fp16_shapes.h).
   int v[6] = {};

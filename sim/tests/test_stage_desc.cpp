@@ -231,6 +231,8 @@ TEST(StageTable, AStageAsItsMeasuredKernelWasBuilt) {
   EXPECT_EQ(wide.desc.tile_n, 256);
   EXPECT_EQ(wide.desc.threads, 256);
   EXPECT_EQ(wide.desc.smem, 4 * 49152 + 1024 + 64);
+  EXPECT_EQ(wide.desc.raster_param, 8);  // its serpentine slabs (stage 14 runs slabs of 4 now)
+  EXPECT_EQ(w.raster_param, 4);
   EXPECT_TRUE(stage_as_measured(w, "wgmma_kernel<WgmmaShape<(int)128, (int)128, (int)4, (bool)0>>").current);
   // A producer warpgroup is one more warpgroup; stage 17's name carries the shape it runs.
   const StageDesc& p = *find_stage_desc("persistent");
