@@ -224,7 +224,7 @@ TEST(StageTable, AStageAsItsMeasuredKernelWasBuilt) {
   EXPECT_TRUE(tma.current);
   EXPECT_EQ(tma.desc.smem, t.smem);
   // Stage 14 ran two warpgroups on 128 x 256 until 2026-11-27 (the per-stage ncu captures of
-  // 2026-11-26 are of it): 4 stages of 48 KB boxes, the slack and 8 mbarriers.
+  // 2026-11-26 were of it): 4 stages of 48 KB boxes, the slack and 8 mbarriers.
   const StageDesc& w = *find_stage_desc("wgmma");
   const MeasuredStage wide = stage_as_measured(w, "void hopper::wgmma_kernel<hopper::WgmmaShape<128, 256, 4, 0>>(CUtensorMap_st)");
   EXPECT_FALSE(wide.current);
