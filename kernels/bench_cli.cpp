@@ -53,6 +53,8 @@ const char* kHelp =
     "Every entry is checked against cuBLAS (convolutions: im2col + cuBLAS) on fresh random inputs (output poisoned with NaN,\n"
     "relative Frobenius error < 1e-5 fp32, < 2e-3 fp16 in / fp32 accumulate) before timing.\n"
     "cuBLAS runs in the same process first: cublasSgemm (no TF32) and cublasGemmEx fp16/fp32.\n"
+    "Each stage is timed in turns with cuBLAS (its % of cuBLAS) and with the stage before it on\n"
+    "its ladder when that is selected too (\"x prev\": that stage's time over this one's).\n"
     "Exit: 0 all checks passed, 1 a check failed, 2 bad arguments, no GPU or a CUDA error.\n";
 
 std::vector<std::string> split_commas(const std::string& s) {
@@ -268,6 +270,10 @@ struct Row {
   bool timed = false, checked = false;
   double ratio = 0;
   double cublas_ms = 0;  // the cuBLAS median `ratio` divides (timed in turns with the stage)
+  // The stage before this one on its ladder, timed in turns with it and cuBLAS (empty: none, or
+  // not selected, or it could not run this size).
+  std::string previous;
+  double previous_ms = 0;
   std::string rejected;
 };
 
@@ -509,16 +515,25 @@ int run_bench(const Options& o) {
       if (row.checked && !row.c.ok) all_ok = false;
       if (row.checked && !o.check_only) {
         progress.show(step, row.stage + " " + size_text(p) + ": timing");
-        // The ratio: against cuBLAS timed in turns with the stage (Runner::time_interleaved), not
-        // against the reference row above, which ran earlier on a cooler GPU.
-        const std::vector<TimeResult> pair =
-            runner.time_interleaved({target, Target::cublas(target.track)}, p, o.time);
-        warn_unheld(row.stage + " " + size_text(p), pair);
-        row.t = pair[0];
+        // The ratio: against cuBLAS timed in turns with the stage (Runner::time_stage), not
+        // against the reference row above, which ran earlier on a cooler GPU; and the stage
+        // before it on the ladder in the same turns, where it is selected and ran this size.
+        const Target* previous = nullptr;
+        Target before;
+        if (const StageDesc* b = ladder_previous(*s)) {
+          const auto earlier = std::find_if(rows.begin(), rows.end(), [&](const Row& r) {
+            return r.stage == b->id && r.p.m == p.m && r.p.n == p.n && r.p.k == p.k && r.timed && r.c.ok;
+          });
+          if (earlier != rows.end()) before = Target::of(*find_stage(b->id)), previous = &before;
+        }
+        const Runner::StageTurns turns = runner.time_stage(target, previous, p, o.time);
+        warn_unheld(row.stage + " " + size_text(p), {turns.stage, turns.cublas, turns.previous});
+        row.t = turns.stage;
         row.timed = row.t.rejected.empty();
         if (!row.timed) row.rejected = row.t.rejected;
-        row.ratio = row.timed && pair[1].median_ms > 0 ? pair[1].median_ms / row.t.median_ms : 0;
-        row.cublas_ms = pair[1].median_ms;
+        row.ratio = row.timed && turns.cublas.median_ms > 0 ? turns.cublas.median_ms / row.t.median_ms : 0;
+        row.cublas_ms = turns.cublas.median_ms;
+        if (row.timed && previous) row.previous = previous->id(), row.previous_ms = turns.previous.median_ms;
       }
       rows.push_back(row);
     }
@@ -526,14 +541,17 @@ int run_bench(const Options& o) {
   progress.done();
 
   // The table.
-  std::printf("%-16s %-17s %10s %9s %9s %10s %6s %s\n", "stage", "M x N x K", "ms", "TFLOP/s",
-              "% cuBLAS", "rel_err", "reps", "check");
+  std::printf("%-16s %-17s %10s %9s %9s %8s %10s %6s %s\n", "stage", "M x N x K", "ms", "TFLOP/s",
+              "% cuBLAS", "x prev", "rel_err", "reps", "check");
   for (const Row& r : rows) {
     std::printf("%-16s %-17s ", r.stage.c_str(), size_text(r.p).c_str());
     if (r.timed)
       std::printf("%10.4f %9.2f %8.1f%% ", r.t.median_ms, r.t.tflops, 100 * r.ratio);
     else
       std::printf("%10s %9s %9s ", "-", "-", "-");
+    // The speed-up over the stage before, timed in the same turns: its time over this one's.
+    if (r.previous_ms > 0) std::printf("%7.3fx ", r.previous_ms / r.t.median_ms);
+    else std::printf("%8s ", "-");
     if (r.checked) std::printf("%10.2e ", r.c.rel_err);
     else std::printf("%10s ", "-");
     if (r.timed) std::printf("%6d ", r.t.reps);
@@ -557,18 +575,20 @@ int run_bench(const Options& o) {
       }
       if (!r.timed) continue;
       const bool reference = !r.checked;
-      results.push_back({{"stage", r.stage},
-                         {"track", r.track},
-                         {"m", r.p.m},
-                         {"n", r.p.n},
-                         {"k", r.p.k},
-                         {"ms", r.t.median_ms},
-                         {"tflops", r.t.tflops},
-                         {"ratio_to_cublas", r.ratio},
-                         {"cublas_ms", reference ? r.t.median_ms : r.cublas_ms},
-                         {"rel_err", reference ? 0.0 : r.c.rel_err},
-                         {"ok", reference || r.c.ok},
-                         {"reps", r.t.reps}});
+      Json x = {{"stage", r.stage},
+                {"track", r.track},
+                {"m", r.p.m},
+                {"n", r.p.n},
+                {"k", r.p.k},
+                {"ms", r.t.median_ms},
+                {"tflops", r.t.tflops},
+                {"ratio_to_cublas", r.ratio},
+                {"cublas_ms", reference ? r.t.median_ms : r.cublas_ms},
+                {"rel_err", reference ? 0.0 : r.c.rel_err},
+                {"ok", reference || r.c.ok},
+                {"reps", r.t.reps}};
+      if (r.previous_ms > 0) x["previous_stage"] = r.previous, x["previous_ms"] = r.previous_ms;
+      results.push_back(x);
     }
     write_results(o.json_path, dev, results, skipped);
   }

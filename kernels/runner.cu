@@ -242,6 +242,16 @@ TimeResult Runner::time(const Target& t, const Problem& p, const TimeOptions& op
   return time_interleaved({t}, p, opt).front();
 }
 
+Runner::StageTurns Runner::time_stage(const Target& t, const Target* previous, const Problem& p,
+                                      const TimeOptions& opt) {
+  std::vector<Target> targets = {t, Target::cublas(t.track)};
+  if (previous) targets.push_back(*previous);
+  const std::vector<TimeResult> r = time_interleaved(targets, p, opt);
+  StageTurns turns{r[0], r[1], {}};
+  if (previous) turns.previous = r[2];
+  return turns;
+}
+
 // The targets take turns, a few timed runs each per round, on the same rotating input sets: a GPU
 // that lowers its clock as it heats (the H100 and H200 at their power limit) slows them alike,
 // where timing one after the other favoured whichever ran first by up to 10 %.
@@ -363,8 +373,11 @@ std::vector<TimeResult> Runner::Impl::time_in_turns(size_t count, const std::fun
   // input set, so every run starts with its inputs out of the L2.
   constexpr int kPerRound = 2;
   std::vector<std::vector<double>> ms(count);
-  for (int done = 0; done < reps; done += kPerRound)
-    for (size_t j = 0; j < count; ++j) {
+  // Every other round runs the targets in reverse, so that no target always follows the same one
+  // (a GPU still cooling from cuBLAS, say): the stages a bench compares share every place.
+  for (int done = 0, round = 0; done < reps; done += kPerRound, ++round)
+    for (size_t turn = 0; turn < count; ++turn) {
+      const size_t j = round % 2 ? count - 1 - turn : turn;
       if (count > 1) launch(j, run++);
       for (int i = done; i < std::min(reps, done + kPerRound); ++i) {
         ms[j].push_back(timed_run(j, run++));

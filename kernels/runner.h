@@ -126,10 +126,19 @@ class Runner {
   // Median of CUDA-event timings over rotated input sets (alpha 1, beta 0).
   TimeResult time(const Target& t, const Problem& p, const TimeOptions& opt);
   // The targets timed in turns (per round and target: one untimed run after the switch, then two
-  // timed ones; the same rotating inputs), so that clock changes under load affect them alike: a
+  // timed ones; every other round in reverse order; the same rotating inputs), so that clock
+  // changes under load, and the place in a round, affect them alike: a
   // stage and its cuBLAS reference for a fair ratio.
   std::vector<TimeResult> time_interleaved(const std::vector<Target>& targets, const Problem& p,
                                            const TimeOptions& opt);
+  // A stage as `gemmlab bench` and the Kernels view time it: in turns with cuBLAS (its ratio) and,
+  // where `previous` is given (the stage before it on its ladder, gemmlab::ladder_previous), with
+  // that stage too, so that "faster than the stage before" compares runs under the same clock.
+  struct StageTurns {
+    TimeResult stage, cublas;
+    TimeResult previous;  // reps == 0 when no previous stage was timed
+  };
+  StageTurns time_stage(const Target& t, const Target* previous, const Problem& p, const TimeOptions& opt);
 
   // Convolutions: the same checks and timing with conv targets (all interleaved targets must read
   // the same element type). check_conv compares with im2col + cuBLAS, check_conv_host with a

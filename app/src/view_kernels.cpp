@@ -309,6 +309,9 @@ class KernelsView final : public View {
                     100 * x->ratio_to_cudnn, verdict);
       else if (x->is_conv)
         label = trf("%.1f %s  %.1f%% of im2col+cuBLAS  %s", x->tflops, unit, 100 * x->ratio_to_im2col, verdict);
+      else if (x->speedup_over_previous() > 0)  // the stage before, timed in the same turns
+        label = trf("%.1f TFLOP/s  %.1f%% of cuBLAS  %.3fx the stage before  %s", x->tflops,
+                    100 * x->ratio_to_cublas, x->speedup_over_previous(), verdict);
       else  // one decimal: a stage at 99.5% of cuBLAS is not "100%"
         label = trf("%.1f TFLOP/s  %.1f%% of cuBLAS  %s (rel err %.1e)", x->tflops, 100 * x->ratio_to_cublas, verdict,
                     x->rel_err);
@@ -323,6 +326,10 @@ class KernelsView final : public View {
         tooltip_row(tr("time"), trf("%.4f ms median of %d runs", x->ms, x->reps));
         if (!x->is_reference() && !x->is_conv)
           tooltip_row(tr("cuBLAS"), trf("%.4f ms, timed in turns with this stage", x->cublas_ms));
+        if (x->speedup_over_previous() > 0)
+          tooltip_row(tr("stage before"), trf("%s: %.4f ms, timed in turns with this stage (%.3fx this stage's time)",
+                                              stage_name(x->previous_stage).c_str(), x->previous_ms,
+                                              x->speedup_over_previous()));
         if (!x->is_reference() && x->is_conv) {
           tooltip_row(tr("im2col+cuBLAS"), trf("%.4f ms, timed in turns with this stage", x->im2col_ms));
           if (x->cudnn_ms > 0) tooltip_row(tr("cuDNN"), trf("%.4f ms, timed in turns with this stage", x->cudnn_ms));
@@ -336,7 +343,8 @@ class KernelsView final : public View {
     // the % compares each stage with cuBLAS timed in turns with it, the cuBLAS row with nothing.
     if (std::any_of(rows.begin(), rows.end(), [](const BenchResult* x) { return !x->is_reference() && !x->is_conv; }))
       note_text(tr("Bars: each run's TFLOP/s. Each percentage is against cuBLAS timed in turns with that "
-                   "stage: the fairer comparison where the GPU's clock changed between runs."));
+                   "stage, and \"x the stage before\" against the stage before it on the ladder in the same "
+                   "turns: the fairer comparisons where the GPU's clock changed between runs."));
     for (const auto& s : r.skipped) {
       if (s.size_key != size) continue;
       ImGui::TextDisabled(tr("%s: skipped, %s"), stage_name(s.stage).c_str(), s.reason.c_str());

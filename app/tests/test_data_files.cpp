@@ -30,6 +30,34 @@ TEST(ResultsFile, ReadsTheBenchFormat) {
   EXPECT_DOUBLE_EQ(again->results[1].tflops, 34.4);
 }
 
+// A stage timed in turns with the stage before it (Runner::time_stage): the speed-up is that
+// stage's median over this one's, and it survives a save.
+TEST(ResultsFile, ReadsTheStageBeforeTimedInTurns) {
+  const std::string head =
+      R"({"device":{"name":"d","sms":132,"l2_bytes":1,"clock_mhz":1,"driver":"x","cuda":"13.0"},"date":"d","results":[)";
+  const std::string row =
+      R"({"stage":"cluster","track":"hopper","m":4096,"n":4096,"k":4096,"ms":0.2,"tflops":687.2,)"
+      R"("ratio_to_cublas":0.95,"cublas_ms":0.19,"rel_err":1e-4,"ok":true,"reps":20,)"
+      R"("previous_stage":"warp-specialized","previous_ms":0.202})";
+  auto r = parse_bench_results(head + row + "]}", "turns.json");
+  ASSERT_TRUE(r.ok()) << r.error();
+  EXPECT_EQ(r->results[0].previous_stage, "warp-specialized");
+  EXPECT_DOUBLE_EQ(r->results[0].speedup_over_previous(), 0.202 / 0.2);  // 1.01: 1% faster
+  auto again = parse_bench_results(bench_results_json(*r), "round trip");
+  ASSERT_TRUE(again.ok()) << again.error();
+  EXPECT_DOUBLE_EQ(again->results[0].previous_ms, 0.202);
+  // Files from before the field: no stage before, no speed-up.
+  auto old = load_bench_results(kFixtures + "/results/fixture.json");
+  ASSERT_TRUE(old.ok()) << old.error();
+  EXPECT_EQ(old->results[1].speedup_over_previous(), 0.0);
+  // A stage name without its time is refused by name.
+  std::string bad = row;
+  bad.erase(bad.find(R"(,"previous_ms":0.202)"), std::string(R"(,"previous_ms":0.202)").size());
+  auto refused = parse_bench_results(head + bad + "]}", "bad.json");
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(refused.error().find("previous_ms"), std::string::npos) << refused.error();
+}
+
 // A `gemmlab bench --conv` file: rows grouped by their convolution, ratios to the references.
 TEST(ResultsFile, ReadsConvolutionRows) {
   const std::string conv = R"("conv":{"n":32,"h":56,"w":56,"c":64,"k":64,"r":3,"s":3,"pad":1,"stride":1,"dilation":1})";

@@ -86,6 +86,26 @@ TEST(KernelRun, StagesAndCublasAt512AreCorrectAndTimed) {
   EXPECT_NEAR(cublas->ratio_to_cublas, 1.0, 1e-9);
 }
 
+// A stage whose ladder predecessor ran earlier in the same run is timed in turns with it too
+// (gemmlab::ladder_previous: naive follows naive-uncoalesced); the first stage has none.
+TEST(KernelRun, AStageIsTimedWithTheStageBeforeIt) {
+  auto run = start_kernel_run({"naive-uncoalesced", "naive", "double-buffer"}, {256, 256, 256});
+  const KernelRunSnapshot s = wait_until(*run, 120, finished);
+  ASSERT_TRUE(s.finished) << "still running after 120 s: " << s.current;
+  EXPECT_EQ(s.error, "");
+  const BenchResult* first = result_of(s.results, "naive-uncoalesced");
+  const BenchResult* naive = result_of(s.results, "naive");
+  const BenchResult* db = result_of(s.results, "double-buffer");
+  ASSERT_TRUE(first && naive && db);
+  EXPECT_EQ(first->previous_stage, "");
+  EXPECT_EQ(naive->previous_stage, "naive-uncoalesced");
+  EXPECT_GT(naive->previous_ms, 0);
+  EXPECT_NEAR(naive->speedup_over_previous() * naive->ms, naive->previous_ms, 1e-9 * naive->previous_ms);
+  // double-buffer follows simt-tile, which this run did not select: no stage before it is timed.
+  EXPECT_EQ(db->previous_stage, "");
+  EXPECT_EQ(db->previous_ms, 0);
+}
+
 TEST(KernelRun, UnknownIdAndRefusedSizeAreSkippedWithTheirReasons) {
   // 1 x 600000 x 1: naive's grid.y holds N/8 <= 65535 blocks, so N <= 524280 (fp32/01_naive.cu); cuBLAS
   // runs it.

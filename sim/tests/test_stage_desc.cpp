@@ -61,6 +61,32 @@ TEST(StageTable, HopperStagesAreFp16ProblemsOnSm90) {
   EXPECT_STREQ(track_name(t.track), "hopper");
 }
 
+// The stage each one is timed against in the bench: the one before it with the same operands.
+TEST(StageTable, LadderPreviousIsTheStageBeforeWithTheSameOperands) {
+  auto previous = [](const char* id) -> std::string {
+    const StageDesc* p = ladder_previous(*find_stage_desc(id));
+    return p ? p->id : "none";
+  };
+  EXPECT_EQ(previous("naive-uncoalesced"), "none");  // the fp32 ladder's first
+  EXPECT_EQ(previous("naive"), "naive-uncoalesced");
+  EXPECT_EQ(previous("simt-tile"), "sliced-k");
+  EXPECT_EQ(previous("mma-sync"), "none");  // fp16 operands: a ladder of its own
+  EXPECT_EQ(previous("ldmatrix"), "mma-sync");
+  EXPECT_EQ(previous("tma"), "epilogue");  // the hopper track solves the fp16 problem
+  EXPECT_EQ(previous("warp-specialized"), "wgmma");
+  EXPECT_EQ(previous("cluster"), "warp-specialized");
+  EXPECT_EQ(previous("persistent"), "cluster");
+  EXPECT_EQ(previous("conv-int8"), "none");  // the conv bench compares im2col + cuBLAS and cuDNN
+  EXPECT_EQ(previous("conv-wgmma"), "none");
+  // A copy of a table entry (the kernels' StageInfo) finds the same stage.
+  const StageDesc copy = *find_stage_desc("wgmma");
+  ASSERT_NE(ladder_previous(copy), nullptr);
+  EXPECT_STREQ(ladder_previous(copy)->id, "tma");
+  int firsts = 0;
+  for (const StageDesc& s : stage_table()) firsts += !is_conv(s.track) && !ladder_previous(s);
+  EXPECT_EQ(firsts, 2);
+}
+
 // The conv stages: one per element type, listed at their largest tile (stage 11's), lesson 14.
 TEST(StageTable, ConvStagesAreImplicitGemms) {
   const StageDesc& f = *find_stage_desc("conv-fp16");

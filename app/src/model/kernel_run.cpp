@@ -131,12 +131,20 @@ void KernelRun::work() {
         continue;
       }
       const bool is_reference = t.stage == nullptr;
-      // A stage is timed in turns with cuBLAS (Runner::time_interleaved): its ratio compares runs
-      // at the same clock. The reference row keeps its own earlier timing.
-      const std::vector<kernels::TimeResult> pair =
-          is_reference ? std::vector<kernels::TimeResult>{reference[tr], reference[tr]}
-                       : runner.time_interleaved({t, kernels::Target::cublas(t.track)}, p, {});
-      const kernels::TimeResult& tm = pair[0];
+      // A stage is timed in turns with cuBLAS and the stage before it on its ladder, where this run
+      // has that one's result (Runner::time_stage, as `gemmlab bench`): its ratios compare runs at
+      // the same clock. The reference row keeps its own earlier timing.
+      const kernels::Target* previous = nullptr;
+      kernels::Target before;
+      if (const StageDesc* b = is_reference ? nullptr : ladder_previous(*t.stage)) {
+        std::lock_guard<std::mutex> g(lock_);
+        for (const BenchResult& r : state_.results.results)
+          if (r.stage == b->id && r.ok) before = kernels::Target::of(*kernels::find_stage(b->id)), previous = &before;
+      }
+      const kernels::Runner::StageTurns turns =
+          is_reference ? kernels::Runner::StageTurns{reference[tr], reference[tr], {}}
+                       : runner.time_stage(t, previous, p, {});
+      const kernels::TimeResult& tm = turns.stage;
       if (!tm.rejected.empty()) {
         add_skipped(id, tm.rejected);
         continue;
@@ -150,10 +158,11 @@ void KernelRun::work() {
       b.ms = tm.median_ms;
       b.tflops = tm.tflops;
       b.reps = tm.reps;
-      b.cublas_ms = pair[1].median_ms;
+      b.cublas_ms = turns.cublas.median_ms;
       b.ratio_to_cublas = is_reference         ? 1.0
-                          : tm.median_ms > 0   ? pair[1].median_ms / tm.median_ms
+                          : tm.median_ms > 0   ? turns.cublas.median_ms / tm.median_ms
                                                : 0;
+      if (previous) b.previous_stage = previous->id(), b.previous_ms = turns.previous.median_ms;
       add_result(b);
     }
   } catch (const std::exception& e) {

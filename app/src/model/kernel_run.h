@@ -7,7 +7,8 @@
 //   run->cancel();                           // stops after the entry in progress
 //
 // Per entry, as `gemmlab bench` does: the track's cuBLAS reference is timed first (once per
-// track), then the stage is validated, checked against cuBLAS and timed. An entry that cannot run
+// track), then the stage is validated, checked against cuBLAS and timed in turns with cuBLAS and
+// with the stage before it on its ladder when this run has that one's result. An entry that cannot run
 // (unknown id, not built, refused size, too little GPU memory) becomes a "skipped" entry with the
 // reason; a CUDA error stops the run and lands in `error`.
 #pragma once

@@ -124,6 +124,10 @@ Expected<BenchResults> parse_bench_results(const std::string& text, const std::s
       } else {
         b.ratio_to_cublas = num_in(x, w, "ratio_to_cublas", 0, 1e6);
         b.cublas_ms = x.contains("cublas_ms") ? num_in(x, w, "cublas_ms", 0, 1e8) : b.ratio_to_cublas * b.ms;
+        if (x.contains("previous_stage")) {
+          b.previous_stage = str(x, w, "previous_stage");
+          b.previous_ms = num_in(x, w, "previous_ms", 0, 1e8);
+        }
       }
       const Json& ok = field(x, w, "ok");
       if (!ok.is_boolean()) throw ShapeError{w + ".ok must be true or false"};
@@ -188,6 +192,7 @@ std::string bench_results_json(const BenchResults& r) {
       if (b.cudnn_ms > 0) x["ratio_to_cudnn"] = b.ratio_to_cudnn, x["cudnn_ms"] = b.cudnn_ms;
     }
     x["rel_err"] = b.rel_err, x["ok"] = b.ok, x["reps"] = b.reps;
+    if (!b.previous_stage.empty()) x["previous_stage"] = b.previous_stage, x["previous_ms"] = b.previous_ms;
     doc["results"].push_back(x);
   }
   if (!r.skipped.empty()) {

@@ -1,7 +1,7 @@
 // The results JSON of `gemmlab bench --json` (kernels/bench_cli.cpp writes it):
 //   {"device": {"name", "sms", "l2_bytes", "clock_mhz", "driver", "cuda"}, "date": "...",
 //    "results": [{"stage", "track", "m", "n", "k", "ms", "tflops", "ratio_to_cublas",
-//                 "rel_err", "ok", "reps"}, ...],
+//                 "rel_err", "ok", "reps"[, "previous_stage", "previous_ms"]}, ...],
 //    "skipped": [{"stage", "m", "n", "k", "reason"}, ...]}          ("skipped" optional)
 // A convolution row (`gemmlab bench --conv`, tracks conv-fp16 / conv-int8 / conv-int4) has m, n, k
 // of its implicit GEMM, "conv": {"n","h","w","c","k","r","s","pad","stride","dilation"}, and
@@ -29,6 +29,12 @@ struct BenchResult {
   // The cuBLAS median the ratio divides: timed in turns with this stage (Runner::time_interleaved);
   // the reference row's own time for a cuBLAS row. Older files lack it: ratio_to_cublas * ms.
   double cublas_ms = 0;
+  // The stage before this one on its ladder (gemmlab::ladder_previous) and its median, timed in
+  // the same turns (Runner::time_stage); empty / 0 where it was not (not selected, older files).
+  std::string previous_stage;
+  double previous_ms = 0;
+  // How much faster than the stage before, in the same turns: its time over this one's; 0 if untimed.
+  double speedup_over_previous() const { return previous_ms > 0 && ms > 0 ? previous_ms / ms : 0; }
   bool ok = false;
   int reps = 0;
   // Convolutions only (is_conv): the shape, the TFLOP/s ratios to the references timed in turns.

@@ -105,6 +105,21 @@ constexpr const char* track_name(StageTrack t) {  // results JSON
 constexpr StageTrack operand_track(StageTrack t) { return t == StageTrack::hopper ? StageTrack::fp16 : t; }
 // The GPU a track's kernels need: 0 = any the build targets, 90 = exactly sm_90 (Hopper, sm_90a code).
 constexpr int required_sm(StageTrack t) { return t == StageTrack::hopper || t == StageTrack::conv_hopper ? 90 : 0; }
+
+// The stage before `s` on its ladder: the one listed before it with the same operands (the hopper
+// track continues the fp16 one: tma follows epilogue), or nullptr for a ladder's first stage
+// (naive-uncoalesced, mma-sync) and for the convolutions, whose bench compares other references.
+// `gemmlab bench` and the Kernels view time a stage in turns with it, so that "faster than the
+// stage before" compares runs under the same clock, not two runs one after the other.
+constexpr const StageDesc* ladder_previous(const StageDesc& s) {
+  if (is_conv(s.track)) return nullptr;
+  const StageDesc* before = nullptr;
+  for (const StageDesc& x : kStageTable) {
+    if (std::string_view(x.id) == s.id) return before;  // by id: the registry's StageInfo is a copy
+    if (!is_conv(x.track) && operand_track(x.track) == operand_track(s.track)) before = &x;
+  }
+  return nullptr;  // `s` is not in the table
+}
 constexpr const char* load_name(GlobalLoad l) {
   return l == GlobalLoad::CpAsync ? "cp_async" : l == GlobalLoad::Tma ? "tma" : "ldg";
 }
