@@ -48,6 +48,7 @@ const char* kHelp =
     "  --reps N        timed runs per entry; median reported (default 20, 10 from 8192^3 up;\n"
     "                  a stage slower than the time budget gets fewer, at least 3)\n"
     "  --budget S      seconds of timed runs per entry (default 4)\n"
+    "  --per-turn N    timed runs of a kernel in a row when it takes turns with others (default 2)\n"
     "  --check         correctness only: no timing (default sizes 1,127x129x65,1000x1500x700,4096)\n"
     "  --list          print the stage registry (with --json: as JSON); needs no GPU\n"
     "Every entry is checked against cuBLAS (convolutions: im2col + cuBLAS) on fresh random inputs (output poisoned with NaN,\n"
@@ -181,6 +182,7 @@ Options parse(int argc, char** argv, int first) {
     } else if (key == "--warmup") o.time.warmup = parse_positive(value(), "--warmup");
     else if (key == "--reps") o.time.reps = parse_positive(value(), "--reps");
     else if (key == "--budget") o.time.budget_s = parse_positive(value(), "--budget");
+    else if (key == "--per-turn") o.time.per_turn = parse_positive(value(), "--per-turn");
     else if (key == "--check") o.check_only = true;
     else if (key == "--list") o.list = true;
     else throw UsageError("unknown option '" + key + "' (see gemmlab bench --help)");

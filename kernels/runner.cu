@@ -371,7 +371,7 @@ std::vector<TimeResult> Runner::Impl::time_in_turns(size_t count, const std::fun
   // Rounds of: per target one untimed run (the switch from the other kernel, e.g. a new shared
   // memory carve-out, is not this kernel's time), then kPerRound timed runs; each run on the next
   // input set, so every run starts with its inputs out of the L2.
-  constexpr int kPerRound = 2;
+  const int kPerRound = std::max(1, opt.per_turn);
   std::vector<std::vector<double>> ms(count);
   // Every other round runs the targets in reverse, so that no target always follows the same one
   // (a GPU still cooling from cuBLAS, say): the stages a bench compares share every place.

@@ -70,6 +70,7 @@ struct TimeOptions {
   int reps = 0;             // 0: 20, or 10 from 8192^3 up
   double budget_s = 4.0;    // a slow stage gets fewer repetitions (never fewer than min_reps)
   int min_reps = 3;
+  int per_turn = 2;  // timed runs of a target in a row when targets take turns (after one untimed)
 };
 
 struct TimeResult {
