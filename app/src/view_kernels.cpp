@@ -258,6 +258,27 @@ class KernelsView final : public View {
                       : x.is_conv ? kConv : kFp32);
   }
 
+  // The text right of a stage's bar: rate, ratios and verdict.
+  static std::string bar_label(const BenchResult& r) {
+    const char* unit = r.track == "conv-int8" || r.track == "conv-int4" ? "TOP/s" : "TFLOP/s";
+    const char* verdict = r.ok ? tr("ok") : tr("WRONG");
+    std::string label;
+    if (r.is_reference())
+      label = trf("%.1f TFLOP/s  %.3f ms  reference (%s)", r.tflops, r.ms, r.track.c_str());
+    else if (r.is_conv && r.cudnn_ms > 0)
+      label = trf("%.1f %s  %.1f%% of im2col+cuBLAS  %.1f%% of cuDNN  %s", r.tflops, unit, 100 * r.ratio_to_im2col,
+                  100 * r.ratio_to_cudnn, verdict);
+    else if (r.is_conv)
+      label = trf("%.1f %s  %.1f%% of im2col+cuBLAS  %s", r.tflops, unit, 100 * r.ratio_to_im2col, verdict);
+    else if (r.speedup_over_previous() > 0)  // the stage before, timed in the same turns
+      label = trf("%.1f TFLOP/s  %.1f%% of cuBLAS  %.3fx vs %s  %s", r.tflops, 100 * r.ratio_to_cublas,
+                  r.speedup_over_previous(), r.previous_stage.c_str(), verdict);
+    else  // one decimal: a stage at 99.5% of cuBLAS is not "100%"
+      label = trf("%.1f TFLOP/s  %.1f%% of cuBLAS  %s (rel err %.1e)", r.tflops, 100 * r.ratio_to_cublas, verdict,
+                  r.rel_err);
+    return label;
+  }
+
   // Returns the size shown.
   std::string draw_bars(const BenchResults& r) {
     // Sizes (GEMM M x N x K, or convolutions) in this set, in file order; the step's if it has one.
@@ -290,31 +311,19 @@ class KernelsView final : public View {
     const float font = ImGui::GetFontSize();
     const float name_w = font * 16;
     ImDrawList* dl = ImGui::GetWindowDrawList();
+    // Every bar ends where the widest label starts, so that no label runs off the window.
+    float label_w = 0;
+    for (auto* x : rows) label_w = std::max(label_w, ImGui::CalcTextSize(bar_label(*x).c_str()).x);
     for (auto* x : rows) {
       const ImVec2 p = ImGui::GetCursorScreenPos();
       const float avail = ImGui::GetContentRegionAvail().x;
-      const float bar_w = std::max(10.f, avail - name_w - font * (x->is_conv ? 31 : 25));
+      const float bar_w = std::max(10.f, avail - name_w - label_w - font);
       const float h = font * 1.5f;
       dl->AddText({p.x, p.y + font * 0.2f}, ImGui::GetColorU32(ImGuiCol_Text), stage_name(x->stage).c_str());
       const float w = max_tflops > 0 ? float(x->tflops / max_tflops) * bar_w : 0;
       const Rgba col = track_colour(*x);
       dl->AddRectFilled({p.x + name_w, p.y + 2}, {p.x + name_w + w, p.y + h - 2}, col, 2);
-      const char* unit = x->track == "conv-int8" || x->track == "conv-int4" ? "TOP/s" : "TFLOP/s";
-      const char* verdict = x->ok ? tr("ok") : tr("WRONG");
-      std::string label;
-      if (x->is_reference())
-        label = trf("%.1f TFLOP/s  %.3f ms  reference (%s)", x->tflops, x->ms, x->track.c_str());
-      else if (x->is_conv && x->cudnn_ms > 0)
-        label = trf("%.1f %s  %.1f%% of im2col+cuBLAS  %.1f%% of cuDNN  %s", x->tflops, unit, 100 * x->ratio_to_im2col,
-                    100 * x->ratio_to_cudnn, verdict);
-      else if (x->is_conv)
-        label = trf("%.1f %s  %.1f%% of im2col+cuBLAS  %s", x->tflops, unit, 100 * x->ratio_to_im2col, verdict);
-      else if (x->speedup_over_previous() > 0)  // the stage before, timed in the same turns
-        label = trf("%.1f TFLOP/s  %.1f%% of cuBLAS  %.3fx the stage before  %s", x->tflops,
-                    100 * x->ratio_to_cublas, x->speedup_over_previous(), verdict);
-      else  // one decimal: a stage at 99.5% of cuBLAS is not "100%"
-        label = trf("%.1f TFLOP/s  %.1f%% of cuBLAS  %s (rel err %.1e)", x->tflops, 100 * x->ratio_to_cublas, verdict,
-                    x->rel_err);
+      const std::string label = bar_label(*x);
       const char* buf = label.c_str();
       dl->AddText({p.x + name_w + bar_w + font * 0.5f, p.y + font * 0.2f},
                   x->ok ? ImGui::GetColorU32(ImGuiCol_Text) : IM_COL32(255, 120, 120, 255), buf);
@@ -343,7 +352,7 @@ class KernelsView final : public View {
     // the % compares each stage with cuBLAS timed in turns with it, the cuBLAS row with nothing.
     if (std::any_of(rows.begin(), rows.end(), [](const BenchResult* x) { return !x->is_reference() && !x->is_conv; }))
       note_text(tr("Bars: each run's TFLOP/s. Each percentage is against cuBLAS timed in turns with that "
-                   "stage, and \"x the stage before\" against the stage before it on the ladder in the same "
+                   "stage, and \"x vs\" the speed against the stage before it on the ladder, timed in the same "
                    "turns: the fairer comparisons where the GPU's clock changed between runs."));
     for (const auto& s : r.skipped) {
       if (s.size_key != size) continue;

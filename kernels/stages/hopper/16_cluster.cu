@@ -3,7 +3,8 @@
 // of C: the same 256 columns of B for different rows of A.
 //
 //   - Per k-tile each block of stage 15 read 16 KB of A and 32 KB of B from L2; at ~700 TFLOP/s
-//     that is about 8 TB/s of L2 -> SM traffic for 132 SMs, near what the L2 delivers. Here each
+//     that is about 8 TB/s of L2 -> SM traffic for 132 SMs (the L2 turned out not to be what
+//     limits stage 15: see the measurements below). Here each
 //     block of a pair loads its own A and *half* of the shared B box, and the copy engine writes
 //     that half into both blocks' shared memory (`cp.async.bulk.tensor ... .multicast::cluster`):
 //     32 KB from L2 per block per k-tile instead of 48 KB.
@@ -18,9 +19,11 @@
 // The grid's m extent is rounded up to whole clusters; a block past M loads B for its peer and
 // stores nothing. K must be a multiple of 8 (TMA's 16-byte row strides); any M and N.
 // The kernel: 16_cluster.cuh (cluster_kernel).
-// Measured, GPU time only (2026-11-26 21:2xZ, ratio to cuBLAS timed in turns): H100 96.2 % at 4096^3
-// (95.0-96.6 % over four rounds; stage 15 95.5-96.2 % in the same rounds), 99.6 % at 8192^3; H200
-// 96.0 % and 98.8 % (stage 15: 94.6 % and 99.6 %). Runs and method: HOPPER_NOTES.md.
+// Measured, GPU time only, timed in turns with cuBLAS and stage 15 (2026-11-27 12:23Z / 12:30Z):
+// H100 94.5 % of cuBLAS at 4096^3 and 97.9 % at 8192^3, 0.991x and 0.985x stage 15's speed; H200
+// 95.1 % and 99.0 %, 1.006x and 0.997x. Level with stage 15 (0.983-1.028x over ten H100 runs), and
+// alone at the power limit the same time at the same clock and power: the saved L2 traffic buys no
+// time at these sizes; stage 17's multicast does (HOPPER_NOTES.md, its top section).
 //
 // Run: gemmlab bench --stages warp-specialized,cluster --sizes 4096,8192 --check
 #include "16_cluster.cuh"
