@@ -369,17 +369,17 @@ std::vector<TimeResult> Runner::Impl::time_in_turns(size_t count, const std::fun
   if (opt.reps < 0) reps = std::max(std::min(reps, affordable), opt.min_reps);
 
   // Rounds of: per target one untimed run (the switch from the other kernel, e.g. a new shared
-  // memory carve-out, is not this kernel's time), then kPerRound timed runs; each run on the next
+  // memory carve-out, is not this kernel's time), then per_turn timed runs; each run on the next
   // input set, so every run starts with its inputs out of the L2.
-  const int kPerRound = std::max(1, opt.per_turn);
+  const int per_turn = std::max(1, opt.per_turn);
   std::vector<std::vector<double>> ms(count);
   // Every other round runs the targets in reverse, so that no target always follows the same one
   // (a GPU still cooling from cuBLAS, say): the stages a bench compares share every place.
-  for (int done = 0, round = 0; done < reps; done += kPerRound, ++round)
+  for (int done = 0, round = 0; done < reps; done += per_turn, ++round)
     for (size_t turn = 0; turn < count; ++turn) {
       const size_t j = round % 2 ? count - 1 - turn : turn;
       if (count > 1) launch(j, run++);
-      for (int i = done; i < std::min(reps, done + kPerRound); ++i) {
+      for (int i = done; i < std::min(reps, done + per_turn); ++i) {
         ms[j].push_back(timed_run(j, run++));
         // Counted for the timed runs only: a warm-up run may wait (cuBLAS allocates its workspace
         // on its first call).

@@ -126,8 +126,8 @@ class Runner {
 
   // Median of CUDA-event timings over rotated input sets (alpha 1, beta 0).
   TimeResult time(const Target& t, const Problem& p, const TimeOptions& opt);
-  // The targets timed in turns (per round and target: one untimed run after the switch, then two
-  // timed ones; every other round in reverse order; the same rotating inputs), so that clock
+  // The targets timed in turns (per round and target: one untimed run after the switch, then
+  // opt.per_turn timed ones; every other round in reverse order; the same rotating inputs), so that clock
   // changes under load, and the place in a round, affect them alike: a
   // stage and its cuBLAS reference for a fair ratio.
   std::vector<TimeResult> time_interleaved(const std::vector<Target>& targets, const Problem& p,

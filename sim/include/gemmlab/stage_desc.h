@@ -120,6 +120,7 @@ constexpr const StageDesc* ladder_previous(const StageDesc& s) {
   }
   return nullptr;  // `s` is not in the table
 }
+
 constexpr const char* load_name(GlobalLoad l) {
   return l == GlobalLoad::CpAsync ? "cp_async" : l == GlobalLoad::Tma ? "tma" : "ldg";
 }
