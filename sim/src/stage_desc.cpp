@@ -93,7 +93,7 @@ MeasuredStage stage_as_measured(const StageDesc& s, std::string_view ncu_kernel_
   if (int w[4] = {}; template_numbers(plain, "WgmmaShape<", w, 4)) {
     const auto [tm, tn, stages, producer] = w;
     if (tm <= 0 || tm % 64 || tn <= 0 || tn % 8 || tn > 256 || stages <= 0 || producer > 1) return registered;
-    const int threads = (tm / 64 + producer) * 128;
+    const int threads = kernels::hopper::wgmma_threads(tm, producer == 1);
     if (tm == s.tile_m && tn == s.tile_n && threads == s.threads) return registered;
     MeasuredStage b = earlier_build(s, tm, tn, s.tile_k, threads, int(kernels::hopper::wgmma_smem_bytes(tm, tn, stages)));
     // Which slabs it ran is not in its name: every wgmma build before the 128 x 128 one ran the
@@ -106,11 +106,11 @@ MeasuredStage stage_as_measured(const StageDesc& s, std::string_view ncu_kernel_
   if (!template_numbers(plain, "MultistageShape<", v, 6)) return registered;
   const auto [tm, tn, tk, stages, wm, wn] = v;
   if (tm <= 0 || tn <= 0 || tk <= 0 || wm <= 0 || wn <= 0 || tm % wm || tn % wn) return registered;
-  const int threads = (tm / wm) * (tn / wn) * 32;
+  const int threads = kernels::fp16::multistage_threads(tm, tn, wm, wn);
   if (tm == s.tile_m && tn == s.tile_n && tk == s.tile_k && threads == s.threads) return registered;
   // An earlier build: its shared memory is its stages of A and B tiles (stages 11 and 12; the TMA
   // and conv stages, whose blocks hold more, have kept their shapes).
-  return earlier_build(s, tm, tn, tk, threads, stages * (tm + tn) * tk * 2);
+  return earlier_build(s, tm, tn, tk, threads, int(kernels::fp16::multistage_smem_bytes(tm, tn, tk, stages)));
 }
 
 }  // namespace gemmlab

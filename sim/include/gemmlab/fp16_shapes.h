@@ -23,6 +23,15 @@ struct SyncTileShape {
 // kBarrierAfterMma (11_multistage.cuh's k-tile loop): a tile's cp.async wait and block barrier
 // come after the mma of its second-to-last k16 step are issued (CUTLASS 2.x's MmaMultistage
 // order), not before those of its last step.
+// A multistage shape's threads (a warp per warp tile) and shared memory (`stages` of an A and a B
+// tile of __half); also what stage_as_measured reads off an earlier build's kernel name.
+constexpr int multistage_threads(int tile_m, int tile_n, int warp_m, int warp_n) {
+  return (tile_m / warp_m) * (tile_n / warp_n) * 32;
+}
+constexpr std::size_t multistage_smem_bytes(int tile_m, int tile_n, int tile_k, int stages) {
+  return std::size_t(stages) * std::size_t(tile_m + tile_n) * std::size_t(tile_k) * 2;
+}
+
 template <int kTileM_, int kTileN_, int kTileK_, int kStages_, int kWarpM_, int kWarpN_,
           bool kBarrierAfterMma_ = false>
 struct MultistageShape {
@@ -30,12 +39,13 @@ struct MultistageShape {
   static constexpr int kStages = kStages_, kWarpM = kWarpM_, kWarpN = kWarpN_;
   static constexpr bool kBarrierAfterMma = kBarrierAfterMma_;
   static constexpr int kWarpsN = kTileN / kWarpN;
-  static constexpr int kThreads = (kTileM / kWarpM) * kWarpsN * 32;
+  static constexpr int kThreads = multistage_threads(kTileM, kTileN, kWarpM, kWarpN);
   static constexpr int kStepsPerTile = kTileK / 16;
   static constexpr int kStageHalves = (kTileM + kTileN) * kTileK;  // A tile, then B tile
   static constexpr int kBOffsetHalves = kTileM * kTileK;            // where the B tile starts
   static constexpr int kHalfBytes = 2;                              // sizeof(__half)
-  static constexpr std::size_t kSmemBytes = std::size_t(kStages) * kStageHalves * kHalfBytes;
+  static constexpr std::size_t kSmemBytes = multistage_smem_bytes(kTileM, kTileN, kTileK, kStages);
+  static_assert(kSmemBytes == std::size_t(kStages) * kStageHalves * kHalfBytes);
   static constexpr bool kSwizzled = true;
   static_assert(kStages >= 2 && kTileK % 16 == 0);
   // The fragment double buffer alternates per k16 step; an even count per tile keeps step 0 of

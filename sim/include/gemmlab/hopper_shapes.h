@@ -23,6 +23,9 @@ constexpr std::size_t wgmma_smem_bytes(int tile_m, int tile_n, int stages) {
          barrier_bytes(stages);
 }
 
+// A wgmma stage's threads: a consumer warpgroup per 64 rows of the tile, one more with a producer.
+constexpr int wgmma_threads(int tile_m, bool producer) { return (tile_m / 64 + (producer ? 1 : 0)) * 128; }
+
 // Stage 13: stage 12's kernel (8 warps of 64x64, ldmatrix + mma.sync, staged epilogue, serpentine
 // blocks) on a k64 tile whose copies are TMA boxes.
 struct TmaStage {
@@ -40,7 +43,7 @@ struct WgmmaShape {
   static constexpr int kStages = kStages_;
   static constexpr bool kProducer = kProducer_;
   static constexpr int kConsumers = kTileM / 64;
-  static constexpr int kThreads = (kConsumers + (kProducer ? 1 : 0)) * 128;
+  static constexpr int kThreads = wgmma_threads(kTileM, kProducer);
   static constexpr int kWgmmaN = kTileN;        // one wgmma covers a consumer's whole row slab
   static constexpr int kAccumulators = kTileN / 2;  // floats per consumer thread (64 x N / 128)
   static constexpr int kStepsPerTile = kTileK / 16;
