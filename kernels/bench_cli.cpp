@@ -520,14 +520,12 @@ int run_bench(const Options& o) {
         // The ratio: against cuBLAS timed in turns with the stage (Runner::time_stage), not
         // against the reference row above, which ran earlier on a cooler GPU; and the stage
         // before it on the ladder in the same turns, where it is selected and ran this size.
-        const Target* previous = nullptr;
-        Target before;
-        if (const StageDesc* b = ladder_previous(*s)) {
-          const auto earlier = std::find_if(rows.begin(), rows.end(), [&](const Row& r) {
-            return r.stage == b->id && r.p.m == p.m && r.p.n == p.n && r.p.k == p.k && r.timed && r.c.ok;
-          });
-          if (earlier != rows.end()) before = Target::of(*find_stage(b->id)), previous = &before;
-        }
+        std::optional<Target> before = Target::previous_of(*s);
+        if (before && std::none_of(rows.begin(), rows.end(), [&](const Row& r) {
+              return r.stage == before->id() && r.p.m == p.m && r.p.n == p.n && r.p.k == p.k && r.timed && r.c.ok;
+            }))
+          before.reset();
+        const Target* previous = before ? &*before : nullptr;
         const Runner::StageTurns turns = runner.time_stage(target, previous, p, o.time);
         warn_unheld(row.stage + " " + size_text(p), {turns.stage, turns.cublas, turns.previous});
         row.t = turns.stage;

@@ -40,6 +40,12 @@ struct Target {
   // The data a stage reads is its operand track's (a hopper stage reads the fp16 problem).
   static Target of(const StageInfo& s) { return {&s, operand_track(s.track)}; }
   static Target cublas(Track t) { return {nullptr, t}; }
+  // The stage before `s` on its ladder (gemmlab::ladder_previous), which the bench times in turns
+  // with it; none for a ladder's first stage and the convolutions.
+  static std::optional<Target> previous_of(const StageInfo& s) {
+    const StageDesc* b = ladder_previous(s);
+    return b ? std::optional<Target>(of(*find_stage(b->id))) : std::nullopt;
+  }
   std::string id() const;  // stage id, or "cublas-fp32" / "cublas-fp16"
 };
 

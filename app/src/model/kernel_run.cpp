@@ -1,6 +1,8 @@
 #include "model/kernel_run.h"
 
+#include <algorithm>
 #include <ctime>
+#include <optional>
 #include <exception>
 #include <utility>
 
@@ -134,13 +136,14 @@ void KernelRun::work() {
       // A stage is timed in turns with cuBLAS and the stage before it on its ladder, where this run
       // has that one's result (Runner::time_stage, as `gemmlab bench`): its ratios compare runs at
       // the same clock. The reference row keeps its own earlier timing.
-      const kernels::Target* previous = nullptr;
-      kernels::Target before;
-      if (const StageDesc* b = is_reference ? nullptr : ladder_previous(*t.stage)) {
+      std::optional<kernels::Target> before = is_reference ? std::nullopt : kernels::Target::previous_of(*t.stage);
+      if (before) {
         std::lock_guard<std::mutex> g(lock_);
-        for (const BenchResult& r : state_.results.results)
-          if (r.stage == b->id && r.ok) before = kernels::Target::of(*kernels::find_stage(b->id)), previous = &before;
+        const auto& done = state_.results.results;
+        if (std::none_of(done.begin(), done.end(), [&](const BenchResult& r) { return r.stage == before->id() && r.ok; }))
+          before.reset();
       }
+      const kernels::Target* previous = before ? &*before : nullptr;
       const kernels::Runner::StageTurns turns =
           is_reference ? kernels::Runner::StageTurns{reference[tr], reference[tr], {}}
                        : runner.time_stage(t, previous, p, {});
