@@ -23,14 +23,14 @@ namespace conv = gemmlab::conv;
 namespace {
 
 // The sizes, then the lesson problems (lessons/*/lesson.toml: 4096^3, 32768x1024x1024
-// for block-swizzle, 512x512x32768 for split-k / stream-k) and odd shapes that leave partial
+// for block-swizzle, 512x512x32768 for split-k / stream-k, 256x32768x8192 for cluster) and odd shapes that leave partial
 // tiles and k-tiles everywhere (a K split into uneven pieces, M not a multiple of 4).
 // The Hopper stages need K % 8 == 0 (TMA row strides): 1001x1499x712 gives them ragged M and N,
 // 1000x1500x712 the same with M % 4 == 0 (the persistent stage's TMA-store epilogue).
 const Problem kSizes[] = {{1, 1, 1},        {127, 129, 65},     {1000, 1500, 700},
                           {4096, 4096, 4096}, {32768, 1024, 1024}, {512, 512, 32768},
                           {512, 512, 16384}, {33, 65, 5003},      {130, 3, 1031},
-                          {1001, 1499, 712}, {1000, 1500, 712}};
+                          {1001, 1499, 712}, {1000, 1500, 712}, {256, 32768, 8192}};
 // Small enough for the host reference and for the sanitizers (which run 10-100x slower).
 // 132x68x300 takes the 128-bit load path of stages 4-7 (M, K multiples of 4) with a k residue.
 // 127x129x72, 130x260x24 and 132x260x40: partial tiles with K % 8 == 0, which the Hopper stages

@@ -137,7 +137,7 @@ case "$mode" in
     (cd build-gpu && timeout 300 ctest -L gpu -j5 -V --timeout 290) > "$OUT/ctest.log" 2>&1
     echo "ctest rc=$?"; grep -E "Test +#|tests passed|passed, " "$OUT/ctest.log" | head -20
     stamp "bench"
-    timeout 480 "$G" bench --sizes "${SIZES:-4096,8192,1000x1500x700,512x512x16384,32768x1024x1024,512x512x32768}" \
+    timeout 480 "$G" bench --sizes "${SIZES:-4096,8192,1000x1500x700,512x512x16384,32768x1024x1024,512x512x32768,256x32768x8192}" \
       --json "$OUT/results.json" > "$OUT/bench.txt" 2>"$OUT/bench.err"
     echo "bench rc=$?"; tail -2 "$OUT/bench.err"
     # NCU=0 leaves the counters to a second call (the lent machines allow 10 minutes a command).
