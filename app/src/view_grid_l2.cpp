@@ -26,6 +26,9 @@
 namespace gemmlab::app {
 namespace {
 
+// The C tile grid is drawn at most this many times wider than tall, or taller than wide.
+constexpr float kMaxGridRatio = 8.f;
+
 struct GridUiState {
   std::string stage;        // a stages.def id: the launch is that stage's (tile, resources, raster...)
   std::string stage_order;  // with a stage: another block order to try ("" = the stage's own)
@@ -672,9 +675,17 @@ class GridView final : public View {
                     : ui_.color_by == "order" ? tr(" (dark: launched first)") : "");
     ImGui::PopTextWrapPos();
     draw_tile_legend();
-    // A cell per tile, drawn tile.n wide by tile.m tall: a square problem stays square.
-    Canvas cv("##grid", ui_.grid_canvas, grid_width(), float(m.tiles.tiles_m), {0, 0}, font * 3,
-              float(m.spec.tile.n) / float(std::max(1, m.spec.tile.m)));
+    // A cell per tile, drawn tile.n wide by tile.m tall: a square problem stays square. A grid
+    // more than kMaxGridRatio times wider than tall (or taller than wide), e.g. 2 x 128 tiles of
+    // 256 x 32768, would be a line of pixels: it is drawn at that ratio instead, and says so.
+    const float true_stretch = float(m.spec.tile.n) / float(std::max(1, m.spec.tile.m));
+    const float ratio = grid_width() * true_stretch / float(std::max(1, m.tiles.tiles_m));
+    const float stretch = true_stretch * std::clamp(ratio, 1.f / kMaxGridRatio, kMaxGridRatio) / ratio;
+    if (stretch != true_stretch)
+      note_text(trf("Not to scale: %d x %d tiles drawn %g times %s than they are.", m.tiles.tiles_m, m.tiles.tiles_n,
+                    std::round(10 * std::max(stretch / true_stretch, true_stretch / stretch)) / 10,
+                    stretch < true_stretch ? tr("narrower") : tr("wider")));
+    Canvas cv("##grid", ui_.grid_canvas, grid_width(), float(m.tiles.tiles_m), {0, 0}, font * 3, stretch);
     cv.draw_cells(tiles_tex_, 0, 0, grid_width(), float(m.tiles.tiles_m));
     if (!narrowed()) {
       cv.draw_grid_lines(0, 0, m.tiles.tiles_n, m.tiles.tiles_m, 5);
@@ -693,7 +704,7 @@ class GridView final : public View {
     cv.axis_y(0, float(m.tiles.tiles_m), m.spec.tile.m, "m");
     draw_partial_tiles(cv);
     // Clusters (stages 16, 17): m tiles 2j and 2j+1 of one n tile form a cluster.
-    if (const int cm = m.spec.l2.multicast_b; cm > 1 && cv.scale() * cm >= 6) {
+    if (const int cm = m.spec.l2.multicast_b; cm > 1 && cv.scale() * cm >= 6 && cv.scale_x() >= 6) {
       ImDrawList* dl = cv.draw_list();
       for (int r = 0; r < m.tiles.tiles_m; r += cm)
         for (int c = 0; c < m.tiles.tiles_n; ++c) {
