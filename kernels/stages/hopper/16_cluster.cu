@@ -19,13 +19,17 @@
 // The grid's m extent is rounded up to whole clusters; a block past M loads B for its peer and
 // stores nothing. K must be a multiple of 8 (TMA's 16-byte row strides); any M and N.
 // The kernel: 16_cluster.cuh (cluster_kernel).
-// Measured, GPU time only, timed in turns with cuBLAS and stage 15 (2026-11-27 12:23Z / 12:30Z):
-// H100 94.5 % of cuBLAS at 4096^3 and 97.9 % at 8192^3, 0.991x and 0.985x stage 15's speed; H200
-// 95.1 % and 99.0 %, 1.006x and 0.997x. Level with stage 15 (0.983-1.028x over ten H100 runs), and
-// alone at the power limit the same time at the same clock and power: the saved L2 traffic buys no
-// time at these sizes; stage 17's multicast does (HOPPER_NOTES.md, its top section).
+// Measured, GPU time only, timed in turns with cuBLAS and stage 15 (full benches of 2026-11-27
+// 14:12Z H100 / 14:16Z H200): at 4096^3 and 8192^3 level with stage 15 (0.975x / 1.026x on the
+// H100, 1.044x / 1.021x on the H200; 0.983-1.028x over ten earlier H100 runs at 4096^3, and alone
+// at the power limit the same time at the same clock): a 128 x 256 tile does not wait for L2
+// there. On lesson 18's problem, 256x32768x8192, B's 512 MB stream from DRAM and the two tiles of
+// a column need the same strip: stage 15 reads 562-575 MB, this stage 545 MB (B once; ncu), and
+// it is 1.070x stage 15 on the H100 (99.7 % of cuBLAS; 1.052-1.090x in twelve rounds: DRAM-bound
+// there) and 1.005x on the H200 (96.9 %; 1.003-1.057x in ten: past its ridge). HOPPER_NOTES.md's
+// top section.
 //
-// Run: gemmlab bench --stages warp-specialized,cluster --sizes 4096,8192 --check
+// Run: gemmlab bench --stages warp-specialized,cluster --sizes 256x32768x8192,4096
 #include "16_cluster.cuh"
 #include "hopper_launch.cuh"
 
