@@ -51,6 +51,10 @@ std::vector<StageInfo> fp16_tune::epilogue_variants() {
       variant("epilogue/now-k64s3", "12, 256x128x64, 3 stages", 256, 128, 64, 256, get<NowK64S3, 8>),
       variant("epilogue/now-sw4", "12, serpentine stride 4", 256, 128, 32, 256, get<Now, 4>),
       variant("epilogue/now-sw16", "12, serpentine stride 16", 256, 128, 32, 256, get<Now, 16>),
+      // Slabs as wide as 8192^3's 64 n tiles (or half): rows swept whole, B re-read from DRAM as
+      // with CUTLASS's identity raster (which sweeps m), to see whether the traffic it spreads pays.
+      variant("epilogue/now-sw32", "12, serpentine stride 32", 256, 128, 32, 256, get<Now, 32>),
+      variant("epilogue/now-sw64", "12, serpentine stride 64", 256, 128, 32, 256, get<Now, 64>),
       variant("epilogue/128x256", "12 until 2026-11-26: 128x256x32", 128, 256, 32, 256, get<K32S4, 8>),
       variant("epilogue/sw2", "12 stride 2", 128, 256, 32, 256, get<K32S4, 2>),
       variant("epilogue/sw16", "12 stride 16", 128, 256, 32, 256, get<K32S4, 16>),
