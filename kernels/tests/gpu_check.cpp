@@ -23,8 +23,9 @@ namespace conv = gemmlab::conv;
 namespace {
 
 // The sizes, then the lesson problems (lessons/*/lesson.toml: 4096^3, 32768x1024x1024
-// for block-swizzle, 512x512x32768 for split-k / stream-k, 256x32768x8192 for cluster) and odd shapes that leave partial
-// tiles and k-tiles everywhere (a K split into uneven pieces, M not a multiple of 4).
+// for block-swizzle, 512x512x32768 for split-k / stream-k, 256x32768x8192 for cluster) and odd
+// shapes that leave partial tiles and k-tiles everywhere (a K split into uneven pieces, M not a
+// multiple of 4).
 // The Hopper stages need K % 8 == 0 (TMA row strides): 1001x1499x712 gives them ragged M and N,
 // 1000x1500x712 the same with M % 4 == 0 (the persistent stage's TMA-store epilogue).
 const Problem kSizes[] = {{1, 1, 1},        {127, 129, 65},     {1000, 1500, 700},

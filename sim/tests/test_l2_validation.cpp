@@ -187,11 +187,12 @@ TEST(L2Validation, HopperStagesOnTheH200) { check_hopper_stages("l2_ncu_h200_hop
 
 // Lesson 18's problem, 256x32768x8192: 2 x 128 tiles stream B's 512 MB from DRAM, each column of
 // two tiles needing the same B strip (l2_runs_h100_streaming.csv, l2_runs_h200_streaming.csv:
-// `RUNS=... l2_session.sh runs`, H100 2026-11-27 14:03Z, H200 14:04Z; 4096^3 for comparison). Stage 16's pairs read B once:
-// DRAM within 1% of the compulsory A + B bytes, and 3% (H200) to 5% (H100) less than stage 15,
-// whose blocks of a column do not always run together. The model replays that (562.0 MB against
-// 545.3) and stage 16 exactly; its hit rate for stage 15 here is 3.2 / 3.5 points under ncu's, the
-// others within 0.1 (sim/L2_VALIDATION.md, "A streamed operand").
+// `RUNS=... l2_session.sh runs`, H100 2026-11-27 14:03Z, H200 14:04Z; 4096^3 for comparison).
+// Stage 16's pairs read B once: DRAM within 1% of the compulsory A + B bytes, and 3% (H200) to 5%
+// (H100) less than stage 15, whose blocks of a column do not always run together. The model
+// replays that (562.0 MB against 545.3) and stage 16 exactly; its hit rate for stage 15 on this
+// problem is 3.2 / 3.5 points under ncu's, stages 16 and 17 within 0.1 (sim/L2_VALIDATION.md,
+// "A streamed operand").
 static void check_streamed_operand(const char* csv, const char* device) {
   const auto runs = test::read_ncu_csv_sections(csv, "# stage=");
   ASSERT_EQ(runs.size(), 5u);
