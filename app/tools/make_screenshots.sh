@@ -24,6 +24,8 @@ run --lesson 15-tma --step 4 --out "$out/tma-gmma.png"
 run --lesson 17-warp-specialized --step 3 --out "$out/warp-specialized.png"
 run --lesson 19-persistent --step 6 --out "$out/kernels-roofline.png"
 run --lesson 19-persistent --step 3 --out "$out/persistent-tail.png"
+run --lesson 18-cluster --step 7 --out "$out/cluster-grid.png"
+run --lesson 18-cluster --step 8 --out "$out/cluster-streaming.png"
 run --lesson 06-double-buffer --step 7 --out "$out/code.png"
 run --lesson 05-register-tiling --step 3 --out "$out/block-detail.png"
 # A predict step with the question open: the views leave out what gives the answer away.
