@@ -21,47 +21,6 @@ StageLaunch get() {
   return {check<S, kStride>, no_workspace, launch<S, kStride, kMinBlocks, kCopyParts>};
 }
 
-// Stage 12's kernel under a register cap instead of __launch_bounds__ (the two cannot be combined):
-// CUTLASS's 4-stage kernel runs on 224-226 registers where stage 12 takes 240. sm_90a, no spill:
-// __maxnreg__(224) -> 224, (232) -> 232, (255) -> 236. Vectorized loads only (16-byte rows).
-template <class Shape, int kMaxReg>
-__global__ void __maxnreg__(kMaxReg)
-    capped_kernel(const __half* A, const __half* B, float* C, int M, int N, int K, float alpha, float beta,
-                  bool vector_c) {
-  extern __shared__ __align__(128) __half smem[];
-  const gemmlab::GemmCoord tile = gemmlab::serpentine_swizzle::get_tile_offset(
-      gemmlab::Dim3{int(blockIdx.x), int(blockIdx.y), int(blockIdx.z)},
-      gemmlab::Dim3{int(gridDim.x), int(gridDim.y), int(gridDim.z)});
-  const int m0 = tile.m * Shape::kTileM, n0 = tile.n * Shape::kTileN;
-  if (n0 >= N) return;
-  float acc[Shape::kWarpM / 16][Shape::kWarpN / 8][4] = {};
-  fp16::MultistageMainloop<Shape, true, true, 1>::run(acc, A, B, M, N, K, m0, n0, smem);
-  __syncthreads();
-  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
-  const int warp_m = (warp / Shape::kWarpsN) * Shape::kWarpM;
-  const int warp_n = (warp % Shape::kWarpsN) * Shape::kWarpN;
-  float* staged = reinterpret_cast<float*>(smem) + fp16::StagedEpilogue<Shape>::Layout::buffer(warp);
-  fp16::StagedEpilogue<Shape>::store(acc, staged, C, M, N, m0 + warp_m, n0 + warp_n, lane, alpha, beta, vector_c);
-}
-template <class S, int kMaxReg>
-cudaError_t launch_capped(const GemmArgs& args) {
-  if (fp16::check_serpentine<S>(args.m, args.n, args.k, 8) != nullptr ||
-      !fp16::rows_16_byte_aligned(args.A, args.B, args.k))
-    return cudaErrorInvalidValue;
-  const bool vector_c = args.m % 4 == 0 && reinterpret_cast<uintptr_t>(args.C) % 16 == 0;
-  auto* kernel = capped_kernel<S, kMaxReg>;
-  if (const cudaError_t e = fp16::allow_shared_memory(kernel, S::kSmemBytes); e != cudaSuccess) return e;
-  const gemmlab::Dim3 g = fp16::serpentine_grid<S>(args.m, args.n, 8);
-  kernel<<<dim3(g.x, g.y, g.z), S::kThreads, S::kSmemBytes, args.stream>>>(
-      static_cast<const __half*>(args.A), static_cast<const __half*>(args.B), args.C, args.m, args.n, args.k,
-      args.alpha, args.beta, vector_c);
-  return cudaGetLastError();
-}
-template <class S, int kMaxReg>
-StageLaunch get_capped() {
-  return {check<S, 8>, no_workspace, launch_capped<S, kMaxReg>};
-}
-
 }  // namespace
 
 std::vector<StageInfo> fp16_tune::epilogue_variants() {
@@ -96,9 +55,6 @@ std::vector<StageInfo> fp16_tune::epilogue_variants() {
       // with CUTLASS's identity raster (which sweeps m), to see whether the traffic it spreads pays.
       variant("epilogue/now-sw32", "12, serpentine stride 32", 256, 128, 32, 256, get<Now, 32>),
       variant("epilogue/now-sw64", "12, serpentine stride 64", 256, 128, 32, 256, get<Now, 64>),
-      variant("epilogue/now-r224", "12, __maxnreg__(224)", 256, 128, 32, 256, get_capped<Now, 224>),
-      variant("epilogue/now-r232", "12, __maxnreg__(232)", 256, 128, 32, 256, get_capped<Now, 232>),
-      variant("epilogue/now-r255", "12, __maxnreg__(255) (236 used)", 256, 128, 32, 256, get_capped<Now, 255>),
       variant("epilogue/128x256", "12 until 2026-11-26: 128x256x32", 128, 256, 32, 256, get<K32S4, 8>),
       variant("epilogue/sw2", "12 stride 2", 128, 256, 32, 256, get<K32S4, 2>),
       variant("epilogue/sw16", "12 stride 16", 128, 256, 32, 256, get<K32S4, 16>),
