@@ -312,9 +312,14 @@ class KernelsView final : public View {
     const float name_w = font * 16;
     ImDrawList* dl = ImGui::GetWindowDrawList();
     // Every bar ends where the widest label starts, so that no label runs off the window.
+    std::vector<std::string> labels;
     float label_w = 0;
-    for (auto* x : rows) label_w = std::max(label_w, ImGui::CalcTextSize(bar_label(*x).c_str()).x);
     for (auto* x : rows) {
+      labels.push_back(bar_label(*x));
+      label_w = std::max(label_w, ImGui::CalcTextSize(labels.back().c_str()).x);
+    }
+    for (size_t i = 0; i < rows.size(); ++i) {
+      const BenchResult* x = rows[i];
       const ImVec2 p = ImGui::GetCursorScreenPos();
       const float avail = ImGui::GetContentRegionAvail().x;
       const float bar_w = std::max(10.f, avail - name_w - label_w - font);
@@ -323,8 +328,7 @@ class KernelsView final : public View {
       const float w = max_tflops > 0 ? float(x->tflops / max_tflops) * bar_w : 0;
       const Rgba col = track_colour(*x);
       dl->AddRectFilled({p.x + name_w, p.y + 2}, {p.x + name_w + w, p.y + h - 2}, col, 2);
-      const std::string label = bar_label(*x);
-      const char* buf = label.c_str();
+      const char* buf = labels[i].c_str();
       dl->AddText({p.x + name_w + bar_w + font * 0.5f, p.y + font * 0.2f},
                   x->ok ? ImGui::GetColorU32(ImGuiCol_Text) : IM_COL32(255, 120, 120, 255), buf);
       ImGui::Dummy({avail, h});

@@ -2,8 +2,8 @@
 
 #include <algorithm>
 #include <ctime>
-#include <optional>
 #include <exception>
+#include <optional>
 #include <utility>
 
 #include "gemmlab/expected.h"

@@ -19,10 +19,6 @@ struct SyncTileShape {
   static constexpr int kSmemBytes = (kTileM + kTileN) * kTileK * 2;  // A and B tiles of __half: 16 KB
 };
 
-// Stages 11-12: kStages shared buffers of (A tile, then B tile), always Swizzle<3,3,3>.
-// kBarrierAfterMma (11_multistage.cuh's k-tile loop): a tile's cp.async wait and block barrier
-// come after the mma of its second-to-last k16 step are issued (CUTLASS 2.x's MmaMultistage
-// order), not before those of its last step.
 // A multistage shape's threads (a warp per warp tile) and shared memory (`stages` of an A and a B
 // tile of __half); also what stage_as_measured reads off an earlier build's kernel name.
 constexpr int multistage_threads(int tile_m, int tile_n, int warp_m, int warp_n) {
@@ -32,6 +28,10 @@ constexpr std::size_t multistage_smem_bytes(int tile_m, int tile_n, int tile_k, 
   return std::size_t(stages) * std::size_t(tile_m + tile_n) * std::size_t(tile_k) * 2;
 }
 
+// Stages 11-12: kStages shared buffers of (A tile, then B tile), always Swizzle<3,3,3>.
+// kBarrierAfterMma (11_multistage.cuh's k-tile loop): a tile's cp.async wait and block barrier
+// come after the mma of its second-to-last k16 step are issued (CUTLASS 2.x's MmaMultistage
+// order), not before those of its last step.
 template <int kTileM_, int kTileN_, int kTileK_, int kStages_, int kWarpM_, int kWarpN_,
           bool kBarrierAfterMma_ = false>
 struct MultistageShape {
