@@ -75,14 +75,12 @@ __device__ __forceinline__ void copy_tile_async(const Copy& c, int k0, uint32_t 
 // A warp's fragments for k16 step kk (halves) of the stage at stage_address: one ldmatrix.x4 per
 // m16 tile of A and per pair of n8 tiles of B, from the lane's step-0 row offsets a_base / b_base
 // (bytes inside the stage). ldsm_step_offset in bytes (kUnit 2): the halves' XOR by kk scaled to bytes.
-// kBFirst (probe): A's first m16 row, then B, then A's other rows: the step's first mma waits
-// for 2 loads instead of 1 + kMmaM, and the first row's mma follow the B loads one by one.
-template <int kTileK, class Tile, bool kBFirst = false>
+template <int kTileK, class Tile>
 __device__ __forceinline__ void load_step_fragments(Tile& f, uint32_t stage_address, uint32_t a_base,
                                                     uint32_t b_base, int kk) {
 #pragma unroll
-    for (int mi = 0; mi < (kBFirst ? 1 : Tile::kMmaM); ++mi)
-      ldmatrix_x4(f.a[mi], stage_address + ldsm_step_offset<kTileK, 2>(a_base, kk, mi));
+  for (int mi = 0; mi < Tile::kMmaM; ++mi)
+    ldmatrix_x4(f.a[mi], stage_address + ldsm_step_offset<kTileK, 2>(a_base, kk, mi));
 #pragma unroll
   for (int nj = 0; nj < Tile::kMmaN / 2; ++nj) {
     uint32_t r[4];
@@ -92,10 +90,6 @@ __device__ __forceinline__ void load_step_fragments(Tile& f, uint32_t stage_addr
     f.b[2 * nj + 1][0] = r[2];
     f.b[2 * nj + 1][1] = r[3];
   }
-  if constexpr (kBFirst)
-#pragma unroll
-    for (int mi = 1; mi < Tile::kMmaM; ++mi)
-      ldmatrix_x4(f.a[mi], stage_address + ldsm_step_offset<kTileK, 2>(a_base, kk, mi));
 }
 
 // The k-tile loop of the multistage pipeline (stages 11, 12 and the TMA stage 13) around its
@@ -108,29 +102,24 @@ __device__ __forceinline__ void load_step_fragments(Tile& f, uint32_t stage_addr
 //   finish(k_tiles, next)            nothing still writes shared memory when this returns
 // and around its math, which `Math::run(acc, fragments)` does for one k16 step (16 halves = 32
 // bytes of each row: the conv stages' int8 and int4 mma read the same bytes as other elements).
-// Copies with kTracksReaders count the readers of each stage on an mbarrier of their own
-// (release(stage) after a thread's last ldmatrix of it): the loop then has no block barrier.
-template <class Copies>
-constexpr bool kTracksReaders = requires { Copies::kTracksReaders; };
-
 template <bool kSerpentine>
 struct WarpMmaF16 {
   template <class Acc, class Tile>
   __device__ __forceinline__ static void run(Acc& acc, const Tile& f) { warp_mma<kSerpentine>(acc, f); }
 };
-template <class S, bool kSerpentine, class Copies, class Acc, class Math = WarpMmaF16<kSerpentine>, bool kBFirst = false>
+template <class S, bool kSerpentine, class Copies, class Acc, class Math = WarpMmaF16<kSerpentine>>
 __device__ __forceinline__ void run_multistage_k_tiles(Acc& acc, Copies& copies, int k_tiles, uint32_t smem_base,
                                                        uint32_t a_base, uint32_t b_base) {
   using Tile = WarpTile<S::kWarpM, S::kWarpN>;
   constexpr int kStageBytes = S::kStageHalves * 2;
   auto load_step = [&](Tile& f, int stage, int kk) {
-    load_step_fragments<S::kTileK, Tile, kBFirst>(f, smem_base + stage * kStageBytes, a_base, b_base, kk);
+    load_step_fragments<S::kTileK>(f, smem_base + stage * kStageBytes, a_base, b_base, kk);
   };
   int read_stage = 0, write_stage = S::kStages - 1, next_tile = S::kStages - 1;
   // Tile t + 1 has landed for every thread: the reads move on to its stage.
   auto await_next_tile = [&](int t) {
     copies.await(t + 1);
-    if constexpr (!kTracksReaders<Copies>) __syncthreads();
+    __syncthreads();
     read_stage = read_stage == S::kStages - 1 ? 0 : read_stage + 1;
   };
   copies.start();
@@ -138,24 +127,6 @@ __device__ __forceinline__ void run_multistage_k_tiles(Acc& acc, Copies& copies,
   Tile frag[2];
   load_step(frag[0], read_stage, 0);
 
-  if constexpr (kTracksReaders<Copies>) {
-    // Probe: two k16 steps per tile; the last step's first kHoistRows m16 rows of mma before the
-    // wait for the next tile (its fragments were loaded before the wait).
-    static_assert(S::kStepsPerTile == 2 && S::kBarrierAfterMma);
-    constexpr int kH = Copies::kHoistRows, kRows = Tile::kMmaM;
-#pragma unroll 1
-    for (int t = 0; t < k_tiles; ++t) {
-      load_step(frag[1], read_stage, 16);
-      Math::run(acc, frag[0]);
-      copies.release(read_stage);
-      warp_mma_rows<kSerpentine, 0, kH>(acc, frag[1]);
-      await_next_tile(t);
-      if constexpr (Copies::kEarlyCopy) copies.copy_step(1, next_tile, write_stage);
-      load_step(frag[0], read_stage, 0);
-      warp_mma_rows<kSerpentine, kH, kRows>(acc, frag[1]);
-      if constexpr (!Copies::kEarlyCopy) copies.copy_step(1, next_tile, write_stage);
-    }
-  } else {
 #pragma unroll 1
   for (int t = 0; t < k_tiles; ++t) {
 #pragma unroll
@@ -176,7 +147,6 @@ __device__ __forceinline__ void run_multistage_k_tiles(Acc& acc, Copies& copies,
         Math::run(acc, frag[step & 1]);
       }
     }
-  }
   }
   copies.finish(k_tiles, next_tile);
 }
@@ -228,108 +198,7 @@ struct CpAsyncCopies {
   __device__ __forceinline__ void finish(int, int) const { cp_async_wait<0>(); }
 };
 
-// ---- Stage barriers (probe) -------------------------------------------------------------------
-// sm_80 mbarrier forms: the cp.async arrive counts as one of the `count` arrivals once every
-// cp.async this thread issued before it has landed (.noinc).
-__device__ __forceinline__ void mbar_init(uint32_t bar, int count) {
-  asm volatile("mbarrier.init.shared.b64 [%0], %1;\n" ::"r"(bar), "r"(count));
-}
-__device__ __forceinline__ void mbar_arrive(uint32_t bar) {
-  asm volatile("mbarrier.arrive.shared.b64 _, [%0];\n" ::"r"(bar) : "memory");
-}
-__device__ __forceinline__ void mbar_arrive_on_cp_async(uint32_t bar) {
-  asm volatile("cp.async.mbarrier.arrive.noinc.shared.b64 [%0];\n" ::"r"(bar) : "memory");
-}
-// Spins until the phases of parity p0 of barrier b0 and p1 of b1 have completed: one loop, so
-// that the k loop has one branch per tile around which ptxas cannot move instructions.
-template <bool kPoll, bool kHint = false>
-__device__ __forceinline__ uint32_t mbar_test(uint32_t bar, uint32_t parity) {
-  uint32_t done;
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-  if constexpr (kHint) asm volatile("{\n .reg .pred p;\n mbarrier.try_wait.parity.shared.b64 p, [%1], %2, 1000000;\n selp.u32 %0, 1, 0, p;\n}\n"
-               : "=r"(done) : "r"(bar), "r"(parity) : "memory");
-  else if constexpr (!kPoll) asm volatile("{\n .reg .pred p;\n mbarrier.try_wait.parity.shared.b64 p, [%1], %2;\n selp.u32 %0, 1, 0, p;\n}\n"
-               : "=r"(done) : "r"(bar), "r"(parity) : "memory");
-  else
-#endif
-  asm volatile("{\n .reg .pred p;\n mbarrier.test_wait.parity.shared.b64 p, [%1], %2;\n selp.u32 %0, 1, 0, p;\n}\n"
-               : "=r"(done) : "r"(bar), "r"(parity) : "memory");
-  return done;
-}
-template <bool kPoll, bool kHint = false>
-__device__ __forceinline__ void mbar_wait_both(uint32_t b0, uint32_t p0, uint32_t b1, uint32_t p1) {
-  while (!(mbar_test<kPoll, kHint>(b0, p0) & mbar_test<kPoll, kHint>(b1, p1))) {
-  }
-}
-
-// Stage 11's cp.async copies with a full and an empty mbarrier per stage instead of the block
-// barrier: a warp waits only for the copies of the tile it reads next (full) and, before copying
-// into a stage, for every thread to have read that stage's previous tile (empty). A fast warp may
-// run up to a tile ahead of a slow one.
-// kMode bits: 1 test_wait in the loop instead of try_wait (which may suspend the thread); 2
-// release a stage after the tile's last step instead of after its last ldmatrix; 4 one arrival
-// per warp on the empty barriers (lane 0 after __syncwarp) instead of one per thread.
-template <class S, class CopyA, class CopyB, int kMode>
-struct StageBarrierCopies : CpAsyncCopies<S, CopyA, CopyB, 1> {
-  static constexpr bool kPoll = kMode & 1, kLateRelease = kMode & 2, kWarpArrive = kMode & 4;
-  static constexpr int kHoistRows = (kMode >> 3) & 3;
-  static constexpr bool kEarlyCopy = kMode & 64, kHint = kMode & 128, kEarlyStart = kMode & 256;
-  static constexpr bool kTracksReaders = true;
-  static_assert(S::kStepsPerTile >= 2, "the release follows the mma of the tile's second-to-last step");
-  uint32_t bars;  // full[kStages], then empty[kStages], 8 bytes each
-  __device__ __forceinline__ uint32_t full(int stage) const { return bars + 8u * stage; }
-  __device__ __forceinline__ uint32_t empty(int stage) const { return bars + 8u * (S::kStages + stage); }
-
-  // Every empty barrier starts with a completed phase (every thread arrives once), so that the
-  // first copy into each stage waits like the later ones: tile n waits for phase n / kStages.
-  // kEarlyStart (mode 256): tile 0's copies go out before the barriers are initialised, so that
-  // their latency covers the initialisation (its arrival follows the barrier, before tile 1's copies).
-  __device__ __forceinline__ void start() const {
-    if constexpr (kEarlyStart) this->issue_part(0, 0, 0);
-    if (threadIdx.x == 0)
-      for (int s = 0; s < 2 * S::kStages; ++s) mbar_init(bars + 8u * s, s >= S::kStages && kWarpArrive ? S::kThreads / 32 : S::kThreads);
-    __syncthreads();
-#pragma unroll
-    for (int s = 0; s < S::kStages; ++s) arrive_empty(s);
-#pragma unroll
-    for (int s = 0; s < S::kStages - 1; ++s) {
-      if (!kEarlyStart || s > 0) this->issue_part(s, s, 0);
-      mbar_arrive_on_cp_async(full(s));
-    }
-    await(0);
-  }
-  // Tile `tile` landed, and the stage that the copy of this tile's last step writes (tile
-  // tile + kStages - 2, in the stage tile - 2 was read from) read by every thread.
-  __device__ __forceinline__ void await(int tile) const {
-    const int next_write = tile + S::kStages - 2;
-    mbar_wait_both<kPoll, kHint>(full(tile % S::kStages), uint32_t(tile / S::kStages) & 1u, empty(next_write % S::kStages),
-                   uint32_t(next_write / S::kStages) & 1u);
-  }
-  __device__ __forceinline__ void arrive_empty(int stage) const {
-    if constexpr (kWarpArrive) {
-      __syncwarp();
-      if (threadIdx.x % 32 == 0) mbar_arrive(empty(stage));
-    } else {
-      mbar_arrive(empty(stage));
-    }
-  }
-  __device__ __forceinline__ void release(int stage) const {
-    if constexpr (!kLateRelease) arrive_empty(stage);
-  }
-  // The copy goes in the tile's last step, after the wait above, between that step's mma.
-  __device__ __forceinline__ void copy_step(int step, int& next_tile, int& write_stage) const {
-    if (step != S::kStepsPerTile - 1) return;
-    this->issue_part(next_tile, write_stage, 0);
-    mbar_arrive_on_cp_async(full(write_stage));
-    if constexpr (kLateRelease) arrive_empty((write_stage == S::kStages - 1 ? 0 : write_stage + 1));
-    ++next_tile;
-    write_stage = write_stage == S::kStages - 1 ? 0 : write_stage + 1;
-  }
-  __device__ __forceinline__ void finish(int, int) const { asm volatile("cp.async.wait_all;\n" ::: "memory"); }
-};
-
 // MultistageShape (tile, stages, warps, shared bytes) and each stage's choice: fp16_shapes.h.
-// kCopyParts <= 0 (probe): StageBarrierCopies with mode -kCopyParts (vectorized loads only).
 template <class Shape, bool kSerpentine, bool kVectorized, int kCopyParts = 1>
 struct MultistageMainloop {
   using S = Shape;
@@ -353,20 +222,9 @@ struct MultistageMainloop {
     // Byte offsets (inside one stage) of this lane's ldmatrix rows, swizzled once (see
     // ldsm_offsets_separable in gemmlab/fp16_smem_tile.h for why XOR and add are enough later).
     const LdsmLaneOffsets lane = LdsmLaneOffsets::of<Layout>(warp_m, warp_n, threadIdx.x % 32);
-    // Probe: kCopyParts 100 + p: B's ldmatrix first (mode bit 32 with stage barriers).
-    constexpr bool kBFirst = kCopyParts > 100 || (kCopyParts <= 0 && ((-kCopyParts) & 32));
-    constexpr int kParts = kCopyParts > 100 ? kCopyParts - 100 : kCopyParts;
-    using Mma = WarpMmaF16<kSerpentine>;
-    if constexpr (kParts <= 0 && kVectorized) {
-      __shared__ __align__(8) uint64_t bars[2 * S::kStages];
-      StageBarrierCopies<S, CopyA, CopyB, (-kParts) & ~32> copies{{copy_a, copy_b, smem, smem_base}, shared_address(bars)};
-      run_multistage_k_tiles<S, kSerpentine, decltype(copies), decltype(acc), Mma, kBFirst>(
-          acc, copies, tiles_of(K, S::kTileK), smem_base, 2u * lane.a, kBOffsetBytes + 2u * lane.b);
-    } else {
-      CpAsyncCopies<S, CopyA, CopyB, kParts <= 0 ? 1 : kParts> copies{copy_a, copy_b, smem, smem_base};
-      run_multistage_k_tiles<S, kSerpentine, decltype(copies), decltype(acc), Mma, kBFirst>(
-          acc, copies, tiles_of(K, S::kTileK), smem_base, 2u * lane.a, kBOffsetBytes + 2u * lane.b);
-    }
+    CpAsyncCopies<S, CopyA, CopyB, kCopyParts> copies{copy_a, copy_b, smem, smem_base};
+    run_multistage_k_tiles<S, kSerpentine>(acc, copies, tiles_of(K, S::kTileK), smem_base, 2u * lane.a,
+                                           kBOffsetBytes + 2u * lane.b);
   }
 };
 

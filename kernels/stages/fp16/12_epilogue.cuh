@@ -90,16 +90,12 @@ __global__ void __launch_bounds__(Shape::kThreads, kMinBlocks)
   float acc[Shape::kWarpM / 16][Shape::kWarpN / 8][4] = {};
   MultistageMainloop<Shape, true, kVectorized, kCopyParts>::run(acc, A, B, M, N, K, m0, n0,
                                                                 smem);
-  // Probe (kCopyParts <= 0 with mode bit 512): the epilogue's buffers after the pipeline's, so a
-  // warp starts its epilogue while others still compute.
-  constexpr bool kOwnBuffers = kCopyParts <= 0 && ((-kCopyParts) & 512);
-  if constexpr (!kOwnBuffers) __syncthreads();  // every warp is done with the pipeline's buffers
+  __syncthreads();  // every warp is done with the pipeline's buffers
 
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
   const int warp_m = (warp / Shape::kWarpsN) * Shape::kWarpM;
   const int warp_n = (warp % Shape::kWarpsN) * Shape::kWarpN;
-  float* staged = reinterpret_cast<float*>(smem + (kOwnBuffers ? Shape::kSmemBytes / 2 : 0)) +
-                  StagedEpilogue<Shape>::Layout::buffer(warp);
+  float* staged = reinterpret_cast<float*>(smem) + StagedEpilogue<Shape>::Layout::buffer(warp);
   StagedEpilogue<Shape>::store(acc, staged, C, M, N, m0 + warp_m, n0 + warp_n, lane, alpha, beta,
                                vector_c);
 }
@@ -138,11 +134,10 @@ cudaError_t launch_staged_epilogue(const GemmArgs& args, int max_stride) {
   const bool vectorized = rows_16_byte_aligned(args.A, args.B, args.k);
   auto* kernel = vectorized ? staged_epilogue_kernel<Shape, true, kMinBlocks, kCopyParts>
                             : staged_epilogue_kernel<Shape, false, kMinBlocks, kCopyParts>;
-  constexpr size_t kBytes = Shape::kSmemBytes + (kCopyParts <= 0 && ((-kCopyParts) & 512) ? StagedEpilogue<Shape>::kSmemBytes : 0);
-  if (const cudaError_t e = allow_shared_memory(kernel, kBytes); e != cudaSuccess)
+  if (const cudaError_t e = allow_shared_memory(kernel, Shape::kSmemBytes); e != cudaSuccess)
     return e;
   const Dim3 g = serpentine_grid<Shape>(args.m, args.n, max_stride);
-  kernel<<<dim3(g.x, g.y, g.z), Shape::kThreads, kBytes, args.stream>>>(
+  kernel<<<dim3(g.x, g.y, g.z), Shape::kThreads, Shape::kSmemBytes, args.stream>>>(
       static_cast<const __half*>(args.A), static_cast<const __half*>(args.B), args.C, args.m,
       args.n, args.k, args.alpha, args.beta, vector_c);
   return cudaGetLastError();

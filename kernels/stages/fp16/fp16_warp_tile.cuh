@@ -26,20 +26,6 @@ struct WarpTile {
 
 // All mma tiles of the warp for one k16 step. kSerpentine (the hand-written mma_base HGEMM): odd m rows walk n backwards,
 // so consecutive mma share a B fragment at every row turn (register reuse, fewer bank reads).
-// m16 rows [kRow0, kRow1) only (probe: part of a step issued before a wait).
-template <bool kSerpentine, int kRow0, int kRow1, int kWarpM, int kWarpN>
-__device__ __forceinline__ void warp_mma_rows(float (&acc)[kWarpM / 16][kWarpN / 8][4],
-                                              const WarpTile<kWarpM, kWarpN>& f) {
-  using Tile = WarpTile<kWarpM, kWarpN>;
-#pragma unroll
-  for (int mi = kRow0; mi < kRow1; ++mi)
-#pragma unroll
-    for (int j = 0; j < Tile::kMmaN; ++j) {
-      const int ni = (kSerpentine && (mi & 1)) ? Tile::kMmaN - 1 - j : j;
-      mma_m16n8k16(acc[mi][ni], f.a[mi], f.b[ni]);
-    }
-}
-
 template <bool kSerpentine, int kWarpM, int kWarpN>
 __device__ __forceinline__ void warp_mma(float (&acc)[kWarpM / 16][kWarpN / 8][4],
                                          const WarpTile<kWarpM, kWarpN>& f) {

@@ -46,26 +46,6 @@ std::vector<StageInfo> fp16_tune::epilogue_variants() {
   using NowK64S3 = fp16::MultistageShape<256, 128, 64, 3, 64, 64, true>;  // 144 KB
   using Now = fp16::EpilogueStage::Shape;
   return {
-      // A full and an empty mbarrier per stage instead of the block barrier (11_multistage.cuh).
-      variant("epilogue/now-mbar", "12, stage mbarriers", 256, 128, 32, 256, get<Now, 8, 1, 0>),
-      variant("epilogue/now-mbar-poll", "12, stage mbarriers, test_wait", 256, 128, 32, 256, get<Now, 8, 1, -1>),
-      variant("epilogue/now-mbar-late", "12, stage mbarriers, late release", 256, 128, 32, 256, get<Now, 8, 1, -2>),
-      variant("epilogue/now-mbar-warp", "12, stage mbarriers, warp arrivals", 256, 128, 32, 256, get<Now, 8, 1, -4>),
-      variant("epilogue/now-mbar-late-warp", "12, stage mbarriers, late warp arrivals", 256, 128, 32, 256, get<Now, 8, 1, -6>),
-      variant("epilogue/now-mbar-h1", "12, stage mbarriers, 8 mma before the wait", 256, 128, 32, 256, get<Now, 8, 1, -12>),
-      variant("epilogue/now-mbar-h2", "12, stage mbarriers, 16 mma before the wait", 256, 128, 32, 256, get<Now, 8, 1, -20>),
-      variant("epilogue/now-mbar-h3", "12, stage mbarriers, 24 mma before the wait", 256, 128, 32, 256, get<Now, 8, 1, -28>),
-      variant("epilogue/now-mbar-warp-poll", "12, stage mbarriers, warp arrivals, test_wait", 256, 128, 32, 256, get<Now, 8, 1, -5>),
-      variant("epilogue/now-mbar-warp-s5", "12, stage mbarriers, warp arrivals, 5 stages", 256, 128, 32, 256, get<NowS5, 8, 1, -4>),
-      variant("epilogue/now-mbar-warp-s6", "12, stage mbarriers, warp arrivals, 6 stages", 256, 128, 32, 256, get<NowS6, 8, 1, -4>),
-      variant("epilogue/now-bfirst", "12, B's ldmatrix first", 256, 128, 32, 256, get<Now, 8, 1, 101>),
-      variant("epilogue/now-mbar-warp-bfirst", "12, stage mbarriers, warp arrivals, B first", 256, 128, 32, 256, get<Now, 8, 1, -36>),
-      variant("epilogue/now-mbar-warp-early", "12, stage mbarriers, warp arrivals, copy after the wait", 256, 128, 32, 256, get<Now, 8, 1, -68>),
-      variant("epilogue/now-mbar-warp-hint", "12, stage mbarriers, warp arrivals, try_wait 1 ms hint", 256, 128, 32, 256, get<Now, 8, 1, -132>),
-      variant("epilogue/now-mbar-warp-early-hint", "12, stage mbarriers, warp arrivals, early copy, hint", 256, 128, 32, 256, get<Now, 8, 1, -196>),
-      variant("epilogue/now-mbar-warp-start", "12, stage mbarriers, warp arrivals, tile 0 before the init", 256, 128, 32, 256, get<Now, 8, 1, -260>),
-      variant("epilogue/now-mbar-warp-own", "12, stage mbarriers, warp arrivals, own epilogue buffers", 256, 128, 32, 256, get<Now, 8, 1, -516>),
-      variant("epilogue/now-mbar-warp-start-own", "12, stage mbarriers, early start, own epilogue buffers", 256, 128, 32, 256, get<Now, 8, 1, -772>),
       variant("epilogue/now-s5", "12, 5 stages", 256, 128, 32, 256, get<NowS5, 8>),
       variant("epilogue/now-s6", "12, 6 stages", 256, 128, 32, 256, get<NowS6, 8>),
       variant("epilogue/now-k64s3", "12, 256x128x64, 3 stages", 256, 128, 64, 256, get<NowK64S3, 8>),
