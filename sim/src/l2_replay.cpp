@@ -226,7 +226,6 @@ class Replay {
     int side;
     int index;    // into instant_
     int heat = 0;                // the heat maps' tile
-    const WorkSegment* narrowed = nullptr;  // a narrowed B tile's segment
   };
 
   // Heat maps of A and B tile loads (unless too many cells) and per-C-tile DRAM sectors.
@@ -386,7 +385,7 @@ class Replay {
         requests_.push_back({0, s.m_tile, kk, side, index, s.m_tile});
         if (cluster_rank(cur.block) == 0) {
           if (s.cols > 0)  // key: first column and width (240, 248 or 256)
-            requests_.push_back({1, s.col0 / 8 * 4 + s.cols / 8 % 4, kk, side, index, s.n_tile, &s});
+            requests_.push_back({1, s.col0 / 8 * 4 + s.cols / 8 % 4, kk, side, index, s.n_tile});
           else
             requests_.push_back({1, s.n_tile, kk, side, index, s.n_tile});
         }
@@ -434,14 +433,15 @@ class Replay {
       const bool merged = j > 0 && requests_[j - 1].operand == rq.operand && requests_[j - 1].tile == rq.tile &&
                           requests_[j - 1].kk == rq.kk && requests_[j - 1].side == rq.side;
       std::uint64_t dram = 0;
+      bool charged = false;  // DRAM sectors already added to the C tiles
       if (merged) {
         cache_.count_merged_hits(first.sectors);
+      } else if (rq.operand == 1) {
+        first = read_b_parts(cur, rq.kk);
+        dram = first.dram_sectors;
+        charged = true;
       } else {
-        if (rq.narrowed != nullptr)
-          first = read_narrowed_b(*rq.narrowed, rq.kk, sm_of(cur.block));
-        else
-          first = read_region(rq.operand == 0 ? a_region(plan_, L_, rq.tile, rq.kk) : b_region(plan_, L_, rq.tile, rq.kk),
-                              sm_of(cur.block));
+        first = read_region(a_region(plan_, L_, rq.tile, rq.kk), sm_of(cur.block));
         dram = first.dram_sectors;
       }
       if (!r_.heat_maps_omitted) {
@@ -451,22 +451,47 @@ class Replay {
         ++h.loads[hi];
         h.dram_sectors[hi] += static_cast<std::uint32_t>(dram);
       }
-      r_.c_tile_dram_sectors[static_cast<size_t>(segment_of(cur).tile_index)] += static_cast<std::uint32_t>(dram);
+      if (!charged)
+        r_.c_tile_dram_sectors[static_cast<size_t>(segment_of(cur).tile_index)] += static_cast<std::uint32_t>(dram);
     }
   }
 
-  // A narrowed tile's B box (stage 17): each block of the cluster loads 128 of its rows, the
-  // second from column cols - 128 on, so the two halves overlap and their common sectors are asked
-  // for twice.
-  ReadResult read_narrowed_b(const WorkSegment& s, int kk, int sm) {
-    const long long half = plan_.tile.n / 2;
-    ReadResult r = read_region(b_columns(plan_, L_, s.col0, s.col0 + s.cols, kk), sm);
-    if (s.cols < 2 * half) {
-      const ReadResult twice = read_region(b_columns(plan_, L_, s.col0 + s.cols - half, s.col0 + half, kk), sm);
-      r.sectors += twice.sectors;
-      r.dram_sectors += twice.dram_sectors;
+  // A block's B tile at k step kk. With multicast, the cluster's tile, asked for once at its rank-0
+  // block's instant (the blocks of a cluster run in step: each one's full barrier waits for every
+  // part), read part by part: part r is the box rank r loads (16_cluster.cuh's issue_pair_boxes),
+  // and its DRAM sectors go to rank r's C tile, so each tile of a pair shows the half of B it
+  // fetched. The parts are equal shares of the tile's columns; a narrowed tile's (stage 17) keep
+  // their width, the last one starting at cols - width, so they overlap and their common sectors
+  // are asked for twice.
+  ReadResult read_b_parts(const Cursor& cur, int kk) {
+    const WorkSegment& s = segment_of(cur);
+    const int parts = std::max(1, o_.multicast_b);
+    const TileBox t = box_of(plan_, 0, s.n_tile);
+    const long long c0 = s.cols > 0 ? s.col0 : t.n0, c1 = s.cols > 0 ? s.col0 + s.cols : t.n1;
+    const long long width = plan_.tile.n / parts;
+    ReadResult all;
+    for (int r = 0; r < parts; ++r) {
+      const long long first = s.cols > 0 && parts > 1 && r == parts - 1 ? std::max(c0, c1 - width) : c0 + r * width;
+      const long long last = std::min(first + width, c1);
+      const ReadResult part = read_region(b_columns(plan_, L_, std::min(first, last), last, kk), sm_of(cur.block));
+      all.sectors += part.sectors;
+      all.dram_sectors += part.dram_sectors;
+      r_.c_tile_dram_sectors[static_cast<size_t>(rank_tile(cur, r))] += static_cast<std::uint32_t>(part.dram_sectors);
     }
-    return r;
+    return all;
+  }
+  // The C tile that rank r of cur's cluster computes at the same point of its run: the block r
+  // places after it in launch order (a cluster's blocks are consecutive there), if that block is
+  // rank r and works on the same n tile; otherwise (a cluster cut short by the grid) cur's own.
+  int rank_tile(const Cursor& cur, int r) const {
+    const WorkSegment& own = segment_of(cur);
+    const int peer = cur.block + r;
+    if (r == 0 || peer >= static_cast<int>(tl_.blocks.size()) || cluster_rank(peer) != r) return own.tile_index;
+    const BlockRun& run = tl_.blocks[static_cast<size_t>(peer)];
+    if (cur.phase >= run.phase_count) return own.tile_index;
+    const Phase& ph = tl_.phases[static_cast<size_t>(run.first_phase + cur.phase)];
+    const WorkSegment& s = plan_.segments[static_cast<size_t>(ph.segment)];
+    return ph.kind == PhaseKind::Mainloop && s.n_tile == own.n_tile ? s.tile_index : own.tile_index;
   }
 
   // Counters, rates, bytes and the hit rate over time.

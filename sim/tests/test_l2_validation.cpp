@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <fstream>
 #include <map>
+#include <numeric>
 #include <sstream>
 #include <tuple>
 
@@ -242,6 +243,27 @@ TEST(L2Validation, ClusterReadsAStreamedOperandOnceOnTheH100) {
 }
 TEST(L2Validation, ClusterReadsAStreamedOperandOnceOnTheH200) {
   check_streamed_operand("l2_runs_h200_streaming.csv", "h200");
+}
+
+// Each block of a multicast pair loads its own half of the B box (16_cluster.cuh, issue_pair_boxes),
+// so each of a column's two tiles fetches its half of the streamed B strip from DRAM: 256 columns
+// x 8192 k x 2 bytes / 2 = 65,536 sectors (plus A's, for the blocks that ask for it first).
+// Charged to one rank only, one tile of each pair would show the whole strip and the other
+// almost nothing (lesson 18's reuse colouring).
+TEST(L2Validation, EachRankOfAClusterFetchesItsHalfOfB) {
+  for (const char* stage : {"cluster", "persistent"}) {
+    SCOPED_TRACE(stage);
+    const Modelled& got = model(stage, {256, 32768, 8192}, find_stage_desc(stage)->coresident == Coresidency::Even);
+    const auto& dram = got.report.c_tile_dram_sectors;
+    const int tiles_n = got.launch.plan.tiled_shape.n;
+    ASSERT_EQ(got.launch.plan.tiled_shape.m, 2);
+    ASSERT_EQ(dram.size(), 2u * tiles_n);
+    const std::uint64_t half_b = 256ull * 8192 * 2 / 2 / 32;
+    for (int n = 0; n < tiles_n; ++n)
+      for (int m = 0; m < 2; ++m)
+        EXPECT_GE(dram[static_cast<size_t>(m) * tiles_n + n], half_b * 99 / 100) << "tile (" << m << ", " << n << ")";
+    EXPECT_EQ(std::accumulate(dram.begin(), dram.end(), 0ull), got.report.counters.dram_read_sectors);
+  }
 }
 
 // The numbers l2_model.h quotes to explain why lookup_hit / op_read is not hits per request:

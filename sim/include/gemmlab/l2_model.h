@@ -181,7 +181,8 @@ struct L2ReplayOptions {
   CoresidentRates coresident;     // the replay's clock with 2 blocks per SM (l2_progress.h)
   GlobalLoad global_load = GlobalLoad::Ldg;  // only for the ncu look-up counts (extra_tag_lookups)
   // Clusters whose blocks share their B tile through TMA multicast (stages 16, 17): one copy per
-  // cluster reaches L2, so only the cluster's rank-0 block requests B. A block's rank is
+  // cluster reaches L2, so only the cluster's rank-0 block requests B (its DRAM sectors are
+  // charged to the C tiles part by part, each rank's tile the part its block loads). A block's rank is
   // blockIdx.y % multicast_b (stage 16: clusters along gridDim.y) or, with multicast_rank_linear,
   // its launch index % multicast_b (stage 17's tile list: a cluster's blocks are consecutive).
   int multicast_b = 1;
