@@ -28,6 +28,8 @@ namespace {
 
 // The C tile grid is drawn at most this many times wider than tall, or taller than wide.
 constexpr float kMaxGridRatio = 8.f;
+// A grid wider than this (width over height, in elements) is drawn across the whole view.
+constexpr float kStackedAspect = 3.f;
 
 struct GridUiState {
   std::string stage;        // a stages.def id: the launch is that stage's (tile, resources, raster...)
@@ -225,13 +227,28 @@ class GridView final : public View {
     draw_summary();
     draw_time_bar();
     const ImVec2 avail = ImGui::GetContentRegionAvail();
-    const float left_w = std::floor(avail.x * 0.5f);
-    ImGui::BeginChild("##tiles", {left_w, 0}, false, ImGuiWindowFlags_NoScrollWithMouse);
+    // A grid much wider than tall (lesson 18's 2 x 128 tiles) would be a thin strip in half the
+    // width: it gets the whole width on top, and the slots and the L2 sit side by side below.
+    const bool wide = !ui_.block_detail && grid_aspect() > kStackedAspect;
+    const ImVec2 tiles_size = wide ? ImVec2{0, std::floor(avail.y * 0.4f)} : ImVec2{std::floor(avail.x * 0.5f), 0};
+    ImGui::BeginChild("##tiles", tiles_size, false, ImGuiWindowFlags_NoScrollWithMouse);
     if (ui_.block_detail)
       draw_simt_block_detail(ui_.block_canvas, ui_.highlight_warp);
     else
       draw_tiles();
     ImGui::EndChild();
+    if (wide) {
+      const float h = ImGui::GetContentRegionAvail().y;
+      ImGui::BeginChild("##slots_below", {std::floor(ImGui::GetContentRegionAvail().x * 0.5f), 0}, false,
+                        ImGuiWindowFlags_NoScrollWithMouse);
+      draw_slots(h);
+      ImGui::EndChild();
+      ImGui::SameLine();
+      ImGui::BeginChild("##l2_below", {0, 0}, false, ImGuiWindowFlags_NoScrollWithMouse);
+      draw_l2(h);
+      ImGui::EndChild();
+      return;
+    }
     ImGui::SameLine();
     ImGui::BeginChild("##right", {0, 0}, false, ImGuiWindowFlags_NoScrollWithMouse);
     const float right_h = ImGui::GetContentRegionAvail().y;
@@ -529,6 +546,11 @@ class GridView final : public View {
   float grid_width() const {
     const GridModel& m = *model_;
     return narrowed() ? float(m.spec.problem.n) / float(m.spec.tile.n) : float(m.tiles.tiles_n);
+  }
+  // The C grid's width over its height, in elements (1 for a square problem).
+  float grid_aspect() const {
+    const GridModel& m = *model_;
+    return grid_width() * float(m.spec.tile.n) / std::max(1.f, float(m.tiles.tiles_m) * float(m.spec.tile.m));
   }
   // Tile t's left and right edges in canvas units; {0, 0} for a tile its row does not have.
   ImVec2 tile_x(size_t t) const {
