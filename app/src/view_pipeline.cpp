@@ -222,8 +222,6 @@ class PipelineView final : public View {
     const int units = unit_rows(t);
     const int rows = units + 1 + stages;  // units (or warpgroups), a gap, then the shared stages
     const double span = std::max(1.0, t.total_time);
-    // Content: time across (one unit per time unit), 3 units per row.
-    const float row_h = float(span) / 40.f;
     // Row names in a gutter left of the canvas: zooming and panning move the bars, never over
     // the names.
     float label_w = 0;
@@ -231,8 +229,16 @@ class PipelineView final : public View {
       if (r != units)
         label_w = std::max(label_w, ImGui::CalcTextSize((r < units ? row_name(t, r) : trf("smem stage %d", 10)).c_str()).x);
     label_w += font * 0.8f;
+    // Content: time across the canvas's width (one unit per time unit), the rows as tall as its
+    // height allows, between 1.2 and 3 lines of text each. The content is centred: 3 lines spare
+    // leave 1.5 under it, besides the margin, for the time axis's ticks and title.
+    const float margin = font * 2;
+    const ImVec2 room = ImGui::GetContentRegionAvail();
+    const float width_px = std::max(50.f, room.x - label_w - 2 * margin);
+    const float row_px = std::clamp((room.y - 2 * margin - 3 * font) / float(rows), font * 1.2f, font * 3.f);
+    const float row_h = float(span) * row_px / width_px;
     ImGui::SetCursorPosX(ImGui::GetCursorPosX() + label_w);
-    Canvas cv("##gantt", ui_.canvas, float(span), rows * row_h, {0, 0}, font * 2);
+    Canvas cv("##gantt", ui_.canvas, float(span), rows * row_h, {0, 0}, margin);
     ImDrawList* dl = cv.draw_list();
     cv.axis_x(rows * row_h, float(span), 1, tr("time (a global load = the global latency)"));
     auto row_y = [&](int r) { return r * row_h; };
