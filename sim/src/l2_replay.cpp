@@ -4,6 +4,7 @@
 #include <queue>
 
 #include "gemmlab/l2_model.h"
+#include "gemmlab/tma_box.h"
 #include "l2_geometry.h"
 
 namespace gemmlab {
@@ -458,21 +459,20 @@ class Replay {
 
   // A block's B tile at k step kk. With multicast, the cluster's tile, asked for once at its rank-0
   // block's instant (the blocks of a cluster run in step: each one's full barrier waits for every
-  // part), read part by part: part r is the box rank r loads (16_cluster.cuh's issue_pair_boxes),
-  // and its DRAM sectors go to rank r's C tile, so each tile of a pair shows the half of B it
-  // fetched. The parts are equal shares of the tile's columns; a narrowed tile's (stage 17) keep
-  // their width, the last one starting at cols - width, so they overlap and their common sectors
-  // are asked for twice.
+  // part), read part by part: part r is the half of the box rank r loads, from the row the kernels
+  // take from gemmlab/tma_box.h's pair_b_part_row (a narrowed tile's halves overlap, and their
+  // common sectors are asked for twice), and its DRAM sectors go to rank r's C tile, so each tile
+  // of a pair shows the half of B it fetched.
   ReadResult read_b_parts(const Cursor& cur, int kk) {
     const WorkSegment& s = segment_of(cur);
-    const int parts = std::max(1, o_.multicast_b);
+    const int parts = o_.multicast_b;  // 1 or 2 (replay_l2 refuses others)
     const TileBox t = box_of(plan_, 0, s.n_tile);
-    const long long c0 = s.cols > 0 ? s.col0 : t.n0, c1 = s.cols > 0 ? s.col0 + s.cols : t.n1;
-    const long long width = plan_.tile.n / parts;
+    const long long c0 = s.cols > 0 ? s.col0 : t.n0, cols = s.cols > 0 ? s.cols : plan_.tile.n;
+    const long long c1 = s.cols > 0 ? c0 + cols : t.n1;  // past N: the box's rows there read nothing
     ReadResult all;
     for (int r = 0; r < parts; ++r) {
-      const long long first = s.cols > 0 && parts > 1 && r == parts - 1 ? std::max(c0, c1 - width) : c0 + r * width;
-      const long long last = std::min(first + width, c1);
+      const long long first = c0 + tma::pair_b_part_row(r, int(cols), plan_.tile.n);
+      const long long last = std::min(first + plan_.tile.n / parts, c1);
       const ReadResult part = read_region(b_columns(plan_, L_, std::min(first, last), last, kk), sm_of(cur.block));
       all.sectors += part.sectors;
       all.dram_sectors += part.dram_sectors;
@@ -547,6 +547,9 @@ Expected<L2Report> replay_l2(const BlockPlan& plan, const Timeline& tl, const De
   if (o.c_element_bytes != 0 && o.c_element_bytes != 2 && o.c_element_bytes != 4)
     return Error{"C element size must be 2 (f16) or 4 (f32) bytes"};
   if (o.buckets < 1 || o.buckets > 10000) return Error{"time buckets must be 1..10000"};
+  if (o.multicast_b != 1 && o.multicast_b != 2)
+    return Error{"B multicast must be to 1 or 2 blocks (the cluster stages' pairs); got " +
+                 std::to_string(o.multicast_b)};
   if (tl.blocks.size() != plan.blocks.size()) return Error{"the timeline is not of this plan"};
   const Layout L = make_layout(plan, o);
   if ((L.end >> kLineShift) > L2Cache::kMaxLine)

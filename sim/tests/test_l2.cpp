@@ -323,6 +323,24 @@ TEST(L2, RefusesWhatWouldNotFinish) {
   EXPECT_NE(r.error().find("GiB"), std::string::npos);
 }
 
+// The replay splits a multicast B box between the two blocks of a pair (tma::pair_b_part_row),
+// as the cluster stages do; other cluster sizes are refused, not replayed wrongly.
+TEST(L2, RefusesMulticastToOtherThanTwoBlocks) {
+  const DeviceDesc dev = *device_preset("h100");
+  BlockPlan p = test::plan_of({256, 256, 64}, {128, 128, 32}, "identity:1", Partition::None, 1, dev.sms, 1);
+  Timeline tl = test::timeline_of(p, dev.sms, 1);
+  L2ReplayOptions o;
+  o.element_bytes = 2;
+  for (int blocks : {0, 3, 4}) {
+    o.multicast_b = blocks;
+    auto r = replay_l2(p, tl, dev, o);
+    ASSERT_FALSE(r.ok()) << blocks;
+    EXPECT_NE(r.error().find("1 or 2 blocks"), std::string::npos) << r.error();
+  }
+  o.multicast_b = 2;
+  EXPECT_TRUE(replay_l2(p, tl, dev, o).ok());
+}
+
 TEST(L2, Cli) {
   auto r = test::run_gemmlab({"sim", "l2", "--device", "h100", "--problem", "256,256,256", "--tile", "128,128,32",
                               "--dtype", "f16", "--order", "identity:8"});

@@ -87,14 +87,14 @@ __device__ __forceinline__ void tma_load_2d_multicast(void* dst, const CUtensorM
 }
 
 // K-tile t's boxes for block `rank` of a pair: its own A box, and its half of the shared B box
-// written into both blocks (each block's full barrier counts both halves). Block 1's half starts
-// at B row `second` (the tile's half; stage 17's narrowed tiles start it at cols - 128, so that
-// the halves overlap and both blocks write the common rows alike).
+// (`cols` rows: the tile's, or a narrowed tile's in stage 17) written into both blocks (each
+// block's full barrier counts both halves), from the row gemmlab/tma_box.h's pair_b_part_row names.
 template <class Shape>
 __device__ __forceinline__ void issue_pair_boxes(unsigned char* dst, uint64_t* bar, int t, const CUtensorMap* map_a,
                                                  const CUtensorMap* map_b_half, int m0, int n0, uint32_t rank,
-                                                 int second = Shape::kTileN / kClusterBlocks) {
-  const int row = int(rank) * second;  // rank 0 or 1
+                                                 int cols = Shape::kTileN) {
+  static_assert(kClusterBlocks == 2, "pair_b_part_row splits a box between two blocks");
+  const int row = tma::pair_b_part_row(int(rank), cols, Shape::kTileN);
   tma_load_2d(dst, map_a, bar, t * Shape::kTileK, m0);
   tma_load_2d_multicast(dst + Shape::kABytes + row * tma::kRowBytes, map_b_half, bar, t * Shape::kTileK, n0 + row,
                         uint16_t((1u << kClusterBlocks) - 1));

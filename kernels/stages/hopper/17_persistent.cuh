@@ -224,13 +224,13 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
         const persistent::UnitColumns u = persistent::unit_columns(plan, g.unit, int(rank));
         if (u.cols == 0) continue;  // padding of the last slab, for both blocks
         const int m0 = u.m_tile * Shape::kTileM, n0 = u.col0;
-        // The B box's second half starts at row cols - 128: for a narrowed tile (240 or 248
-        // columns) the two halves overlap by 16 or 8 rows, which both blocks write alike.
-        const int second = u.cols - Shape::kTileN / kClusterBlocks;
+        // The B box's second half (gemmlab/tma_box.h): for a narrowed tile (240 or 248 columns)
+        // the two halves overlap by 16 or 8 rows, which both blocks write alike.
+        const int second = tma::pair_b_part_row(1, u.cols, Shape::kTileN);
         produce_k_tiles<Shape>(tiles, full, empty, g.k_begin, g.k_end, it,
                                [&](unsigned char* dst, uint64_t* bar, int t) {
                                  if constexpr (kMulticast) {
-                                   issue_pair_boxes<Shape>(dst, bar, t, &map_a, &map_b_half, m0, n0, rank, second);
+                                   issue_pair_boxes<Shape>(dst, bar, t, &map_a, &map_b_half, m0, n0, rank, u.cols);
                                  } else {
                                    tma_load_2d(dst, &map_a, bar, t * Shape::kTileK, m0);
                                    tma_load_2d(dst + Shape::kABytes, &map_b_half, bar, t * Shape::kTileK, n0);

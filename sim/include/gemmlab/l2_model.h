@@ -185,7 +185,7 @@ struct L2ReplayOptions {
   // charged to the C tiles part by part, each rank's tile the part its block loads). A block's rank is
   // blockIdx.y % multicast_b (stage 16: clusters along gridDim.y) or, with multicast_rank_linear,
   // its launch index % multicast_b (stage 17's tile list: a cluster's blocks are consecutive).
-  int multicast_b = 1;
+  int multicast_b = 1;  // 1 or 2
   bool multicast_rank_linear = false;
 };
 
