@@ -134,17 +134,6 @@ TEST(L2Validation, EveryMeasuredConfigurationIsWithinTolerance) {
   }
 }
 
-// The Hopper stages on the H100 and the H200 (sim/L2_VALIDATION.md, "The Hopper stages"): TMA
-// loads, the cluster stage's B multicast (one request per cluster), the persistent stage's tile
-// scheduler. ncu's L2 requests are the coalescer's (lrc__request_sectors_op_read_coalescable):
-// with multicast the SMs receive more sectors (l1tex__m_xbar2l1tex_read_sectors) than L2 is asked
-// for. Hit rate per requested sector within 2 points, DRAM bytes within 2%: persistent 4096^3
-// runs narrowed rows (tile rows 16-31 in 240- and 248-column tiles, whose two B halves overlap:
-// the overlap is asked for twice; captured 2026-11-27 07:04Z / 07:11Z), persistent 8192^3
-// runs a stream-k tail, replayed piece by piece with its reduce-adds into C (-1.1% on the H100,
-// -1.9% on the H200; -3.8% / -3.9% with its last round run whole). The cluster stage's blocks
-// start cluster by cluster (launch_plan.cpp); in grid order its DRAM bytes were 3.5% / 2.9% off
-// on the H100.
 // A Hopper stage's replay against ncu: L2 requests (the coalescer's) exactly, hit rate per
 // requested sector within `hit_points`, DRAM bytes within `dram_fraction`. Returns ncu's hit rate.
 static double expect_hopper_l2(const Modelled& got, const std::map<std::string, double>& m, double hit_points,
@@ -157,6 +146,17 @@ static double expect_hopper_l2(const Modelled& got, const std::map<std::string, 
   return measured_hit;
 }
 
+// The Hopper stages on the H100 and the H200 (sim/L2_VALIDATION.md, "The Hopper stages"): TMA
+// loads, the cluster stage's B multicast (one request per cluster), the persistent stage's tile
+// scheduler. ncu's L2 requests are the coalescer's (lrc__request_sectors_op_read_coalescable):
+// with multicast the SMs receive more sectors (l1tex__m_xbar2l1tex_read_sectors) than L2 is asked
+// for. Hit rate per requested sector within 2 points, DRAM bytes within 2%: persistent 4096^3
+// runs narrowed rows (tile rows 16-31 in 240- and 248-column tiles, whose two B halves overlap:
+// the overlap is asked for twice; captured 2026-11-27 07:04Z / 07:11Z), persistent 8192^3
+// runs a stream-k tail, replayed piece by piece with its reduce-adds into C (-1.1% on the H100,
+// -1.9% on the H200; -3.8% / -3.9% with its last round run whole). The cluster stage's blocks
+// start cluster by cluster (launch_plan.cpp); in grid order its DRAM bytes were 3.5% / 2.9% off
+// on the H100.
 static void check_hopper_stages(const char* csv, const char* device) {
   Kernels kernels;
   const Measured measured = read_ncu_csv(csv, &kernels);
