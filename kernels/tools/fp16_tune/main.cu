@@ -44,7 +44,7 @@ std::vector<StageInfo> stages_and_variants() {
   for (const StageInfo& s : stage_registry())
     if (s.track == Track::fp16 || s.track == Track::hopper) all.push_back(s);
   for (auto* list : {fp16_tune::sync_variants, fp16_tune::multistage_variants,
-                     fp16_tune::epilogue_variants, fp16_tune::streamk_variants})
+                     fp16_tune::epilogue_variants})
     for (const StageInfo& s : list()) all.push_back(s);
 #ifdef GEMMLAB_HAVE_CUTLASS
   for (const StageInfo& s : fp16_tune::cutlass_variants()) all.push_back(s);

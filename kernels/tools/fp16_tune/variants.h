@@ -26,7 +26,6 @@ inline StageInfo variant(const char* id, const char* name, int tm, int tn, int t
 std::vector<StageInfo> sync_variants();        // stages 8-10 with other tile k
 std::vector<StageInfo> multistage_variants();  // stage 11 shapes
 std::vector<StageInfo> epilogue_variants();    // stage 12 shapes and serpentine strides
-std::vector<StageInfo> streamk_variants();     // stage 12 on stage 7's stream-k schedule
 // CUTLASS 2.x sm80 kernels, the peer of stage 12 (variants_cutlass.cu; only in a build given
 // -DGEMMLAB_CUTLASS_DIR, GEMMLAB_HAVE_CUTLASS defined).
 std::vector<StageInfo> cutlass_variants();
