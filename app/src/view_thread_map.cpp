@@ -1,5 +1,6 @@
 // View 1, "Tile & thread map": which thread of a CUTLASS pitch-linear thread map moves each
-// element of a tile, iteration by iteration (s, c, v: the order of PredicatedTileIterator::load).
+// element of a tile, access by access (s, c: the order of PredicatedTileIterator::load; an access
+// moves a whole vector of kElementsPerAccess elements, v).
 // Results come from gemmlab::analyze_thread_map; this file only draws them.
 #include <algorithm>
 #include <cmath>
@@ -204,7 +205,7 @@ class ThreadMapView final : public View {
     if (t < 0 || t >= r.params.threads) return;
     const auto& o = r.initial_offsets[t];
     std::string text = trf("thread %d (warp %d, lane %d) starts at (%d,%d) and visits", t, t / 32, t % 32, o.c, o.s);
-    const int per_thread = r.accesses_per_thread();
+    const int per_thread = r.elements_per_thread();
     int listed = 0;
     for (int i = 0; i < per_thread && listed < 16; ++i) {
       const auto& a = r.accesses[static_cast<size_t>(t) * per_thread + i];
@@ -234,9 +235,10 @@ class ThreadMapView final : public View {
       ui_.iteration = shown;
     ImGui::SameLine();
     if (shown > 0 && shown <= per_thread) {
-      // Which (s, c, v) the last shown access is, in the iterator's loop order (thread 0's).
-      const ThreadMapAccess& last = result_->accesses[static_cast<size_t>(shown - 1)];
-      ImGui::Text(tr("last: s=%d c=%d v=%d"), last.s, last.c, last.v);
+      // Which (s, c) the last shown access is, in the iterator's loop order (thread 0's); each
+      // access is a whole vector.
+      const ThreadMapAccess& last = result_->accesses[static_cast<size_t>(shown - 1) * result_->params.access];
+      ImGui::Text(tr("last: s=%d c=%d"), last.s, last.c);
     } else {
       ImGui::TextUnformatted(tr("nothing loaded yet"));
     }
@@ -313,8 +315,8 @@ class ThreadMapView final : public View {
     }
     // The highlighted thread's cells, outlined so they show even when cells are a few pixels.
     if (ui_.highlight_thread >= 0 && ui_.highlight_thread < r.params.threads) {
-      const size_t first = static_cast<size_t>(ui_.highlight_thread) * per_thread;
-      for (int i = 0; i < std::min(shown, per_thread); ++i) {
+      const size_t first = static_cast<size_t>(ui_.highlight_thread) * r.elements_per_thread();
+      for (int i = 0; i < std::min(shown, per_thread) * r.params.access; ++i) {
         const auto& a = r.accesses[first + i];
         if (!a.in_tile) continue;
         dl->AddRect(cv.to_screen(float(a.element.c), float(a.element.s)),

@@ -61,7 +61,7 @@ Expected<ThreadMapResult> analyze_thread_map(const ThreadMapParams& p) {
 
   const auto& g = r.geometry;
   r.initial_offsets.reserve(p.threads);
-  r.accesses.reserve(static_cast<size_t>(p.threads) * r.accesses_per_thread());
+  r.accesses.reserve(static_cast<size_t>(p.threads) * r.elements_per_thread());
   for (int t = 0; t < p.threads; ++t) {
     r.initial_offsets.push_back(thread_map_initial_offset(p, g, t));
     for (int s = 0; s < g.iterations.s; ++s)

@@ -95,7 +95,8 @@ TEST(ThreadMap, IteratorOrderIsStridedThenContiguousThenVector) {
   // (64,64) tile, 128 threads, 8 halves per access: Iterations (1,4), Delta (1,16).
   auto r = analyze_thread_map({ThreadMapKind::Stripmined, 64, 64, 128, 8});
   ASSERT_TRUE(r.ok());
-  ASSERT_EQ(r->accesses_per_thread(), 32);
+  ASSERT_EQ(r->elements_per_thread(), 32);
+  EXPECT_EQ(r->accesses_per_thread(), 4);  // one per vector: Iterations (1,4)
   // Thread 9 starts at (8,1): vector element v walks contiguous first, then s jumps 16 rows.
   const auto* t9 = &r->accesses[9 * 32];
   EXPECT_EQ(t9[0].element, (PitchCoord{8, 1}));
@@ -103,6 +104,12 @@ TEST(ThreadMap, IteratorOrderIsStridedThenContiguousThenVector) {
   EXPECT_EQ(t9[8].element, (PitchCoord{8, 17}));
   EXPECT_EQ(t9[8].s, 1);
   EXPECT_EQ(t9[31].element, (PitchCoord{15, 49}));
+  // The 8 halves of a vector are one access: the view's "1 access shown" draws all of them.
+  EXPECT_EQ(r->index_in_thread(9 * 32 + 0), 0);
+  EXPECT_EQ(r->index_in_thread(9 * 32 + 7), 0);
+  EXPECT_EQ(r->index_in_thread(9 * 32 + 8), 1);
+  EXPECT_EQ(r->index_in_thread(9 * 32 + 31), 3);
+  EXPECT_EQ(r->index_in_thread(10 * 32), 0);
 }
 
 TEST(ThreadMap, WarpStripedInterleavesWarps) {

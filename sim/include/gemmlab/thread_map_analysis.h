@@ -20,12 +20,17 @@ struct ThreadMapResult {
   ThreadMapParams params;
   ThreadMapGeometry geometry;
   std::vector<PitchCoord> initial_offsets;  // one per thread
-  std::vector<ThreadMapAccess> accesses;    // thread-major, then s, c, v
-  int accesses_per_thread() const {
-    return geometry.iterations.c * geometry.iterations.s * params.access;
+  std::vector<ThreadMapAccess> accesses;    // one per element: thread-major, then s, c, v
+  // A thread's accesses are its vectors, one instruction each (CUTLASS's kElementsPerAccess
+  // elements move together): (128,8) tile, 256 threads, 1 element -> 4; (64,64), 128 threads,
+  // 8 halves -> Iterations (1,4): 4 accesses of 8 elements.
+  int accesses_per_thread() const { return geometry.iterations.c * geometry.iterations.s; }
+  int elements_per_thread() const { return accesses_per_thread() * params.access; }
+  // Which of its thread's accesses accesses[i] belongs to (0 .. accesses_per_thread() - 1): the
+  // elements of one vector share it.
+  int index_in_thread(size_t i) const {
+    return static_cast<int>(i % static_cast<size_t>(elements_per_thread())) / params.access;
   }
-  // Position of accesses[i] in its thread's loop (0 .. accesses_per_thread() - 1).
-  int index_in_thread(size_t i) const { return static_cast<int>(i % static_cast<size_t>(accesses_per_thread())); }
 };
 
 // Which access covers each element of the tile (the thread map view's picture).
