@@ -160,10 +160,13 @@ class ConvView final : public View {
   }
 
   void draw_controls() {
-    ImGui::SetNextItemWidth(field_width(30));
+    // Ten fields wide enough for 5 digits each (C and K of ResNet's layers are 3-4 digits); the
+    // other controls go on the next line.
+    const ImGuiStyle& style = ImGui::GetStyle();
+    const float field = ImGui::CalcTextSize("00000").x + 2 * style.FramePadding.x;
+    ImGui::SetNextItemWidth(10 * field + 9 * style.ItemInnerSpacing.x);
     ImGui::InputScalarN("N,H,W,C,K,R,S,pad,stride,dil", ImGuiDataType_S32, ui_.problem, 10);
     for (int i = 0; i < 10; ++i) ui_.problem[i] = std::clamp(ui_.problem[i], i == 7 ? 0 : 1, i >= 5 ? 64 : 65536);
-    ImGui::SameLine();
     combo_string(tr("element"), &ui_.element, {"f16", "s8", "s4"}, 4);
     help_marker(tr("f16: stage 18 (8 channels per 16-byte vector), s8: stage 19 (16), s4: stage 20 (32, packed eight "
                 "per 32-bit word)."));
@@ -172,6 +175,7 @@ class ConvView final : public View {
     help_marker(tr("cp.async: the threads of stages 18-20 copy 16-byte vectors through the address function. tma: "
                 "stage 21's copy, one TMA im2col box per k-tile that the copy engine fills row by row (fp16, C a "
                 "multiple of 64)."));
+    ImGui::SameLine();
     input_int(tr("row"), &ui_.row, 0, 1 << 30, 6);
     ImGui::SameLine();
     input_int(tr("block"), &ui_.block, 0, 1 << 24, 5);
