@@ -1,6 +1,7 @@
 #include "app.h"
 
 #include <GLFW/glfw3.h>
+#include <imgui_internal.h>  // LogToBuffer, GImGui->LogBuffer (the views' text for shot --all)
 
 #include <algorithm>
 #include <filesystem>
@@ -423,7 +424,12 @@ void App::frame(float dt) {
   if (ImGui::IsItemActive()) panel_w += ImGui::GetIO().MouseDelta.x;
   ImGui::SameLine(0, 0);
   ImGui::BeginChild("##views_area", {0, h}, false);
+  if (views_text_sink_) ImGui::LogToBuffer();
   draw_views(dt);
+  if (views_text_sink_) {
+    *views_text_sink_ = GImGui->LogBuffer.c_str();
+    ImGui::LogFinish();
+  }
   ImGui::EndChild();
   draw_status_bar();
   ImGui::End();

@@ -101,6 +101,10 @@ class App {
   void reveal_predict(bool on);  // shows (or hides again) the answer in the views
   const std::vector<MdBlock>& step_blocks() const { return step_blocks_; }
   const std::vector<MdBlock>& intro_blocks() const { return intro_blocks_; }
+  // While set, each frame writes every string the views render (ImGui's log, not the lesson
+  // panel) to *sink: `gemmlab shot --all` records it for the GUI walk's search for a predict
+  // step's answer on screen before Reveal.
+  void set_views_text_sink(std::string* sink) { views_text_sink_ = sink; }
 
  private:
   void apply_step_settings(int lesson, int step, bool replay_earlier);
@@ -130,6 +134,7 @@ class App {
   std::optional<CaptureRequest> capture_;
   bool quit_ = false, font_rebuild_ = false;
   PredictState predict_;
+  std::string* views_text_sink_ = nullptr;
   std::vector<MdBlock> step_blocks_, intro_blocks_;
   std::string status_;
   float status_age_ = 0;

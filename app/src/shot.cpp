@@ -206,6 +206,11 @@ int run_shot(const AppPaths& paths, const ShotOptions& o) {
             };
             m["predict"]["hidden"] = hidden_facts(spec);
             m["predict"]["drawn"] = drawn();
+            std::string views_text;  // and every string the views wrote, for the answer's number
+            app.set_views_text_sink(&views_text);
+            render_frame(app, target, 0);
+            app.set_views_text_sink(nullptr);
+            m["predict"]["views_text"] = views_text;
             app.reveal_predict(true);
             m["predict"]["drawn_revealed"] = drawn();
             if (const PredictRule* rule = predict_rule(spec.quantity)) m["predict"]["answer_facts"] = rule->answer_facts;

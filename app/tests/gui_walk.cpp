@@ -5,10 +5,12 @@
 #include <gtest/gtest.h>
 #include <stb_image.h>
 
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <map>
 #include <regex>
 #include <set>
@@ -116,6 +118,35 @@ const std::map<std::string, double> kExpectedAnswers = {
     {"02-rules/7", 3},
 };
 
+// A whole-number answer as the views would print it, standing alone (not inside 1024, 4.5, L2
+// or x4): how often it occurs in the text the views wrote with the question open.
+int answer_occurrences(const std::string& text, double answer) {
+  if (answer != std::floor(answer) || std::abs(answer) > 1e15) return 0;
+  const long long n = static_cast<long long>(answer);
+  std::string grouped = std::to_string(n < 0 ? -n : n);  // fmt_int's form: 1,024
+  for (int i = static_cast<int>(grouped.size()) - 3; i > 0; i -= 3) grouped.insert(size_t(i), ",");
+  if (n < 0) grouped = "-" + grouped;
+  int count = 0;
+  for (const std::string& form : {std::to_string(n), grouped}) {
+    const std::regex re("(^|[^0-9A-Za-z.,_])" + form + "(?![0-9A-Za-z_]|[.,][0-9])");
+    count += static_cast<int>(std::distance(std::sregex_iterator(text.begin(), text.end(), re),
+                                            std::sregex_iterator()));
+    if (grouped == std::to_string(n)) break;
+  }
+  return count;
+}
+
+// Predict steps whose answer's number is on screen by coincidence, not as the answer: how many
+// times (the same in English and Chinese). Keys: course folder : lesson / step.
+const std::map<std::string, int> kCoincidentAnswers = {
+    // Answer 1 (stages in flight): the pipeline's cost note "an STS 1" and the legend's "k-tile 1".
+    {"lessons:06-double-buffer/3", 2},
+    // Answer 256 (blocks): the stage's 256 threads per block in the controls.
+    {"lessons:13-split-k-stream-k/2", 1},
+    // Answer 4 (Iterations s): the warp arrangement's 4 warps along c, a setting of the step.
+    {"course:01-threads/3", 1},
+};
+
 TEST(GuiWalk, EveryStepRendersAndChanges) {
   ASSERT_FALSE(g_course.empty());
   const fs::path out = fs::temp_directory_path() /
@@ -199,6 +230,17 @@ TEST(GuiWalk, EveryStepRendersAndChanges) {
         bool drawn = false;
         for (const auto& d : p["drawn_revealed"]) drawn |= d == f;
         EXPECT_TRUE(drawn) << lesson << " step " << step + 1 << " does not draw " << f << " after Reveal";
+      }
+      // The facts are what a view says it draws; its text is what it did draw. A whole-number
+      // answer printed by a view before Reveal gives the question away (lesson 16's stride was
+      // on screen as the "swizzle repeat" until 2026-11-27).
+      if (p.contains("answer") && p.contains("views_text")) {
+        const auto allowed = kCoincidentAnswers.find(fs::path(g_course).filename().string() + ":" + lesson + "/" +
+                                                     std::to_string(step + 1));
+        const int coincident = allowed != kCoincidentAnswers.end() ? allowed->second : 0;
+        EXPECT_LE(answer_occurrences(p["views_text"].get<std::string>(), p["answer"].get<double>()), coincident)
+            << lesson << " step " << step + 1 << ": the answer " << p["answer"].get<double>()
+            << " is in the views' text before Reveal:\n" << p["views_text"].get<std::string>();
       }
       ++predicts_walked;
       auto it = kExpectedAnswers.find(lesson + "/" + std::to_string(step + 1));
