@@ -118,10 +118,19 @@ const std::map<std::string, double> kExpectedAnswers = {
     {"02-rules/7", 3},
 };
 
-// A whole-number answer as the views would print it, standing alone (not inside 1024, 4.5, L2
-// or x4): how often it occurs in the text the views wrote with the question open.
+// An answer as the views would print it, standing alone (not inside 1024, 4.5, L2 or x4): how
+// often it occurs in the text the views wrote with the question open. A fraction (a hit rate)
+// is looked for with one decimal, as the views print percentages.
 int answer_occurrences(const std::string& text, double answer) {
-  if (answer != std::floor(answer) || std::abs(answer) > 1e15) return 0;
+  if (std::abs(answer) > 1e15) return 0;
+  if (answer != std::floor(answer)) {
+    char one[32];
+    std::snprintf(one, sizeof one, "%.1f", answer);
+    std::string escaped;
+    for (const char* c = one; *c; ++c) escaped += *c == '.' ? std::string("\\.") : std::string(1, *c);
+    const std::regex re("(^|[^0-9A-Za-z.,_])" + escaped + "(?![0-9])");
+    return static_cast<int>(std::distance(std::sregex_iterator(text.begin(), text.end(), re), std::sregex_iterator()));
+  }
   const long long n = static_cast<long long>(answer);
   std::string grouped = std::to_string(n < 0 ? -n : n);  // fmt_int's form: 1,024
   for (int i = static_cast<int>(grouped.size()) - 3; i > 0; i -= 3) grouped.insert(size_t(i), ",");
@@ -231,8 +240,8 @@ TEST(GuiWalk, EveryStepRendersAndChanges) {
         for (const auto& d : p["drawn_revealed"]) drawn |= d == f;
         EXPECT_TRUE(drawn) << lesson << " step " << step + 1 << " does not draw " << f << " after Reveal";
       }
-      // The facts are what a view says it draws; its text is what it did draw. A whole-number
-      // answer printed by a view before Reveal gives the question away (lesson 16's stride was
+      // The facts are what a view says it draws; its text is what it did draw. An answer printed
+      // by a view before Reveal gives the question away (lesson 16's stride was
       // on screen as the "swizzle repeat" until 2026-11-27).
       if (p.contains("answer") && p.contains("views_text")) {
         const auto allowed = kCoincidentAnswers.find(fs::path(g_course).filename().string() + ":" + lesson + "/" +
