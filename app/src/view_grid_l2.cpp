@@ -468,7 +468,7 @@ class GridView final : public View {
     const std::string waves = trf("%.2f waves, last wave %.0f%% full", m.waves.waves, 100.0 * m.waves.tail_utilisation);
     // The persistent stage launches one block per slot; its "blocks" here are the tiles they take.
     const bool persistent = m.spec.persistent_cluster_m > 0;
-    ImGui::Text(persistent ? tr("%s x %s tiles, %s turns of the resident blocks (%s)   %s per SM (%s) x %d SMs = %s slots   %s")
+    ImGui::TextWrapped(persistent ? tr("%s x %s tiles, %s turns of the resident blocks (%s)   %s per SM (%s) x %d SMs = %s slots   %s")
                            : tr("%s x %s tiles, %s blocks (grid %s)   %s per SM (%s) x %d SMs = %s slots   %s"),
                 hide_tiles ? "?" : std::to_string(m.tiles.tiles_m).c_str(),
                 hide_tiles       ? "?"
