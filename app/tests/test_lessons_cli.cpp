@@ -4,6 +4,8 @@
 
 #include <array>
 #include <cstdio>
+#include <fstream>
+#include <iterator>
 #include <memory>
 
 #include <nlohmann/json.hpp>
@@ -48,6 +50,26 @@ TEST(LessonsCli, CheckPassesTheFixtureAndTheShippedCourse) {
   EXPECT_NE(ok.out.find("ok: 2 lessons, 12 steps"), std::string::npos) << ok.out;
   CliRun shipped = run("lessons --check " + std::string(GEMMLAB_ROOT_DIR) + "/lessons");
   EXPECT_EQ(shipped.code, 0) << shipped.out;
+}
+
+// README's course section says how many lessons and steps there are and lists every lesson:
+// the numbers it states are the shipped course's (it said 133 steps for 137 until 2026-11-27).
+TEST(LessonsCli, ReadmeCountsTheShippedCourse) {
+  CliRun r = run("lessons --json --course " + std::string(GEMMLAB_ROOT_DIR) + "/lessons");
+  ASSERT_EQ(r.code, 0) << r.out;
+  const auto j = nlohmann::json::parse(r.out);
+  int steps = 0;
+  for (const auto& l : j["lessons"]) steps += l["steps"].get<int>();
+  std::ifstream in(std::string(GEMMLAB_ROOT_DIR) + "/README.md");
+  const std::string readme((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::string claim = std::to_string(j["lessons"].size()) + " lessons in English and Chinese";
+  EXPECT_NE(readme.find(claim), std::string::npos) << "README does not say \"" << claim << "\"";
+  EXPECT_NE(readme.find(std::to_string(steps) + " steps;"), std::string::npos)
+      << "README does not say the course has " << steps << " steps";
+  for (const auto& l : j["lessons"]) {
+    const std::string id = l["id"];
+    EXPECT_NE(readme.find("| " + id + " |"), std::string::npos) << "README's lesson table has no row for " << id;
+  }
 }
 
 TEST(LessonsCli, CheckReportsFileAndLine) {
