@@ -241,9 +241,11 @@ TEST(GuiWalk, EveryStepRendersAndChanges) {
         EXPECT_TRUE(drawn) << lesson << " step " << step + 1 << " does not draw " << f << " after Reveal";
       }
       // The facts are what a view says it draws; its text is what it did draw. An answer printed
-      // by a view before Reveal gives the question away (lesson 16's stride was
-      // on screen as the "swizzle repeat" until 2026-11-27).
-      if (p.contains("answer") && p.contains("views_text")) {
+      // by a view before Reveal gives the question away (lesson 16's stride was on screen as the
+      // "swizzle repeat" until 2026-11-27).
+      ASSERT_TRUE(p.contains("views_text")) << p.dump();
+      EXPECT_FALSE(p["views_text"].get<std::string>().empty()) << lesson << " step " << step + 1;
+      if (p.contains("answer")) {
         const auto allowed = kCoincidentAnswers.find(fs::path(g_course).filename().string() + ":" + lesson + "/" +
                                                      std::to_string(step + 1));
         const int coincident = allowed != kCoincidentAnswers.end() ? allowed->second : 0;
