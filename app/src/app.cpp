@@ -1,7 +1,6 @@
 #include "app.h"
 
 #include <GLFW/glfw3.h>
-#include <imgui_internal.h>  // LogToBuffer, GImGui->LogBuffer (the views' text for shot --all)
 
 #include <algorithm>
 #include <filesystem>
@@ -9,6 +8,7 @@
 
 #include "app_log.h"
 #include "file_dialog.h"
+#include "gui_context.h"
 #include "model/files.h"
 #include "fonts.h"
 #include "model/settings_schema.h"
@@ -424,12 +424,9 @@ void App::frame(float dt) {
   if (ImGui::IsItemActive()) panel_w += ImGui::GetIO().MouseDelta.x;
   ImGui::SameLine(0, 0);
   ImGui::BeginChild("##views_area", {0, h}, false);
-  if (views_text_sink_) ImGui::LogToBuffer();
+  if (views_text_sink_) begin_text_capture(views_text_sink_);
   draw_views(dt);
-  if (views_text_sink_) {
-    *views_text_sink_ = GImGui->LogBuffer.c_str();
-    ImGui::LogFinish();
-  }
+  if (views_text_sink_) end_text_capture();
   ImGui::EndChild();
   draw_status_bar();
   ImGui::End();

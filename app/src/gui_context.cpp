@@ -3,6 +3,7 @@
 #include <epoxy/gl.h>
 #include <GLFW/glfw3.h>
 #include <imgui.h>
+#include <imgui_internal.h>  // GImGui->LogEnabled: whether a window's End() already ended the log
 #include <imgui_impl_glfw.h>
 #include <imgui_impl_opengl3.h>
 
@@ -94,6 +95,28 @@ void apply_style(float scale) {
   style.WindowPadding = {8, 8};
   style.ItemSpacing = {8, 5};
   style.ScaleAllSizes(scale);
+}
+
+namespace {
+std::string* g_captured = nullptr;
+void (*g_clipboard)(void*, const char*) = nullptr;
+}  // namespace
+
+// ImGui's log hands what it captured to the clipboard function when it finishes (at our
+// LogFinish, or at the End() of the top window it began in): borrow that function meanwhile.
+void begin_text_capture(std::string* out) {
+  ImGuiIO& io = ImGui::GetIO();
+  out->clear();
+  g_captured = out;
+  g_clipboard = io.SetClipboardTextFn;
+  io.SetClipboardTextFn = [](void*, const char* text) { *g_captured = text; };
+  ImGui::LogToClipboard();
+}
+
+void end_text_capture() {
+  if (GImGui->LogEnabled) ImGui::LogFinish();
+  ImGui::GetIO().SetClipboardTextFn = g_clipboard;
+  g_captured = nullptr;
 }
 
 }  // namespace gemmlab::app

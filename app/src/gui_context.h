@@ -23,5 +23,10 @@ void destroy_gui_context(GuiContext& ctx);
 // Fonts for the course's characters at `size` px; (re)creates the font texture.
 void build_fonts(const App& app, float size);
 void apply_style(float scale);
+// Every string ImGui renders between the two calls, as its log writes it, into *out (not
+// nested): what `gemmlab shot` records of a frame, or of the views alone, for the GUI walk's text
+// checks. The End() of a window that is not a child ends the capture early, as ImGui ends its log.
+void begin_text_capture(std::string* out);
+void end_text_capture();
 
 }  // namespace gemmlab::app

@@ -42,20 +42,9 @@ double render_frame(App& app, const OffscreenTarget& target, float dt, double* b
   io.DeltaTime = dt > 0 ? dt : 1.f / 60;
   ImGui_ImplOpenGL3_NewFrame();
   ImGui::NewFrame();
-  // ImGui's log sends what it captured to the clipboard function: borrow it for this frame.
-  static std::string* captured = nullptr;
-  auto clipboard = io.SetClipboardTextFn;
-  if (text) {
-    captured = text;
-    io.SetClipboardTextFn = [](void*, const char* t) { *captured = t; };
-    ImGui::LogToClipboard();
-  }
+  if (text) begin_text_capture(text);
   app.frame(dt);
-  if (text) {
-    ImGui::LogFinish();
-    io.SetClipboardTextFn = clipboard;
-    captured = nullptr;
-  }
+  if (text) end_text_capture();
   ImGui::Render();
   if (build_ms)
     *build_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
