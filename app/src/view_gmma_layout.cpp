@@ -100,12 +100,9 @@ class GmmaLayoutView final : public View {
       return;
     }
     // The repeat is the stride byte offset of a K-major swizzled tile: hidden while it is asked.
-    if (shows("gmma.stride"))
-      ImGui::Text(tr("atom %d x %d elements (rows x K), one swizzle repeat = %d bytes; tile %d bytes"), t->atom_rows(),
-                  t->atom_cols(), gmma::repeat_bytes(t->swizzle), t->bytes());
-    else
-      ImGui::Text(tr("atom %d x %d elements (rows x K), one swizzle repeat = ? bytes; tile %d bytes"), t->atom_rows(),
-                  t->atom_cols(), t->bytes());
+    const std::string repeat = shows("gmma.stride") ? std::to_string(gmma::repeat_bytes(t->swizzle)) : "?";
+    ImGui::Text(tr("atom %d x %d elements (rows x K), one swizzle repeat = %s bytes; tile %d bytes"), t->atom_rows(),
+                t->atom_cols(), repeat.c_str(), t->bytes());
     auto d = describe();
     if (!d) {
       error_box(d.error());
