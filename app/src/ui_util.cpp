@@ -121,15 +121,6 @@ void same_line_if_fits(float next_width) {
   if (ImGui::GetItemRectMax().x + ImGui::GetStyle().ItemSpacing.x + next_width <= right) ImGui::SameLine();
 }
 
-std::string fmt_int(long long v) {
-  std::string digits = std::to_string(v < 0 ? -v : v), out;
-  for (size_t i = 0; i < digits.size(); ++i) {
-    if (i && (digits.size() - i) % 3 == 0) out += ',';
-    out += digits[i];
-  }
-  return v < 0 ? "-" + out : out;
-}
-
 std::string fmt_mb(double bytes) {
   const double mb = bytes / 1e6;
   if (!std::isfinite(mb) || std::abs(mb) >= 100) return fmt_int(std::llround(std::isfinite(mb) ? mb : 0));

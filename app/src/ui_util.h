@@ -35,7 +35,6 @@ void tooltip_row(const char* key, const std::string& value);
 // SameLine() when an item `next_width` wide still fits on this line, else start a new line.
 void same_line_if_fits(float next_width);
 
-std::string fmt_int(long long v);  // thousands separated: 16,384
 // Bytes as decimal MB, to the precision a small number needs: 0.75 MB, 12.6 MB, 1,376 MB.
 std::string fmt_mb(double bytes);
 

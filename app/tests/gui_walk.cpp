@@ -19,6 +19,7 @@
 #include <nlohmann/json.hpp>
 
 #include "model/lesson_format.h"
+#include "model/ui_text.h"
 
 namespace fs = std::filesystem;
 using gemmlab::app::Course;
@@ -132,9 +133,7 @@ int answer_occurrences(const std::string& text, double answer) {
     return static_cast<int>(std::distance(std::sregex_iterator(text.begin(), text.end(), re), std::sregex_iterator()));
   }
   const long long n = static_cast<long long>(answer);
-  std::string grouped = std::to_string(n < 0 ? -n : n);  // fmt_int's form: 1,024
-  for (int i = static_cast<int>(grouped.size()) - 3; i > 0; i -= 3) grouped.insert(size_t(i), ",");
-  if (n < 0) grouped = "-" + grouped;
+  const std::string grouped = gemmlab::app::fmt_int(n);  // as the views print counts: 1,024
   int count = 0;
   for (const std::string& form : {std::to_string(n), grouped}) {
     const std::regex re("(^|[^0-9A-Za-z.,_])" + form + "(?![0-9A-Za-z_]|[.,][0-9])");

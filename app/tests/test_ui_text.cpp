@@ -114,3 +114,12 @@ TEST(UiText, BrokenCatalogueFallsBackAndSaysWhy) {
   set_ui_language("en", dir.string());
   std::filesystem::remove_all(dir);
 }
+
+// Counts as the views print them (and as the GUI walk looks for a predict step's answer).
+TEST(UiText, FmtIntGroupsThousands) {
+  EXPECT_EQ(fmt_int(0), "0");
+  EXPECT_EQ(fmt_int(999), "999");
+  EXPECT_EQ(fmt_int(1024), "1,024");
+  EXPECT_EQ(fmt_int(100352), "100,352");
+  EXPECT_EQ(fmt_int(-16384), "-16,384");
+}

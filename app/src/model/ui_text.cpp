@@ -141,4 +141,13 @@ std::string printf_conversions(const std::string& f) {
   return out;
 }
 
+std::string fmt_int(long long v) {
+  std::string digits = std::to_string(v < 0 ? -v : v), out;
+  for (size_t i = 0; i < digits.size(); ++i) {
+    if (i && (digits.size() - i) % 3 == 0) out += ',';
+    out += digits[i];
+  }
+  return v < 0 ? "-" + out : out;
+}
+
 }  // namespace gemmlab::app

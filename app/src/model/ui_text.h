@@ -23,6 +23,8 @@ std::string tr(const std::string& en);
 const char* tr_known(const std::string& text);
 // printf with the translated format: trf("%d slots: too many rows", n).
 std::string trf(const char* en_format, ...) __attribute__((format(printf, 1, 2)));
+// A whole number as the views print it, thousands separated: 16,384.
+std::string fmt_int(long long v);
 
 // English keys asked for in a non-English language that its catalogue lacks (the GUI walk in
 // Chinese must find none).
