@@ -208,7 +208,7 @@ class ThreadMapView final : public View {
     const int per_thread = r.elements_per_thread();
     int listed = 0;
     for (int i = 0; i < per_thread && listed < 16; ++i) {
-      const auto& a = r.accesses[static_cast<size_t>(t) * per_thread + i];
+      const auto& a = r.accesses[r.first_element(t, 0) + static_cast<size_t>(i)];
       if (a.v != 0) continue;  // one entry per vector access
       text += " (" + std::to_string(a.element.c) + "," + std::to_string(a.element.s) + ")";
       if (!a.in_tile) text += "[off]";
@@ -237,7 +237,7 @@ class ThreadMapView final : public View {
     if (shown > 0 && shown <= per_thread) {
       // Which (s, c) the last shown access is, in the iterator's loop order (thread 0's); each
       // access is a whole vector.
-      const ThreadMapAccess& last = result_->accesses[static_cast<size_t>(shown - 1) * result_->params.access];
+      const ThreadMapAccess& last = result_->accesses[result_->first_element(0, shown - 1)];
       ImGui::Text(tr("last: s=%d c=%d"), last.s, last.c);
     } else {
       ImGui::TextUnformatted(tr("nothing loaded yet"));
@@ -315,7 +315,7 @@ class ThreadMapView final : public View {
     }
     // The highlighted thread's cells, outlined so they show even when cells are a few pixels.
     if (ui_.highlight_thread >= 0 && ui_.highlight_thread < r.params.threads) {
-      const size_t first = static_cast<size_t>(ui_.highlight_thread) * r.elements_per_thread();
+      const size_t first = r.first_element(ui_.highlight_thread, 0);
       for (int i = 0; i < std::min(shown, per_thread) * r.params.access; ++i) {
         const auto& a = r.accesses[first + i];
         if (!a.in_tile) continue;

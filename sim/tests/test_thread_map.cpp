@@ -110,6 +110,8 @@ TEST(ThreadMap, IteratorOrderIsStridedThenContiguousThenVector) {
   EXPECT_EQ(r->index_in_thread(9 * 32 + 8), 1);
   EXPECT_EQ(r->index_in_thread(9 * 32 + 31), 3);
   EXPECT_EQ(r->index_in_thread(10 * 32), 0);
+  EXPECT_EQ(r->first_element(9, 1), 9u * 32 + 8);  // thread 9's second vector starts at (8,17)
+  EXPECT_EQ(r->accesses[r->first_element(9, 1)].element, (PitchCoord{8, 17}));
 }
 
 TEST(ThreadMap, WarpStripedInterleavesWarps) {

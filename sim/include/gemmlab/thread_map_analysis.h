@@ -31,6 +31,11 @@ struct ThreadMapResult {
   int index_in_thread(size_t i) const {
     return static_cast<int>(i % static_cast<size_t>(elements_per_thread())) / params.access;
   }
+  // Where a thread's access `access` starts in `accesses` (its first element, v = 0).
+  size_t first_element(int thread, int access) const {
+    return static_cast<size_t>(thread) * static_cast<size_t>(elements_per_thread()) +
+           static_cast<size_t>(access) * static_cast<size_t>(params.access);
+  }
 };
 
 // Which access covers each element of the tile (the thread map view's picture).
