@@ -4,7 +4,7 @@ set -euo pipefail
 
 packages=(
   build-essential cmake ninja-build pkg-config git
-  nlohmann-json3-dev libgtest-dev
+  nlohmann-json3-dev libgtest-dev libcli11-dev
   libimgui-dev libglfw3-dev libepoxy-dev libstb-dev libmd4c-dev libtomlplusplus-dev
   fonts-dejavu-core fonts-wqy-microhei
   xvfb xauth xdotool libgl1-mesa-dri

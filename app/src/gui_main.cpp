@@ -11,6 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "args.h"
 #include "model/config.h"
 #include "lesson_render_check.h"
 #include "model/lesson_format.h"
@@ -22,35 +23,71 @@ namespace gemmlab::app {
 namespace fs = std::filesystem;
 namespace {
 
-struct UsageError : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
+using cli::CliError;
+using cli::OptionSpec;
 
-const char* kWindowHelp =
-    "usage: gemmlab [--course DIR] [--lesson ID] [--step N] [--lang en|zh] [--size WxH]\n"
-    "  Opens the desktop app on the last lesson (or lesson 1). N counts from 1.\n"
-    "  --course DIR   a course folder (default: lessons/ of this GEMM Lab)\n"
-    "  Settings are kept in $XDG_CONFIG_HOME/gemmlab/config.json (~/.config/gemmlab/...).\n";
+const std::vector<OptionSpec>& window_options() {
+  static const std::vector<OptionSpec> o = {
+      {"--course", "DIR", "a course folder", "lessons/ of this GEMM Lab"},
+      {"--lesson", "ID", "the lesson to open (a folder name of the course)", "the last one opened, else lesson 1"},
+      {"--step", "N", "the step to open, counting from 1 (1..100000)", "the last one opened, else 1"},
+      {"--lang", "en|zh", "language of the lessons and the interface", "the last one used, else en"},
+      {"--size", "WxH", "window size in pixels (320..8192 x 240..8192)", "the last one used"},
+  };
+  return o;
+}
 
-const char* kShotHelp =
-    "usage: gemmlab shot --lesson ID --step N --out FILE.png [--size WxH] [--lang en|zh]\n"
-    "                    [--course DIR] [--view VIEW] [--view-only] [--meta]\n"
-    "       gemmlab shot --all --out-dir DIR [--size WxH] [--lang en|zh] [--course DIR]\n"
-    "       gemmlab shot --frametime [--frames N] [--size WxH] [--out REPORT.json] [--course DIR]\n"
-    "  Renders lesson steps offscreen exactly as the window shows them. Needs an X display;\n"
-    "  without one: xvfb-run -a -s \"-screen 0 1920x1200x24\" gemmlab shot ...\n"
-    "  --step N      counts from 1       --size WxH  default 1600x1000\n"
-    "  --view-only   crop to the view    --meta      also write FILE.png.json (view area)\n"
-    "  --view VIEW   bring VIEW to front --data F    also write the view's data as JSON to F\n"
-    "  --all         every step of every lesson, plus manifest.json\n"
-    "  --frametime   p50/p99 frame time of every step as JSON (target: p99 < 16.7 ms)\n";
+const std::vector<OptionSpec>& shot_options() {
+  static const std::vector<OptionSpec> o = {
+      {"--lesson", "ID", "the lesson to render", "required without --all / --frametime"},
+      {"--step", "N", "the step, counting from 1 (1..100000)", "required without --all / --frametime"},
+      {"--out", "FILE", "the PNG to write (with --frametime: the JSON report)", "required for one step; "
+                                                                             "--frametime: stdout"},
+      {"--all", "", "every step of every lesson, plus manifest.json", ""},
+      {"--out-dir", "DIR", "where --all writes its PNGs", "required with --all"},
+      {"--frametime", "", "p50/p99 frame time of every step as JSON (target: p99 < 16.7 ms)", ""},
+      {"--frames", "N", "frames measured per step with --frametime (1..100000)", "the shot's own"},
+      {"--size", "WxH", "image size in pixels (320..8192 x 240..8192)", "1600x1000"},
+      {"--lang", "en|zh", "language", "en"},
+      {"--course", "DIR", "a course folder", "lessons/ of this GEMM Lab"},
+      {"--view", "VIEW", "bring this view to the front", "the step's"},
+      {"--view-only", "", "crop the image to the view", ""},
+      {"--meta", "", "also write FILE.png.json (the view's area)", ""},
+      {"--data", "FILE", "also write the view's data as JSON to FILE", "none"},
+      {"--font-size", "PX", "font size in pixels (8.." + std::to_string(int(kMaxFontSize)) + ")", "the app's"},
+  };
+  return o;
+}
 
-const char* kLessonsHelp =
-    "usage: gemmlab lessons --json [--course DIR]\n"
-    "       gemmlab lessons --check [DIR]\n"
-    "  --json    the course as {\"lessons\":[{\"id\",\"title\",\"steps\",\"languages\"}]}\n"
-    "  --check   validate a course (default: lessons/); prints file:line: problem and exits 1\n"
-    "            on any problem. The format is lessons/FORMAT.md.\n";
+const std::vector<OptionSpec>& lessons_options() {
+  static const std::vector<OptionSpec> o = {
+      {"--json", "", "print the course as {\"lessons\":[{\"id\",\"title\",\"steps\",\"languages\"}]}", ""},
+      {"--check", "DIR", "validate a course: prints file:line: problem, exits 1 on any (format: lessons/FORMAT.md)",
+       "lessons/", false, true},
+      {"--course", "DIR", "the course --json lists", "lessons/ of this GEMM Lab"},
+  };
+  return o;
+}
+
+std::string window_help() {
+  return "usage: gemmlab [options]\n  Opens the desktop app on the last lesson (or lesson 1).\n  Settings are kept in "
+         "$XDG_CONFIG_HOME/gemmlab/config.json (~/.config/gemmlab/...).\n\noptions:\n" +
+         cli::options_help(window_options());
+}
+
+std::string shot_help() {
+  return "usage: gemmlab shot --lesson ID --step N --out FILE.png [options]\n"
+         "       gemmlab shot --all --out-dir DIR [options]\n"
+         "       gemmlab shot --frametime [--frames N] [--out REPORT.json] [options]\n"
+         "  Renders lesson steps offscreen exactly as the window shows them. Needs an X display;\n"
+         "  without one: xvfb-run -a -s \"-screen 0 1920x1200x24\" gemmlab shot ...\n\noptions:\n" +
+         cli::options_help(shot_options());
+}
+
+std::string lessons_help() {
+  return "usage: gemmlab lessons --json [--course DIR]\n       gemmlab lessons --check [DIR]\n\noptions:\n" +
+         cli::options_help(lessons_options());
+}
 
 AppPaths default_paths() {
   AppPaths p;
@@ -66,76 +103,28 @@ AppPaths default_paths() {
   return p;
 }
 
-// --key value pairs; flags listed in `flags` take no value.
-struct Options {
-  std::vector<std::pair<std::string, std::string>> items;
-  bool has(const std::string& k) const {
-    for (const auto& [key, v] : items)
-      if (key == k) return true;
-    return false;
-  }
-  std::string get(const std::string& k, const std::string& fallback = "") const {
-    for (const auto& [key, v] : items)
-      if (key == k) return v;
-    return fallback;
-  }
-};
-
-Options parse_options(int argc, char** argv, int first, const std::vector<std::string>& flags,
-                      const std::vector<std::string>& valued, const std::string& optional_value = "") {
-  Options o;
-  for (int i = first; i < argc; ++i) {
-    const std::string a = argv[i];
-    if (o.has(a)) throw UsageError(a + " is given twice");
-    if (std::find(flags.begin(), flags.end(), a) != flags.end()) {
-      std::string value;
-      if (a == optional_value && i + 1 < argc && argv[i + 1][0] != '-') value = argv[++i];
-      o.items.emplace_back(a, value);
-    } else if (std::find(valued.begin(), valued.end(), a) != valued.end()) {
-      if (i + 1 >= argc) throw UsageError(a + " needs a value");
-      o.items.emplace_back(a, argv[++i]);
-    } else {
-      throw UsageError("unknown option '" + a + "'");
-    }
-  }
-  return o;
-}
-
-int parse_int(const std::string& text, const std::string& what, int lo, int hi) {
-  try {
-    size_t used = 0;
-    const long v = std::stol(text, &used);
-    if (used != text.size() || v < lo || v > hi) throw std::out_of_range(what);
-    return static_cast<int>(v);
-  } catch (const std::exception&) {
-    throw UsageError(what + " must be a whole number from " + std::to_string(lo) + " to " +
-                     std::to_string(hi) + ", got '" + text + "'");
-  }
-}
-
 void parse_size(const std::string& text, int* w, int* h) {
   const auto x = text.find('x');
-  if (x == std::string::npos) throw UsageError("--size must look like 1600x1000, got '" + text + "'");
-  *w = parse_int(text.substr(0, x), "--size width", 320, 8192);
-  *h = parse_int(text.substr(x + 1), "--size height", 240, 8192);
+  if (x == std::string::npos) throw CliError("--size must look like 1600x1000, got '" + text + "'");
+  *w = cli::parse_int_in(text.substr(0, x), "--size width", 320, 8192);
+  *h = cli::parse_int_in(text.substr(x + 1), "--size height", 240, 8192);
 }
 
 std::string parse_lang(const std::string& text) {
-  if (text != "en" && text != "zh") throw UsageError("--lang must be en or zh, got '" + text + "'");
+  if (text != "en" && text != "zh") throw CliError("--lang must be en or zh, got '" + text + "'");
   return text;
 }
 
 int lessons_command(int argc, char** argv) {
-  const Options o = parse_options(argc, argv, 2, {"--json", "--check", "--help"}, {"--course"},
-                                  "--check");
-  if (o.has("--help")) {
-    std::cout << kLessonsHelp;
+  const cli::Args o("gemmlab lessons", lessons_options(), argc, argv, 2);
+  if (o.help()) {
+    std::cout << lessons_help();
     return 0;
   }
   AppPaths paths = default_paths();
-  if (o.has("--course")) paths.course = o.get("--course");
+  if (o.has("--course")) paths.course = o.str("--course");
   if (o.has("--check")) {
-    if (!o.get("--check").empty()) paths.course = o.get("--check");
+    if (!o.str("--check").empty()) paths.course = o.str("--check");
     const Course course = load_course(paths.course, paths.assets);
     auto errors = course.all_errors();
     for (auto& d : check_steps_render(course, paths)) errors.push_back(std::move(d));
@@ -167,89 +156,86 @@ int lessons_command(int argc, char** argv) {
     for (const auto& d : course.all_errors()) std::cerr << d.text() << "\n";
     return course.all_errors().empty() ? 0 : 1;
   }
-  throw UsageError("say --json or --check");
+  throw CliError("say --json or --check");
 }
 
 int shot_command(int argc, char** argv) {
-  const Options o = parse_options(
-      argc, argv, 2, {"--all", "--frametime", "--view-only", "--meta", "--help"},
-      {"--lesson", "--step", "--out", "--out-dir", "--size", "--lang", "--course", "--view",
-       "--frames", "--font-size", "--data"});
-  if (o.has("--help")) {
-    std::cout << kShotHelp;
+  const cli::Args o("gemmlab shot", shot_options(), argc, argv, 2);
+  if (o.help()) {
+    std::cout << shot_help();
     return 0;
   }
   AppPaths paths = default_paths();
-  if (o.has("--course")) paths.course = o.get("--course");
+  if (o.has("--course")) paths.course = o.str("--course");
   ShotOptions s;
-  if (o.has("--size")) parse_size(o.get("--size"), &s.width, &s.height);
-  if (o.has("--lang")) s.lang = parse_lang(o.get("--lang"));
-  if (o.has("--font-size")) s.font_size = static_cast<float>(parse_int(o.get("--font-size"), "--font-size", 8, int(kMaxFontSize)));
-  s.view = o.get("--view");
+  if (o.has("--size")) parse_size(o.str("--size"), &s.width, &s.height);
+  if (o.has("--lang")) s.lang = parse_lang(o.str("--lang"));
+  if (o.has("--font-size"))
+    s.font_size = static_cast<float>(cli::parse_int_in(o.str("--font-size"), "--font-size", 8, int(kMaxFontSize)));
+  s.view = o.str("--view", "");
   if (!s.view.empty()) {
     const auto& ids = known_view_ids();
     if (std::find(ids.begin(), ids.end(), s.view) == ids.end()) {
       std::string list;
       for (const auto& id : ids) list += (list.empty() ? "" : ", ") + id;
-      throw UsageError("--view must be one of " + list + ", got '" + s.view + "'");
+      throw CliError("--view must be one of " + list + ", got '" + s.view + "'");
     }
   }
   s.view_only = o.has("--view-only");
   s.meta = o.has("--meta");
-  s.data = o.get("--data");
+  s.data = o.str("--data", "");
   if (o.has("--frametime")) {
     s.frametime = true;
-    s.out = o.get("--out");
-    if (o.has("--frames")) s.frames = parse_int(o.get("--frames"), "--frames", 1, 100000);
+    s.out = o.str("--out", "");
+    if (o.has("--frames")) s.frames = cli::parse_int_in(o.str("--frames"), "--frames", 1, 100000);
   } else if (o.has("--all")) {
     s.all = true;
-    s.out_dir = o.get("--out-dir");
-    if (s.out_dir.empty()) throw UsageError("--all needs --out-dir DIR");
+    s.out_dir = o.str("--out-dir", "");
+    if (s.out_dir.empty()) throw CliError("--all needs --out-dir DIR");
   } else {
-    s.lesson = o.get("--lesson");
-    s.out = o.get("--out");
+    s.lesson = o.str("--lesson", "");
+    s.out = o.str("--out", "");
     if (s.lesson.empty() || !o.has("--step") || s.out.empty())
-      throw UsageError("needs --lesson ID --step N --out FILE.png (or --all, or --frametime)");
-    s.step = parse_int(o.get("--step"), "--step", 1, 100000);
+      throw CliError("needs --lesson ID --step N --out FILE.png (or --all, or --frametime)");
+    s.step = cli::parse_int_in(o.str("--step"), "--step", 1, 100000);
   }
   return run_shot(paths, s);
 }
 
 int window_command(int argc, char** argv) {
-  const Options o = parse_options(argc, argv, 1, {"--help"},
-                                  {"--course", "--lesson", "--step", "--lang", "--size"});
-  if (o.has("--help")) {
-    std::cout << kWindowHelp;
+  const cli::Args o("gemmlab", window_options(), argc, argv, 1);
+  if (o.help()) {
+    std::cout << window_help();
     return 0;
   }
   AppPaths paths = default_paths();
-  if (o.has("--course")) paths.course = o.get("--course");
+  if (o.has("--course")) paths.course = o.str("--course");
   WindowOptions w;
-  w.lesson = o.get("--lesson");
-  if (o.has("--step")) w.step = parse_int(o.get("--step"), "--step", 1, 100000) - 1;
-  if (o.has("--lang")) w.lang = parse_lang(o.get("--lang"));
-  if (o.has("--size")) parse_size(o.get("--size"), &w.width, &w.height);
+  w.lesson = o.str("--lesson", "");
+  if (o.has("--step")) w.step = cli::parse_int_in(o.str("--step"), "--step", 1, 100000) - 1;
+  if (o.has("--lang")) w.lang = parse_lang(o.str("--lang"));
+  if (o.has("--size")) parse_size(o.str("--size"), &w.width, &w.height);
   return run_window(paths, w);
 }
 
 }  // namespace
 
-int gui_main(int argc, char** argv) {
-  const std::string cmd = argc > 1 ? argv[1] : "";
+namespace {
+
+// Every command says "<command>: <problem>" on a usage error and exits 2 (as sim and bench do).
+int usage_guarded(const char* command, int (*run)(int, char**), int argc, char** argv) {
   try {
-    if (cmd == "shot") return shot_command(argc, argv);
-    if (cmd == "lessons") return lessons_command(argc, argv);
-    if (!cmd.empty() && cmd[0] != '-') {
-      std::cerr << "gemmlab: unknown command '" << cmd << "'; try gemmlab --help\n";
-      return 2;
-    }
-    return window_command(argc, argv);
-  } catch (const UsageError& e) {
-    const char* help = cmd == "shot" ? kShotHelp : cmd == "lessons" ? kLessonsHelp : kWindowHelp;
-    std::cerr << "gemmlab" << (cmd == "shot" || cmd == "lessons" ? " " + cmd : "") << ": "
-              << e.what() << "\n\n" << help;
+    return run(argc, argv);
+  } catch (const CliError& e) {
+    std::cerr << command << ": " << e.what() << "\n";
     return 2;
   }
 }
+
+}  // namespace
+
+int window_main(int argc, char** argv) { return usage_guarded("gemmlab", window_command, argc, argv); }
+int shot_main(int argc, char** argv) { return usage_guarded("gemmlab shot", shot_command, argc, argv); }
+int lessons_main(int argc, char** argv) { return usage_guarded("gemmlab lessons", lessons_command, argc, argv); }
 
 }  // namespace gemmlab::app

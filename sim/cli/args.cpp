@@ -1,43 +1,130 @@
 #include "args.h"
 
+#include <algorithm>
+
 #include <cctype>
 #include <cerrno>
 #include <cstdlib>
+#include <cstring>
+
+#include <CLI/CLI.hpp>
 
 namespace gemmlab::cli {
 
+namespace {
+
+// "--name=value" -> "--name".
+std::string option_name(const std::string& arg) { return arg.substr(0, arg.find('=')); }
+
+int occurrences(const std::string& name, int argc, char** argv, int first) {
+  int n = 0;
+  for (int i = first; i < argc; ++i) n += option_name(argv[i]) == name;
+  return n;
+}
+
+}  // namespace
+
+// "  --name VALUE   meaning (default: X)": heads up to 24 characters share a column; a longer one
+// has its meaning on the next line; meanings wrap at 100 columns.
+std::string options_help(const std::vector<OptionSpec>& options) {
+  constexpr size_t kColumn = 24, kWidth = 100;
+  std::string out;
+  for (const OptionSpec& o : options) {
+    std::string head = o.name;
+    if (!o.value.empty()) head += o.optional_value ? " [" + o.value + "]" : " " + o.value;
+    std::string text = o.meaning;
+    if (!o.fallback.empty()) text += " (default: " + o.fallback + ")";
+    if (o.repeat) text += " (may be repeated)";
+    const std::string indent(2 + kColumn + 2, ' ');
+    std::string line = "  " + head;
+    if (head.size() > kColumn) {
+      out += line + "\n";
+      line = indent;
+    } else {
+      line += std::string(kColumn + 2 - head.size(), ' ');
+    }
+    size_t at = 0;
+    while (at < text.size()) {
+      size_t room = kWidth - line.size(), end = std::min(text.size(), at + room);
+      if (end < text.size()) {
+        const size_t space = text.rfind(' ', end);
+        if (space != std::string::npos && space > at) end = space;
+      }
+      line += text.substr(at, end - at);
+      out += line + "\n";
+      line = indent;
+      at = end;
+      while (at < text.size() && text[at] == ' ') ++at;
+    }
+  }
+  return out;
+}
+
+// CLI11 parses; its errors are reworded so that every command says the same thing the same way.
 // An option given twice is an error (which one would win is a guess a script should not rely on).
-Args::Args(int argc, char** argv, int first, std::set<std::string> flags) {
-  auto once = [&](const std::string& key) {
-    if (values_.count(key) || flags_set_.count(key)) throw CliError("option " + key + " is given twice");
-  };
-  for (int i = first; i < argc; ++i) {
-    std::string key = argv[i];
-    if (key.rfind("--", 0) != 0) throw CliError("unexpected argument '" + key + "'");
-    if (auto eq = key.find('='); eq != std::string::npos) {
-      once(key.substr(0, eq));
-      values_[key.substr(0, eq)] = key.substr(eq + 1);
-      continue;
+Args::Args(const std::string& command, const std::vector<OptionSpec>& options, int argc, char** argv, int first) {
+  for (int i = first; i < argc; ++i)
+    if (!std::strcmp(argv[i], "--help") || !std::strcmp(argv[i], "-h")) {
+      help_ = true;
+      return;
     }
-    once(key);
-    if (flags.count(key)) {
-      flags_set_.insert(key);
-      continue;
+  CLI::App app{command};
+  app.set_help_flag();
+  app.allow_extras(false);
+  std::vector<std::vector<std::string>> store(options.size());
+  std::vector<CLI::Option*> added;
+  for (size_t i = 0; i < options.size(); ++i) {
+    const OptionSpec& o = options[i];
+    CLI::Option* opt = o.value.empty() ? app.add_flag(o.name) : app.add_option(o.name, store[i]);
+    if (!o.value.empty()) {
+      opt->type_name(o.value)->allow_extra_args(false);
+      if (o.optional_value) opt->expected(0, 1);
+      else opt->expected(1);
     }
-    if (i + 1 >= argc) throw CliError("option " + key + " needs a value");
-    values_[key] = argv[++i];
+    opt->multi_option_policy(o.repeat ? CLI::MultiOptionPolicy::TakeAll : CLI::MultiOptionPolicy::Throw);
+    added.push_back(opt);
+  }
+  std::vector<std::string> rest;
+  for (int i = argc - 1; i >= first; --i) rest.emplace_back(argv[i]);  // CLI11 wants them reversed
+  try {
+    app.parse(rest);
+  } catch (const CLI::ExtrasError&) {
+    const std::vector<std::string> left = app.remaining();
+    const std::string x = left.empty() ? "" : left.front();
+    if (!x.empty() && x[0] == '-')
+      throw CliError("unknown option '" + option_name(x) + "' (" + command + " --help lists them)");
+    throw CliError("unexpected argument '" + x + "' (" + command + " --help lists the options)");
+  } catch (const CLI::ArgumentMismatch& e) {
+    const std::string what = e.what();
+    const std::string name = what.substr(0, what.find(':'));
+    if (occurrences(name, argc, argv, first) > 1) throw CliError("option " + name + " is given twice");
+    throw CliError("option " + name + " needs a value");
+  } catch (const CLI::ParseError& e) {
+    throw CliError(e.what());
+  }
+  for (size_t i = 0; i < options.size(); ++i) {
+    if (added[i]->count() == 0) continue;
+    std::vector<std::string>& v = values_[options[i].name];
+    if (options[i].value.empty()) v.assign(1, "");
+    else if (store[i].empty()) v.assign(1, "");  // an optional value left out
+    else v = store[i];
   }
 }
 
 std::string Args::str(const std::string& key) const {
   auto it = values_.find(key);
   if (it == values_.end()) throw CliError("missing required option " + key);
-  return it->second;
+  return it->second.front();
 }
 
 std::string Args::str(const std::string& key, const std::string& fallback) const {
   auto it = values_.find(key);
-  return it == values_.end() ? fallback : it->second;
+  return it == values_.end() ? fallback : it->second.front();
+}
+
+std::vector<std::string> Args::all(const std::string& key) const {
+  auto it = values_.find(key);
+  return it == values_.end() ? std::vector<std::string>{} : it->second;
 }
 
 // Decimal only: "010" is ten, not octal eight; hex is for --mask / addresses (hex_or_int).
@@ -56,6 +143,10 @@ int checked_int(long long v, long long lo, long long hi, const std::string& what
     throw CliError(what + " must be " + std::to_string(lo) + ".." + std::to_string(hi) + " (got " +
                    std::to_string(v) + ")");
   return static_cast<int>(v);
+}
+
+int parse_int_in(const std::string& text, const std::string& what, long long lo, long long hi) {
+  return checked_int(parse_int(text, what), lo, hi, what);
 }
 
 std::vector<long long> parse_int_list(const std::string& text, const std::string& what) {
@@ -117,9 +208,7 @@ std::vector<long long> Args::int_tuple(const std::string& key, size_t n, size_t 
 
 void Args::reject_unknown(const std::set<std::string>& known) const {
   for (const auto& [k, _] : values_)
-    if (!known.count(k)) throw CliError("unknown option " + k);
-  for (const auto& k : flags_set_)
-    if (!known.count(k)) throw CliError("unknown option " + k);
+    if (!known.count(k)) throw CliError("unknown option '" + k + "'");
 }
 
 }  // namespace gemmlab::cli

@@ -1,9 +1,10 @@
-// One function per `gemmlab sim <what>` command, each in its own cmd_<what>.cpp. A command reads
-// its options from Args, writes one JSON object to `out`, and throws CliError on bad input.
+// One function per `gemmlab sim <what>` command, each in its own cmd_<what>.cpp; sim_cli.cpp
+// registers them with their options. A command reads its options from Args (CLI11-parsed), writes one JSON object to `out`, and throws CliError on bad input.
 #pragma once
 #include <nlohmann/json.hpp>
 
 #include "args.h"
+#include "sim_options.h"
 
 namespace gemmlab::cli {
 
@@ -11,10 +12,11 @@ using Json = nlohmann::ordered_json;
 
 struct Command {
   const char* name;
-  const char* usage;    // the options, shown by `gemmlab sim --help` and `gemmlab sim NAME --help`
+  const char* usage;    // the options' synopsis, shown by `gemmlab sim NAME --help`
   Json (*run)(const Args& args);
   const char* purpose;  // what it computes, one sentence
   const char* example;  // a command line that works as written
+  Options options;      // each option: meaning, unit, range, default (--json added by the parser)
 };
 
 // The limits run_sim_cli was called with (sim_cli.h).

@@ -15,7 +15,13 @@ const std::vector<Command>& sim_commands() {
        "[--warp-arrangement C,S] --access V",
        cmd_threadmap,
        "which thread moves which element of a tile under a CUTLASS thread map: Iterations, Delta, each thread's (s, c) offsets, as CUTLASS computes them",
-       "gemmlab sim threadmap --map stripmined --shape 128,8 --threads 256 --access 1"},
+       "gemmlab sim threadmap --map stripmined --shape 128,8 --threads 256 --access 1",
+       {{"--map", "stripmined|warp-raked|warp-striped", "CUTLASS thread map", "required"},
+        {"--shape", "C,S", "tile: contiguous extent C by strided extent S in elements, each 1..4194304", "required"},
+        {"--threads", "T", "threads of the block (1..1024)", "required"},
+        {"--warp-arrangement", "C,S", "warps along C and S, each 1..32 (warp-raked, warp-striped)", "required for those maps"},
+        {"--access", "V", "elements per access (1..64)", "1"},
+        {"--elements", "0|1", "1: also list each thread's elements", "0"}}},
       {"layout",
        "--kind rowmajor|columnmajor|pitchlinear|padded|tensorop-multiplicand|tensorop-congruous|"
        "tensorop-crosswise|tensorop-{congruous,crosswise}-{rowmajor,columnmajor} "
@@ -23,10 +29,20 @@ const std::vector<Command>& sim_commands() {
        "[--element-bits 4|8|16|32 --crosswise X (tensorop-*)]",
        cmd_layout,
        "where each element of a tile lands in memory under a CUTLASS layout (offsets in elements)",
-       "gemmlab sim layout --kind tensorop-crosswise --shape 64,8 --element-bits 16 --crosswise 64"},
+       "gemmlab sim layout --kind tensorop-crosswise --shape 64,8 --element-bits 16 --crosswise 64",
+       {{"--kind", "KIND", "CUTLASS layout (see usage)", "required"},
+        {"--shape", "C,S", "tile extents in elements (ROWS,COLS for *rowmajor / *columnmajor)", "required"},
+        {"--ld", "L", "leading dimension in elements (> 0)", "packed"},
+        {"--pad", "P", "elements added to each row (padded)", "required for padded"},
+        {"--element-bits", "4|8|16|32", "element size in bits (tensorop-*)", "required for tensorop-*"},
+        {"--crosswise", "X", "crosswise extent in elements (tensorop-*)", "required for tensorop-*"}}},
       {"swizzle", "--bits B --base M --shift S --count N", cmd_swizzle,
        "CuTe's Swizzle<B,M,S>: each offset and where the swizzle moves it",
-       "gemmlab sim swizzle --bits 3 --base 4 --shift 3 --count 64"},
+       "gemmlab sim swizzle --bits 3 --base 4 --shift 3 --count 64",
+       {{"--bits", "B", "B of Swizzle<B,M,S>: bits XORed", "required"},
+        {"--base", "M", "M of Swizzle<B,M,S>: low bits kept", "required"},
+        {"--shift", "S", "S of Swizzle<B,M,S>: distance of the bits read", "required"},
+        {"--count", "N", "offsets listed, 0..N-1", "required"}}},
       {"banks",
        "--op lds.32|lds.64|lds.128|sts.*|ldsm.x1|ldsm.x2|ldsm.x4[.trans]|ldgsts.4|8|16 "
        "--addresses a0,...,a31 [--mask 0xHEX]  |  --op ... --layout rowmajor|padded|swizzle|tensorop "
@@ -34,7 +50,19 @@ const std::vector<Command>& sim_commands() {
        "[--pattern ldmatrix|rows|linear] [--origin R,C] [--cells 1]",
        cmd_banks,
        "the shared-memory banks one warp instruction touches: wavefronts, conflicts, which lanes share a bank",
-       "gemmlab sim banks --op ldsm.x4 --layout rowmajor --tile 16,64 --pattern ldmatrix"},
+       "gemmlab sim banks --op ldsm.x4 --layout rowmajor --tile 16,64 --pattern ldmatrix",
+       {{"--op", "OP", "the warp instruction (see usage)", "required"},
+        {"--addresses", "a0,...,a31", "byte address of each lane (at most 32)", "give this or --layout"},
+        {"--mask", "0xHEX", "active lanes, one bit per lane (hex or decimal)", "0xffffffff"},
+        {"--layout", "rowmajor|padded|swizzle|tensorop", "shared-memory layout of a tile", "give this or --addresses"},
+        {"--tile", "R,C", "tile rows and columns in elements", "required with --layout"},
+        {"--element-bits", "B", "element size in bits", "16"},
+        {"--pad-bytes", "P", "bytes added to each row (padded)", "required for padded"},
+        {"--swizzle", "B,M,S", "Swizzle<B,M,S> (swizzle)", "required for swizzle"},
+        {"--crosswise", "X", "crosswise extent in elements (tensorop)", "0: the layout's own"},
+        {"--pattern", "ldmatrix|rows|linear", "which elements the lanes address", "ldmatrix for ldsm, else rows"},
+        {"--origin", "R,C", "tile element the pattern starts at", "0,0"},
+        {"--cells", "0|1", "1: also every element's address, bank and lane", "0"}}},
       {"fragment",
        "--op ldsm.x1|ldsm.x2|ldsm.x4[.trans]|mma.m16n8k16.f16|mma.m16n8k16.bf16|mma.m8n8k32.s4|"
        "wgmma.m64nNk16.f16 "
@@ -42,41 +70,72 @@ const std::vector<Command>& sim_commands() {
        "[--accumulator f32|f16] [--element R,C]",
        cmd_fragment,
        "which lane holds which element of an ldmatrix, mma or wgmma fragment",
-       "gemmlab sim fragment --op mma.m16n8k16.f16 --operand a"},
+       "gemmlab sim fragment --op mma.m16n8k16.f16 --operand a",
+       {{"--op", "OP", "ldmatrix, mma or wgmma instruction (see usage)", "required"},
+        {"--operand", "a|b|c", "the fragment", "required for mma and wgmma"},
+        {"--accumulator", "f32|f16", "accumulator type (mma, --operand c)", "f32"},
+        {"--element", "R,C", "also say which lane, register and element hold tile element (R, C)", "none"}}},
       {"gmma-layout",
        "--swizzle none|32B|64B|128B --major K|MN --shape R,C [--element-bits 8|16|32] "
        "[--descriptor ROW0,K0 [--operand-rows 64]]",
        cmd_gmma_layout,
        "the shared-memory offsets of a wgmma operand tile in a swizzle mode, and a k step's matrix descriptor",
-       "gemmlab sim gmma-layout --swizzle 128B --major K --shape 64,64 --descriptor 0,16"},
+       "gemmlab sim gmma-layout --swizzle 128B --major K --shape 64,64 --descriptor 0,16",
+       {{"--swizzle", "none|32B|64B|128B", "wgmma swizzle mode", "required"},
+        {"--major", "K|MN", "which extent is contiguous", "required"},
+        {"--shape", "R,C", "tile rows and columns in elements, each 1..65536", "required"},
+        {"--element-bits", "8|16|32", "element size in bits (1..64)", "16"},
+        {"--descriptor", "ROW0,K0", "also the matrix descriptor of the k step at this corner, each 0..65536", "none"},
+        {"--operand-rows", "R", "rows of the operand the descriptor covers (8..256)", "64"}}},
       {"wgmma", "--shape m64nNk16 (N = 8..256) --operand d|a", cmd_wgmma,
        "each thread's (m, n) in a warpgroup MMA's accumulator or A fragment",
-       "gemmlab sim wgmma --shape m64n128k16 --operand d"},
+       "gemmlab sim wgmma --shape m64n128k16 --operand d",
+       {{"--shape", "m64nNk16", "wgmma shape, N = 8..256 in steps of 8", "required"},
+        {"--operand", "d|a", "accumulator D or register operand A", "required"}}},
       {"tma",
        "--global W,H [--stride BYTES] --box BW,BH --start X,Y [--element-bits 16] "
        "[--swizzle none|32B|64B|128B] [--fill zero|nan]",
        cmd_tma,
        "where each element of a TMA box lands in shared memory, with the out-of-bounds fill and the transaction bytes",
-       "gemmlab sim tma --global 104,70 --box 64,32 --start 64,48 --swizzle 128B"},
+       "gemmlab sim tma --global 104,70 --box 64,32 --start 64,48 --swizzle 128B",
+       {{"--global", "W,H", "global tensor width and height in elements", "required"},
+        {"--stride", "BYTES", "bytes from one row to the next (a multiple of 16)", "W * element bytes"},
+        {"--box", "BW,BH", "box width and height in elements, each 1..65536", "required"},
+        {"--start", "X,Y", "box corner in the tensor (may lie outside)", "required"},
+        {"--element-bits", "B", "element size in bits (1..64)", "16"},
+        {"--swizzle", "none|32B|64B|128B", "shared-memory swizzle", "128B"},
+        {"--fill", "zero|nan", "what out-of-bounds elements read as", "zero"}}},
       {"conv",
        "--problem N,H,W,C,K,R,S[,pad,stride[,dilation]] [--row M --col K] [--element f16|s8|s4] [--sms N]",
        cmd_conv,
        "an implicit-GEMM convolution: its GEMM shape and the (n, h, w, c) behind an element of the never-stored im2col matrix",
-       "gemmlab sim conv --problem 32,56,56,64,64,3,3,1,1 --row 100 --col 10"},
+       "gemmlab sim conv --problem 32,56,56,64,64,3,3,1,1 --row 100 --col 10",
+       {{"--problem", "N,H,W,C,K,R,S[,pad,stride[,dilation]]",
+         "convolution: batch, input height, width, channels, filters, filter height, width (each 1..1048576), "
+         "padding in pixels (0..1048576), stride, dilation",
+         "required; pad 0, stride 1, dilation 1"},
+        {"--row", "M", "a row of the implicit GEMM (an output pixel, 0..M-1); goes with --col", "none"},
+        {"--col", "K", "a column of A (a filter tap, 0..K-1); goes with --row", "none"},
+        {"--element", "f16|s8|s4", "tensor element type (which shapes the kernels take)", "f16"},
+        {"--sms", "N", "SMs of the GPU the tile is chosen for (1..100000)", "132"}}},
       {"raster",
        "--order launch|identity:N|serpentine[:S]|along-m:S|along-n:S|list:m,n;... --problem M,N,K "
        "--tile TM,TN[,TK] [--split-k S [--split-k-mode serial|parallel] | --stream-k [--device D "
        "--blocks-per-sm B]]",
        cmd_raster,
        "the order in which a grid's blocks take their C tiles (swizzles, split-k, stream-k)",
-       "gemmlab sim raster --order serpentine:8 --problem 4096,4096,4096 --tile 128,256,64"},
+       "gemmlab sim raster --order serpentine:8 --problem 4096,4096,4096 --tile 128,256,64",
+       join({plan_options(), device_options(),
+             {{"--blocks-per-sm", "B", "co-resident blocks per SM (stream-k; 1..the device's limit)", "1"}}})},
       {"schedule",
        "--device h100|h200|a100|rtx4090 --problem M,N,K (--stage ID [--order ...] | --tile TM,TN,TK "
        "--threads T --regs R --smem B [--order ...] [--split-k S [--split-k-mode serial|parallel] | --stream-k]) "
        "[--iter-cost C] [--epilogue-cost C] [--partial-cost C] [--sms N] [--detail 1]",
        cmd_schedule,
        "a launch on a device: occupancy, waves, when each block runs on which SM slot",
-       "gemmlab sim schedule --device h100 --problem 4096,4096,4096 --stage persistent"},
+       "gemmlab sim schedule --device h100 --problem 4096,4096,4096 --stage persistent",
+       join({plan_options(), kernel_options(), device_options(), cost_options(),
+             {{"--detail", "0|1", "1: also each block's phases", "0"}}})},
       {"l2",
        "--device D --problem M,N,K (--stage ID (tile, resources, layouts, loads from the stage) | "
        "--tile TM,TN,TK [--dtype f16|f32] [--layout tn|nn|nt|tt] "
@@ -86,19 +145,35 @@ const std::vector<Command>& sim_commands() {
        "[--l2-bytes B] [--l2-ways W] [--l2-partitions P] [--buckets N] [--heat 0|1]",
        cmd_l2,
        "a whole GEMM replayed through the L2 model: hit rate over time, DRAM bytes, per-tile reuse",
-       "gemmlab sim l2 --device h100 --problem 2048,2048,2048 --stage epilogue --heat 0"},
+       "gemmlab sim l2 --device h100 --problem 2048,2048,2048 --stage epilogue --heat 0",
+       join({plan_options(), kernel_options(), device_options(), cost_options(),
+             {{"--lrc-merged", "SECTORS", "sectors the coalescer merged (from ncu): adds ncu's lookup-hit ratio", "none"},
+              {"--buckets", "N", "points of the hit-rate curve (1..10000)", "50"},
+              {"--heat", "0|1", "1: per-tile reuse heat map", "1"}}})},
       {"pipeline",
        "--kind pipelined2|multistage:K|mma-base|warp-specialized:K|ping-pong:K --k-iterations N "
        "[--warp-k-steps W] [--global-latency L] [--shared-latency L] [--math-cost C] "
        "[--tiles T --epilogue-cost C (warp-specialized, ping-pong)]",
        cmd_pipeline,
        "a main-loop pipeline as a trace of events per warp or warpgroup: loads, waits, barriers, MMAs",
-       "gemmlab sim pipeline --kind warp-specialized:4 --k-iterations 8"},
+       "gemmlab sim pipeline --kind warp-specialized:4 --k-iterations 8",
+       {{"--kind", "KIND", "pipeline (see usage); K = stages", "required"},
+        {"--k-iterations", "N", "k iterations of the main loop (1..1024)", "required"},
+        {"--warp-k-steps", "W", "MMA k steps per k iteration (1..64)", "the kind's"},
+        {"--global-latency", "L", "time units for a global load to land", "8"},
+        {"--shared-latency", "L", "time units for a shared load", "1"},
+        {"--math-cost", "C", "time units of one warp k-group of MMAs", "1"},
+        {"--tiles", "T", "output tiles per block (warp-specialized, ping-pong; 1..1024)", "1; ping-pong 4"},
+        {"--epilogue-cost", "C", "time units of a consumer's store (warp-specialized, ping-pong)", "8"}}},
       {"roofline", "--device h100|h200|a100|rtx4090 --problem M,N,K --stage ID|cublas-fp32|cublas-fp16 [--tflops X]",
        cmd_roofline,
        "a GEMM on a device's roofline: its least DRAM traffic and intensity, its instruction's roof, the ridge, "
        "what bounds it, and how close a measured rate comes",
-       "gemmlab sim roofline --device h100 --problem 4096,4096,4096 --stage persistent --tflops 636"},
+       "gemmlab sim roofline --device h100 --problem 4096,4096,4096 --stage persistent --tflops 636",
+       {{"--device", "h100|h200|a100|rtx4090", "device preset", "required"},
+        {"--problem", "M,N,K", "GEMM extents, each 1..1048576", "required"},
+        {"--stage", "ID", "a GEMM stage of the registry or a GEMM reference", "required"},
+        {"--tflops", "X", "a measured rate to place against the roofs", "none"}}},
   };
   return commands;
 }
@@ -122,20 +197,23 @@ int run_sim_cli(int argc, char** argv, int first, const SimCliLimits& limits) {
   const std::string what = argv[first];
   for (const auto& c : sim_commands()) {
     if (what != c.name) continue;
+    const std::string command = "gemmlab sim " + what;
+    Options options = c.options;
+    options.push_back(json_option());
     try {
-      Args args(argc, argv, first + 1, {"--json", "--stream-k", "--help"});
-      if (args.has("--help")) {
-        std::cout << "gemmlab sim " << c.name << ": " << c.purpose << "\n\nusage: gemmlab sim " << c.name << " "
-                  << c.usage << "\n\nexample: " << c.example << "\n";
+      Args args(command, options, argc, argv, first + 1);
+      if (args.help()) {
+        std::cout << command << ": " << c.purpose << "\n\nusage: " << command << " " << c.usage << "\n\noptions:\n"
+                  << options_help(options) << "\nexample: " << c.example << "\n";
         return 0;
       }
       std::cout << c.run(args).dump() << "\n";
       return 0;
     } catch (const CliError& e) {
-      std::cerr << "gemmlab sim " << what << ": " << e.what() << "\n";
+      std::cerr << command << ": " << e.what() << "\n";
       return 2;
     } catch (const std::exception& e) {
-      std::cerr << "gemmlab sim " << what << ": internal error: " << e.what() << "\n";
+      std::cerr << command << ": internal error: " << e.what() << "\n";
       return 2;
     }
   }

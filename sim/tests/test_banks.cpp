@@ -466,7 +466,7 @@ TEST(BanksCli, BadInputExitsTwoWithAMessageAndNoOutput) {
       {{"--op", "lds.32", "--addresses", "9223372036854775804," + linear32.substr(2)}, "228 KB"},
       {{"--op", "lds.32"}, "missing --addresses"},
       {{"--addresses", linear32}, "missing required option --op"},
-      {{"--op", "lds.32", "--addresses", linear32, "--colour", "red"}, "unknown option --colour"},
+      {{"--op", "lds.32", "--addresses", linear32, "--colour", "red"}, "unknown option '--colour'"},
       {{"--op", "ldsm.x4", "--addresses", join_addresses([](int t) { return 16 * t; }), "--mask",
         "0xffff"},
        "0xffffffff"},

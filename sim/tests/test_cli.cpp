@@ -3,6 +3,7 @@
 
 #include <sstream>
 
+#include "commands.h"
 #include "sim_cli.h"
 #include "support.h"
 
@@ -164,4 +165,64 @@ TEST(Cli, EveryCommandSaysWhatItComputesAndItsExampleRuns) {
     ++examples;
   }
   EXPECT_EQ(examples, 14);
+}
+
+// Every command's --help lists each of its options with what it means and its default, as
+// CLI11 parses them (sim/cli/sim_options.h); conv's as the issue asked.
+// The help text with every run of spaces and line breaks as one space (it wraps at 100 columns).
+std::string flat(const std::string& text) {
+  std::string out;
+  for (char c : text)
+    if (c != ' ' && c != '\n') out += c;
+    else if (!out.empty() && out.back() != ' ') out += ' ';
+  return out;
+}
+
+TEST(Cli, HelpListsEveryOptionWithMeaningAndDefault) {
+  for (const gemmlab::cli::Command& c : gemmlab::cli::sim_commands()) {
+    auto h = run_gemmlab({"sim", c.name, "--help"});
+    ASSERT_EQ(h.exit_code, 0) << c.name;
+    ASSERT_FALSE(c.options.empty()) << c.name;
+    const std::string help = flat(h.out);
+    for (const gemmlab::cli::OptionSpec& o : c.options) {
+      EXPECT_FALSE(o.meaning.empty()) << c.name << " " << o.name;
+      EXPECT_NE(h.out.find("\n  " + o.name + (o.value.empty() ? "" : " " + o.value)), std::string::npos)
+          << c.name << ": " << o.name << "\n" << h.out;
+      std::string entry = o.name + (o.value.empty() ? "" : " " + o.value) + " " + flat(o.meaning);
+      if (!o.value.empty()) entry += " (default: " + o.fallback + ")";
+      EXPECT_NE(help.find(entry), std::string::npos) << c.name << ": " << entry << "\n" << h.out;
+    }
+    EXPECT_NE(h.out.find("\n  --json "), std::string::npos) << c.name;
+    // The options' lines wrap at 100 columns.
+    const size_t first = h.out.find("options:\n"), last = h.out.find("\nexample:");
+    ASSERT_LT(first, last) << h.out;
+    for (size_t at = first, end; (end = h.out.find('\n', at)) < last; at = end + 1)
+      EXPECT_LE(end - at, 100u) << c.name << ": " << h.out.substr(at, end - at);
+  }
+  const std::string conv = flat(run_gemmlab({"sim", "conv", "--help"}).out);
+  for (const char* want : {"--problem N,H,W,C,K,R,S[,pad,stride[,dilation]] convolution: batch, input height",
+                           "padding in pixels", "(default: required; pad 0, stride 1, dilation 1)",
+                           "--element f16|s8|s4 tensor element type", "(default: f16)",
+                           "--sms N SMs of the GPU the tile is chosen for (1..100000) (default: 132)",
+                           "--row M a row of the implicit GEMM", "--col K", "(default: none)"})
+    EXPECT_NE(conv.find(want), std::string::npos) << want << "\n" << conv;
+}
+
+// One wording of each usage error in every command (sim here, bench in app_test_bench_session,
+// shot and lessons in app_test_lessons_cli).
+TEST(Cli, UsageErrorsSayTheSameThingInEveryCommand) {
+  expect_usage_error({"sim", "conv", "--problem", "1,8,8,8,8,3,3", "--colour", "red"},
+                     "gemmlab sim conv: unknown option '--colour' (gemmlab sim conv --help lists them)");
+  expect_usage_error({"sim", "conv", "stray"}, "gemmlab sim conv: unexpected argument 'stray'");
+  expect_usage_error({"sim", "conv", "--problem"}, "gemmlab sim conv: option --problem needs a value");
+  expect_usage_error({"sim", "conv", "--problem", "1,8,8,8,8,3,3", "--sms", "4", "--sms", "8"},
+                     "gemmlab sim conv: option --sms is given twice");
+  expect_usage_error({"sim", "conv", "--problem", "1,8,8,8,8,3,3", "--sms", "0x10"},
+                     "gemmlab sim conv: --sms: '0x10' is not an integer");
+  expect_usage_error({"sim", "conv", "--problem", "1,8,8,8,8,3,3", "--sms", "0"},
+                     "gemmlab sim conv: --sms must be 1..100000 (got 0)");
+  // --name=value is the same as --name value; a flag takes no value of its own.
+  auto eq = run_gemmlab({"sim", "conv", "--problem=32,56,56,64,64,3,3,1,1", "--json"});
+  EXPECT_EQ(eq.exit_code, 0) << eq.err;
+  EXPECT_NE(eq.out.find("\"gemm\":[100352,64,576]"), std::string::npos) << eq.out;
 }
