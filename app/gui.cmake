@@ -6,14 +6,14 @@
 set(GEMMLAB_IMGUI_BACKENDS /usr/share/doc/libimgui-dev/examples/backends)
 
 file(GLOB GEMMLAB_APP_MODEL_SOURCES CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/src/model/*.cpp)
-# kernel_run.cpp (the kernels view's Run worker) calls the CUDA runner: it joins gemmlab_gui
-# below only when gemmlab_runner exists (kernels/tests/ compiles it into its GPU test too).
-set(GEMMLAB_KERNEL_RUN_SOURCE ${CMAKE_CURRENT_SOURCE_DIR}/src/model/kernel_run.cpp)
+# kernel_run_gpu.cpp (the kernels view's Run on the GPU backend) calls the CUDA runner: it joins
+# gemmlab_gui below only when gemmlab_runner exists (kernels/tests/ compiles it into its GPU test too).
+set(GEMMLAB_KERNEL_RUN_SOURCE ${CMAKE_CURRENT_SOURCE_DIR}/src/model/kernel_run_gpu.cpp)
 list(REMOVE_ITEM GEMMLAB_APP_MODEL_SOURCES ${GEMMLAB_KERNEL_RUN_SOURCE})
 add_library(gemmlab_app_model STATIC ${GEMMLAB_APP_MODEL_SOURCES})
 target_include_directories(gemmlab_app_model PUBLIC ${CMAKE_CURRENT_SOURCE_DIR}/src
                                                     ${PROJECT_SOURCE_DIR}/kernels)
-target_link_libraries(gemmlab_app_model PUBLIC gemmlab_sim nlohmann_json::nlohmann_json
+target_link_libraries(gemmlab_app_model PUBLIC gemmlab_sim gemmlab_bench_session nlohmann_json::nlohmann_json
                                                PkgConfig::GUI)
 
 file(GLOB GEMMLAB_GUI_SOURCES CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/src/*.cpp)
@@ -35,8 +35,8 @@ target_compile_definitions(gemmlab_gui PRIVATE
   GEMMLAB_DEFAULT_ROOT="${PROJECT_SOURCE_DIR}")
 if(TARGET gemmlab_runner)
   target_sources(gemmlab_gui PRIVATE ${GEMMLAB_KERNEL_RUN_SOURCE})
-  target_link_libraries(gemmlab_gui PUBLIC gemmlab_runner)
-  target_compile_definitions(gemmlab_gui PRIVATE GEMMLAB_WITH_RUNNER=1)
+  target_link_libraries(gemmlab_gui PUBLIC gemmlab_bench)
+  target_compile_definitions(gemmlab_gui PUBLIC GEMMLAB_WITH_RUNNER=1)
 endif()
 
 if(GEMMLAB_TESTS)

@@ -18,9 +18,13 @@ TEST(ResultsFile, ReadsTheBenchFormat) {
   EXPECT_EQ(r->device.sms, 132);
   EXPECT_EQ(r->date, "2000-01-01T00:00:00Z");
   ASSERT_EQ(r->results.size(), 2u);
-  EXPECT_TRUE(r->results[0].is_cublas());
+  EXPECT_TRUE(r->results[0].is_reference());
   EXPECT_EQ(r->results[1].stage, "simt-tile");
   EXPECT_DOUBLE_EQ(r->results[1].ratio_to_cublas, 0.5);
+  // A file from before the "reference" fields: the ratio and median of the older ones, no name.
+  EXPECT_DOUBLE_EQ(r->results[1].ratio, 0.5);
+  EXPECT_DOUBLE_EQ(r->results[1].reference_ms, r->results[1].cublas_ms);
+  EXPECT_EQ(r->results[1].reference, "");
   ASSERT_EQ(r->skipped.size(), 1u);
   EXPECT_EQ(r->skipped[0].reason, "too slow");
   // Saving and reading back gives the same data.
@@ -56,6 +60,35 @@ TEST(ResultsFile, ReadsTheStageBeforeTimedInTurns) {
   auto refused = parse_bench_results(head + bad + "]}", "bad.json");
   ASSERT_FALSE(refused.ok());
   EXPECT_NE(refused.error().find("previous_ms"), std::string::npos) << refused.error();
+}
+
+// A row names the reference it was timed in turns with (the registry's row: id and name) and the
+// ratio to it; a reference row names itself.
+TEST(ResultsFile, ReadsTheReferenceARowWasTimedAgainst) {
+  const std::string head =
+      R"({"device":{"name":"d","sms":132,"l2_bytes":1,"clock_mhz":1,"driver":"x","cuda":"13.0"},"date":"d","results":[)";
+  const std::string ref =
+      R"({"stage":"cublas-fp16","track":"fp16","m":64,"n":64,"k":64,"ms":0.01,"tflops":3.2,"reference":"cublas-fp16",)"
+      R"("reference_name":"cuBLAS","reference_ms":0.01,"ratio":1,"ratio_to_cublas":1,"cublas_ms":0.01,"rel_err":0,"ok":true,"reps":20},)";
+  const std::string row =
+      R"({"stage":"tma","track":"hopper","m":64,"n":64,"k":64,"ms":0.02,"tflops":1.6,"reference":"cublas-fp16",)"
+      R"("reference_name":"cuBLAS","reference_ms":0.011,"ratio":0.55,"ratio_to_cublas":0.55,"cublas_ms":0.011,)"
+      R"("rel_err":1e-4,"ok":true,"reps":20})";
+  auto r = parse_bench_results(head + ref + row + "]}", "ref.json");
+  ASSERT_TRUE(r.ok()) << r.error();
+  EXPECT_TRUE(r->results[0].is_reference());
+  EXPECT_FALSE(r->results[1].is_reference());
+  EXPECT_EQ(r->results[1].reference_name, "cuBLAS");
+  EXPECT_DOUBLE_EQ(r->results[1].ratio, 0.55);
+  auto again = parse_bench_results(bench_results_json(*r), "round trip");
+  ASSERT_TRUE(again.ok()) << again.error();
+  EXPECT_EQ(again->results[1].reference, "cublas-fp16");
+  EXPECT_DOUBLE_EQ(again->results[1].reference_ms, 0.011);
+  std::string bad = row;
+  bad.erase(bad.find(R"("reference_ms":0.011,)"), std::string(R"("reference_ms":0.011,)").size());
+  auto refused = parse_bench_results(head + bad + "]}", "bad.json");
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(refused.error().find("results[0] has no \"reference_ms\""), std::string::npos) << refused.error();
 }
 
 // A `gemmlab bench --conv` file: rows grouped by their convolution, ratios to the references.

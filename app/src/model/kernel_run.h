@@ -1,42 +1,43 @@
-// The kernels view's "Run": checks each stage against cuBLAS and times it on a worker thread,
-// with progress and cancel. No ImGui here, so the GPU tests (kernels/tests/app_kernel_run.cpp)
-// run exactly what the button runs. Compiled only in builds with the CUDA runner.
+// The kernels view's "Run": the bench session (kernels/bench/bench_session.h, the same object as
+// `gemmlab bench`) on a worker thread, with progress and cancel. No ImGui and no timing of its
+// own here, so the tests run exactly what the button runs (app_test_bench_session with a fake GPU,
+// kernels/tests/app_kernel_run.cpp on a real one).
 //
-//   auto run = start_kernel_run({"naive", "cublas-fp32"}, {512, 512, 512});
+//   auto run = start_kernel_run({"naive", "simt-tile"}, {512, 512, 512});
 //   KernelRunSnapshot s = run->snapshot();   // each frame: done/total, current, results so far
-//   run->cancel();                           // stops after the entry in progress
+//   run->cancel();                           // stops after the step in progress
 //
-// Per entry, as `gemmlab bench` does: the track's cuBLAS reference is timed first (once per
-// track), then the stage is validated, checked against cuBLAS and timed in turns with cuBLAS and
-// with the stage before it on its ladder when this run has that one's result. An entry that cannot run
-// (unknown id, not built, refused size, too little GPU memory) becomes a "skipped" entry with the
-// reason; a CUDA error stops the run and lands in `error`.
+// The rows are the session's: the reference of each track the entries need (timed alone), then
+// each entry checked and timed in turns with its reference and the stage before it on its ladder.
+// An entry that cannot run (unknown id, a convolution, refused size, too little GPU memory) is a
+// "skipped" entry with the reason; a CUDA error stops the run and lands in `error`.
 #pragma once
+#include <atomic>
 #include <memory>
 #include <mutex>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include "bench/bench_command.h"
 #include "model/results_file.h"
-#include "runner.h"
 
 namespace gemmlab::app {
 
 struct KernelRunSnapshot {
-  int done = 0;             // entries finished (results + skipped)
-  int total = 0;            // entries asked for
+  int done = 0;             // steps finished (reference rows and entries)
+  int total = 0;            // steps of the whole run
   bool cancelling = false;  // cancel() was called
   bool finished = false;    // the worker has returned: no more changes
-  std::string current;      // "naive: checking and timing"
+  std::string current;      // "naive 512x512x512: checking and timing"
   std::string error;        // why the run stopped early (no GPU, CUDA error); empty otherwise
-  BenchResults results;     // source "this run"; the entries finished so far
+  BenchResults results;     // source "this run"; the rows finished so far
 };
 
 class KernelRun {
  public:
-  KernelRun(std::vector<std::string> stages, kernels::Problem problem);
-  ~KernelRun();  // cancels and waits for the entry in progress
+  KernelRun(std::vector<std::string> stages, bench::GemmSize size, bench::BackendFactory make_backend);
+  ~KernelRun();  // cancels and waits for the step in progress
   KernelRun(const KernelRun&) = delete;
   KernelRun& operator=(const KernelRun&) = delete;
 
@@ -45,21 +46,25 @@ class KernelRun {
 
  private:
   void work();
-  void set_current(const std::string& what);
-  void add_skipped(const std::string& id, const std::string& why);
-  void add_result(const BenchResult& r);
 
   const std::vector<std::string> stages_;
-  const kernels::Problem problem_;
+  const bench::GemmSize size_;
+  const bench::BackendFactory make_backend_;
+  std::atomic<bool> cancel_{false};
   mutable std::mutex lock_;
   KernelRunSnapshot state_;  // guarded by lock_
   std::thread worker_;       // last: starts once everything above exists
 };
 
-std::unique_ptr<KernelRun> start_kernel_run(std::vector<std::string> stages, kernels::Problem p);
+std::unique_ptr<KernelRun> start_kernel_run(std::vector<std::string> stages, bench::GemmSize size,
+                                            bench::BackendFactory make_backend);
+#if GEMMLAB_WITH_RUNNER
+// On this machine's GPU (kernel_run_gpu.cpp, built with the CUDA runner).
+std::unique_ptr<KernelRun> start_kernel_run(std::vector<std::string> stages, bench::GemmSize size);
+#endif
 
-// Every stage whose file is in this build, in registry order: what Run runs when the step names
-// no stages (cuBLAS is then the reference of each track, not an entry of its own).
+// Every GEMM stage of the registry, in registry order: what Run runs when the step names no
+// stages (convolutions run from `gemmlab bench --conv`).
 std::vector<std::string> built_stage_ids();
 
 }  // namespace gemmlab::app

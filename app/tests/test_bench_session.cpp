@@ -1,0 +1,287 @@
+// The bench session with a fake GPU: `gemmlab bench` (bench_command) and the app's Run (KernelRun)
+// run the same session, so for the same stages and sizes they give the same rows; the session's
+// order of work, its ratios, the stage before, skips, progress and cancel, as the fake saw them.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <thread>
+
+#include "bench/bench_command.h"
+#include "model/kernel_run.h"
+#include "model/results_file.h"
+
+namespace gemmlab::app {
+namespace {
+
+using bench::Backend;
+using bench::CheckOutcome;
+using bench::Problem;
+using bench::Reference;
+using bench::Target;
+using bench::Timing;
+
+// A GPU whose every time is a function of what runs and the problem, so two sessions that ask
+// for the same work get the same numbers: ms = (1 + index in the registry) * M*N*K / 1e9, a
+// reference 0.5 * M*N*K / 1e9. It refuses N > 5000 for `naive`, and `sliced-k` fails its check.
+class FakeGpu final : public Backend {
+ public:
+  explicit FakeGpu(std::vector<std::string>* log = nullptr) : log_(log) {}
+  bench::BenchDevice device() override { return {"Fake GPU", "1.0", "13.0", 4, 1000, 1 << 20}; }
+  std::vector<const Reference*> references_for(StageTrack t) const override {
+    if (is_conv(t)) return {&refs_[2]};
+    return {operand_track(t) == StageTrack::fp32 ? &refs_[0] : &refs_[1]};
+  }
+  const Reference* find_reference(std::string_view id) const override {
+    for (const Reference& r : refs_)
+      if (r.id == id) return &r;
+    return nullptr;
+  }
+  std::string validate(const Target& t, const Problem& p) override {
+    if (t.stage && std::string_view(t.stage->id) == "naive" && p.gemm.n > 5000) return "naive: N must be at most 5000";
+    return "";
+  }
+  CheckOutcome check(const StageDesc& s, const Problem& p) override {
+    note("check " + std::string(s.id) + " " + p.text());
+    const bool bad = std::string_view(s.id) == "sliced-k";
+    return {"", bad ? 0.5 : 1e-7, 1e-5, bad ? 3 : 0, 0, !bad};
+  }
+  std::vector<Timing> time_in_turns(const std::vector<Target>& targets, const Problem& p) override {
+    std::string line = "time " + p.text();
+    std::vector<Timing> out;
+    for (const Target& t : targets) {
+      line += " " + t.id();
+      const double ms = ms_of(t, p);
+      out.push_back({"", ms, p.flops() / (ms * 1e-3) / 1e12, 20, 0});
+    }
+    note(line);
+    return out;
+  }
+  static double ms_of(const Target& t, const Problem& p) {
+    const double size = double(p.gemm.m) * p.gemm.n * p.gemm.k / 1e9;
+    return t.stage ? (1 + stage_index(t.stage->id)) * size : 0.5 * size;
+  }
+
+ private:
+  void note(const std::string& s) {
+    if (log_) log_->push_back(s);
+  }
+  const Reference refs_[3] = {{"fake-blas-32", "FakeBLAS", StageTrack::fp32},
+                              {"fake-blas-16", "FakeBLAS", StageTrack::fp16},
+                              {"fake-im2col", "fake im2col", StageTrack::conv_fp16}};
+  std::vector<std::string>* log_;
+};
+
+bench::BackendFactory fake_factory(std::vector<std::string>* log = nullptr) {
+  return [log](const bench::TimeSettings&) -> std::unique_ptr<Backend> { return std::make_unique<FakeGpu>(log); };
+}
+
+struct Captured {
+  int code = 0;
+  std::string out, err;
+};
+
+Captured bench_cli(const std::vector<std::string>& args, const bench::BackendFactory& f) {
+  std::vector<std::string> all = {"gemmlab", "bench"};
+  all.insert(all.end(), args.begin(), args.end());
+  std::vector<char*> argv;
+  for (std::string& a : all) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  testing::internal::CaptureStdout();
+  testing::internal::CaptureStderr();
+  Captured c;
+  c.code = bench::bench_command(int(all.size()), argv.data(), 2, f);
+  c.out = testing::internal::GetCapturedStdout();
+  c.err = testing::internal::GetCapturedStderr();
+  return c;
+}
+
+KernelRunSnapshot run_app(const std::vector<std::string>& stages, bench::GemmSize size,
+                          const bench::BackendFactory& f) {
+  auto run = start_kernel_run(stages, size, f);
+  for (int i = 0; i < 2000 && !run->snapshot().finished; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  return run->snapshot();
+}
+
+// One line per row with every field the results JSON carries.
+std::string describe(const BenchResult& r) {
+  std::ostringstream s;
+  s << r.stage << " " << r.track << " " << r.m << "x" << r.n << "x" << r.k << " ms " << r.ms << " tflops " << r.tflops
+    << " ref " << r.reference << " (" << r.reference_name << ") " << r.reference_ms << " ratio " << r.ratio
+    << " cublas_ms " << r.cublas_ms << " prev " << r.previous_stage << " " << r.previous_ms << " err " << r.rel_err
+    << " ok " << r.ok << " reps " << r.reps;
+  return s.str();
+}
+
+std::vector<std::string> describe(const BenchResults& r) {
+  std::vector<std::string> out;
+  for (const BenchResult& x : r.results) out.push_back(describe(x));
+  for (const BenchSkipped& x : r.skipped) out.push_back("skipped " + x.stage + " " + x.size_key + ": " + x.reason);
+  return out;
+}
+
+const std::string kTmp = testing::TempDir();
+
+TEST(BenchSession, BenchAndTheAppGiveTheSameRows) {
+  const std::vector<std::string> stages = {"naive-uncoalesced", "naive", "sliced-k", "mma-sync", "ldmatrix"};
+  const std::string json = kTmp + "/bench_rows.json";
+  const Captured cli = bench_cli({"--stages", "naive-uncoalesced,naive,sliced-k,mma-sync,ldmatrix", "--sizes",
+                                  "512,1000x6000x700", "--json", json}, fake_factory());
+  EXPECT_EQ(cli.code, 1) << cli.err;  // sliced-k's check fails
+  std::ifstream f(json);
+  std::stringstream text;
+  text << f.rdbuf();
+  auto from_cli = parse_bench_results(text.str(), json);
+  ASSERT_TRUE(from_cli.ok()) << from_cli.error();
+
+  std::vector<std::string> app_rows;
+  for (bench::GemmSize size : {bench::GemmSize{512, 512, 512}, bench::GemmSize{1000, 6000, 700}}) {
+    const KernelRunSnapshot s = run_app(stages, size, fake_factory());
+    ASSERT_TRUE(s.finished);
+    EXPECT_EQ(s.error, "");
+    EXPECT_EQ(s.done, s.total);
+    EXPECT_EQ(s.total, 2 + 5);  // two references (fp32, fp16), five stages
+    for (const BenchResult& r : s.results.results) app_rows.push_back(describe(r));
+  }
+  std::vector<std::string> cli_rows;
+  for (const BenchResult& r : from_cli->results) cli_rows.push_back(describe(r));
+  // The app runs one size at a time: its skipped rows follow each run's results.
+  std::vector<std::string> cli_skipped;
+  for (const BenchSkipped& s : from_cli->skipped) cli_skipped.push_back(s.stage + " " + s.size_key + ": " + s.reason);
+  EXPECT_EQ(cli_rows, app_rows);
+  ASSERT_EQ(cli_skipped.size(), 1u);
+  EXPECT_EQ(cli_skipped[0], "naive 1000 x 6000 x 700: naive: N must be at most 5000");
+  EXPECT_EQ(cli_rows.size(), 2u * 2 + 5 + 4);  // references of both tracks at both sizes, naive skipped once
+}
+
+// What the rows say, from the fake's formula: the reference first, the ratio its time over the
+// stage's, the stage before where it ran, a failed check kept with its error.
+TEST(BenchSession, RowsCarryTheirReferenceAndTheStageBefore) {
+  std::vector<std::string> log;
+  const KernelRunSnapshot s = run_app({"naive-uncoalesced", "naive", "sliced-k", "simt-tile"}, {512, 512, 512},
+                                      fake_factory(&log));
+  ASSERT_EQ(s.results.results.size(), 5u);
+  const BenchResult& ref = s.results.results[0];
+  EXPECT_EQ(ref.stage, "fake-blas-32");
+  EXPECT_TRUE(ref.is_reference());
+  EXPECT_EQ(ref.ratio, 1.0);
+  EXPECT_DOUBLE_EQ(ref.ms, 0.5 * 0.134217728);
+  const BenchResult& naive = s.results.results[2];
+  EXPECT_EQ(naive.stage, "naive");
+  EXPECT_EQ(naive.reference, "fake-blas-32");
+  EXPECT_EQ(naive.reference_name, "FakeBLAS");
+  const double size = 512.0 * 512 * 512 / 1e9;
+  EXPECT_DOUBLE_EQ(naive.ms, (1 + stage_index("naive")) * size);
+  EXPECT_DOUBLE_EQ(naive.ratio, 0.5 * size / naive.ms);
+  EXPECT_DOUBLE_EQ(naive.ratio_to_cublas, naive.ratio);
+  EXPECT_EQ(naive.previous_stage, "naive-uncoalesced");
+  EXPECT_DOUBLE_EQ(naive.previous_ms, (1 + stage_index("naive-uncoalesced")) * size);
+  const BenchResult& sliced = s.results.results[3];
+  EXPECT_FALSE(sliced.ok);
+  EXPECT_EQ(sliced.rel_err, 0.5);
+  // simt-tile follows sliced-k, whose check failed: it is not timed beside it.
+  EXPECT_EQ(s.results.results[4].previous_stage, "");
+  // The order of work: the reference alone, then each stage checked, then timed in turns.
+  ASSERT_GE(log.size(), 4u);
+  EXPECT_EQ(log[0], "time 512x512x512 fake-blas-32");
+  EXPECT_EQ(log[1], "check naive-uncoalesced 512x512x512");
+  EXPECT_EQ(log[2], "time 512x512x512 naive-uncoalesced fake-blas-32");
+  EXPECT_EQ(log[4], "time 512x512x512 naive fake-blas-32 naive-uncoalesced");
+}
+
+TEST(BenchSession, UnknownIdsAndConvolutionsAreSkippedWithTheirReason) {
+  const KernelRunSnapshot s = run_app({"no-such-stage", "conv-fp16", "fake-im2col", "naive"}, {64, 64, 64}, fake_factory());
+  ASSERT_EQ(s.results.skipped.size(), 3u);
+  EXPECT_NE(s.results.skipped[0].reason.find("unknown stage id 'no-such-stage'"), std::string::npos);
+  EXPECT_NE(s.results.skipped[1].reason.find("gemmlab bench --conv"), std::string::npos) << s.results.skipped[1].reason;
+  EXPECT_NE(s.results.skipped[2].reason.find("convolution reference"), std::string::npos) << s.results.skipped[2].reason;
+  ASSERT_EQ(s.results.results.size(), 2u);  // the fp32 reference and naive
+}
+
+TEST(BenchSession, ProgressCountsEveryStepAndCancelStopsBeforeTheNext) {
+  FakeGpu gpu;
+  bench::BenchSession session(gpu, {{"naive", "simt-tile", "mma-sync"}, {{256, 256, 256}, {512, 512, 512}}, {}, false});
+  EXPECT_EQ(session.total_steps(), 2 * (2 + 3));
+  std::atomic<bool> cancel{false};
+  std::vector<int> seen;
+  session.run(
+      [&](const bench::SessionProgress& p) {
+        seen.push_back(p.done);
+        EXPECT_EQ(p.total, 10);
+        if (p.done == 3) cancel = true;
+      },
+      &cancel);
+  // The step announced at done == 3 (simt-tile) still runs; mma-sync and the second size do not.
+  EXPECT_EQ(session.rows().size(), 4u);
+  EXPECT_EQ(seen, (std::vector<int>{0, 1, 2, 3, 4}));
+}
+
+TEST(BenchSession, RunWithoutAGpuSaysWhy) {
+  bench::BackendFactory none = [](const bench::TimeSettings&) -> std::unique_ptr<Backend> {
+    throw std::runtime_error("no CUDA GPU: no driver");
+  };
+  const KernelRunSnapshot s = run_app({"naive"}, {64, 64, 64}, none);
+  EXPECT_EQ(s.error, "no CUDA GPU: no driver");
+  const Captured c = bench_cli({"--stages", "naive"}, none);
+  EXPECT_EQ(c.code, 2);
+  EXPECT_NE(c.err.find("gemmlab bench: no CUDA GPU: no driver"), std::string::npos) << c.err;
+}
+
+// `gemmlab bench --help`: every option with its meaning and default; --list: every stage with its
+// lesson number (COORDINATION's numbering: 2a naive-uncoalesced, 9 smem-swizzle, 13b stream-k).
+TEST(BenchCli, HelpListsEveryOptionWithItsDefault) {
+  const Captured h = bench_cli({"--help"}, fake_factory());
+  EXPECT_EQ(h.code, 0);
+  std::string help;  // one space for every run of spaces and line breaks (the text wraps)
+  for (char c : h.out)
+    if (c != ' ' && c != '\n') help += c;
+    else if (!help.empty() && help.back() != ' ') help += ' ';
+  for (const char* want : {"--stages LIST comma-separated stage ids", "(default: all: the GEMM stages",
+                           "--sizes LIST comma-separated N", "(default: 4096; with --check",
+                           "--conv SHAPE a convolution instead of GEMMs", "(may be repeated)",
+                           "--json [FILE] write the results JSON", "--warmup N warm-up runs per entry (1..1048576) (default: 3)",
+                           "--reps N timed runs per entry", "(default: 20, 10 from 8192^3 up)",
+                           "--budget S seconds of timed runs per entry (1..1048576) (default: 4)",
+                           "--per-turn N", "(default: 2)", "--check correctness only", "--list print the stage registry"})
+    EXPECT_NE(help.find(want), std::string::npos) << want << "\n" << h.out;
+  const Captured l = bench_cli({"--list"}, fake_factory());
+  EXPECT_EQ(l.code, 0);
+  for (const char* want : {"\n2a     naive-uncoalesced", "\n2b     naive ", "\n9      smem-swizzle", "\n13b    stream-k"})
+    EXPECT_NE(l.out.find(want), std::string::npos) << want << "\n" << l.out;
+}
+
+TEST(BenchCli, BadArgumentsSayWhatIsWrong) {
+  struct Case {
+    std::vector<std::string> args;
+    const char* says;
+  };
+  for (const Case& c : std::vector<Case>{
+           {{"--warmup", "0x10"}, "--warmup: '0x10' is not an integer"},
+           {{"--warmup", "0"}, "--warmup must be 1..1048576 (got 0)"},
+           {{"--reps", "3", "--reps", "4"}, "option --reps is given twice"},
+           {{"--reps"}, "option --reps needs a value"},
+           {{"--frobnicate"}, "unknown option '--frobnicate'"},
+           {{"--sizes", "12x"}, "size '12x' must be N or MxNxK"},
+           {{"--stages", "nope"}, "unknown stage 'nope'"},
+           {{"--stages", "conv-fp16"}, "is a convolution: give it --conv"},
+           {{"--conv", "1,8,8,8,8,3"}, "must be N,H,W,C,K,R,S"},
+           {{"--conv", "1,8,8,8,8,3,3", "--sizes", "64"}, "--sizes is for GEMMs"},
+           {{"--list", "--json", "x.json"}, "--list --json prints to stdout and takes no file"},
+       }) {
+    const Captured r = bench_cli(c.args, fake_factory());
+    EXPECT_EQ(r.code, 2) << c.says;
+    EXPECT_NE(r.err.find(c.says), std::string::npos) << r.err;
+  }
+  // --conv may repeat: two convolutions, each with its reference row.
+  const Captured two = bench_cli({"--stages", "conv-fp16", "--conv", "1,8,8,8,8,3,3", "--conv", "1,8,8,16,8,1,1"},
+                                 fake_factory());
+  EXPECT_EQ(two.code, 0) << two.err;
+  EXPECT_NE(two.out.find("1,8,8,16,8,1,1,0,1"), std::string::npos) << two.out;
+}
+
+}  // namespace
+}  // namespace gemmlab::app
