@@ -7,6 +7,7 @@
 #include <fstream>
 #include <iterator>
 #include <memory>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -145,6 +146,51 @@ TEST(LessonsCli, BadArgumentsSayWhatToDo) {
   CliRun twice = run("lessons --json --json");  // an option given twice is an error
   EXPECT_EQ(twice.code, 2);
   EXPECT_NE(twice.out.find("option --json is given twice"), std::string::npos) << twice.out;
+}
+
+// The window's, shot's and lessons' --help list every option with what it means and its default
+// (CLI11 parses them: sim/cli/args.h); each command's usage errors use the same words.
+TEST(LessonsCli, HelpListsEveryOptionWithItsDefault) {
+  auto flat = [](const std::string& text) {  // the help wraps at 100 columns
+    std::string out;
+    for (char c : text)
+      if (c != ' ' && c != '\n') out += c;
+      else if (!out.empty() && out.back() != ' ') out += ' ';
+    return out;
+  };
+  struct Want {
+    const char* command;
+    std::vector<std::string> lines;
+  };
+  for (const Want& w : std::vector<Want>{
+           {"--help",
+            {"gemmlab shot ... render a lesson step to PNG", "gemmlab lessons --json|--check [DIR]",
+             "--course DIR a course folder (default: lessons/ of this GEMM Lab)",
+             "--step N the step to open, counting from 1 (1..100000) (default: the last one opened, else 1)",
+             "--lang en|zh", "--size WxH window size in pixels (320..8192 x 240..8192)", "--lesson ID"}},
+           {"shot --help",
+            {"--lesson ID", "--step N the step, counting from 1 (1..100000)", "--out FILE", "--all every step",
+             "--out-dir DIR", "--frametime", "--frames N", "--size WxH image size in pixels", "(default: 1600x1000)",
+             "--lang en|zh language (default: en)", "--course DIR", "--view VIEW", "--view-only", "--meta",
+             "--data FILE", "--font-size PX font size in pixels (8.."}},
+           {"lessons --help",
+            {"--json print the course as", "--check [DIR] validate a course", "(default: lessons/)",
+             "--course DIR the course --json lists"}},
+       }) {
+    CliRun r = run(w.command);
+    EXPECT_EQ(r.code, 0) << w.command << ": " << r.out;
+    const std::string help = flat(r.out);
+    for (const std::string& line : w.lines) EXPECT_NE(help.find(line), std::string::npos) << w.command << ": " << line << "\n" << r.out;
+  }
+  CliRun stray = run("lessons --json extra");
+  EXPECT_EQ(stray.code, 2);
+  EXPECT_NE(stray.out.find("gemmlab lessons: unexpected argument 'extra'"), std::string::npos) << stray.out;
+  CliRun value = run("shot --lesson");
+  EXPECT_EQ(value.code, 2);
+  EXPECT_NE(value.out.find("gemmlab shot: option --lesson needs a value"), std::string::npos) << value.out;
+  CliRun size = run("shot --size 1600x1000 --size 800x600 --all --out-dir /tmp/x");
+  EXPECT_EQ(size.code, 2);
+  EXPECT_NE(size.out.find("gemmlab shot: option --size is given twice"), std::string::npos) << size.out;
 }
 
 }  // namespace
