@@ -84,6 +84,10 @@ Args::Args(const std::string& command, const std::vector<OptionSpec>& options, i
     opt->multi_option_policy(o.repeat ? CLI::MultiOptionPolicy::TakeAll : CLI::MultiOptionPolicy::Throw);
     added.push_back(opt);
   }
+  for (int i = first; i < argc; ++i)
+    for (const OptionSpec& o : options)
+      if (o.value.empty() && std::strncmp(argv[i], (o.name + "=").c_str(), o.name.size() + 1) == 0)
+        throw CliError(o.name + " takes no value");
   std::vector<std::string> rest;
   for (int i = argc - 1; i >= first; --i) rest.emplace_back(argv[i]);  // CLI11 wants them reversed
   try {
@@ -105,7 +109,7 @@ Args::Args(const std::string& command, const std::vector<OptionSpec>& options, i
   for (size_t i = 0; i < options.size(); ++i) {
     if (added[i]->count() == 0) continue;
     std::vector<std::string>& v = values_[options[i].name];
-    if (options[i].value.empty()) v.assign(1, "");
+    if (options[i].value.empty()) v.assign(1, "1");  // a flag
     else if (store[i].empty()) v.assign(1, "");  // an optional value left out
     else v = store[i];
   }

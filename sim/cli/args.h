@@ -63,7 +63,7 @@ class Args {
   void reject_unknown(const std::set<std::string>& known) const;
 
  private:
-  std::map<std::string, std::vector<std::string>> values_;  // a flag: one empty value
+  std::map<std::string, std::vector<std::string>> values_;  // a flag: "1"
   bool help_ = false;
 };
 

@@ -56,7 +56,6 @@ PlanRequest read_plan_request(const Args& a, bool need_tk) {
   if (!order) throw CliError(order.error());
   rq.order = *order;
   const bool stream_k = a.has("--stream-k");
-  if (stream_k && a.str("--stream-k", "1") != "1") throw CliError("--stream-k takes no value");
   if (stream_k && split) throw CliError("choose one of --split-k S and --stream-k");
   if (a.has("--split-k-mode") && !split) throw CliError("--split-k-mode needs --split-k S");
   if (split) {

@@ -225,4 +225,5 @@ TEST(Cli, UsageErrorsSayTheSameThingInEveryCommand) {
   auto eq = run_gemmlab({"sim", "conv", "--problem=32,56,56,64,64,3,3,1,1", "--json"});
   EXPECT_EQ(eq.exit_code, 0) << eq.err;
   EXPECT_NE(eq.out.find("\"gemm\":[100352,64,576]"), std::string::npos) << eq.out;
+  expect_usage_error({"sim", "conv", "--problem", "1,8,8,8,8,3,3", "--json=yes"}, "gemmlab sim conv: --json takes no value");
 }
