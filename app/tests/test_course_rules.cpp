@@ -167,6 +167,22 @@ TEST(TextRules, DatesClockTimesWattagesAndCommitHashesAreFound) {
     EXPECT_EQ(marks(fine), std::vector<std::string>{}) << fine;
 }
 
+// Hostile text: one long line of what each scanner looks for ends quickly and does not crash.
+TEST(TextRules, LongLinesAreScannedInBoundedTimeAndStack) {
+  EXPECT_EQ(count_words(std::string(4'000'000, '7')), 1);
+  EXPECT_EQ(count_words("[a](" + std::string(1'000'000, 'x')), 2);  // an unclosed target is text
+  EXPECT_EQ(find_lab_marks(std::string(2'000'000, '1') + " W").size(), 1u);  // digits then W: a wattage
+  std::string watts;
+  for (int i = 0; i < 200'000; ++i) watts += "7 W ";
+  EXPECT_EQ(find_lab_marks(watts).size(), 20u);
+  std::string braces;
+  for (int i = 0; i < 200'000; ++i) braces += "{ratio ";
+  EXPECT_EQ(find_placeholders(braces).size(), 1000u);  // a bounded number per text
+  const FilledText f = fill_placeholders(braces, {});
+  EXPECT_EQ(f.missing.size(), 21u);  // twenty lines and "... and 980 more"
+  EXPECT_EQ(f.missing.back(), "... and 980 more");
+}
+
 TEST(TextRules, TheCheckerNamesTheLineInTextAndNotes) {
   TempCourse t({{"lesson.toml", kTwoSteps},
                 {"en.md", "## First\nRun at 14:12Z.\n## Second\nfine\n"},

@@ -36,10 +36,19 @@ bool is_word_char(unsigned cp) {
 // Joins letters into one word when between two of them: "don't", "cp.async", "k-tile", "A/B".
 bool is_joiner(unsigned cp) { return cp == '\'' || cp == '-' || cp == '.' || cp == '/' || cp == '_' || cp == 0x2019; }
 
-// The Markdown without link / image targets: "[text](target)" -> "[text]".
+// The Markdown without link / image targets: "[text](target)" -> "[text]". A hand scan, not a
+// std::regex: libstdc++'s regex recurses once per character matched and a long line would
+// exhaust the stack.
 std::string without_link_targets(const std::string& md) {
-  static const std::regex target(R"(\]\([^)\s]*(\s+"[^"]*")?\))");
-  return std::regex_replace(md, target, "]");
+  std::string out;
+  out.reserve(md.size());
+  for (size_t i = 0; i < md.size(); ++i) {
+    out += md[i];
+    if (md[i] != ']' || i + 1 >= md.size() || md[i + 1] != '(') continue;
+    const size_t close = md.find_first_of(")\n", i + 2);
+    if (close != std::string::npos && md[close] == ')') i = close;
+  }
+  return out;
 }
 
 }  // namespace
@@ -88,18 +97,26 @@ std::vector<TextMark> find_lab_marks(const std::string& line) {
   }();
   std::vector<TextMark> out;
   std::vector<std::pair<size_t, size_t>> taken;  // a piece of text is named once, by the first pattern
+  // Windows of kWindow characters overlapping by more than any mark is long: libstdc++'s regex
+  // recurses per character matched, so a run of a million digits must not reach it whole.
+  constexpr size_t kWindow = 1024, kOverlap = 64;
+  constexpr size_t kMaxMarks = 20;  // per line: enough to name the problem, bounded on hostile input
   for (const Pattern& p : patterns) {
-    for (std::sregex_iterator it(line.begin(), line.end(), p.re), end; it != end; ++it) {
-      const std::string found = it->str();
-      const size_t b = static_cast<size_t>(it->position()), e = b + found.size();
-      if (std::any_of(taken.begin(), taken.end(), [&](auto r) { return b < r.second && r.first < e; })) continue;
-      if (std::string(p.kind) == "commit hash") {
-        const bool digit = found.find_first_of("0123456789") != std::string::npos;
-        const bool letter = found.find_first_of("abcdef") != std::string::npos;
-        if (!digit || !letter) continue;
+    for (size_t start = 0; start == 0 || start + kOverlap < line.size(); start += kWindow - kOverlap) {
+      const std::string window = line.substr(start, kWindow);
+      for (std::sregex_iterator it(window.begin(), window.end(), p.re), end; it != end; ++it) {
+        const std::string found = it->str();
+        const size_t b = start + static_cast<size_t>(it->position()), e = b + found.size();
+        if (std::any_of(taken.begin(), taken.end(), [&](auto r) { return b < r.second && r.first < e; })) continue;
+        if (std::string(p.kind) == "commit hash") {
+          const bool digit = found.find_first_of("0123456789") != std::string::npos;
+          const bool letter = found.find_first_of("abcdef") != std::string::npos;
+          if (!digit || !letter) continue;
+        }
+        taken.emplace_back(b, e);
+        out.push_back({p.kind, found});
+        if (out.size() >= kMaxMarks) return out;
       }
-      taken.emplace_back(b, e);
-      out.push_back({p.kind, found});
     }
   }
   return out;

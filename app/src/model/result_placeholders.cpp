@@ -13,7 +13,9 @@ namespace {
 
 const char* const kKinds[] = {"ratio", "tflops", "ref_tflops", "ref", "device"};
 const char* const kReferences[] = {"cublas-fp32", "cublas-fp16", "im2col-cublas", "cudnn"};
-constexpr size_t kMaxPlaceholder = 120;  // a "{" further from its "}" than this is text
+constexpr size_t kMaxPlaceholder = 120;    // a "{" further from its "}" than this is text
+constexpr size_t kMaxPlaceholders = 1000;  // per text; more is no lesson (hostile input stays bounded)
+constexpr size_t kMaxMissingLines = 20;    // "—" lines shown under a text
 
 bool is_reference(const std::string& id) {
   return std::find(std::begin(kReferences), std::end(kReferences), id) != std::end(kReferences);
@@ -154,9 +156,11 @@ std::vector<Placeholder> find_placeholders(const std::string& md) {
     p.offset = i;
     p.line = line;
     p.kind = kind;
-    const size_t close = md.find_first_of("}\n", j);
-    const bool closed = close != std::string::npos && md[close] == '}' && close - i <= kMaxPlaceholder;
-    p.text = closed ? md.substr(i, close - i + 1) : md.substr(i, std::min<size_t>(j - i + 20, md.find('\n', i) - i));
+    size_t close = j;  // the "}" within kMaxPlaceholder characters on this line, else none
+    while (close < md.size() && close - i <= kMaxPlaceholder && md[close] != '}' && md[close] != '\n') ++close;
+    const bool closed = close < md.size() && md[close] == '}' && close - i <= kMaxPlaceholder;
+    p.text = closed ? md.substr(i, close - i + 1) : md.substr(i, std::min(j - i + 20, close - i));
+    p.length = closed ? close - i + 1 : j - i;
     if (!known) {
       p.error = p.text + " is not a placeholder; they are " + kinds_list();
     } else if (!closed) {
@@ -165,6 +169,7 @@ std::vector<Placeholder> find_placeholders(const std::string& md) {
       parse_arguments(p, words_of(md.substr(i + 1, close - i - 1)));
     }
     out.push_back(std::move(p));
+    if (out.size() >= kMaxPlaceholders) break;
     if (closed) i = close;
   }
   return out;
@@ -217,18 +222,25 @@ FilledText fill_placeholders(const std::string& markdown, const std::vector<Resu
     if (count > best_count) best = static_cast<int>(s), best_count = count;
   }
   if (best >= 0) out.device = sources[best].device, out.own = sources[best].own;
-  for (auto it = found.rbegin(); it != found.rend(); ++it) {
-    std::string value = "\xE2\x80\x94";  // "—"
-    if (best < 0) {
-      out.missing.push_back(it->error.empty() ? it->text + ": no results are loaded" : it->error);
-    } else if (auto v = resolve_placeholder(*it, sources[best])) {
-      value = *v;
-    } else {
-      out.missing.push_back(v.error());
+  out.markdown.clear();
+  size_t copied = 0;  // built front to back: linear in the text however many placeholders it has
+  int missing = 0;
+  for (const Placeholder& p : found) {
+    if (p.offset < copied) continue;  // (spans never overlap; kept safe all the same)
+    out.markdown.append(markdown, copied, p.offset - copied);
+    copied = p.offset + p.length;
+    auto v = best >= 0 ? resolve_placeholder(p, sources[best])
+                       : Expected<std::string>(Error{p.error.empty() ? p.text + ": no results are loaded" : p.error});
+    if (v) {
+      out.markdown += *v;
+      continue;
     }
-    out.markdown.replace(it->offset, it->text.size(), value);
+    out.markdown += "\xE2\x80\x94";  // "—"
+    if (++missing <= static_cast<int>(kMaxMissingLines)) out.missing.push_back(v.error());
   }
-  std::reverse(out.missing.begin(), out.missing.end());
+  out.markdown.append(markdown, copied, std::string::npos);
+  if (missing > static_cast<int>(kMaxMissingLines))
+    out.missing.push_back("... and " + std::to_string(missing - static_cast<int>(kMaxMissingLines)) + " more");
   return out;
 }
 

@@ -24,6 +24,7 @@ struct Placeholder {
   int m = 0, n = 0, k = 0;
   std::string text;   // as written, braces included
   size_t offset = 0;  // in the Markdown searched
+  size_t length = 0;  // of the text a value replaces: the braces and all between, or "{kind" if unclosed
   int line = 1;       // 1-based line in it
   std::string error;  // not empty: malformed, and why
 };
