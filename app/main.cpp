@@ -47,9 +47,13 @@ const Subcommand kCommands[] = {
     {"shot", "...", "render a lesson step to PNG (gemmlab shot --help)", gemmlab::app::shot_main, nullptr},
     {"lessons", "--json|--check [DIR]", "list or validate a course (gemmlab lessons --help)",
      gemmlab::app::lessons_main, nullptr},
+    {"results", "--markdown", "assets/results/RESULTS.md from the results JSON (gemmlab results --help)",
+     gemmlab::app::results_main, nullptr},
 #else
     {"shot", "...", "render a lesson step to PNG (gemmlab shot --help)", nullptr, kNoApp},
     {"lessons", "--json|--check [DIR]", "list or validate a course (gemmlab lessons --help)", nullptr, kNoApp},
+    {"results", "--markdown", "assets/results/RESULTS.md from the results JSON (gemmlab results --help)", nullptr,
+     kNoApp},
 #endif
 };
 

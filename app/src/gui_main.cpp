@@ -14,7 +14,11 @@
 #include "args.h"
 #include "model/config.h"
 #include "lesson_render_check.h"
+#include "lesson_tools.h"
+#include "model/files.h"
 #include "model/lesson_format.h"
+#include "model/result_placeholders.h"
+#include "model/results_markdown.h"
 #include "model/settings_schema.h"
 #include "shot.h"
 #include "window.h"
@@ -53,6 +57,7 @@ const std::vector<OptionSpec>& shot_options() {
       {"--view", "VIEW", "bring this view to the front", "the step's"},
       {"--view-only", "", "crop the image to the view", ""},
       {"--meta", "", "also write FILE.png.json (the view's area)", ""},
+      {"--reveal", "", "a predict step as after Reveal (the answer drawn)", ""},
       {"--data", "FILE", "also write the view's data as JSON to FILE", "none"},
       {"--font-size", "PX", "font size in pixels (8.." + std::to_string(int(kMaxFontSize)) + ")", "the app's"},
   };
@@ -64,7 +69,19 @@ const std::vector<OptionSpec>& lessons_options() {
       {"--json", "", "print the course as {\"lessons\":[{\"id\",\"title\",\"steps\",\"languages\"}]}", ""},
       {"--check", "DIR", "validate a course: prints file:line: problem, exits 1 on any (format: lessons/FORMAT.md)",
        "lessons/", false, true},
-      {"--course", "DIR", "the course --json lists", "lessons/ of this GEMM Lab"},
+      {"--answers", "DIR", "each predict step's answer as the simulator computes it (with --json: as JSON)",
+       "lessons/", false, true},
+      {"--new", "ID", "a scaffold lesson ID/ (lesson.toml, en.md, zh.md, en.notes.md) that passes --check, added at "
+                      "the end of the course's course.toml", "none"},
+      {"--course", "DIR", "the course --json, --answers and --new use", "lessons/ of this GEMM Lab"},
+  };
+  return o;
+}
+
+const std::vector<OptionSpec>& results_options() {
+  static const std::vector<OptionSpec> o = {
+      {"--markdown", "", "write the tables of every results JSON in assets/results/, one section per device", ""},
+      {"--out", "FILE", "where to write them; - for standard output", "assets/results/RESULTS.md"},
   };
   return o;
 }
@@ -85,8 +102,13 @@ std::string shot_help() {
 }
 
 std::string lessons_help() {
-  return "usage: gemmlab lessons --json [--course DIR]\n       gemmlab lessons --check [DIR]\n\noptions:\n" +
+  return "usage: gemmlab lessons --json [--course DIR]\n       gemmlab lessons --check [DIR]\n"
+         "       gemmlab lessons --answers [DIR] [--json]\n       gemmlab lessons --new ID [--course DIR]\n\noptions:\n" +
          cli::options_help(lessons_options());
+}
+
+std::string results_help() {
+  return "usage: gemmlab results --markdown [--out FILE]\n\noptions:\n" + cli::options_help(results_options());
 }
 
 AppPaths default_paths() {
@@ -123,11 +145,15 @@ int lessons_command(int argc, char** argv) {
   }
   AppPaths paths = default_paths();
   if (o.has("--course")) paths.course = o.str("--course");
+  // --check DIR / --answers DIR: the folder may follow the option.
+  for (const char* flag : {"--check", "--answers"})
+    if (o.has(flag) && !o.str(flag).empty()) paths.course = o.str(flag);
+  // Lesson authors' tools (lesson_tools.h).
+  if (o.has("--new")) return new_lesson(paths, o.str("--new"), std::cout, std::cerr);
+  if (o.has("--answers")) return print_answers(load_course(paths.course, paths.assets), paths, o.has("--json"), std::cout, std::cerr);
   if (o.has("--check")) {
-    if (!o.str("--check").empty()) paths.course = o.str("--check");
     const Course course = load_course(paths.course, paths.assets);
-    auto errors = course.all_errors();
-    for (auto& d : check_steps_render(course, paths)) errors.push_back(std::move(d));
+    const auto errors = check_course(course, paths);
     for (const auto& d : errors) std::cerr << d.text() << "\n";
     int steps = 0;
     for (const auto& l : course.lessons) steps += static_cast<int>(l.steps.size());
@@ -156,7 +182,34 @@ int lessons_command(int argc, char** argv) {
     for (const auto& d : course.all_errors()) std::cerr << d.text() << "\n";
     return course.all_errors().empty() ? 0 : 1;
   }
-  throw CliError("say --json or --check");
+  throw CliError("say --json, --check, --answers or --new ID");
+}
+
+// `gemmlab results --markdown`: RESULTS.md from assets/results/*.json (model/results_markdown.h).
+int results_command(int argc, char** argv) {
+  const cli::Args o("gemmlab results", results_options(), argc, argv, 2);
+  if (o.help()) {
+    std::cout << results_help();
+    return 0;
+  }
+  if (!o.has("--markdown")) throw CliError("say --markdown");
+  const AppPaths paths = default_paths();
+  std::vector<std::string> problems;
+  const auto sets = load_results_dir(paths.assets + "/results", &problems);
+  for (const auto& p : problems) std::cerr << "gemmlab results: " << p << "\n";
+  if (!problems.empty()) return 1;
+  const std::string text = results_markdown(sets);
+  const std::string out = o.str("--out", paths.assets + "/results/RESULTS.md");
+  if (out == "-") {
+    std::cout << text;
+    return 0;
+  }
+  if (const std::string problem = write_text_file(out, text); !problem.empty()) {
+    std::cerr << "gemmlab results: " << problem << "\n";
+    return 1;
+  }
+  std::cerr << "gemmlab results: wrote " << out << " (" << sets.size() << " results files)\n";
+  return 0;
 }
 
 int shot_command(int argc, char** argv) {
@@ -183,6 +236,7 @@ int shot_command(int argc, char** argv) {
   }
   s.view_only = o.has("--view-only");
   s.meta = o.has("--meta");
+  s.reveal = o.has("--reveal");
   s.data = o.str("--data", "");
   if (o.has("--frametime")) {
     s.frametime = true;
@@ -237,5 +291,6 @@ int usage_guarded(const char* command, int (*run)(int, char**), int argc, char**
 int window_main(int argc, char** argv) { return usage_guarded("gemmlab", window_command, argc, argv); }
 int shot_main(int argc, char** argv) { return usage_guarded("gemmlab shot", shot_command, argc, argv); }
 int lessons_main(int argc, char** argv) { return usage_guarded("gemmlab lessons", lessons_command, argc, argv); }
+int results_main(int argc, char** argv) { return usage_guarded("gemmlab results", results_command, argc, argv); }
 
 }  // namespace gemmlab::app
