@@ -259,7 +259,7 @@ TEST(LessonsCli, HelpListsEveryOptionWithItsDefault) {
              "--data FILE", "--font-size PX font size in pixels (8.."}},
            {"lessons --help",
             {"--json print the course as", "--check [DIR] validate a course", "(default: lessons/)",
-             "--course DIR the course --json lists"}},
+             "--course DIR the course --json, --answers and --new use", "--answers [DIR] each predict step's answer", "--new ID a scaffold lesson"}},
        }) {
     CliRun r = run(w.command);
     EXPECT_EQ(r.code, 0) << w.command << ": " << r.out;
