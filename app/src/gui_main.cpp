@@ -12,6 +12,8 @@
 #include <nlohmann/json.hpp>
 
 #include "model/config.h"
+#include "model/json_text.h"
+#include "model/ui_catalogue_check.h"
 #include "lesson_render_check.h"
 #include "model/lesson_format.h"
 #include "model/settings_schema.h"
@@ -139,6 +141,10 @@ int lessons_command(int argc, char** argv) {
     const Course course = load_course(paths.course, paths.assets);
     auto errors = course.all_errors();
     for (auto& d : check_steps_render(course, paths)) errors.push_back(std::move(d));
+    // The UI catalogues as the app reads them: a translation's formats must be its key's.
+    std::error_code ec;
+    for (const auto& e : fs::directory_iterator(fs::path(paths.assets) / "i18n", ec))
+      for (auto& p : ui_catalogue_problems(e.path().string())) errors.push_back({e.path().string(), 0, std::move(p)});
     for (const auto& d : errors) std::cerr << d.text() << "\n";
     int steps = 0;
     for (const auto& l : course.lessons) steps += static_cast<int>(l.steps.size());
@@ -163,7 +169,7 @@ int lessons_command(int argc, char** argv) {
       j["ok"] = l.ok();
       out["lessons"].push_back(j);
     }
-    std::cout << out.dump(2) << "\n";
+    std::cout << json_text(out, 2) << "\n";
     for (const auto& d : course.all_errors()) std::cerr << d.text() << "\n";
     return course.all_errors().empty() ? 0 : 1;
   }
