@@ -11,6 +11,10 @@
 
 namespace gemmlab::app {
 
-std::vector<Diagnostic> check_steps_render(const Course& course, const AppPaths& paths);
+// Predict answers are computed within an overall budget (an L2 replay takes seconds; a course may
+// ask for many): past it, the remaining predict steps are named as not checked.
+constexpr int kPredictCheckSeconds = 60;
+std::vector<Diagnostic> check_steps_render(const Course& course, const AppPaths& paths,
+                                           int predict_budget_seconds = kPredictCheckSeconds);
 
 }  // namespace gemmlab::app
