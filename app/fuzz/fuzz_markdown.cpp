@@ -11,7 +11,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string text(reinterpret_cast<const char*>(data), size);
   const gemmlab::app::LessonText split = gemmlab::app::split_lesson_markdown(text, "fuzz.md");
   std::vector<gemmlab::app::Diagnostic> errors;
-  gemmlab::app::check_markdown_renders(split, "/nonexistent-assets", "fuzz.md", errors);
+  gemmlab::app::check_markdown_renders(text, split, "/nonexistent-assets", "fuzz.md", errors);
   (void)gemmlab::app::parse_markdown(text);
   return 0;
 }

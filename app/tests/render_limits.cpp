@@ -75,7 +75,7 @@ TEST(RenderLimits, WideTableIsRefusedNotAsserted) {
   LessonText text;
   text.steps.push_back({"One", md, 3});
   std::vector<Diagnostic> errors;
-  check_markdown_renders(text, kAssets, "en.md", errors);
+  check_markdown_renders("## One\n\n" + md, text, kAssets, "en.md", errors);
   ASSERT_EQ(errors.size(), 1u);
   EXPECT_EQ(errors[0].line, 3);
   EXPECT_NE(errors[0].message.find("a table of 70 columns"), std::string::npos) << errors[0].message;

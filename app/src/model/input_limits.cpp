@@ -117,14 +117,33 @@ NestingProblem markdown_nesting_problem(std::string_view t, int max_depth) {
 
 namespace {
 
-void check_blocks(const std::string& markdown, int line, const std::string& assets_dir, const std::string& file,
-                  std::vector<Diagnostic>& errors) {
+// Lines of a lesson file, for naming the line of an image md4c found in it.
+struct SourceLines {
+  const std::string& text;
+  std::vector<std::size_t> starts{0};
+  std::size_t cursor = 0;  // images are met in order: each search starts after the last one
+  explicit SourceLines(const std::string& t) : text(t) {
+    for (std::size_t i = 0; i < t.size(); ++i)
+      if (t[i] == '\n') starts.push_back(i + 1);
+  }
+  // The line of the next "](href" at or after line `from`, else `from`.
+  int line_of(const std::string& href, int from) {
+    const std::size_t begin = std::max(cursor, starts[std::min<std::size_t>(std::max(from, 1) - 1, starts.size() - 1)]);
+    const std::size_t at = text.find("](" + href, begin);
+    if (at == std::string::npos) return from;
+    cursor = at + 1;
+    return static_cast<int>(std::upper_bound(starts.begin(), starts.end(), at) - starts.begin());
+  }
+};
+
+void check_blocks(const std::string& markdown, int line, SourceLines& source, const std::string& assets_dir,
+                  const std::string& file, std::vector<Diagnostic>& errors) {
   if (markdown_nesting_problem(markdown).message.size()) return;  // named once, by the caller
   auto check_spans = [&](const std::vector<MdSpan>& spans) {
     for (const MdSpan& span : spans)
       if (span.image)
         if (const std::string why = lesson_image_problem(assets_dir, span.href); !why.empty())
-          errors.push_back({file, line, "image \"" + span.href + "\" " + why});
+          errors.push_back({file, source.line_of(span.href, line), "image \"" + span.href + "\" " + why});
   };
   for (const MdBlock& b : parse_markdown(markdown)) {
     check_spans(b.spans);
@@ -141,10 +160,11 @@ void check_blocks(const std::string& markdown, int line, const std::string& asse
 
 }  // namespace
 
-void check_markdown_renders(const LessonText& text, const std::string& assets_dir, const std::string& file,
-                            std::vector<Diagnostic>& errors) {
-  check_blocks(text.intro, 1, assets_dir, file, errors);
-  for (const StepText& step : text.steps) check_blocks(step.markdown, step.line, assets_dir, file, errors);
+void check_markdown_renders(const std::string& source, const LessonText& text, const std::string& assets_dir,
+                            const std::string& file, std::vector<Diagnostic>& errors) {
+  SourceLines lines(source);
+  check_blocks(text.intro, 1, lines, assets_dir, file, errors);
+  for (const StepText& step : text.steps) check_blocks(step.markdown, step.line, lines, assets_dir, file, errors);
 }
 
 }  // namespace gemmlab::app

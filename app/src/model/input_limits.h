@@ -29,11 +29,11 @@ NestingProblem markdown_nesting_problem(std::string_view text, int max_depth = k
 struct Diagnostic;  // model/lesson_format.h
 struct LessonText;
 
-// What the lesson panel would refuse to draw in a lesson file's text, found the way the panel
-// finds it (md4c's blocks and image spans, not a second reading of the Markdown): tables wider
-// than kMaxTableColumns, images lesson_image_problem() refuses. Added to `errors` at the step's
-// line, for `lessons --check`.
-void check_markdown_renders(const LessonText& text, const std::string& assets_dir, const std::string& file,
-                            std::vector<Diagnostic>& errors);
+// What the lesson panel would refuse to draw in a lesson file (`source`, split into `text`), found
+// the way the panel finds it (md4c's blocks and image spans, not a second reading of the
+// Markdown): tables wider than kMaxTableColumns (at the step's line), images
+// lesson_image_problem() refuses (at the image's line). Added to `errors`, for `lessons --check`.
+void check_markdown_renders(const std::string& source, const LessonText& text, const std::string& assets_dir,
+                            const std::string& file, std::vector<Diagnostic>& errors);
 
 }  // namespace gemmlab::app

@@ -310,7 +310,7 @@ void load_lesson_text(Lesson& lesson, const std::string& lang, const std::string
   }
   if (const NestingProblem deep = markdown_nesting_problem(*md); !deep.empty())
     lesson.errors.push_back({shown, deep.line, deep.message});
-  check_markdown_renders(text, assets_dir, shown, lesson.errors);
+  check_markdown_renders(*md, text, assets_dir, shown, lesson.errors);
   lesson.text[lang] = std::move(text);
 }
 
