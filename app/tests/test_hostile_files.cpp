@@ -3,6 +3,7 @@
 // default, never an exception, a hang or a huge allocation. Made in a temporary folder per test.
 #include <gtest/gtest.h>
 #include <sys/resource.h>
+#include <sys/wait.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -300,6 +301,22 @@ TEST(Issue48Files, JsonTextReplacesInvalidUtf8) {
   EXPECT_EQ(utf8_escaped("a\xed\xa0\x80"), "a\xEF\xBF\xBD" "ED\xEF\xBF\xBD" "A0\xEF\xBF\xBD" "80");  // a surrogate
   EXPECT_TRUE(is_valid_utf8("中文 ok"));
   EXPECT_FALSE(is_valid_utf8("\xc0\xaf"));  // overlong '/'
+}
+
+// `lessons --json` on a title that is not UTF-8 printed nothing and aborted (type_error.316); now
+// the JSON holds U+FFFD and the command ends normally.
+TEST(Issue48Files, LessonsJsonWithInvalidUtf8TitleIsValidJson) {
+  TempDir d;
+  d.write("course/course.toml", "lessons = [\"a\"]\n");
+  d.write("course/a/lesson.toml", "id = \"a\"\n[[step]]\nview = \"grid\"\n");
+  d.write("course/a/en.md", "# T\xff\xfeitle\n\n## One\nText.\n");
+  const std::string cmd = std::string(GEMMLAB_EXE) + " lessons --json --course " + (d.path / "course").string() +
+                          " > " + (d.path / "out.json").string() + " 2> " + (d.path / "err.txt").string();
+  const int rc = std::system(cmd.c_str());
+  ASSERT_TRUE(WIFEXITED(rc)) << slurp(d.path / "err.txt");
+  EXPECT_LE(WEXITSTATUS(rc), 1) << slurp(d.path / "err.txt");
+  const auto j = nlohmann::json::parse(slurp(d.path / "out.json"));
+  EXPECT_EQ(j["lessons"][0]["title"], "T\xEF\xBF\xBD\xEF\xBF\xBDitle");
 }
 
 // ---- Issue 48, bounded recursion and values the app cannot use.
