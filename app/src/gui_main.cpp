@@ -13,6 +13,8 @@
 
 #include "args.h"
 #include "model/config.h"
+#include "model/json_text.h"
+#include "model/ui_catalogue_check.h"
 #include "lesson_render_check.h"
 #include "lesson_tools.h"
 #include "model/files.h"
@@ -178,7 +180,7 @@ int lessons_command(int argc, char** argv) {
       j["ok"] = l.ok();
       out["lessons"].push_back(j);
     }
-    std::cout << out.dump(2) << "\n";
+    std::cout << json_text(out, 2) << "\n";
     for (const auto& d : course.all_errors()) std::cerr << d.text() << "\n";
     return course.all_errors().empty() ? 0 : 1;
   }

@@ -320,7 +320,7 @@ int bench_command(int argc, char** argv, int first, const BackendFactory& make_b
   try {
     const Options o = parse(argc, argv, first);
     if (o.list) {
-      if (o.list_json) std::cout << registry_json().dump(2) << "\n";
+      if (o.list_json) std::cout << registry_json().dump(2, ' ', false, Json::error_handler_t::replace) << "\n";
       else print_registry_table();
       return 0;
     }

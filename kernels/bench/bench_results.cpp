@@ -230,7 +230,7 @@ std::string bench_results_json(const BenchResults& r) {
       doc["skipped"].push_back(x);
     }
   }
-  return doc.dump(2) + "\n";
+  return doc.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";  // names may not be UTF-8
 }
 
 }  // namespace gemmlab::bench

@@ -74,7 +74,7 @@ struct BenchResults {
   std::vector<BenchSkipped> skipped;
 };
 
-// `text` is the whole file (the caller bounds its size: app/src/model/results_file.h).
+// `text` is the whole file; the caller bounds its size and nesting (app/src/model/results_file.h).
 Expected<BenchResults> parse_bench_results(const std::string& text, const std::string& source);
 std::string bench_results_json(const BenchResults& r);  // the format above, for --json and "Save"
 
