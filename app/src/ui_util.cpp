@@ -187,11 +187,12 @@ void legend_ids(const char* title, int count, int first, int shown) {
 }
 
 void legend_heat(const char* title, const std::string& low, const std::string& high) {
-  ImGui::TextDisabled("%s:", title);
-  ImGui::SameLine();
-  ImGui::TextUnformatted(low.c_str());
-  ImGui::SameLine();
+  // Each part on this line while it fits, else on the next ("131,07" of "131,072" was cut).
   const float h = ImGui::GetTextLineHeight(), w = h * 8;
+  ImGui::TextDisabled("%s:", title);
+  same_line_if_fits(ImGui::CalcTextSize(low.c_str()).x);
+  ImGui::TextUnformatted(low.c_str());
+  same_line_if_fits(w);
   const ImVec2 p = ImGui::GetCursorScreenPos();
   ImDrawList* dl = ImGui::GetWindowDrawList();
   constexpr int kSteps = 32;
@@ -199,7 +200,7 @@ void legend_heat(const char* title, const std::string& low, const std::string& h
     dl->AddRectFilled({p.x + w * i / kSteps, p.y + h * 0.15f}, {p.x + w * (i + 1) / kSteps, p.y + h * 0.85f},
                       heat_color((i + 0.5) / kSteps));
   ImGui::Dummy({w, h});
-  ImGui::SameLine();
+  same_line_if_fits(ImGui::CalcTextSize(high.c_str()).x);
   ImGui::TextUnformatted(high.c_str());
   ui_trace((std::string("legend ") + title).c_str());
 }

@@ -65,7 +65,7 @@ class CodeView final : public View {
     std::vector<std::string> ids;
     for (const StageDesc& s : stage_table()) ids.push_back(s.id);
     combo_string(tr("stage"), &ui_.stage, ids, 14);
-    ImGui::SameLine();
+    same_line_if_fits(ImGui::GetFrameHeight() + ImGui::CalcTextSize(tr("new lines only")).x + 8);
     ImGui::Checkbox(tr("new lines only"), &ui_.only_new);
     load(ctx.paths.root);
     if (!source_) {

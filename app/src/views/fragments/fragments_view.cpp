@@ -130,7 +130,7 @@ class FragmentsView final : public View {
     ImGui::SameLine();
     input_int(wgmma() ? tr("highlight thread") : tr("highlight lane"), &ui_.highlight_lane, -1, wgmma() ? 127 : 31, 3);
     if (ui_.op.rfind("ldsm", 0) == 0) {
-      ImGui::SameLine();
+      same_line_if_fits(ImGui::GetFrameHeight() + ImGui::CalcTextSize(tr("row addresses")).x + 8);
       ImGui::Checkbox(tr("row addresses"), &ui_.show_addresses);
     }
   }

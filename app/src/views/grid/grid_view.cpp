@@ -233,7 +233,7 @@ void GridView::draw_controls() {
     static const std::vector<std::string> modes = {"serial", "parallel"};
     combo_string(tr("mode"), &ui_.split_k_mode, modes, 7);
   }
-  ImGui::SameLine();
+  same_line_if_fits(ImGui::GetFrameHeight() + ImGui::CalcTextSize(tr("stream-k")).x + 8);
   ImGui::Checkbox(tr("stream-k"), &ui_.stream_k);
   ImGui::SameLine();
   input_int(tr("threads"), &ui_.threads, 1, 1024, 4);

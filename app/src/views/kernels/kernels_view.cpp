@@ -96,7 +96,7 @@ class KernelsView final : public View {
     ImGui::BeginDisabled(sets_.empty());
     if (ImGui::Button(tr("Save results JSON"))) save_shown_set();
     ImGui::EndDisabled();
-    ImGui::SameLine();
+    same_line_if_fits(ImGui::GetFrameHeight() + ImGui::CalcTextSize(tr("stage registry")).x + 8);
     ImGui::Checkbox(tr("stage registry"), &ui_.show_registry);
     if (!save_message_.empty()) note_text(save_message_);
     if (ui_.show_registry) draw_registry();
