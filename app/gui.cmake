@@ -6,6 +6,12 @@
 set(GEMMLAB_IMGUI_BACKENDS /usr/share/doc/libimgui-dev/examples/backends)
 
 file(GLOB GEMMLAB_APP_MODEL_SOURCES CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/src/model/*.cpp)
+# A view is a folder src/views/<id>/ (views/views.def lists them): its <id>_spec.cpp (settings,
+# predict facts: what the lesson checker needs, no ImGui) joins the model; the rest draws.
+file(GLOB GEMMLAB_VIEW_SPEC_SOURCES CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/src/views/*/*_spec.cpp)
+list(APPEND GEMMLAB_APP_MODEL_SOURCES ${GEMMLAB_VIEW_SPEC_SOURCES}
+     ${CMAKE_CURRENT_SOURCE_DIR}/src/views/view_registry.cpp
+     ${CMAKE_CURRENT_SOURCE_DIR}/src/views/setting_checks.cpp)
 # kernel_run_gpu.cpp (the kernels view's Run on the GPU backend) calls the CUDA runner: it joins
 # gemmlab_gui below only when gemmlab_runner exists (kernels/tests/ compiles it into its GPU test too).
 set(GEMMLAB_KERNEL_RUN_SOURCE ${CMAKE_CURRENT_SOURCE_DIR}/src/model/kernel_run_gpu.cpp)
@@ -16,7 +22,9 @@ target_include_directories(gemmlab_app_model PUBLIC ${CMAKE_CURRENT_SOURCE_DIR}/
 target_link_libraries(gemmlab_app_model PUBLIC gemmlab_sim gemmlab_bench_session nlohmann_json::nlohmann_json
                                                PkgConfig::GUI)
 
-file(GLOB GEMMLAB_GUI_SOURCES CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/src/*.cpp)
+file(GLOB GEMMLAB_GUI_SOURCES CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/src/*.cpp
+     ${CMAKE_CURRENT_SOURCE_DIR}/src/views/views.cpp ${CMAKE_CURRENT_SOURCE_DIR}/src/views/*/*.cpp)
+list(REMOVE_ITEM GEMMLAB_GUI_SOURCES ${GEMMLAB_VIEW_SPEC_SOURCES})
 set(GEMMLAB_IMGUI_BACKEND_SOURCES ${GEMMLAB_IMGUI_BACKENDS}/imgui_impl_glfw.cpp
                                   ${GEMMLAB_IMGUI_BACKENDS}/imgui_impl_opengl3.cpp)
 # The OpenGL 3 backend brings its own gl3w loader; use libepoxy's headers instead.

@@ -9,6 +9,7 @@
 #include "app_log.h"
 #include "file_dialog.h"
 #include "gui_context.h"
+#include "label_placer.h"
 #include "model/files.h"
 #include "model/json_text.h"
 #include "fonts.h"
@@ -374,6 +375,7 @@ void App::draw_views(float dt) {
     }
   };
   for (const auto& v : views_) v->begin_frame();  // only the view in front draws (and notes facts)
+  begin_label_frame();  // and places its labels (label_placer.h)
   if (ImGui::BeginTabBar("##views")) {
     for (const auto& v : views_) {
       ImGuiTabItemFlags flags = 0;
@@ -389,6 +391,7 @@ void App::draw_views(float dt) {
         ImGui::PushID(v->id());
         v->draw(ctx);
         ImGui::PopID();
+        record_cut_windows();  // a control or a line the view's panels cut at their edge
         ImGui::EndChild();
         ImGui::EndTabItem();
       }

@@ -59,6 +59,8 @@ Canvas::Canvas(const char* id, CanvasState& st, float content_w, float content_h
              std::floor(min_.y + (size.y - content_h * scale_) / 2 + st.pan.y)};
   dl_ = ImGui::GetWindowDrawList();
   dl_->PushClipRect(min_, max_, true);
+  fitted_ = st.zoom == 1.f && st.pan.x == 0 && st.pan.y == 0;
+  labels_ = LabelPlacer(dl_, min_, max_, fitted_);
   // No background fill: the window behind is the cleared framebuffer (same colour), and a
   // software renderer pays for every layer.
 }
@@ -121,7 +123,7 @@ constexpr ImU32 kAxisText = IM_COL32(170, 170, 182, 255);
 
 }  // namespace
 
-void Canvas::axis_x(float y_at, float extent, double per_unit, const char* unit, double origin) const {
+void Canvas::axis_x(float y_at, float extent, double per_unit, const char* unit, double origin) {
   const float font = ImGui::GetFontSize();
   const float widest = ImGui::CalcTextSize(tick_text(origin + extent * per_unit).c_str()).x;
   const float step = tick_step((widest + font) / scale_x(), per_unit);
@@ -130,21 +132,23 @@ void Canvas::axis_x(float y_at, float extent, double per_unit, const char* unit,
   for (float u = 0; u <= extent + 1e-3f; u += step) {
     const float x = to_screen(u, 0).x;
     if (x < min_.x - 1 || x > max_.x + 1) continue;
-    dl_->AddLine({x, y}, {x, y + 4}, kAxisText);
     const std::string t = tick_text(origin + u * per_unit);
     const float w = ImGui::CalcTextSize(t.c_str()).x;
-    dl_->AddText({x - w / 2, y + 4}, kAxisText, t.c_str());
-    last_end = x + w / 2;
+    // The first and last values stay inside the canvas: shifted in, not cut at its edge.
+    const float left = std::clamp(x - w / 2, min_.x + 1, max_.x - 1 - w);
+    if (!labels_.text({left, y + 4}, t.c_str(), kAxisText)) continue;
+    dl_->AddLine({x, y}, {x, y + 4}, kAxisText);
+    last_end = left + w;
   }
   if (!unit || last_end <= -1e9f) return;
   const float w = ImGui::CalcTextSize(unit).x;
-  if (last_end + font * 0.5f + w <= max_.x)
-    dl_->AddText({last_end + font * 0.5f, y + 4}, kAxisText, unit);
+  if (labels_.free({last_end + font * 0.5f, y + 4}, ImGui::CalcTextSize(unit)))
+    labels_.text({last_end + font * 0.5f, y + 4}, unit, kAxisText);
   else  // no room after the last value: under the values, ending at the canvas's edge
-    dl_->AddText({std::max(min_.x, std::min(last_end, max_.x) - w), y + 4 + font}, kAxisText, unit);
+    labels_.text({std::max(min_.x + 1, std::min(last_end, max_.x - 1) - w), y + 4 + font}, unit, kAxisText);
 }
 
-void Canvas::axis_y(float x_at, float extent, double per_unit, const char* unit, double origin) const {
+void Canvas::axis_y(float x_at, float extent, double per_unit, const char* unit, double origin) {
   const float font = ImGui::GetFontSize();
   const float step = tick_step(font * 1.6f / scale_, per_unit);
   const float x = to_screen(x_at, 0).x;
@@ -152,27 +156,33 @@ void Canvas::axis_y(float x_at, float extent, double per_unit, const char* unit,
   for (float u = 0; u <= extent + 1e-3f; u += step) {
     const float y = to_screen(0, u).y;
     if (y < min_.y - 1 || y > max_.y + 1) continue;
-    dl_->AddLine({x - 4, y}, {x, y}, kAxisText);
     const std::string t = tick_text(origin + u * per_unit);
-    dl_->AddText({x - 6 - ImGui::CalcTextSize(t.c_str()).x, y - font / 2}, kAxisText, t.c_str());
+    // The value at the content's bottom edge sits above its tick, clear of the x axis's values.
+    const float centred = to_screen(0, extent).y - y < font * 0.75f ? y - font : y - font / 2;
+    const float top = std::clamp(centred, min_.y + 1, max_.y - 1 - font);
+    if (!labels_.text_right(x - 6, top, t.c_str(), kAxisText)) continue;
+    dl_->AddLine({x - 4, y}, {x, y}, kAxisText);
     last_y = y;
   }
   if (unit && last_y > -1e9f) {
-    const float w = ImGui::CalcTextSize(unit).x;
-    if (x - 6 - w >= min_.x + 2) {
-      dl_->AddText({x - 6 - w, last_y + font * 0.6f}, kAxisText, unit);
-    } else {  // wider than the margin left of the axis: above the first tick, from the left edge
-      dl_->AddText({min_.x + 2, to_screen(0, 0).y - font * 1.7f}, kAxisText, unit);
-    }
+    const ImVec2 size = ImGui::CalcTextSize(unit);
+    const ImVec2 below{x - 6 - size.x, last_y + font * 0.6f};
+    if (labels_.free(below, size))
+      labels_.text(below, unit, kAxisText);
+    else  // wider than the margin left of the axis: above the first tick, from the left edge
+      labels_.text({min_.x + 2, std::max(min_.y + 1, to_screen(0, 0).y - font * 1.7f)}, unit, kAxisText);
   }
 }
 
-void Canvas::label(float x0, float y0, float x1, float y1, const char* text, ImU32 color) const {
+bool Canvas::label(float x0, float y0, float x1, float y1, const char* text, ImU32 color) {
   const ImVec2 p0 = to_screen(x0, y0), p1 = to_screen(x1, y1);
-  if (p1.x < min_.x || p0.x > max_.x || p1.y < min_.y || p0.y > max_.y) return;
-  const ImVec2 ts = ImGui::CalcTextSize(text);
-  if (ts.x + 2 > p1.x - p0.x || ts.y > p1.y - p0.y) return;
-  dl_->AddText({(p0.x + p1.x - ts.x) / 2, (p0.y + p1.y - ts.y) / 2}, color, text);
+  if (p1.x < min_.x || p0.x > max_.x || p1.y < min_.y || p0.y > max_.y) return false;
+  return labels_.in_box(p0, p1, text, color);
+}
+
+bool Canvas::cell_fits(const char* widest, float w, float h) const {
+  const ImVec2 ts = ImGui::CalcTextSize(widest);
+  return ts.x + 2 <= w * scale_x() && ts.y <= h * scale_;
 }
 
 }  // namespace gemmlab::app

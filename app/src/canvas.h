@@ -10,6 +10,7 @@
 #include <optional>
 
 #include "gl_util.h"
+#include "label_placer.h"
 
 namespace gemmlab::app {
 
@@ -52,17 +53,27 @@ class Canvas {
   // (axis_y, left of column x_at), for units 0..extent: a tick every 1, 2 or 5 x 10^k units, as
   // dense as the labels allow at this zoom; a label reads origin + units * per_unit, and `unit` names what
   // they count after the last one ("elements", "k iterations").
-  void axis_x(float y_at, float extent, double per_unit, const char* unit, double origin = 0) const;
-  void axis_y(float x_at, float extent, double per_unit, const char* unit, double origin = 0) const;
-  // Text centred in the box, only if it fits.
-  void label(float x0, float y0, float x1, float y1, const char* text, ImU32 color) const;
+  void axis_x(float y_at, float extent, double per_unit, const char* unit, double origin = 0);
+  void axis_y(float x_at, float extent, double per_unit, const char* unit, double origin = 0);
+  // Text centred in the box (content units). Not drawn where the box is scrolled out of sight;
+  // recorded as dropped (label_placer.h) where it does not fit the box: a view that cannot label
+  // every cell at this scale labels none (cell_fits) and says how to zoom in.
+  bool label(float x0, float y0, float x1, float y1, const char* text, ImU32 color);
+  // Whether text as wide as `widest` fits a cell of w x h units at this scale.
+  bool cell_fits(const char* widest, float w = 1, float h = 1) const;
+  // Free labels (axis names, headers) inside the canvas's area, placed so none is cut or covers
+  // another (label_placer.h).
+  LabelPlacer& labels() { return labels_; }
+  // The learner has not zoomed or panned: the whole content is in view.
+  bool fitted() const { return fitted_; }
 
  private:
   ImDrawList* dl_ = nullptr;
   ImVec2 min_, max_, origin_;
   float scale_ = 1.f;  // pixels per unit along y
   float x_stretch_ = 1.f;
-  bool hovered_ = false, clicked_ = false;
+  bool hovered_ = false, clicked_ = false, fitted_ = true;
+  LabelPlacer labels_;
 };
 
 }  // namespace gemmlab::app

@@ -11,7 +11,7 @@ namespace gemmlab::app {
 void draw_simt_block_detail(CanvasState& canvas, int highlight_warp) {
   static const SimtBlockPicture p = simt_block_picture();
   const float font = ImGui::GetFontSize();
-  ImGui::TextUnformatted(tr("one threadblock: 128 x 128 of C, 8 warps of 32 x 64, 32 lanes of 8 x 8 each"));
+  ImGui::TextWrapped("%s", tr("one threadblock: 128 x 128 of C, 8 warps of 32 x 64, 32 lanes of 8 x 8 each"));
   if (highlight_warp < 0)
     legend_ids(tr("warp"), 8);
   else
@@ -22,7 +22,8 @@ void draw_simt_block_detail(CanvasState& canvas, int highlight_warp) {
   ImDrawList* dl = cv.draw_list();
   cv.axis_x(float(p.rows), float(p.cols), 1, tr("n, elements"));
   cv.axis_y(0, float(p.rows), 1, "m");
-  // One rectangle per 4 x 4 block (a lane's LaneMmaShape): 1024 of them.
+  // One rectangle per 4 x 4 block (a lane's LaneMmaShape): 1024 of them; lane numbers on all or none.
+  const bool lane_numbers = cv.cell_fits("31", 4, 4);
   for (int m = 0; m < p.rows; m += 4)
     for (int n = 0; n < p.cols; n += 4) {
       const int t = p.owner(m, n), warp = t / 32, lane = t % 32;
@@ -31,7 +32,7 @@ void draw_simt_block_detail(CanvasState& canvas, int highlight_warp) {
       const ImVec2 a = cv.to_screen(float(n), float(m)), b = cv.to_screen(float(n + 4), float(m + 4));
       dl->AddRectFilled(a, b, c);
       dl->AddRect(a, b, kGridLine);
-      if (lit && highlight_warp >= 0) cv.label(float(n), float(m), n + 4.f, m + 4.f, std::to_string(lane).c_str(), IM_COL32(0, 0, 0, 255));
+      if (lit && highlight_warp >= 0 && lane_numbers) cv.label(float(n), float(m), n + 4.f, m + 4.f, std::to_string(lane).c_str(), IM_COL32(0, 0, 0, 255));
     }
   // Warp tiles, outlined and named.
   for (int wm = 0; wm < p.rows / p.warp_m; ++wm)
@@ -40,7 +41,7 @@ void draw_simt_block_detail(CanvasState& canvas, int highlight_warp) {
       const ImVec2 a = cv.to_screen(float(wn * p.warp_n), float(wm * p.warp_m)),
                    b = cv.to_screen(float((wn + 1) * p.warp_n), float((wm + 1) * p.warp_m));
       dl->AddRect(a, b, warp == highlight_warp ? kHighlight : IM_COL32(240, 240, 240, 200), 0, 0, 2);
-      if (highlight_warp < 0)
+      if (highlight_warp < 0 && cv.cell_fits("warp 7", float(p.warp_n), float(p.warp_m)))
         cv.label(float(wn * p.warp_n), float(wm * p.warp_m), float((wn + 1) * p.warp_n), float((wm + 1) * p.warp_m),
                  ("warp " + std::to_string(warp)).c_str(), IM_COL32(255, 255, 255, 255));
     }

@@ -1,11 +1,35 @@
 #include "lesson_render_check.h"
 
 #include <chrono>
+#include <cstdio>
 #include <map>
+#include <optional>
 #include <memory>
 #include <string>
 
 namespace gemmlab::app {
+namespace {
+
+// The answer to `spec` that the views show now (the step before the predict step), if the view
+// that answers it is in front; nullopt if not, or if it cannot be computed there.
+std::optional<double> answer_shown_before(const std::map<std::string, std::unique_ptr<View>>& views,
+                                          const std::string& in_front, const PredictSpec& spec) {
+  const std::string asked_view = spec.quantity.substr(0, spec.quantity.find('.'));
+  auto it = views.find(asked_view);
+  if (in_front != asked_view || it == views.end()) return std::nullopt;
+  auto a = it->second->predict(spec);
+  return a ? std::optional<double>(*a) : std::nullopt;
+}
+
+std::string previous_step_shows_answer(size_t i, const std::string& quantity, double answer) {
+  char value[32];
+  std::snprintf(value, sizeof value, "%.6g", answer);
+  return "step " + std::to_string(i) + " already shows the answer to " + quantity + " (" + value +
+         ") in the same view, one step before the question: ask first and explain after, or give step " +
+         std::to_string(i) + " settings that answer it differently";
+}
+
+}  // namespace
 
 std::vector<Diagnostic> check_steps_render(const Course& course, const AppPaths& paths,
                                            std::vector<PredictAnswer>* answers, int predict_budget_seconds) {
@@ -20,6 +44,10 @@ std::vector<Diagnostic> check_steps_render(const Course& course, const AppPaths&
     for (size_t i = 0; i < lesson.steps.size(); ++i) {
       const LessonStep& step = lesson.steps[i];
       const std::string where = "step " + std::to_string(i + 1) + ": ";
+      // What the step before shows of this step's answer, in its own settings (issue 47: an answer
+      // one step early): its view in front is the asked one and gives the same answer.
+      std::optional<double> answer_before;
+      if (step.predict && i > 0) answer_before = answer_shown_before(views, in_front, *step.predict);
       for (const auto& [id, settings] : step.settings.items()) {
         // An inherited view behind the one in front is checked where it was written.
         if (!step.written.contains(id) && id != step.view) continue;
@@ -63,6 +91,8 @@ std::vector<Diagnostic> check_steps_render(const Course& course, const AppPaths&
         out.push_back({file, step.predict->line, where + "the answer to " + q + " cannot be computed: " + answer.error()});
       else if (auto shown = it->second->answer_in_settings(*step.predict, *answer))
         out.push_back({file, step.predict->line, where + "a setting shows the answer, or colours by what Reveal hides: " + *shown});
+      else if (answer_before && step.predict->accepts(*answer_before, *answer))
+        out.push_back({file, step.predict->line, where + previous_step_shows_answer(i, q, *answer)});
     }
   }
   return out;

@@ -21,6 +21,7 @@
 #include "app_log.h"
 #include "gl_util.h"
 #include "gui_context.h"
+#include "label_placer.h"
 #include "model/files.h"
 #include "model/json_text.h"
 #include "model/predict_rules.h"
@@ -88,6 +89,9 @@ nlohmann::json step_meta(const App& app) {
   m["view"] = app.active_view() ? app.active_view()->id() : "";
   m["view_rect"] = {int(r.x), int(r.y), int(r.z), int(r.w)};
   m["lesson_ok"] = app.lesson() ? app.lesson()->ok() : false;
+  // Labels the view wanted to draw in the last frame and could not fit (the GUI walk wants none).
+  m["dropped_labels"] = nlohmann::json::array();
+  for (const DroppedLabel& d : dropped_labels()) m["dropped_labels"].push_back(d.text + " (" + d.why + ")");
   return m;
 }
 
@@ -186,6 +190,19 @@ int run_shot(const AppPaths& paths, const ShotOptions& o) {
             m["text"] = text;
           }
           const Lesson& L = course.lessons[li];
+          if (L.ok() && si + 1 < static_cast<int>(L.steps.size()) && L.steps[si + 1].predict) {
+            // The next step's question as this step shows it: its answer here, and the views' text
+            // (the GUI walk: no answer one step early, issue 47).
+            const PredictSpec& next = *L.steps[si + 1].predict;
+            m["next_predict"] = {{"quantity", next.quantity}};
+            for (const auto& v : app.views()) v->wait_idle();
+            if (auto here = app.predict_answer(next)) m["next_predict"]["answer_here"] = *here;
+            std::string views_text;
+            app.set_views_text_sink(&views_text);
+            render_frame(app, target, 0);
+            app.set_views_text_sink(nullptr);
+            m["next_predict"]["views_text"] = views_text;
+          }
           if (L.ok() && si < static_cast<int>(L.steps.size()) && L.steps[si].predict) {
             const PredictSpec& spec = *L.steps[si].predict;
             auto answer = app.predict_answer(spec);
@@ -250,6 +267,8 @@ int run_shot(const AppPaths& paths, const ShotOptions& o) {
           for (const auto& v : app.views()) v->wait_idle();
           settle(app, target);
           const std::string problem = save(app, target, o.out, o.view_only);
+          for (const DroppedLabel& d : dropped_labels())  // for lesson writers: what did not fit
+            std::cerr << "gemmlab shot: the view could not fit the label \"" << d.text << "\" (" << d.why << ")\n";
           if (!problem.empty()) {
             std::cerr << "gemmlab shot: " << problem << "\n";
             rc = 1;

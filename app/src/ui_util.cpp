@@ -1,5 +1,7 @@
 #include "ui_util.h"
 
+#include <imgui_internal.h>  // FindRenderedTextEnd: a label's text before "##"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -13,7 +15,23 @@ namespace gemmlab::app {
 
 float field_width(float chars) { return ImGui::GetFontSize() * 0.6f * chars + 16.f; }
 
+namespace {
+
+// A control `width` wide (its label included) that would run past the panel's right edge after a
+// SameLine() starts the next line instead ("tile TM,TN,T" was cut there).
+void wrap_if_past_edge(const char* label, float field) {
+  const char* end = ImGui::FindRenderedTextEnd(label);
+  const float text = end > label ? ImGui::CalcTextSize(label, end).x + ImGui::GetStyle().ItemInnerSpacing.x : 0;
+  const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+  const float left = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMin().x;
+  const float x = ImGui::GetCursorScreenPos().x;
+  if (x > left + 1 && x + field + text > right) ImGui::NewLine();
+}
+
+}  // namespace
+
 bool input_int(const char* label, int* v, int lo, int hi, float width_chars) {
+  wrap_if_past_edge(label, field_width(width_chars));
   ImGui::SetNextItemWidth(field_width(width_chars));
   const bool changed = ImGui::InputInt(label, v, 0, 0);
   *v = std::clamp(*v, lo, hi);
@@ -21,6 +39,7 @@ bool input_int(const char* label, int* v, int lo, int hi, float width_chars) {
 }
 
 bool input_int2(const char* label, int v[2], int lo, int hi, float width_chars) {
+  wrap_if_past_edge(label, field_width(width_chars) * 2);
   ImGui::SetNextItemWidth(field_width(width_chars) * 2);
   const bool changed = ImGui::InputInt2(label, v);
   for (int i = 0; i < 2; ++i) v[i] = std::clamp(v[i], lo, hi);
@@ -28,6 +47,7 @@ bool input_int2(const char* label, int v[2], int lo, int hi, float width_chars) 
 }
 
 bool input_int3(const char* label, int v[3], int lo, int hi, float width_chars) {
+  wrap_if_past_edge(label, field_width(width_chars) * 3);
   ImGui::SetNextItemWidth(field_width(width_chars) * 3);
   const bool changed = ImGui::InputInt3(label, v);
   for (int i = 0; i < 3; ++i) v[i] = std::clamp(v[i], lo, hi);
@@ -42,8 +62,9 @@ bool combo_string(const char* label, std::string* value, const std::vector<std::
   // settings)") are shown in the UI language.
   float widest = ImGui::CalcTextSize(tr_known(*value)).x;
   for (const auto& item : items) widest = std::max(widest, ImGui::CalcTextSize(tr_known(item)).x);
-  ImGui::SetNextItemWidth(std::max(field_width(width_chars),
-                                   widest + ImGui::GetFrameHeight() + 2 * ImGui::GetStyle().FramePadding.x));
+  const float width = std::max(field_width(width_chars), widest + ImGui::GetFrameHeight() + 2 * ImGui::GetStyle().FramePadding.x);
+  wrap_if_past_edge(label, width);
+  ImGui::SetNextItemWidth(width);
   if (ImGui::BeginCombo(label, tr_known(*value))) {
     for (const auto& item : items) {
       const bool selected = item == *value;
@@ -99,7 +120,7 @@ void note_text(const std::string& message) {
 }
 
 void help_marker(const char* text) {
-  ImGui::SameLine();
+  same_line_if_fits(ImGui::CalcTextSize("(?)").x);
   ImGui::TextDisabled("(?)");
   if (ImGui::IsItemHovered()) {
     ImGui::BeginTooltip();
@@ -166,11 +187,12 @@ void legend_ids(const char* title, int count, int first, int shown) {
 }
 
 void legend_heat(const char* title, const std::string& low, const std::string& high) {
-  ImGui::TextDisabled("%s:", title);
-  ImGui::SameLine();
-  ImGui::TextUnformatted(low.c_str());
-  ImGui::SameLine();
+  // Each part on this line while it fits, else on the next ("131,07" of "131,072" was cut).
   const float h = ImGui::GetTextLineHeight(), w = h * 8;
+  ImGui::TextDisabled("%s:", title);
+  same_line_if_fits(ImGui::CalcTextSize(low.c_str()).x);
+  ImGui::TextUnformatted(low.c_str());
+  same_line_if_fits(w);
   const ImVec2 p = ImGui::GetCursorScreenPos();
   ImDrawList* dl = ImGui::GetWindowDrawList();
   constexpr int kSteps = 32;
@@ -178,7 +200,7 @@ void legend_heat(const char* title, const std::string& low, const std::string& h
     dl->AddRectFilled({p.x + w * i / kSteps, p.y + h * 0.15f}, {p.x + w * (i + 1) / kSteps, p.y + h * 0.85f},
                       heat_color((i + 0.5) / kSteps));
   ImGui::Dummy({w, h});
-  ImGui::SameLine();
+  same_line_if_fits(ImGui::CalcTextSize(high.c_str()).x);
   ImGui::TextUnformatted(high.c_str());
   ui_trace((std::string("legend ") + title).c_str());
 }

@@ -14,6 +14,7 @@
 #include "model/lesson_format.h"
 #include "model/predict_rules.h"
 #include "model/results_file.h"
+#include "model/settings_schema.h"
 
 namespace gemmlab::app {
 
@@ -44,8 +45,8 @@ struct ViewContext {
 class View {
  public:
   virtual ~View() = default;
-  virtual const char* id() const = 0;     // as in lesson files: "threadmap", "banks", ...
-  virtual const char* title() const = 0;  // tab label
+  virtual const char* id() const = 0;  // as in lesson files and views/views.def: "threadmap", "banks", ...
+  const char* title() const { return view_title(id()); }  // tab label, from the view's spec
 
   // A lesson step: reset to the defaults, then apply the (already validated) keys.
   virtual void apply(const Json& settings) = 0;
@@ -120,21 +121,12 @@ class View {
   mutable std::vector<std::string> drawn_;
 };
 
-// All views, in tab order (the order of known_view_ids()).
+// All views, in tab order (views/views.def).
 std::vector<std::unique_ptr<View>> make_views();
-// The tab title of a view id ("fragments" -> "Fragments"), English (tr() it to show).
-const char* view_title(const std::string& id);
 
-// Factories, one per view file.
-std::unique_ptr<View> make_thread_map_view();
-std::unique_ptr<View> make_fragments_view();
-std::unique_ptr<View> make_smem_banks_view();
-std::unique_ptr<View> make_grid_l2_view();
-std::unique_ptr<View> make_pipeline_view();
-std::unique_ptr<View> make_kernels_view();
-std::unique_ptr<View> make_measured_view();
-std::unique_ptr<View> make_conv_view();
-std::unique_ptr<View> make_gmma_layout_view();
-std::unique_ptr<View> make_code_view();
+// Factories, one per view folder: make_<id>_view() in views/<id>/<id>_view.cpp.
+#define GEMMLAB_VIEW(id) std::unique_ptr<View> make_##id##_view();
+#include "views/views.def"
+#undef GEMMLAB_VIEW
 
 }  // namespace gemmlab::app

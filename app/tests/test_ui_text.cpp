@@ -12,6 +12,7 @@
 
 #include "model/predict_rules.h"
 #include "model/ui_catalogue_check.h"
+#include "model/settings_schema.h"
 #include "model/ui_text.h"
 
 using namespace gemmlab::app;
@@ -82,6 +83,7 @@ TEST(UiText, ChineseCatalogueKeepsEveryFormat) {
   // The predict rules' words are catalogue keys too: the hidden boxes and "computed from".
   for (const auto& f : predict_facts()) EXPECT_TRUE(j.contains(f.text)) << f.id;
   for (const auto& r : predict_rules()) EXPECT_TRUE(j.contains(r.computed_from)) << r.quantity;
+  for (const auto& id : known_view_ids()) EXPECT_TRUE(j.contains(view_title(id))) << id;  // the tab titles
   EXPECT_STREQ(tr("not a key of the catalogue"), "not a key of the catalogue");
   EXPECT_EQ(untranslated().count("not a key of the catalogue"), 1u);
   set_ui_language("en", std::string(GEMMLAB_ROOT_DIR) + "/assets");
@@ -95,7 +97,7 @@ TEST(UiText, EveryTrLiteralIsInTheCatalogue) {
   const std::regex call(R"re(\btrf?\(\s*((?:"(?:[^"\\]|\\.)*"\s*)+)[),])re");
   const std::regex piece(R"re("((?:[^"\\]|\\.)*)")re");
   int found = 0;
-  for (const auto& entry : std::filesystem::directory_iterator(std::string(GEMMLAB_ROOT_DIR) + "/app/src")) {
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(std::string(GEMMLAB_ROOT_DIR) + "/app/src")) {
     if (entry.path().extension() != ".cpp") continue;
     const std::string file = entry.path().filename().string();
     const std::string src = read_all(entry.path().string());

@@ -28,6 +28,12 @@ if(TARGET gemmlab_gui)
   set_tests_properties(app_render_limits PROPERTIES LABELS "app" TIMEOUT 300)
 endif()
 
+# The label placer and the canvas's labels in an ImGui frame (no window, no GPU).
+add_executable(app_label_fit ${GEMMLAB_APP_TEST_DIR}/label_fit.cpp)
+target_link_libraries(app_label_fit PRIVATE gemmlab_gui GTest::gtest_main)
+add_test(NAME app_label_fit COMMAND app_label_fit)
+set_tests_properties(app_label_fit PROPERTIES LABELS "app" TIMEOUT 60)
+
 # ---- GUI tests under Xvfb with Mesa's software renderer.
 find_program(GEMMLAB_XVFB_RUN xvfb-run)
 find_program(GEMMLAB_XDOTOOL xdotool)

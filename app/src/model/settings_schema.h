@@ -1,5 +1,6 @@
 // What a lesson step may set in each view: the table "Views and their settings" of
-// lessons/FORMAT.md as data. The lesson checker validates against it; the views read the same keys.
+// lessons/FORMAT.md as data, gathered from each view's spec (app/src/views/<id>/<id>_spec.cpp).
+// The lesson checker validates against it; the views read the same keys.
 #pragma once
 #include <optional>
 #include <string>
@@ -24,6 +25,9 @@ std::vector<std::string> known_setting_keys(const std::string& view);
 // stage_ids: the kernel registry's ids, for kernels.stages.
 std::optional<std::string> check_view_setting(const std::string& view, const std::string& key,
                                               const Json& value);
+
+// The tab title of a view id ("fragments" -> "Fragments"), English (tr() it to show); "?" if none.
+const char* view_title(const std::string& id);
 
 // Predict quantities of FORMAT.md's "predict" table.
 const std::vector<std::string>& known_predict_quantities();

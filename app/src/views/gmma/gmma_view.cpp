@@ -37,7 +37,6 @@ struct GmmaUiState {
 class GmmaLayoutView final : public View {
  public:
   const char* id() const override { return "gmma"; }
-  const char* title() const override { return "TMA / GMMA"; }
 
   void apply(const Json& s) override {
     ui_ = GmmaUiState{};
@@ -101,17 +100,17 @@ class GmmaLayoutView final : public View {
     }
     // The repeat is the stride byte offset of a K-major swizzled tile: hidden while it is asked.
     const std::string repeat = shows("gmma.stride") ? std::to_string(gmma::repeat_bytes(t->swizzle)) : "?";
-    ImGui::Text(tr("atom %d x %d elements (rows x K), one swizzle repeat = %s bytes; tile %d bytes"), t->atom_rows(),
+    ImGui::TextWrapped(tr("atom %d x %d elements (rows x K), one swizzle repeat = %s bytes; tile %d bytes"), t->atom_rows(),
                 t->atom_cols(), repeat.c_str(), t->bytes());
     auto d = describe();
     if (!d) {
       error_box(d.error());
     } else if (shows("gmma.stride")) {
-      ImGui::Text(tr("descriptor of k step %d (rows 0..%d): 0x%016llx  start %u B, leading %u B, stride %u B, layout %d"),
+      ImGui::TextWrapped(tr("descriptor of k step %d (rows 0..%d): 0x%016llx  start %u B, leading %u B, stride %u B, layout %d"),
                   ui_.k_step, d->rows - 1, static_cast<unsigned long long>(d->bits), d->start, d->leading, d->stride,
                   d->layout_field);
     } else {
-      ImGui::Text(tr("descriptor of k step %d: start %u B, leading %u B, stride ? B (your prediction; press Reveal)"),
+      ImGui::TextWrapped(tr("descriptor of k step %d: start %u B, leading %u B, stride ? B (your prediction; press Reveal)"),
                   ui_.k_step, d->start, d->leading);
     }
     note_text(tr("Above, colour = the bank group an element lands in (16 bytes = banks 4g..4g+3): the 8 rows of a core "
@@ -136,11 +135,11 @@ class GmmaLayoutView final : public View {
     // need the whole width for their labels.
     const float h = ImGui::GetContentRegionAvail().y;
     ImGui::BeginChild("##tile", {0, h * 0.42f}, true);
-    ImGui::TextUnformatted(tr("the tile: rows (M or N) down, K across"));
+    ImGui::TextWrapped("%s", tr("the tile: rows (M or N) down, K across"));
     const std::optional<Hover> from_tile = draw_tile(*t, d ? &*d : nullptr, box ? &*box : nullptr, hover_);
     ImGui::EndChild();
     ImGui::BeginChild("##smem", {0, 0}, true);
-    ImGui::TextUnformatted(tr("shared memory: 128-byte lines of eight 16-byte chunks (4 banks each)"));
+    ImGui::TextWrapped("%s", tr("shared memory: 128-byte lines of eight 16-byte chunks (4 banks each)"));
     const std::optional<Hover> from_smem = draw_smem(*t, chunks, hover_);
     ImGui::EndChild();
     hover_ = from_tile ? from_tile : from_smem;
@@ -165,8 +164,6 @@ class GmmaLayoutView final : public View {
     return describe_gmma_operand(*t, 0, std::min(ui_.operand_rows, t->rows), ui_.k_step * k_step);
   }
 
-  // While gmma.offset is asked: the asked element, and the elements sharing its 16-byte chunk
-  // (their colour would give its bank group away).
   // The tile as one TMA box of an operand of ui_.global (inner dimension = the span's: K for
   // K-major, M or N for MN-major), or why it cannot be one.
   Expected<tma::BoxCopy> box_copy(const gmma::TileLayout& t) const {
@@ -189,12 +186,15 @@ class GmmaLayoutView final : public View {
     return box->elements[static_cast<size_t>(j) * box->map.box[0] + i].in_bounds;
   }
 
+  // While gmma.offset is asked: every element of the asked element's 128-byte line. Its chunk's
+  // colour gives its bank group away, and so do the other seven chunks of the line by elimination
+  // (issue 47: lesson 15 step 2's row 3); the line in shared memory is blank too (in_secret_line).
   bool secret(const gmma::TileLayout& t, int r, int c) const {
     if (!masked("gmma.offset") || !hides("gmma.element_place")) return false;
     const Json& e = mask()->extra.at("element");
     const int sr = e[0].get<int>(), sc = e[1].get<int>();
     if (sr < 0 || sr >= t.rows || sc < 0 || sc >= t.cols) return false;
-    return t.byte_offset(sr, sc) / 16 == t.byte_offset(r, c) / 16;
+    return t.byte_offset(sr, sc) / 128 == t.byte_offset(r, c) / 128;
   }
 
   void draw_controls() {
@@ -218,7 +218,13 @@ class GmmaLayoutView final : public View {
                                  const std::optional<Hover>& hl) {
     const int rows = t.rows, cols = t.cols;
     const float font = ImGui::GetFontSize();
-    Canvas cv("##gmma_tile", ui_.tile_canvas, float(cols), float(rows), {0, 0}, font * 2.5f);
+    // Cells up to 4x wider than tall where the panel is wide: the tile fills it instead of a
+    // square in its middle, and the K axis has room for its values.
+    const float margin = font * 2.5f;
+    const ImVec2 avail = ImGui::GetContentRegionAvail();
+    const float per_x = (avail.x - 2 * margin) / float(cols), per_y = (avail.y - 2 * margin) / float(rows);
+    const float stretch = std::clamp(per_x / std::max(per_y, 1e-3f), 1.f, 4.f);
+    Canvas cv("##gmma_tile", ui_.tile_canvas, float(cols), float(rows), {0, 0}, margin, stretch);
     ImDrawList* dl = cv.draw_list();
     cv.axis_x(float(rows), float(cols), 1, tr("K, elements"));
     cv.axis_y(0, float(rows), 1, tr("row"));
@@ -228,8 +234,7 @@ class GmmaLayoutView final : public View {
         const ImVec2 a = cv.to_screen(float(c), float(r)), b = cv.to_screen(float(c + 1), float(r + 1));
         if (b.x < cv.min().x || a.x > cv.max().x || b.y < cv.min().y || a.y > cv.max().y) continue;
         if (secret(t, r, c)) {
-          dl->AddRectFilled(a, b, IM_COL32(255, 255, 255, 255));
-          cv.label(float(c), float(r), float(c + 1), float(r + 1), "?", IM_COL32(0, 0, 0, 255));
+          dl->AddRectFilled(a, b, IM_COL32(255, 255, 255, 255));  // the line the asked element is in, blank
           continue;
         }
         const long long byte = t.byte_offset(r, c);
@@ -260,7 +265,7 @@ class GmmaLayoutView final : public View {
       dl->AddRect(a, b, kHighlight, 0, 0, 3);
     }
     const ImVec2 o = cv.to_screen(0, 0);
-    dl->AddText({o.x, o.y - font * 1.3f}, IM_COL32(200, 200, 210, 255), "K \xE2\x86\x92");
+    cv.labels().text({o.x, o.y - font * 1.3f}, "K \xE2\x86\x92", IM_COL32(200, 200, 210, 255));
     auto mouse = cv.mouse();
     if (!mouse || mouse->x < 0 || mouse->y < 0 || mouse->x >= cols || mouse->y >= rows) return std::nullopt;
     const int r = int(mouse->y), c = int(mouse->x);
@@ -287,8 +292,16 @@ class GmmaLayoutView final : public View {
     const float font = ImGui::GetFontSize();
     shows("gmma.element_place");  // noted as drawn unless the asked element's line is blanked below
     // A chunk is 4 units wide (its 4 banks), 1 unit tall.
-    Canvas cv("##gmma_smem", ui_.smem_canvas, 32.f, float(lines), {0, 0}, font * 2.5f);
+    // The margin holds the byte addresses left of the lines ("3968").
+    const float margin = std::max(font * 2.5f, ImGui::CalcTextSize(std::to_string(128 * lines).c_str()).x + font);
+    const ImVec2 avail = ImGui::GetContentRegionAvail();
+    const float per_x = (avail.x - 2 * margin) / 32.f, per_y = (avail.y - 2 * margin) / float(lines);
+    Canvas cv("##gmma_smem", ui_.smem_canvas, 32.f, float(lines), {0, 0}, margin,
+              std::clamp(per_x / std::max(per_y, 1e-3f), 1.f, 4.f));
     ImDrawList* dl = cv.draw_list();
+    // Every chunk's first element, or none and a hint to zoom in.
+    const std::string widest = std::to_string(t.rows - 1) + "," + std::to_string(t.cols - 1);
+    const bool chunk_labels = cv.cell_fits(widest.c_str(), 4, 1);
     cv.axis_y(0, float(lines), 128, tr("byte"));
     std::optional<Hover> out;
     auto mouse = cv.mouse();
@@ -303,7 +316,7 @@ class GmmaLayoutView final : public View {
       if (hl && !hidden && !same_chunk(t, *hl, ch.row, ch.col)) col = dim(col, 0.55f);
       dl->AddRectFilled(a, b, col);
       dl->AddRect(a, b, IM_COL32(20, 20, 24, 255));
-      if (!hidden) {
+      if (!hidden && chunk_labels) {
         const std::string label = std::to_string(ch.row) + "," + std::to_string(ch.col);
         cv.label(x, y, x + 4, y + 1, label.c_str(), IM_COL32(0, 0, 0, 255));
       }
@@ -318,11 +331,13 @@ class GmmaLayoutView final : public View {
         if (!hidden) out = Hover{ch.row, ch.col};
       }
     }
+    if (!chunk_labels)
+      cv.labels().text({cv.min().x + 2, cv.max().y - font - 2}, tr("zoom in (mouse wheel) to read which element each chunk holds"),
+                       IM_COL32(150, 150, 160, 255));
     // Bank numbers across the top.
-    for (int g = 0; g < 8; ++g) {
+    for (int g = 0; g < 8 && cv.cell_fits("b28", 4, 1); ++g) {
       const ImVec2 p = cv.to_screen(float(4 * g), 0);
-      if (cv.scale() * 4 > font * 2.5f)
-        dl->AddText({p.x + 2, p.y - font * 1.3f}, IM_COL32(200, 200, 210, 255), ("b" + std::to_string(4 * g)).c_str());
+      cv.labels().text({p.x + 2, p.y - font * 1.3f}, ("b" + std::to_string(4 * g)).c_str(), IM_COL32(200, 200, 210, 255));
     }
     return out;
   }
@@ -346,6 +361,6 @@ class GmmaLayoutView final : public View {
 
 }  // namespace
 
-std::unique_ptr<View> make_gmma_layout_view() { return std::make_unique<GmmaLayoutView>(); }
+std::unique_ptr<View> make_gmma_view() { return std::make_unique<GmmaLayoutView>(); }
 
 }  // namespace gemmlab::app

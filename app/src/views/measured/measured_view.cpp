@@ -121,7 +121,6 @@ class MeasuredView final : public View {
       if (r.job && r.job->valid()) r.job->wait();
   }
   const char* id() const override { return "measured"; }
-  const char* title() const override { return "Measured"; }
 
   void apply(const Json& s) override {
     if (s.contains("csv")) pending_csv_ = s["csv"];
@@ -205,7 +204,7 @@ class MeasuredView final : public View {
       else note_text(tr("No ncu CSV loaded."));
       return;
     }
-    ImGui::Text(tr("%s: %zu kernel launch(es)"), report_->source.c_str(), report_->kernels.size());
+    ImGui::TextWrapped(tr("%s: %zu kernel launch(es)"), report_->source.c_str(), report_->kernels.size());
     for (size_t i = 0; i < rows_.size(); ++i)
       if (!rows_[i].setup.stage.empty()) poll(rows_[i], ctx.headless);
     ImGui::Checkbox(tr("hide cuBLAS kernels"), &hide_cublas_);

@@ -38,7 +38,6 @@ conv::Element element_of(const std::string& e) {
 class ConvView final : public View {
  public:
   const char* id() const override { return "conv"; }
-  const char* title() const override { return "Conv"; }
 
   void apply(const Json& s) override {
     ui_ = ConvUiState{};

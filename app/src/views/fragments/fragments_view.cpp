@@ -34,7 +34,6 @@ Rgba quad_color(int lane) {
 class FragmentsView final : public View {
  public:
   const char* id() const override { return "fragments"; }
-  const char* title() const override { return "Fragments"; }
 
   void apply(const Json& s) override {
     ui_ = FragmentsUiState{};
@@ -90,10 +89,10 @@ class FragmentsView final : public View {
       return;
     }
     if (m->elements_per_register == 1)
-      ImGui::Text(tr("tile %d x %d   %d registers per lane, one %d-bit element per register"), m->tile_rows,
+      ImGui::TextWrapped(tr("tile %d x %d   %d registers per lane, one %d-bit element per register"), m->tile_rows,
                   m->tile_cols, m->registers_per_lane, m->element_bits);
     else
-      ImGui::Text(tr("tile %d x %d   %d registers per lane, %d elements of %d bits per register"),
+      ImGui::TextWrapped(tr("tile %d x %d   %d registers per lane, %d elements of %d bits per register"),
                   m->tile_rows, m->tile_cols, m->registers_per_lane, m->elements_per_register,
                   m->element_bits);
     if (!m->note.empty()) note_text(tr(m->note));
@@ -131,7 +130,7 @@ class FragmentsView final : public View {
     ImGui::SameLine();
     input_int(wgmma() ? tr("highlight thread") : tr("highlight lane"), &ui_.highlight_lane, -1, wgmma() ? 127 : 31, 3);
     if (ui_.op.rfind("ldsm", 0) == 0) {
-      ImGui::SameLine();
+      same_line_if_fits(ImGui::GetFrameHeight() + ImGui::CalcTextSize(tr("row addresses")).x + 8);
       ImGui::Checkbox(tr("row addresses"), &ui_.show_addresses);
     }
   }
@@ -201,7 +200,7 @@ class FragmentsView final : public View {
         if (secret) {
           const ImVec2 a = cv.to_screen(float(c), float(r)), b = cv.to_screen(float(c + 1), float(r + 1));
           dl->AddRectFilled(a, b, IM_COL32(255, 255, 255, 255));
-          cv.label(float(c), float(r), float(c + 1), float(r + 1), "?", IM_COL32(0, 0, 0, 255));
+          if (cv.cell_fits("?")) cv.label(float(c), float(r), float(c + 1), float(r + 1), "?", IM_COL32(0, 0, 0, 255));
           secret_cell = {float(c), float(r)};
           continue;
         }
@@ -240,7 +239,7 @@ class FragmentsView final : public View {
         dl->AddLine(cv.to_screen(0, float(r)), cv.to_screen(float(cols), float(r)), IM_COL32(255, 230, 90, 220), 3);
         if (r < rows) {
           const ImVec2 p = cv.to_screen(float(cols), float(r));
-          dl->AddText({p.x + 4, p.y + 2}, IM_COL32(255, 230, 90, 255), trf("warp %d", r / 16).c_str());
+          cv.labels().text({p.x + 4, p.y + 2}, trf("warp %d", r / 16).c_str(), IM_COL32(255, 230, 90, 255));
         }
       }
     if (secret_cell) {
@@ -255,14 +254,14 @@ class FragmentsView final : public View {
     const char* col_name = ui_.operand == "a" ? "k" : "n";
     if (ui_.operand == "none") row_name = "row", col_name = "col";
     const ImVec2 o = cv.to_screen(0, 0);
-    dl->AddText({o.x, o.y - font * 1.3f}, IM_COL32(200, 200, 210, 255),
-                (std::string(col_name) + " \xE2\x86\x92").c_str());
+    cv.labels().text({o.x, o.y - font * 1.3f}, (std::string(col_name) + " \xE2\x86\x92").c_str(),
+                     IM_COL32(200, 200, 210, 255));
     // Ticks in elements; ldmatrix's row addresses use the left margin.
     cv.axis_x(float(rows), float(cols), 1, col_name);
     if (!ldsm)
       cv.axis_y(0, float(rows), 1, row_name);
     else
-      dl->AddText({o.x - font * 1.6f, o.y}, IM_COL32(200, 200, 210, 255), row_name);
+      cv.labels().text({o.x - font * 1.6f, o.y}, row_name, IM_COL32(200, 200, 210, 255));
 
     if (ldsm && ui_.show_addresses && !hides("fragments.owners")) draw_addresses(m, cv);
 

@@ -36,7 +36,6 @@ struct ThreadMapUiState {
 class ThreadMapView final : public View {
  public:
   const char* id() const override { return "threadmap"; }
-  const char* title() const override { return "Thread map"; }
 
   void apply(const Json& s) override {
     ui_ = ThreadMapUiState{};
@@ -185,12 +184,12 @@ class ThreadMapView final : public View {
     const auto& g = r.geometry;
     const bool it = shows("threadmap.iterations"), de = shows("threadmap.delta");
     auto num = [&](bool shown, int v) { return shown ? std::to_string(v) : std::string("?"); };
-    ImGui::Text(tr("Iterations (c,s) = (%s,%s)   Delta (c,s) = (%s,%s)   tile in vectors (%d,%d)"),
+    ImGui::TextWrapped(tr("Iterations (c,s) = (%s,%s)   Delta (c,s) = (%s,%s)   tile in vectors (%d,%d)"),
                 num(it, g.iterations.c).c_str(), num(it, g.iterations.s).c_str(), num(de, g.delta.c).c_str(),
                 num(de, g.delta.s).c_str(), g.shape_vec.c, g.shape_vec.s);
     if (ui_.map != "stripmined") {
       ImGui::SameLine();
-      ImGui::Text(tr("  warps (c,s) = (%d,%d)"), g.warps.c, g.warps.s);
+      ImGui::TextWrapped(tr("  warps (c,s) = (%d,%d)"), g.warps.c, g.warps.s);
     }
     if (outside_ > 0) {
       ImGui::SameLine();
@@ -238,9 +237,9 @@ class ThreadMapView final : public View {
       // Which (s, c) the last shown access is, in the iterator's loop order (thread 0's); each
       // access is a whole vector.
       const ThreadMapAccess& last = result_->accesses[result_->first_element(0, shown - 1)];
-      ImGui::Text(tr("last: s=%d c=%d"), last.s, last.c);
+      ImGui::TextWrapped(tr("last: s=%d c=%d"), last.s, last.c);
     } else {
-      ImGui::TextUnformatted(tr("nothing loaded yet"));
+      ImGui::TextWrapped("%s", tr("nothing loaded yet"));
     }
   }
 
@@ -287,7 +286,7 @@ class ThreadMapView final : public View {
     ImDrawList* dl = cv.draw_list();
     // Axes outside the tile, in elements: contiguous (c) runs right, strided (s) runs down.
     const ImVec2 o = cv.to_screen(0, 0);
-    dl->AddText({o.x, o.y - font * 1.3f}, IM_COL32(200, 200, 210, 255), tr("c (contiguous) \xE2\x86\x92"));
+    cv.labels().text({o.x, o.y - font * 1.3f}, tr("c (contiguous) \xE2\x86\x92"), IM_COL32(200, 200, 210, 255));
     cv.axis_x(float(h), float(w), 1, tr("c, elements"));
     cv.axis_y(0, float(h), 1, tr("s \xE2\x86\x93"));
     const int per_thread = r.accesses_per_thread();
@@ -299,12 +298,14 @@ class ThreadMapView final : public View {
       const int c0 = std::max(0, int(a.x)), c1 = std::min(w, int(b.x) + 1);
       const int s0 = std::max(0, int(a.y)), s1 = std::min(h, int(b.y) + 1);
       char buf[16];
+      std::snprintf(buf, sizeof buf, "%d", std::max(0, ui_.threads - 1));
+      const bool thread_numbers = cv.cell_fits(buf);  // on every cell or none
       for (int s = s0; s < s1; ++s)
         for (int c = c0; c < c1; ++c) {
           const int ai = owner_[static_cast<size_t>(s) * w + c];
           if (ai < 0 || r.index_in_thread(static_cast<size_t>(ai)) >= shown) continue;
           const auto& acc = r.accesses[ai];
-          if (cell_px >= 22) {
+          if (thread_numbers) {
             std::snprintf(buf, sizeof buf, "%d", acc.thread);
             cv.label(c, s, c + 1, s + 1, buf, IM_COL32(0, 0, 0, 255));
           }
@@ -362,6 +363,6 @@ class ThreadMapView final : public View {
 
 }  // namespace
 
-std::unique_ptr<View> make_thread_map_view() { return std::make_unique<ThreadMapView>(); }
+std::unique_ptr<View> make_threadmap_view() { return std::make_unique<ThreadMapView>(); }
 
 }  // namespace gemmlab::app

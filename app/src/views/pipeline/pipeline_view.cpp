@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -25,6 +26,9 @@ struct PipelineUiState {
   int k_iterations = 4;
   int tiles = 0;  // 0: the kind's default (warp-specialized 1, ping-pong 4)
   int cursor = 0;
+  // A lesson's `event = [kind, k_tile]`: the cursor starts at the first such event (k_tile -1: any).
+  std::string event_kind;
+  int event_k_tile = -1;
   float global_latency = 8, shared_latency = 1, math_cost = 1;
   bool playing = false;
   float play_clock = 0;
@@ -65,7 +69,6 @@ std::string row_name(const PipelineTrace& t, int r) {
 class PipelineView final : public View {
  public:
   const char* id() const override { return "pipeline"; }
-  const char* title() const override { return "Pipeline"; }
 
   void apply(const Json& s) override {
     ui_ = PipelineUiState{};
@@ -74,6 +77,9 @@ class PipelineView final : public View {
     if (s.contains("tiles")) ui_.tiles = s["tiles"];
     if (s.contains("global_latency")) ui_.global_latency = s["global_latency"].get<float>();
     if (s.contains("cursor")) ui_.cursor = s["cursor"];
+    if (s.contains("event")) ui_.event_kind = s["event"][0], ui_.event_k_tile = s["event"][1];
+    if (auto t = compute(); t && !ui_.event_kind.empty())
+      if (auto at = event_index(*t)) ui_.cursor = *at;
   }
 
   bool has_animation() const override { return true; }
@@ -100,6 +106,13 @@ class PipelineView final : public View {
       out["error"] = t.error();
       return out;
     }
+    if (!ui_.event_kind.empty() && !event_index(*t)) {
+      out["error"] = "this trace has no " + ui_.event_kind + " event" +
+                     (ui_.event_k_tile >= 0 ? " of k-tile " + std::to_string(ui_.event_k_tile) : std::string()) +
+                     " (pipeline.event)";
+      return out;
+    }
+    out["cursor"] = ui_.cursor;
     out["stages"] = t->spec.stages;
     out["warp_k_steps"] = t->spec.warp_k_steps;
     out["total_time"] = t->total_time;
@@ -132,11 +145,11 @@ class PipelineView final : public View {
     // While a predict step asks what is in flight, the timeline that shows it is left out.
     const bool timeline = shows("pipeline.timeline");
     if (timeline)
-      ImGui::Text(tr("%d shared stages, %d warp k groups per tile, %zu events: time %.0f, MMA busy %.0f%%"),
+      ImGui::TextWrapped(tr("%d shared stages, %d warp k groups per tile, %zu events: time %.0f, MMA busy %.0f%%"),
                   t->spec.stages, t->spec.warp_k_steps, t->events.size(), t->total_time,
                   100 * math_busy_share(*t));
     else
-      ImGui::Text(tr("%d shared stages, %d warp k groups per tile"), t->spec.stages, t->spec.warp_k_steps);
+      ImGui::TextWrapped(tr("%d shared stages, %d warp k groups per tile"), t->spec.stages, t->spec.warp_k_steps);
     if (t->spec.warp_specialized())
       note_text(tr("One row per warpgroup: they run apart and meet only at the mbarriers. Green ticks on a stage row: "
                 "full[s] completed a phase (the TMA bytes are in); orange: empty[s] completed one (every consumer "
@@ -160,6 +173,15 @@ class PipelineView final : public View {
   }
 
  private:
+  // The first event of the lesson's `event` kind (and k-tile), or nullopt.
+  std::optional<int> event_index(const PipelineTrace& t) const {
+    for (size_t i = 0; i < t.events.size(); ++i)
+      if (ui_.event_kind == trace_event_kind_name(t.events[i].kind) &&
+          (ui_.event_k_tile < 0 || t.events[i].k_tile == ui_.event_k_tile))
+        return static_cast<int>(i);
+    return std::nullopt;
+  }
+
   Expected<PipelineTrace> compute() const {
     auto spec = parse_pipeline_kind(ui_.kind);
     if (!spec) return Error{spec.error()};
@@ -191,15 +213,15 @@ class PipelineView final : public View {
       help_marker(tr("Output tiles the block computes one after another (0: the kind's default, 1 for "
                   "warp-specialized, 4 for ping-pong). With several, see where the epilogue leaves the tensor cores idle."));
     }
-    ImGui::SameLine();
-    ImGui::SetNextItemWidth(field_width(4));
-    ImGui::DragFloat(tr("global latency"), &ui_.global_latency, 0.5f, 0, 1000, "%.0f");
-    ImGui::SameLine();
-    ImGui::SetNextItemWidth(field_width(4));
-    ImGui::DragFloat(tr("shared"), &ui_.shared_latency, 0.1f, 0, 1000, "%.1f");
-    ImGui::SameLine();
-    ImGui::SetNextItemWidth(field_width(4));
-    ImGui::DragFloat("MMA", &ui_.math_cost, 0.1f, 0.1f, 1000, "%.1f");
+    // Each on this line while it fits, else on the next ("shared" was cut at the panel's edge).
+    auto latency = [](const char* label, float* v, float speed, float lo, const char* format) {
+      same_line_if_fits(field_width(4) + ImGui::CalcTextSize(label).x + ImGui::GetStyle().ItemInnerSpacing.x);
+      ImGui::SetNextItemWidth(field_width(4));
+      ImGui::DragFloat(label, v, speed, lo, 1000, format);
+    };
+    latency(tr("global latency"), &ui_.global_latency, 0.5f, 0, "%.0f");
+    latency(tr("shared"), &ui_.shared_latency, 0.1f, 0, "%.1f");
+    latency("MMA", &ui_.math_cost, 0.1f, 0.1f, "%.1f");
   }
 
   void draw_cursor_bar(const PipelineTrace& t) {

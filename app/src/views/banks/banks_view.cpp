@@ -48,7 +48,6 @@ BankPicture make_picture(BankScenario s) {
 class BanksView final : public View {
  public:
   const char* id() const override { return "banks"; }
-  const char* title() const override { return "Smem banks"; }
 
   void apply(const Json& s) override {
     ui_ = BanksUiState{};
@@ -62,6 +61,8 @@ class BanksView final : public View {
     if (s.contains("pattern")) ui_.pattern = s["pattern"];
     if (s.contains("origin")) ui_.origin[0] = s["origin"][0], ui_.origin[1] = s["origin"][1];
     if (s.contains("compare")) ui_.compare = s["compare"];
+    if (s.contains("phase")) ui_.phase = s["phase"];
+    if (s.contains("show")) ui_.show = s["show"];
     dirty_ = true;
   }
 
@@ -92,6 +93,13 @@ class BanksView final : public View {
       out["error"] = error_;
       return out;
     }
+    if (const int phases = pictures_.back().s.analysis.phase_count; ui_.phase >= phases) {
+      out["error"] = "banks.phase = " + std::to_string(ui_.phase) + ", but this instruction has phases 0.." +
+                     std::to_string(phases - 1);
+      return out;
+    }
+    out["phase"] = ui_.phase;
+    out["show"] = ui_.show;
     Json scen = Json::array();
     for (const auto& p : pictures_) {
       const BankAnalysis& a = p.s.analysis;
@@ -225,7 +233,7 @@ class BanksView final : public View {
       input_int(tr("pad bytes"), &ui_.pad_bytes, 0, 4096);
     }
     if (ui_.layout == "swizzle") {
-      ImGui::SameLine();
+      same_line_if_fits(field_width(3) * 3 + ImGui::CalcTextSize("Swizzle<B,M,S>").x + ImGui::GetFrameHeight() * 2);
       ImGui::SetNextItemWidth(field_width(3) * 3);
       ImGui::InputInt3("Swizzle<B,M,S>", ui_.swizzle);
       help_marker(tr("CuTe Swizzle<B,M,S> on element offsets: XOR the B bits at [M+S, M+S+B) into "
@@ -282,7 +290,7 @@ class BanksView final : public View {
   void draw_picture(const BankPicture& pic, int index, float width) {
     const BankAnalysis& a = pic.s.analysis;
     const auto& p = pic.s.params;
-    // The header lives inside the child so a long one is clipped, not pushed into the neighbour.
+    // The header lives inside the child and wraps there, not into the neighbour.
     ImGui::BeginChild("##pic", {width, 0}, false, ImGuiWindowFlags_NoScrollWithMouse);
     std::string name = smem_layout_name(p.layout);
     if (p.layout == SmemLayoutKind::Swizzle)
@@ -291,10 +299,10 @@ class BanksView final : public View {
     const int wf = ui_.phase < 0 ? a.wavefronts : a.phases[ui_.phase].wavefronts;
     const int cf = ui_.phase < 0 ? a.conflicts : a.phases[ui_.phase].conflicts();
     if (hidden())
-      ImGui::Text(tr("%s  %d x %d, %d-bit: wavefronts ?"), name.c_str(), p.rows, p.cols, p.element_bits);
+      ImGui::TextWrapped(tr("%s  %d x %d, %d-bit: wavefronts ?"), name.c_str(), p.rows, p.cols, p.element_bits);
     else
-      ImGui::Text(tr("%s  %d x %d, %d-bit: wavefronts %d, conflicts %d"), name.c_str(), p.rows, p.cols,
-                  p.element_bits, wf, cf);
+      ImGui::TextWrapped(tr("%s  %d x %d, %d-bit: wavefronts %d, conflicts %d"), name.c_str(), p.rows, p.cols,
+                         p.element_bits, wf, cf);
     if (ui_.show == "tile")
       draw_tile(pic, index);
     else
@@ -302,7 +310,45 @@ class BanksView final : public View {
     ImGui::EndChild();
   }
 
-  // 32 banks across, one 128-byte line per row, plus a row of per-bank word counts below.
+  // Bank numbers on top (every bank, or every 4th where two digits do not fit), byte addresses of
+  // the 128-byte lines down the left (every line, or every 2nd, 4th ... where rows are thin).
+  void draw_bank_axes(Canvas& cv, int lines, int l0, int l1) {
+    const float font = ImGui::GetFontSize();
+    const ImU32 head = IM_COL32(200, 200, 210, 255), side = IM_COL32(150, 150, 160, 255);
+    const int bank_step = cv.cell_fits("31") ? 1 : 4;
+    for (int bank = 0; bank < 32; bank += bank_step) {
+      const ImVec2 p = cv.to_screen(bank + 0.5f, 0);
+      cv.labels().text_centred(p.x, p.y - font * 1.25f, std::to_string(bank).c_str(), head);
+    }
+    const ImVec2 o = cv.to_screen(0, 0), e = cv.to_screen(32, 0);
+    cv.labels().text({e.x + 4, e.y - font * 1.25f}, tr("bank"), head);
+    cv.labels().text_right(o.x - 4, o.y - font * 1.25f, tr("byte"), side);
+    const float row_px = cv.to_screen(0, 1).y - o.y;
+    int line_step = 1;
+    while (line_step * row_px < font * 1.05f && line_step < lines) line_step *= 2;
+    for (int line = l0 - l0 % line_step; line < l1; line += line_step) {
+      const ImVec2 p = cv.to_screen(0, line + 0.5f);
+      cv.labels().text_right(p.x - 4, p.y - font / 2, std::to_string(line * 128).c_str(), side);
+    }
+  }
+
+  // Distinct words asked of each bank, in the margin below the lines (a row of text however thin
+  // the lines are): the tallest is the phase's wavefront count.
+  void draw_bank_counts(Canvas& cv, const BankAnalysis& a, int lines, bool counts) {
+    const float font = ImGui::GetFontSize();
+    const float y = cv.to_screen(0, float(lines)).y + font * 0.4f;
+    const auto words_in_bank = words_per_bank(a, ui_.phase);
+    for (int bank = 0; counts && bank < 32; ++bank) {
+      const int words = words_in_bank[bank];
+      const ImU32 col = words > 1 ? IM_COL32(255, 90, 90, 255) : IM_COL32(150, 220, 150, 255);
+      if (words > 0) cv.labels().text_centred(cv.to_screen(bank + 0.5f, 0).x, y, std::to_string(words).c_str(), col);
+    }
+    cv.labels().text_right(cv.to_screen(0, 0).x - 4, y, tr("words"), IM_COL32(150, 150, 160, 255));
+    if (!counts)
+      cv.labels().text_centred(cv.to_screen(16, 0).x, y, tr("? (press Reveal)"), IM_COL32(150, 150, 160, 255));
+  }
+
+  // 32 banks across, one 128-byte line per row, and the per-bank word counts below.
   void draw_banks(const BankPicture& pic, int index) {
     const BankAnalysis& a = pic.s.analysis;
     const int lines = pic.words.lines;
@@ -317,7 +363,13 @@ class BanksView final : public View {
     else
       legend_swatches(tr("words"), {{dim(id_color(0), 0.35f), tr("the tile row stored there (which lane reads where: "
                                                           "hidden until you press Reveal)")}});
-    Canvas cv("##banks", ui_.canvas[index], 32.f, float(lines + 2), {0, 0}, font * 3.2f);
+    // Cells as wide as the panel allows (up to 4x their height): a wide panel reads lane numbers
+    // of two digits instead of leaving half its width empty.
+    const float margin = font * 3.2f;
+    const ImVec2 avail = ImGui::GetContentRegionAvail();
+    const float per_x = (avail.x - 2 * margin) / 32.f, per_y = (avail.y - 2 * margin) / float(lines);
+    const float stretch = std::clamp(per_x / std::max(per_y, 1.f), 1.f, 4.f);
+    Canvas cv("##banks", ui_.canvas[index], 32.f, float(lines), {0, 0}, margin, stretch);
     ImDrawList* dl = cv.draw_list();
     // Background: the tile row stored in each word, so a layout's permutation shows as colour.
     CellTexture& tex = texture(index);
@@ -328,9 +380,10 @@ class BanksView final : public View {
       tex.upload(32, lines, px);
     }
     cv.draw_cells(tex, 0, 0, 32, float(lines));
-    // Lanes of the shown phase(s) on their words.
+    // Lanes of the shown phase(s) on their words: every lane number or none (then a hint to zoom).
     const ImVec2 vis0 = cv.to_content(cv.min()), vis1 = cv.to_content(cv.max());
     const int l0 = std::max(0, int(vis0.y) - 1), l1 = std::min(lines, int(vis1.y) + 1);
+    const bool lane_numbers = cv.cell_fits("31");
     for (int ph = 0; lanes && ph < a.phase_count; ++ph) {
       if (ui_.phase >= 0 && ph != ui_.phase) continue;
       const BankPhase& phase = a.phases[ph];
@@ -342,47 +395,16 @@ class BanksView final : public View {
           dl->AddRectFilled(p0, p1, lane_color(ph, lane));
           if (counts && phase.words_in_bank[bank] > 1)
             dl->AddRect(p0, p1, IM_COL32(255, 60, 60, 255), 0, 0, 2);
-          cv.label(float(bank), float(line), bank + 1.f, line + 1.f, std::to_string(lane).c_str(),
-                   IM_COL32(0, 0, 0, 255));
+          if (lane_numbers)
+            cv.label(float(bank), float(line), bank + 1.f, line + 1.f, std::to_string(lane).c_str(), IM_COL32(0, 0, 0, 255));
         }
     }
     cv.draw_grid_lines(0, 0, 32, lines, 5);
-    // Bank numbers on top, line addresses on the left.
-    for (int bank = 0; bank < 32; bank += (cv.scale() > font * 1.4f ? 1 : 4)) {
-      const ImVec2 p = cv.to_screen(bank + 0.5f, 0);
-      const std::string t = std::to_string(bank);
-      dl->AddText({p.x - ImGui::CalcTextSize(t.c_str()).x / 2, p.y - font * 1.25f},
-                  IM_COL32(200, 200, 210, 255), t.c_str());
-    }
-    {  // the axes' units: banks across, byte addresses of the 128-byte lines down
-      const ImVec2 o = cv.to_screen(0, 0), e = cv.to_screen(32, 0);
-      dl->AddText({e.x + 4, e.y - font * 1.25f}, IM_COL32(200, 200, 210, 255), tr("bank"));
-      const char* byte = tr("byte");
-      dl->AddText({o.x - ImGui::CalcTextSize(byte).x - 4, o.y - font * 1.25f}, IM_COL32(150, 150, 160, 255), byte);
-    }
-    if (cv.scale() > font * 0.9f)
-      for (int line = l0; line < l1; ++line) {
-        const ImVec2 p = cv.to_screen(0, line + 0.5f);
-        const std::string t = std::to_string(line * 128);
-        dl->AddText({p.x - ImGui::CalcTextSize(t.c_str()).x - 4, p.y - font / 2},
-                    IM_COL32(150, 150, 160, 255), t.c_str());
-      }
-    // Distinct words asked of each bank: the tallest is the phase's wavefront count.
-    const float y = float(lines) + 0.6f;
-    const auto words_in_bank = words_per_bank(a, ui_.phase);
-    for (int bank = 0; counts && bank < 32; ++bank) {
-      const int words = words_in_bank[bank];
-      const ImU32 col = words > 1 ? IM_COL32(255, 90, 90, 255) : IM_COL32(150, 220, 150, 255);
-      if (words > 0)
-        cv.label(float(bank), y, bank + 1.f, y + 1.f, std::to_string(words).c_str(), col);
-    }
-    {
-      const ImVec2 p = cv.to_screen(0, y + 0.5f);
-      const char* t = tr("words");
-      if (cv.scale() > font * 0.9f)
-        dl->AddText({p.x - ImGui::CalcTextSize(t).x - 4, p.y - font / 2}, IM_COL32(150, 150, 160, 255), t);
-      if (!counts) cv.label(0, y, 32, y + 1, tr("? (press Reveal)"), IM_COL32(150, 150, 160, 255));
-    }
+    draw_bank_axes(cv, lines, l0, l1);
+    if (lanes && !lane_numbers)
+      cv.labels().text({cv.min().x + 2, cv.max().y - font - 2}, tr("zoom in (mouse wheel) to read the lane numbers"),
+                       IM_COL32(150, 150, 160, 255));
+    draw_bank_counts(cv, a, lines, counts);
     if (auto m = cv.mouse()) {
       const int bank = int(std::floor(m->x)), line = int(std::floor(m->y));
       if (bank >= 0 && bank < 32 && line >= 0 && line < lines) {
@@ -438,7 +460,7 @@ class BanksView final : public View {
     cv.draw_cells(tex, 0, 0, float(p.cols), float(p.rows));
     cv.draw_grid_lines(0, 0, p.cols, p.rows, 6);
     ImDrawList* dl = cv.draw_list();
-    if (cv.scale() >= font * 1.2f) {
+    if (cv.cell_fits("31")) {  // every cell's bank number, or none
       const ImVec2 v0 = cv.to_content(cv.min()), v1 = cv.to_content(cv.max());
       for (int r = std::max(0, int(v0.y)); r < std::min(p.rows, int(v1.y) + 1); ++r)
         for (int c = std::max(0, int(v0.x)); c < std::min(p.cols, int(v1.x) + 1); ++c)
@@ -446,7 +468,8 @@ class BanksView final : public View {
                    IM_COL32(0, 0, 0, 200));
     }
     const ImVec2 o = cv.to_screen(0, 0);
-    dl->AddText({o.x, o.y - font * 1.3f}, IM_COL32(200, 200, 210, 255), tr("col \xE2\x86\x92  (cells show their bank)"));
+    cv.labels().text({std::max(o.x, cv.min().x + 2), o.y - font * 1.3f}, tr("col \xE2\x86\x92  (cells show their bank)"),
+                     IM_COL32(200, 200, 210, 255));
     if (auto m = cv.mouse()) {
       const int c = int(std::floor(m->x)), r = int(std::floor(m->y));
       if (r >= 0 && r < p.rows && c >= 0 && c < p.cols) {
@@ -488,6 +511,6 @@ class BanksView final : public View {
 
 }  // namespace
 
-std::unique_ptr<View> make_smem_banks_view() { return std::make_unique<BanksView>(); }
+std::unique_ptr<View> make_banks_view() { return std::make_unique<BanksView>(); }
 
 }  // namespace gemmlab::app

@@ -14,6 +14,7 @@
 #include "gemmlab/conv_problem.h"
 #include "gemmlab/raster_analysis.h"
 #include "gemmlab/roofline.h"
+#include "label_placer.h"
 #include "model/files.h"
 #include "model/results_file.h"
 #include "model/settings_schema.h"
@@ -42,7 +43,6 @@ struct KernelsUiState {
 class KernelsView final : public View {
  public:
   const char* id() const override { return "kernels"; }
-  const char* title() const override { return "Kernels"; }
 
   void apply(const Json& s) override {
     const int set = ui_.set;
@@ -102,7 +102,7 @@ class KernelsView final : public View {
     ImGui::BeginDisabled(sets_.empty());
     if (ImGui::Button(tr("Save results JSON"))) save_shown_set();
     ImGui::EndDisabled();
-    ImGui::SameLine();
+    same_line_if_fits(ImGui::GetFrameHeight() + ImGui::CalcTextSize(tr("stage registry")).x + 8);
     ImGui::Checkbox(tr("stage registry"), &ui_.show_registry);
     if (!save_message_.empty()) note_text(save_message_);
     if (ui_.show_registry) draw_registry();
@@ -191,14 +191,20 @@ class KernelsView final : public View {
   }
 
   void draw_set_picker() {
-    ImGui::SetNextItemWidth(field_width(40));
-    if (ImGui::BeginCombo(tr("results"), set_label(ui_.set).c_str())) {
+    // As wide as its longest entry where the panel allows ("(reference, nvid" was cut at 40 digits).
+    const std::string shown = set_label(ui_.set);
+    const ImGuiStyle& style = ImGui::GetStyle();
+    const float want = ImGui::CalcTextSize(shown.c_str()).x + ImGui::GetFrameHeight() + style.FramePadding.x * 2,
+                room = ImGui::GetContentRegionAvail().x - ImGui::CalcTextSize(tr("results")).x - style.ItemInnerSpacing.x;
+    if (want > room) record_dropped_label(shown, "wider than the results picker");
+    ImGui::SetNextItemWidth(std::max(field_width(40), std::min(want, room)));
+    if (ImGui::BeginCombo(tr("results"), shown.c_str())) {
       for (int i = 0; i < static_cast<int>(sets_.size()); ++i)
         if (ImGui::Selectable(set_label(i).c_str(), i == ui_.set)) ui_.set = i;
       ImGui::EndCombo();
     }
     const BenchResults& r = sets_[ui_.set];
-    ImGui::Text(tr("%s: %d SMs, L2 %lld MiB, %d MHz, driver %s, CUDA %s, measured %s"), r.device.name.c_str(),
+    ImGui::TextWrapped(tr("%s: %d SMs, L2 %lld MiB, %d MHz, driver %s, CUDA %s, measured %s"), r.device.name.c_str(),
                 r.device.sms, r.device.l2_bytes >> 20, r.device.clock_mhz, r.device.driver.c_str(),
                 r.device.cuda.c_str(), r.date.c_str());
     if (ui_.set < reference_count_)
@@ -222,7 +228,7 @@ class KernelsView final : public View {
       ImGui::TableSetColumnIndex(3);
       ImGui::TextUnformatted(s.lesson);
       ImGui::TableSetColumnIndex(4);
-      if (s.tile_m) ImGui::Text(tr("%dx%dx%d"), s.tile_m, s.tile_n, s.tile_k);
+      if (s.tile_m) ImGui::TextWrapped(tr("%dx%dx%d"), s.tile_m, s.tile_n, s.tile_k);
       else ImGui::TextUnformatted("-");
       ImGui::TableSetColumnIndex(5);
       ImGui::Text("%d", s.threads);

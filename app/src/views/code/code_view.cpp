@@ -28,7 +28,6 @@ struct CodeUiState {
 class CodeView final : public View {
  public:
   const char* id() const override { return "code"; }
-  const char* title() const override { return "Code"; }
 
   void apply(const Json& s) override {
     ui_ = CodeUiState{};
@@ -67,7 +66,7 @@ class CodeView final : public View {
     std::vector<std::string> ids;
     for (const StageDesc& s : stage_table()) ids.push_back(s.id);
     combo_string(tr("stage"), &ui_.stage, ids, 14);
-    ImGui::SameLine();
+    same_line_if_fits(ImGui::GetFrameHeight() + ImGui::CalcTextSize(tr("new lines only")).x + 8);
     ImGui::Checkbox(tr("new lines only"), &ui_.only_new);
     load(ctx.paths.root);
     if (!source_) {
@@ -79,8 +78,9 @@ class CodeView final : public View {
     ImGui::Text(tr("%d of %d lines new against %s"), source_->added, source_->total,
                 source_->previous.empty() ? tr("nothing (the first stage)") : source_->previous.c_str());
     legend_swatches(tr("lines"), {{rgba(40, 90, 50), tr("new in this stage")}, {rgba(110, 100, 30), tr("the step points here")}});
-    ImGui::SameLine(0, ImGui::GetFontSize());
-    ImGui::TextDisabled("%s", tr("\xE2\x96\xB8 a line that moves data: hover it for what, click it to open the view that draws it"));
+    const char* hint = tr("\xE2\x96\xB8 a line that moves data: hover it for what, click it to open the view that draws it");
+    same_line_if_fits(ImGui::CalcTextSize(hint).x + ImGui::GetFontSize());
+    note_text(hint);  // wraps where the panel is narrow
     // With lines that move data, the right part shows what the hovered one moves.
     const bool has_links = first_link() != nullptr;
     const float code_w = has_links ? std::floor(ImGui::GetContentRegionAvail().x * 0.55f) : 0.f;
