@@ -59,7 +59,8 @@ const std::vector<Command>& sim_commands() {
        "where each element of a TMA box lands in shared memory, with the out-of-bounds fill and the transaction bytes",
        "gemmlab sim tma --global 104,70 --box 64,32 --start 64,48 --swizzle 128B"},
       {"conv",
-       "--problem N,H,W,C,K,R,S[,pad,stride[,dilation]] [--row M --col K] [--element f16|s8|s4] [--sms N]",
+       "--problem N,H,W,C,K,R,S[,pad,stride[,dilation]] [--row M --col K] [--element f16|s8|s4] "
+       "[--alignment 1|2|4|8 (elements per load; default the largest that divides C)] [--sms N]",
        cmd_conv,
        "an implicit-GEMM convolution: its GEMM shape and the (n, h, w, c) behind an element of the never-stored im2col matrix",
        "gemmlab sim conv --problem 32,56,56,64,64,3,3,1,1 --row 100 --col 10"},
