@@ -100,6 +100,9 @@ const std::vector<Command>& sim_commands() {
        "a GEMM on a device's roofline: its least DRAM traffic and intensity, its instruction's roof, the ridge, "
        "what bounds it, and how close a measured rate comes",
        "gemmlab sim roofline --device h100 --problem 4096,4096,4096 --stage persistent --tflops 636"},
+      {"dispatch", "--problem M,N,K [--device h200|h100|a100|rtx4090] [--sms N]", cmd_dispatch,
+       "the launch an fp16 GEMM gets from the dispatch rule (tile, cluster, split-k or stream-k, raster) and why",
+       "gemmlab sim dispatch --problem 16,8192,8192 --device h200"},
   };
   return commands;
 }
