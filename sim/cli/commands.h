@@ -44,5 +44,7 @@ Json cmd_wgmma(const Args& args);
 Json cmd_tma(const Args& args);
 // Convolution
 Json cmd_conv(const Args& args);
+// Shapes
+Json cmd_dispatch(const Args& args);
 
 }  // namespace gemmlab::cli

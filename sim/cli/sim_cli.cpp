@@ -106,7 +106,8 @@ const std::vector<Command>& sim_commands() {
         {"--swizzle", "none|32B|64B|128B", "shared-memory swizzle", "128B"},
         {"--fill", "zero|nan", "what out-of-bounds elements read as", "zero"}}},
       {"conv",
-       "--problem N,H,W,C,K,R,S[,pad,stride[,dilation]] [--row M --col K] [--element f16|s8|s4] [--sms N]",
+       "--problem N,H,W,C,K,R,S[,pad,stride[,dilation]] [--row M --col K] [--element f16|s8|s4] "
+       "[--alignment 1|2|4|8 (elements per load; default the largest that divides C)] [--sms N]",
        cmd_conv,
        "an implicit-GEMM convolution: its GEMM shape and the (n, h, w, c) behind an element of the never-stored im2col matrix",
        "gemmlab sim conv --problem 32,56,56,64,64,3,3,1,1 --row 100 --col 10",
@@ -117,6 +118,8 @@ const std::vector<Command>& sim_commands() {
         {"--row", "M", "a row of the implicit GEMM (an output pixel, 0..M-1); goes with --col", "none"},
         {"--col", "K", "a column of A (a filter tap, 0..K-1); goes with --row", "none"},
         {"--element", "f16|s8|s4", "tensor element type (which shapes the kernels take)", "f16"},
+        {"--alignment", "1|2|4|8", "elements per activation load (16 for s8, 2-32 for s4); must divide C",
+         "the largest that divides C"},
         {"--sms", "N", "SMs of the GPU the tile is chosen for (1..100000)", "132"}}},
       {"raster",
        "--order launch|identity:N|serpentine[:S]|along-m:S|along-n:S|list:m,n;... --problem M,N,K "
@@ -174,6 +177,12 @@ const std::vector<Command>& sim_commands() {
         {"--problem", "M,N,K", "GEMM extents, each 1..1048576", "required"},
         {"--stage", "ID", "a GEMM stage of the registry or a GEMM reference", "required"},
         {"--tflops", "X", "a measured rate to place against the roofs", "none"}}},
+      {"dispatch", "--problem M,N,K [--device h200|h100|a100|rtx4090] [--sms N]", cmd_dispatch,
+       "the launch an fp16 GEMM gets from the dispatch rule (tile, cluster, split-k or stream-k, raster) and why",
+       "gemmlab sim dispatch --problem 16,8192,8192 --device h200",
+       {{"--problem", "M,N,K", "GEMM extents, each 1..1048576", "required"},
+        {"--device", "h100|h200|a100|rtx4090", "device preset", "h200"},
+        {"--sms", "N", "SMs, overriding the preset (1..4096)", "the preset's"}}},
   };
   return commands;
 }

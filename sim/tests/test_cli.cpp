@@ -82,7 +82,7 @@ TEST(Cli, ConvGivesTheGemmAndTheAddress) {
   EXPECT_NE(pad.out.find("\"input\":null"), std::string::npos) << pad.out;
   EXPECT_NE(pad.out.find("\"padding_at\":[0,-1,-1,0]"), std::string::npos) << pad.out;
   // A shape the kernels refuse, and an element outside the GEMM, are errors that say why.
-  expect_usage_error({"sim", "conv", "--problem", "1,8,8,12,8,3,3,1,1"}, "C must be a multiple of 8");
+  expect_usage_error({"sim", "conv", "--problem", "1,8,8,12,8,3,3,1,1", "--alignment", "8"}, "the alignment must divide C");
   expect_usage_error({"sim", "conv", "--problem", "1,8,8,8,8,3,3,1,1", "--row", "64", "--col", "0"}, "outside the GEMM's 64 rows");
 }
 

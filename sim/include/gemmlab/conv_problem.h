@@ -189,9 +189,11 @@ struct MmaRate {
 inline constexpr MmaRate kH100MmaSyncRates[] = {
     {"mma.sync m16n8k16 f16 -> f32", 634}, {"mma.sync m16n8k32 s8 -> s32", 1285}, {"mma.sync m8n8k32 s4 -> s32", 34}};
 
-// ---- What the conv kernels accept -----------------------------------------------------------------
-// nullptr when the kernels can run this shape with 16-byte loads of `e`, else the rule it breaks.
-GL_HD constexpr const char* check_shape(const Shape& sh, Element e) {
+// ---- What the mapping and the conv kernels accept --------------------------------------------------
+// nullptr when the implicit GEMM of this shape is defined (any C: the mapping above does not
+// depend on how many channels one load moves), else the rule it breaks. The loads' width is a
+// rule of the alignment (conv_alignment.h).
+GL_HD constexpr const char* check_problem(const Shape& sh) {
   if (sh.n < 1 || sh.h < 1 || sh.w < 1 || sh.c < 1 || sh.k < 1 || sh.r < 1 || sh.s < 1)
     return "N, H, W, C, K, R and S must be at least 1";
   if (sh.pad < 0 || sh.stride < 1 || sh.dilation < 1)
@@ -201,12 +203,17 @@ GL_HD constexpr const char* check_shape(const Shape& sh, Element e) {
     return "N must be at most 2^20, H, W, C and K at most 65536, R, S, padding, stride and dilation at most 64";
   if (sh.h + 2 * sh.pad < sh.dilation * (sh.r - 1) + 1 || sh.w + 2 * sh.pad < sh.dilation * (sh.s - 1) + 1)
     return "the filter (with its dilation) is larger than the padded input: P or Q would be 0";
-  if (e == Element::F16 && sh.c % 8 != 0) return "C must be a multiple of 8 for 16-byte fp16 loads";
-  if (e == Element::S8 && sh.c % 16 != 0) return "C must be a multiple of 16 for 16-byte int8 loads";
-  if (e == Element::S4 && sh.c % 32 != 0) return "C must be a multiple of 32 for 16-byte int4 loads";
   constexpr long long kMax = (1ll << 31) - 1;  // 32-bit element indices inside the kernels
   if (sh.input_elements() > kMax || sh.filter_elements() > kMax || sh.output_elements() > kMax)
     return "each tensor must have fewer than 2^31 elements (the kernels index with 32-bit ints)";
+  return nullptr;
+}
+// nullptr when the kernels can run this shape with 16-byte loads of `e`, else the rule it breaks.
+GL_HD constexpr const char* check_shape(const Shape& sh, Element e) {
+  if (const char* why = check_problem(sh)) return why;
+  if (e == Element::F16 && sh.c % 8 != 0) return "C must be a multiple of 8 for 16-byte fp16 loads";
+  if (e == Element::S8 && sh.c % 16 != 0) return "C must be a multiple of 16 for 16-byte int8 loads";
+  if (e == Element::S4 && sh.c % 32 != 0) return "C must be a multiple of 32 for 16-byte int4 loads";
   return nullptr;
 }
 

@@ -1,0 +1,48 @@
+// gemmlab sim dispatch: the launch the dispatch rule (gemmlab/dispatch.h) picks for an fp16 GEMM
+// on a device, with its one-line reason.
+//
+//   gemmlab sim dispatch --problem 16,8192,8192 --device h200 --json
+//   {"problem":[16,8192,8192],"device":"H200","sms":132,"tile":[64,128,64],"tiles":[1,64],
+//    "cluster":[1,1],"split":"split-k","splits":2,...,"order":"along-m:1",
+//    "explanation":"M = 16: 1 wave of 64 tiles of 64 x 128 would fill 48% of the 132 SMs -> ..."}
+#include "commands.h"
+#include "gemmlab/dispatch.h"
+
+namespace gemmlab::cli {
+
+Json cmd_dispatch(const Args& a) {
+  a.reject_unknown({"--problem", "--device", "--sms", "--json"});
+  const std::vector<long long> p = a.int_tuple("--problem", 3);
+  for (long long v : p)
+    if (v < 1 || v > (1 << 20)) throw CliError("--problem M,N,K: each must be 1 .. 1048576");
+  auto preset = device_preset(a.str("--device", "h200"));
+  if (!preset) throw CliError(preset.error());
+  DeviceDesc dev = *preset;
+  dev.sms = a.int_in("--sms", 1, 4096, dev.sms);
+  const auto d = dispatch_fp16(GemmCoord{int(p[0]), int(p[1]), int(p[2])}, dev);
+  if (!d) throw CliError(d.error());
+
+  Json out;
+  out["problem"] = {d->problem.m, d->problem.n, d->problem.k};
+  out["device"] = dev.name;
+  out["sms"] = d->sms;
+  out["tile"] = {d->tile_m, d->tile_n, d->tile_k};
+  out["tiles"] = {d->tiles_m, d->tiles_n};
+  out["k_tiles"] = d->k_tiles;
+  out["cluster"] = {d->cluster_m, d->cluster_n};
+  out["split"] = k_split_name(d->split);
+  out["splits"] = d->splits;
+  if (d->split == KSplit::StreamK) out["stream_k"] = {{"dp_tiles", d->dp_tiles}, {"sk_blocks", d->sk_blocks}};
+  out["blocks"] = d->blocks;
+  out["fill"] = d->fill;
+  out["order"] = d->order;
+  out["wave_footprint_bytes"] = d->wave_footprint_bytes;
+  Json table = Json::array();
+  for (const TileFill& f : d->candidates)
+    table.push_back({{"tile", {f.tile_m, f.tile_n}}, {"tiles", f.tiles}, {"waves", f.waves}, {"fill", f.fill}});
+  out["candidates"] = table;
+  out["explanation"] = d->explanation;
+  return out;
+}
+
+}  // namespace gemmlab::cli
