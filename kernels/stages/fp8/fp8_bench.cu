@@ -12,22 +12,23 @@
 // cuBLASLt (column-major) accepts FP8 only as "TN": op(A) = T, op(B) = N, both K-major. Our row-major
 // D is its column-major D^T, so it runs with the operands swapped: A' = B (N x K), B' = A.
 //
-// Timing: CUDA events around every launch after warm-up, the median of each turn; inputs rotate over
-// enough sets of A, B and D to pass 2 x the 60 MiB L2; random non-zero e4m3 (|x| in [1/8, 7.5]);
-// per-tensor scales 0.75 and 1.25. A round times both kernels once, the order alternating by round.
+// Timing: CUDA events around every launch after warm-up, the kernels in turns launch by launch, the
+// median per kernel and round; inputs rotate over enough sets of A, B and D to pass 2 x the 60 MiB
+// L2; random non-zero e4m3 (|x| in [1/8, 15]); per-tensor scales 0.75 and 1.25.
 //
 // Correctness, on two kinds of data, of stage 20a and cuBLASLt alike: r = sa*sb*sum_k a_k b_k in
 // double from the exact e4m3 values (every product of two e4m3 is exact), S = |sa*sb| sum_k |a_k b_k|.
-//   random data : |d - r| <= 2^-8 |r| + ceil(K/32) 2^-13 S
-//     2^-8 |r|: bf16 keeps 8 significant bits; rounding to nearest costs up to 2^-9, one bit of margin.
+//   random data : |d - r| <= 2^-7 |r| + ceil(K/32) 2^-13 S
+//     2^-7 |r|: bf16 keeps 8 significant bits; rounding to nearest costs up to 2^-8, one bit of margin.
 //     ceil(K/32) 2^-13 S: a k32 wgmma adds FP8 products into accumulators that keep about 14 bits,
 //     not fp32's 24 (DeepSeek-V3's report), so each of the K/32 additions may lose up to 2^-13 of a
 //     partial sum, which S bounds. A worst case: the measured errors sit far below it (JSON).
-//   +-1 data    : |d - r| <= 2^-9 |r|. Every partial sum is an integer far below 2^13, so the
+//   +-1 data    : |d - r| <= 2^-8 |r|. Every partial sum is an integer far below 2^13, so the
 //     accumulation is exact and only bf16's rounding remains: a missing or doubled product shows.
 #include <cublasLt.h>
 #include <cuda_bf16.h>
 #include <cuda_fp8.h>
+#include <cuda_profiler_api.h>
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -36,6 +37,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -138,7 +140,7 @@ __global__ void check(const __nv_bfloat16* D, const double* r, const float* s, s
     const double d = double(__bfloat162float(D[i]));
     const double err = fabs(d - r[i]);
     const double tol = std::ldexp(fabs(r[i]), r_exp) + s_coef * double(s[i]);
-    const float ratio = float(err / tol), rel = float(err / double(s[i]));
+    const float ratio = err == 0 ? 0.f : float(err / tol), rel = err == 0 ? 0.f : float(err / double(s[i]));
     if (!(err <= tol)) atomicAdd(&out->failures, 1ull);
     // Non-negative floats order as their bits do; a NaN becomes +inf's neighbour (all bits up).
     atomicMax(reinterpret_cast<unsigned*>(&out->worst_ratio), std::isnan(ratio) ? 0x7f800000u : __float_as_uint(ratio));
@@ -211,6 +213,36 @@ float median_ms(int iters, int sets, Launch launch) {
   return ms[iters / 2];
 }
 
+// Kernels timed in turns launch by launch (k0, k1, k2, k0, k1, ...: each sees the same clocks and
+// temperature, which on an H200 under FP8 load drift by 10-20 % over tens of milliseconds); the
+// median of each kernel's `iters` event-timed launches. `first` rotates who opens each turn.
+using LaunchFn = std::function<void(int)>;
+std::vector<float> median_ms_interleaved(int iters, int sets, const std::vector<LaunchFn>& kernels, int first) {
+  const size_t n = kernels.size();
+  std::vector<std::vector<cudaEvent_t>> ev(n, std::vector<cudaEvent_t>(2 * iters));
+  for (auto& v : ev)
+    for (auto& e : v) CHECK_CUDA(cudaEventCreate(&e));
+  for (int i = 0; i < 3; ++i)
+    for (const auto& k : kernels) k(i % sets);  // warm-up
+  for (int i = 0; i < iters; ++i)
+    for (size_t j = 0; j < n; ++j) {
+      const size_t k = (j + size_t(first)) % n;
+      CHECK_CUDA(cudaEventRecord(ev[k][2 * i]));
+      kernels[k](i % sets);
+      CHECK_CUDA(cudaEventRecord(ev[k][2 * i + 1]));
+    }
+  CHECK_CUDA(cudaDeviceSynchronize());
+  std::vector<float> out(n);
+  for (size_t k = 0; k < n; ++k) {
+    std::vector<float> ms(iters);
+    for (int i = 0; i < iters; ++i) CHECK_CUDA(cudaEventElapsedTime(&ms[i], ev[k][2 * i], ev[k][2 * i + 1]));
+    std::nth_element(ms.begin(), ms.begin() + iters / 2, ms.end());
+    out[k] = ms[iters / 2];
+    for (auto& e : ev[k]) CHECK_CUDA(cudaEventDestroy(e));
+  }
+  return out;
+}
+
 // The fastest of cuBLASLt's heuristic candidates (up to 8), each timed briefly; false if none runs.
 bool lt_pick(Lt& lt, const Buffers& buf, int sets) {
   cublasLtMatmulPreference_t pref{};
@@ -277,14 +309,16 @@ std::vector<Size> parse_sizes(const char* text) {
 int main(int argc, char** argv) {
   const char* json_path = nullptr;
   int rounds = 3;
+  bool profile = false;
   std::vector<Size> sizes = {{4096, 4096, 4096}, {8192, 8192, 8192}, {4096, 7168, 16384},
                              {4000, 3000, 2000}, {777, 1531, 4112},  {129, 257, 144}, {256, 256, 100}};
   for (int i = 1; i < argc; ++i) {
     if (!std::strcmp(argv[i], "--json") && i + 1 < argc) json_path = argv[++i];
     else if (!std::strcmp(argv[i], "--rounds") && i + 1 < argc) rounds = std::max(1, std::atoi(argv[++i]));
     else if (!std::strcmp(argv[i], "--sizes") && i + 1 < argc) sizes = parse_sizes(argv[++i]);
+    else if (!std::strcmp(argv[i], "--profile")) profile = true;
     else {
-      std::fprintf(stderr, "usage: fp8_bench [--json PATH] [--rounds N] [--sizes N|MxNxK,...]\n");
+      std::fprintf(stderr, "usage: fp8_bench [--json PATH] [--rounds N] [--sizes N|MxNxK,...] [--profile]\n");
       return 2;
     }
   }
@@ -370,36 +404,40 @@ int main(int argc, char** argv) {
     };
     auto run_ours = [&] { ours(0); };
     auto run_lt = [&] { lt_run(lt, buf.a[0], buf.b[0], buf.d[0], nullptr, lt.algo); };
-    // Random data: 2^-8 |r| + ceil(K/32) 2^-13 S (header).
+    // Random data: 2^-7 |r| + ceil(K/32) 2^-13 S (header).
     const double s_coef = std::ldexp(double((sz.k + 31) / 32), -13);
     compute_reference();
-    const CheckResult mine = check_one("stage 20a, random", run_ours, -8, s_coef);
-    const CheckResult theirs = have_lt ? check_one("cuBLASLt, random", run_lt, -8, s_coef) : CheckResult{};
-    // +-1 data: every sum exact, so only bf16's rounding to nearest: 2^-9 |r|.
+    const CheckResult mine = check_one("stage 20a, random", run_ours, -7, s_coef);
+    const CheckResult theirs = have_lt ? check_one("cuBLASLt, random", run_lt, -7, s_coef) : CheckResult{};
+    // +-1 data: every sum exact, so only bf16's rounding to nearest: 2^-8 |r|.
     fill_pm1<<<1024, 256>>>(buf.a[0], a_bytes, 101);
     fill_pm1<<<1024, 256>>>(buf.b[0], b_bytes, 102);
     compute_reference();
-    const CheckResult mine_exact = check_one("stage 20a, exact sums", run_ours, -9, 0.0);
-    const CheckResult theirs_exact = have_lt ? check_one("cuBLASLt, exact sums", run_lt, -9, 0.0) : CheckResult{};
+    const CheckResult mine_exact = check_one("stage 20a, exact sums", run_ours, -8, 0.0);
+    const CheckResult theirs_exact = have_lt ? check_one("cuBLASLt, exact sums", run_lt, -8, 0.0) : CheckResult{};
     fill_e4m3<<<1024, 256>>>(buf.a[0], a_bytes, 1);
     fill_e4m3<<<1024, 256>>>(buf.b[0], b_bytes, 2);
 
+    if (profile) {  // one launch of each between cudaProfilerStart and Stop, for ncu --profile-from-start off
+      CHECK_CUDA(cudaProfilerStart());
+      ours(0);
+      if (have_lt) run_lt();
+      if (have_precise) lt_run(precise, buf.a[0], buf.b[0], buf.d[0], nullptr, precise.algo);
+      CHECK_CUDA(cudaDeviceSynchronize());
+      CHECK_CUDA(cudaProfilerStop());
+    }
     const double flop = 2.0 * sz.m * double(sz.n) * sz.k;
-    // About 40 ms of launches per turn.
+    // About 40 ms of launches of each kernel per round.
     const float one = median_ms(3, sets, ours);
     const int iters = std::clamp(int(40.f / std::max(one, 1e-3f)), 10, 200);
     std::string ours_list, lt_list, precise_list, ratio_list;
     for (int r = 0; r < rounds; ++r) {
-      float t_ours = 0, t_lt = 0, t_precise = 0;
-      auto time_lt = [&] {
-        if (have_lt) t_lt = median_ms(iters, sets, [&](int j) { lt_run(lt, buf.a[j], buf.b[j], buf.d[j], nullptr, lt.algo); });
-        if (have_precise)
-          t_precise = median_ms(iters, sets,
-                                [&](int j) { lt_run(precise, buf.a[j], buf.b[j], buf.d[j], nullptr, precise.algo); });
-      };
-      if (r % 2 == 1) time_lt();
-      t_ours = median_ms(iters, sets, ours);
-      if (r % 2 == 0) time_lt();
+      std::vector<LaunchFn> kernels = {ours};
+      if (have_lt) kernels.push_back([&](int j) { lt_run(lt, buf.a[j], buf.b[j], buf.d[j], nullptr, lt.algo); });
+      if (have_precise)
+        kernels.push_back([&](int j) { lt_run(precise, buf.a[j], buf.b[j], buf.d[j], nullptr, precise.algo); });
+      const std::vector<float> t = median_ms_interleaved(iters, sets, kernels, r % int(kernels.size()));
+      const float t_ours = t[0], t_lt = have_lt ? t[1] : 0.f, t_precise = have_precise ? t.back() : 0.f;
       const double tf_ours = flop / (t_ours * 1e-3) / 1e12;
       const double tf_lt = have_lt ? flop / (t_lt * 1e-3) / 1e12 : 0;
       const double tf_precise = have_precise ? flop / (t_precise * 1e-3) / 1e12 : 0;
@@ -456,7 +494,7 @@ int main(int argc, char** argv) {
                  "  \"reference\": \"cuBLASLt FP8 per-tensor, FAST_ACCUM=1 (best of heuristic candidates); "
                  "cublaslt_precise_tflops: FAST_ACCUM=0\",\n"
                  "  \"ratio\": \"cuBLASLt time / stage time, GPU time (CUDA events), median per turn\",\n"
-                 "  \"tolerance\": \"random: |d-r| <= 2^-8 |r| + ceil(K/32) 2^-13 S; +-1 data (exact sums): |d-r| <= 2^-9 |r|; "
+                 "  \"tolerance\": \"random: |d-r| <= 2^-7 |r| + ceil(K/32) 2^-13 S; +-1 data (exact sums): |d-r| <= 2^-8 |r|; "
                  "r exact, S = sum |sa sb a_k b_k|\",\n"
                  "  \"sizes\": [\n%s\n  ]\n}\n",
                  prop.name, driver, runtime, lt_version, date, rows.c_str());

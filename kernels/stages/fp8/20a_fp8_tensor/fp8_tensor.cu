@@ -16,6 +16,8 @@
 #include <cudaTypedefs.h>  // PFN_cuTensorMapEncodeTiled
 
 #include <atomic>
+#include <cstdlib>
+#include <cstring>
 
 #include "fp8_tensor.cuh"
 #include "fp8_tensor.h"
@@ -55,7 +57,21 @@ cudaError_t encode_fp8_map(CUtensorMap* map, const void* operand, int rows, int 
   return r == CUDA_SUCCESS ? cudaSuccess : cudaErrorInvalidValue;
 }
 
-const void* kKernel = reinterpret_cast<const void*>(fp8_tensor_kernel);
+const void* kKernel = reinterpret_cast<const void*>(fp8_tensor_kernel<Epilogue::Tma>);
+
+// D (bf16, M x N row-major) for TMA stores of 64 x 64 boxes, 128-byte swizzle. Needs N % 8 == 0.
+cudaError_t encode_d_map(CUtensorMap* map, void* D, int m, int n) {
+  const auto encode = encode_tiled();
+  if (encode == nullptr) return cudaErrorNotSupported;
+  const cuuint64_t dims[2] = {cuuint64_t(n), cuuint64_t(m)};
+  const cuuint64_t strides[1] = {cuuint64_t(n) * 2};
+  const cuuint32_t box[2] = {cuuint32_t(S::kChunkCols), 64};
+  const cuuint32_t element_strides[2] = {1, 1};
+  const CUresult r = encode(map, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 2, D, dims, strides, box, element_strides,
+                            CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_NONE,
+                            CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+  return r == CUDA_SUCCESS ? cudaSuccess : cudaErrorInvalidValue;
+}
 
 // Clusters of the kernel the current GPU holds at once (66 on a 132-SM H100 / H200), per device.
 cudaError_t resident_clusters(int* clusters) {
@@ -64,12 +80,16 @@ cudaError_t resident_clusters(int* clusters) {
   int device = 0;
   if (const cudaError_t e = cudaGetDevice(&device); e != cudaSuccess) return e;
   if (device < kDevices && (*clusters = known[device].load()) > 0) return cudaSuccess;
-  if (const cudaError_t e = cudaFuncSetAttribute(fp8_tensor_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                                 int(S::kSmemBytes));
-      e != cudaSuccess)
-    return e;
+  // Every instantiation uses the same shared memory and block: one answer serves all.
+  for (auto* kernel : {fp8_tensor_kernel<Epilogue::Tma>, fp8_tensor_kernel<Epilogue::Direct>,
+                       fp8_tensor_kernel<Epilogue::NoStore>})
+    if (const cudaError_t e =
+            cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(S::kSmemBytes));
+        e != cudaSuccess)
+      return e;
   ClusterLaunch probe(dim3(S::kClusterM), dim3(S::kClusterM, 1, 1), S::kThreads, S::kSmemBytes, nullptr);
-  if (const cudaError_t e = cudaOccupancyMaxActiveClusters(clusters, fp8_tensor_kernel, &probe.config);
+  if (const cudaError_t e =
+          cudaOccupancyMaxActiveClusters(clusters, fp8_tensor_kernel<Epilogue::Tma>, &probe.config);
       e != cudaSuccess)
     return e;
   if (*clusters < 1) return cudaErrorInvalidConfiguration;
@@ -104,8 +124,25 @@ cudaError_t launch_fp8_tensor(const Fp8GemmArgs& args) {
   if (clusters > units) clusters = units;
   const ClusterLaunch launch(dim3(S::kClusterM * clusters), dim3(S::kClusterM, 1, 1), S::kThreads, S::kSmemBytes,
                              args.stream);
-  return cudaLaunchKernelEx(&launch.config, fp8_tensor_kernel, map_a, map_b_half, args.D, args.m, args.n, args.k,
-                            args.scale_a, args.scale_b, m_pairs, n_tiles);
+  // D through the TMA where its rows are 16-byte multiples (N % 8 == 0) and it starts 16-byte aligned.
+  CUtensorMap map_d{};
+  const bool tma_store = args.n % 8 == 0 && reinterpret_cast<uintptr_t>(args.D) % 16 == 0 &&
+                         encode_d_map(&map_d, args.D, args.m, args.n) == cudaSuccess;
+  // Measurement only: GEMMLAB_FP8_EPILOGUE=direct forces the register stores, =none stores nothing.
+  static const int forced = [] {
+    const char* v = std::getenv("GEMMLAB_FP8_EPILOGUE");
+    return v == nullptr ? -1 : std::strcmp(v, "direct") == 0 ? 0 : std::strcmp(v, "none") == 0 ? 2 : -1;
+  }();
+  auto* kernel = forced == 2 ? fp8_tensor_kernel<Epilogue::NoStore>
+                 : tma_store && forced != 0 ? fp8_tensor_kernel<Epilogue::Tma>
+                                            : fp8_tensor_kernel<Epilogue::Direct>;
+  // Measurement only: GEMMLAB_FP8_GROUP=g orders units in groups of g m pairs instead of 8.
+  static const int group = [] {
+    const char* v = std::getenv("GEMMLAB_FP8_GROUP");
+    return v != nullptr && std::atoi(v) > 0 ? std::atoi(v) : S::kGroupPairs;
+  }();
+  return cudaLaunchKernelEx(&launch.config, kernel, map_a, map_b_half, map_d, args.D, args.m, args.n, args.k,
+                            args.scale_a, args.scale_b, m_pairs, n_tiles, group);
 }
 
 }  // namespace gemmlab::kernels::fp8

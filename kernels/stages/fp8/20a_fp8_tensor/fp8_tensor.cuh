@@ -20,7 +20,7 @@
 #include <cuda_bf16.h>
 
 #include "gemmlab/gmma_desc.h"
-#include "stages/hopper/16_cluster.cuh"  // cluster_rank, multicast TMA, remote arrive, setmaxnreg
+#include "stages/hopper/17_persistent.cuh"  // cluster_rank, multicast TMA, remote arrive, setmaxnreg, TMA store
 
 namespace gemmlab::kernels::fp8 {
 
@@ -39,10 +39,17 @@ struct Fp8TensorShape {
   static constexpr int kABytes = kTileM * kRowBytes, kBBytes = kTileN * kRowBytes;
   static constexpr int kStageBytes = kABytes + kBBytes;    // 48 KB
   static constexpr int kGroupPairs = 8;                    // units ordered in groups of 8 m pairs
-  static constexpr size_t kSmemBytes = size_t(kStages) * kStageBytes + 1024 + 2 * kStages * 8;
+  // The TMA epilogue's staging per consumer: two 64 x 64 bf16 chunks (8 KB each: 128-byte rows).
+  static constexpr int kChunkCols = 64, kChunkBytes = 64 * kChunkCols * 2, kStagingBytes = 2 * kChunkBytes;
+  static constexpr size_t kSmemBytes =
+      size_t(kStages) * kStageBytes + size_t(kConsumers) * kStagingBytes + 1024 + 2 * kStages * 8;
 };
 static_assert(Fp8TensorShape::kRowBytes == tma::kRowBytes, "the fp16 stages' 128-byte box rows");
-static_assert(Fp8TensorShape::kSmemBytes == 197696 && Fp8TensorShape::kThreads == 384);
+static_assert(Fp8TensorShape::kSmemBytes == 230464 && Fp8TensorShape::kThreads == 384);
+
+// How the consumers write D: Tma (N % 8 == 0: 16-byte rows for the D map), else Direct;
+// NoStore only to measure what the epilogue costs.
+enum class Epilogue : int { Direct = 0, Tma = 1, NoStore = 2 };
 
 // d (64 x 256, f32) += A (64 x 32, e4m3, K-major) * B (32 x 256, e4m3, K-major). FP8 wgmma has
 // no transpose immediates: both operands must be K-major. accumulate = 0 overwrites d.
@@ -92,8 +99,7 @@ __device__ __forceinline__ uint64_t fp8_desc(uint32_t box, int row0, int step) {
 struct Unit {
   int m_pair, n_tile;
 };
-__host__ __device__ constexpr Unit unit_of(int u, int m_pairs, int n_tiles) {
-  constexpr int kG = Fp8TensorShape::kGroupPairs;
+__host__ __device__ constexpr Unit unit_of(int u, int m_pairs, int n_tiles, int kG = Fp8TensorShape::kGroupPairs) {
   const int group = u / (kG * n_tiles), first = group * kG;
   const int size = m_pairs - first < kG ? m_pairs - first : kG;
   const int r = u - group * kG * n_tiles;
@@ -102,6 +108,7 @@ __host__ __device__ constexpr Unit unit_of(int u, int m_pairs, int n_tiles) {
 static_assert(unit_of(9, 16, 16).m_pair == 1 && unit_of(9, 16, 16).n_tile == 1);
 static_assert(unit_of(130, 16, 16).m_pair == 10 && unit_of(130, 16, 16).n_tile == 0);
 static_assert(unit_of(5, 3, 4).m_pair == 2 && unit_of(5, 3, 4).n_tile == 1);  // a group of 3 pairs
+static_assert(unit_of(5, 16, 16, 4).m_pair == 1 && unit_of(5, 16, 16, 4).n_tile == 1);
 
 // Warpgroup `consumer`'s 64 x 256 accumulators, times `scale`, to D as bf16 (row-major, ldd = N).
 // Pairs go out as one 4-byte store where the pair is inside N and 4-byte aligned (N even).
@@ -123,17 +130,51 @@ __device__ __forceinline__ void store_bf16(const float (&d)[128], __nv_bfloat16*
   }
 }
 
+// The same through shared memory and the TMA: chunk q (columns 64q .. 64q+63, accumulators 32q ..
+// 32q+31) is written as bf16 into staging buffer q % 2, a 64 x 64 box with the 128-byte swizzle
+// (row r at 128 r, its 16-byte piece j at (j ^ r % 8) * 16: a warp's 8 rows x 16 bytes hit all 32
+// banks), then one thread hands it to the copy engine. Before a buffer is rewritten, its store two
+// chunks ago must have read it (wait_group.read 1: the last one may still run). The stores of a
+// unit's last chunks run on under the next unit's main loop; the TMA clips rows and columns past D.
+__device__ __forceinline__ void store_bf16_tma(const float (&d)[128], unsigned char* staging, const CUtensorMap* map_d,
+                                               int row0, int col0, int thread_in_wg, float scale, int barrier_id) {
+  using S = Fp8TensorShape;
+  const bool issuer = thread_in_wg == 0;
+#pragma unroll
+  for (int q = 0; q < S::kTileN / S::kChunkCols; ++q) {
+    unsigned char* buffer = staging + (q % 2) * S::kChunkBytes;
+    if (issuer) bulk_wait_read<1>();
+    warpgroup_barrier(barrier_id);  // buffer q % 2 is free
+#pragma unroll
+    for (int j = 0; j < 32; j += 2) {
+      const int i = 32 * q + j;
+      const FragCoord e = gmma::accumulator(thread_in_wg, i);
+      const int col = e.col % S::kChunkCols;  // even: the pair stays in one 16-byte piece
+      const uint32_t offset = uint32_t(e.row * 128 + (((col * 2 / 16) ^ (e.row % 8)) * 16) + (col * 2) % 16);
+      *reinterpret_cast<__nv_bfloat162*>(buffer + offset) = __floats2bfloat162_rn(d[i] * scale, d[i + 1] * scale);
+    }
+    fence_proxy_async_shared();     // the writes, visible to the copy engine
+    warpgroup_barrier(barrier_id);  // every thread's writes are in
+    if (issuer) {
+      tma_store_2d(map_d, buffer, col0 + q * S::kChunkCols, row0);
+      bulk_commit();
+    }
+  }
+}
+
 // Launched in clusters of (2, 1, 1) blocks, gridDim.x = 2 x clusters (fp8_tensor.cu).
+template <Epilogue kEpilogue>
 __global__ void __launch_bounds__(Fp8TensorShape::kThreads, 1)
     fp8_tensor_kernel(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b_half,
-                      __nv_bfloat16* D, int M, int N, int K, const float* scale_a, const float* scale_b,
-                      int m_pairs, int n_tiles) {
+                      const __grid_constant__ CUtensorMap map_d, __nv_bfloat16* D, int M, int N, int K, const float* scale_a, const float* scale_b,
+                      int m_pairs, int n_tiles, int group_pairs) {
 #if GEMMLAB_SM90A
   using S = Fp8TensorShape;
   constexpr int kS = S::kStages;
   extern __shared__ __align__(16) unsigned char smem_raw[];
   unsigned char* tiles = align_tiles(smem_raw);
-  uint64_t* full = reinterpret_cast<uint64_t*>(tiles + kS * S::kStageBytes);
+  unsigned char* staging = tiles + kS * S::kStageBytes;
+  uint64_t* full = reinterpret_cast<uint64_t*>(staging + S::kConsumers * S::kStagingBytes);
   uint64_t* empty = full + kS;
 
   const uint32_t rank = cluster_rank(), peer = rank ^ 1u;
@@ -153,7 +194,7 @@ __global__ void __launch_bounds__(Fp8TensorShape::kThreads, 1)
     if (threadIdx.x == 0) {
 #pragma unroll 1
       for (int u = cluster; u < units; u += clusters) {
-        const Unit unit = unit_of(u, m_pairs, n_tiles);
+        const Unit unit = unit_of(u, m_pairs, n_tiles, group_pairs);
         const int m0 = (2 * unit.m_pair + int(rank)) * S::kTileM, n0 = unit.n_tile * S::kTileN;
         const int b_row = int(rank) * (S::kTileN / 2);
 #pragma unroll 1
@@ -188,7 +229,7 @@ __global__ void __launch_bounds__(Fp8TensorShape::kThreads, 1)
   float d[S::kAccumulators];
 #pragma unroll 1
   for (int u = cluster; u < units; u += clusters) {
-    const Unit unit = unit_of(u, m_pairs, n_tiles);
+    const Unit unit = unit_of(u, m_pairs, n_tiles, group_pairs);
 #pragma unroll 1
     for (int t = 0; t < k_tiles; ++t, ++it) {
       const int stage = it % kS;
@@ -207,8 +248,14 @@ __global__ void __launch_bounds__(Fp8TensorShape::kThreads, 1)
     fence_accumulators(d);
     release((it - 1) % kS);
     const int row0 = (2 * unit.m_pair + int(rank)) * S::kTileM + 64 * consumer;
-    store_bf16(d, D, M, N, row0, unit.n_tile * S::kTileN, thread_in_wg, scale);
+    if constexpr (kEpilogue == Epilogue::Direct)
+      store_bf16(d, D, M, N, row0, unit.n_tile * S::kTileN, thread_in_wg, scale);
+    else if constexpr (kEpilogue == Epilogue::Tma)
+      store_bf16_tma(d, staging + consumer * S::kStagingBytes, &map_d, row0, unit.n_tile * S::kTileN, thread_in_wg,
+                     scale, 1 + consumer);
   }
+  // The block may end once the copy engine has read the staging (the kernel's end covers the writes).
+  if (kEpilogue == Epilogue::Tma && thread_in_wg == 0) bulk_wait_read<0>();
 #endif
 }
 
