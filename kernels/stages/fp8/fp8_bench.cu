@@ -330,7 +330,21 @@ int main(int argc, char** argv) {
   char date[32];
   const std::time_t now = std::time(nullptr);
   std::strftime(date, sizeof(date), "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
-  std::printf("%s, driver %d, runtime %d, cuBLASLt %d, %s\n", prop.name, driver, runtime, lt_version, date);
+  // The kernel driver's version (Linux): the first word of /proc/driver/nvidia/version's first line
+  // that starts with a digit and holds a dot ("NVRM version: NVIDIA UNIX ... 580.159.04  Release ...").
+  std::string driver_version = "unknown";
+  if (FILE* f = std::fopen("/proc/driver/nvidia/version", "r")) {
+    char line[512] = {};
+    if (std::fgets(line, sizeof(line), f) != nullptr)
+      for (char* word = std::strtok(line, " \t\n"); word != nullptr; word = std::strtok(nullptr, " \t\n"))
+        if (word[0] >= '0' && word[0] <= '9' && std::strchr(word, '.') != nullptr) {
+          driver_version = word;
+          break;
+        }
+    std::fclose(f);
+  }
+  std::printf("%s, driver %s (CUDA %d), runtime %d, cuBLASLt %d, %s\n", prop.name, driver_version.c_str(), driver,
+              runtime, lt_version, date);
 
   const float host_scales[2] = {0.75f, 1.25f};
   float *scale_a = nullptr, *scale_b = nullptr;  // each in its own allocation (256-byte aligned)
@@ -488,7 +502,7 @@ int main(int argc, char** argv) {
     }
     std::fprintf(f,
                  "{\n  \"bench\": \"fp8_bench\",\n  \"stage\": \"20a fp8 tensor\",\n  \"device\": \"%s\",\n"
-                 "  \"driver\": %d,\n  \"runtime\": %d,\n  \"cublaslt\": %d,\n  \"date\": \"%s\",\n"
+                 "  \"driver\": \"%s\",\n  \"driver_cuda_version\": %d,\n  \"runtime\": %d,\n  \"cublaslt\": %d,\n  \"date\": \"%s\",\n"
                  "  \"problem\": \"D(bf16, row-major) = sa*sb * A(e4m3, MxK, K-major) * B(e4m3, NxK, K-major)^T, "
                  "fp32 accumulate; cuBLASLt TN with operands swapped\",\n"
                  "  \"reference\": \"cuBLASLt FP8 per-tensor, FAST_ACCUM=1 (best of heuristic candidates); "
@@ -497,7 +511,7 @@ int main(int argc, char** argv) {
                  "  \"tolerance\": \"random: |d-r| <= 2^-7 |r| + ceil(K/32) 2^-13 S; +-1 data (exact sums): |d-r| <= 2^-8 |r|; "
                  "r exact, S = sum |sa sb a_k b_k|\",\n"
                  "  \"sizes\": [\n%s\n  ]\n}\n",
-                 prop.name, driver, runtime, lt_version, date, rows.c_str());
+                 prop.name, driver_version.c_str(), driver, runtime, lt_version, date, rows.c_str());
     std::fclose(f);
     std::printf("\nwrote %s\n", json_path);
   }

@@ -45,7 +45,8 @@ struct Fp8TensorShape {
       size_t(kStages) * kStageBytes + size_t(kConsumers) * kStagingBytes + 1024 + 2 * kStages * 8;
 };
 static_assert(Fp8TensorShape::kRowBytes == tma::kRowBytes, "the fp16 stages' 128-byte box rows");
-static_assert(Fp8TensorShape::kSmemBytes == 230464 && Fp8TensorShape::kThreads == 384);
+static_assert(Fp8TensorShape::kSmemBytes == 230464 && Fp8TensorShape::kThreads == 384,
+              "192 KB of stages + 32 KB of D staging + 1 KB alignment + barriers");
 
 // How the consumers write D: Tma (N % 8 == 0: 16-byte rows for the D map), else Direct;
 // NoStore only to measure what the epilogue costs.
