@@ -14,8 +14,10 @@
 //   schedule : persistent: one block per SM; cluster c takes units c, c + clusters, ... in
 //              groups of kGroupPairs m pairs (L2 reuse); the ring counter `it` runs across units,
 //              so the producer fills the next unit's stages while the consumers store.
-//   epilogue : d * (scale_a * scale_b) rounded to bf16, stored straight from the registers as
-//              bf16x2 (4 bytes: a thread's accumulators come in adjacent-column pairs).
+//   epilogue : d * (scale_a * scale_b) rounded to bf16. N % 8 == 0: 64-column chunks through two
+//              8 KB swizzled staging buffers per consumer and TMA stores that run on under the next
+//              unit (store_bf16_tma); otherwise bf16x2 stores straight from the registers (a
+//              thread's accumulators come in adjacent-column pairs).
 #pragma once
 #include <cuda_bf16.h>
 
@@ -48,9 +50,8 @@ static_assert(Fp8TensorShape::kRowBytes == tma::kRowBytes, "the fp16 stages' 128
 static_assert(Fp8TensorShape::kSmemBytes == 230464 && Fp8TensorShape::kThreads == 384,
               "192 KB of stages + 32 KB of D staging + 1 KB alignment + barriers");
 
-// How the consumers write D: Tma (N % 8 == 0: 16-byte rows for the D map), else Direct;
-// NoStore only to measure what the epilogue costs.
-enum class Epilogue : int { Direct = 0, Tma = 1, NoStore = 2 };
+// How the consumers write D: Tma (N % 8 == 0: 16-byte rows for the D map), else Direct.
+enum class Epilogue : int { Direct = 0, Tma = 1 };
 
 // d (64 x 256, f32) += A (64 x 32, e4m3, K-major) * B (32 x 256, e4m3, K-major). FP8 wgmma has
 // no transpose immediates: both operands must be K-major. accumulate = 0 overwrites d.
@@ -251,7 +252,7 @@ __global__ void __launch_bounds__(Fp8TensorShape::kThreads, 1)
     const int row0 = (2 * unit.m_pair + int(rank)) * S::kTileM + 64 * consumer;
     if constexpr (kEpilogue == Epilogue::Direct)
       store_bf16(d, D, M, N, row0, unit.n_tile * S::kTileN, thread_in_wg, scale);
-    else if constexpr (kEpilogue == Epilogue::Tma)
+    else
       store_bf16_tma(d, staging + consumer * S::kStagingBytes, &map_d, row0, unit.n_tile * S::kTileN, thread_in_wg,
                      scale, 1 + consumer);
   }
