@@ -22,7 +22,7 @@
 // 101.2-101.3 % at 8192^3, 96.9 % at 4096 x 7168 x 16384 (448 units fill 6.8 rounds of 66 clusters;
 // cuBLASLt's 176 x 128 tiles fill 9.9 of 132 SMs), 104-108 % at 4000 x 3000 x 2000.
 // Where the last points go (ncu, one launch each, cycles = duration x SM clock): at 4096^3 this
-// kernel 148 k cycles, tensor pipe 85 % busy; cuBLASLt's nvjet_sm90_qqtst_112x128_128x5_1x2 142 k,
+// kernel 148 k cycles, tensor pipe 85 % busy; cuBLASLt's nvjet_sm90_qqtst_112x128_128x7_1x2 142 k,
 // 91 %. At 4096 x 7168 x 16384: 952 k, 93 %; its 176x128 tile 929 k, 97 %. Its tiles fill whole
 // rounds of 132 SMs (37 x 32 = 1184 tiles: 8.97 rounds; 41 x 32: 9.94); our 128 x 256 units fill
 // 3.88 and 6.79 rounds of 66 clusters. Next: narrowed units as stage 19's, or a stream-k tail.
