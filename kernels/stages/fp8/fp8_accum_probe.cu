@@ -8,9 +8,15 @@
 // adversarial inputs (binade gaps, cancellation, subnormals, sums crossing powers of two, a large
 // initial accumulator) and prints inputs and outputs as JSON.
 //
+// What it found (H200): gemmlab/fp8_accum.h states the rule; sim/tests/test_fp8_accum.cpp checks it.
+//
+//   cmake --preset gpu -DGEMMLAB_GPU_PROBES=ON && cmake --build build-gpu --target fp8_accum_probe
+// or by hand:
 //   nvcc -std=c++20 -arch=sm_90a -O3 -I kernels -I sim/include \
 //        kernels/stages/fp8/fp8_accum_probe.cu -o fp8_accum_probe
-//   ./fp8_accum_probe > sim/tests/data/fp8_accum_probe_h200.json
+//   ./fp8_accum_probe "$(nvidia-smi --query-gpu=driver_version --format=csv,noheader)" \
+//        > sim/tests/data/fp8_accum_probe_h200.json
+// The argument (optional) is the driver version the JSON records beside the CUDA driver API's.
 #include <cuda_runtime.h>
 
 #include <cmath>
@@ -201,7 +207,7 @@ std::string hex_floats(const float* f, int n) {
 }
 }  // namespace
 
-int main() {
+int main(int argc, char** argv) {
   std::vector<Case> cases;
   for (const char* kind : {"random_full", "random_unit", "binade_gap", "two_values", "cancel", "subnormal", "pow2_cross"})
     for (int rep = 0; rep < 3; ++rep) cases.push_back(make(kind, 1, 0));
@@ -243,8 +249,8 @@ int main() {
   char date[32];
   const std::time_t now = std::time(nullptr);
   std::strftime(date, sizeof date, "%Y-%m-%d", std::gmtime(&now));
-  std::printf("{\n\"device\": \"%s\",\n\"driver\": \"%d.%d\",\n\"date\": \"%s\",\n", prop.name, driver / 1000,
-              driver % 1000 / 10, date);
+  std::printf("{\n\"device\": \"%s\",\n\"driver\": \"%s%s(CUDA driver API %d.%d)\",\n\"date\": \"%s\",\n", prop.name,
+              argc > 1 ? argv[1] : "", argc > 1 ? " " : "", driver / 1000, driver % 1000 / 10, date);
   std::printf("\"instruction\": \"wgmma.mma_async.sync.aligned.m64n8k32.f32.e4m3.e4m3\",\n");
   std::printf("\"layout\": \"a: 64 x K e4m3 row-major hex, b: 8 x K e4m3 row-major hex (d = a b^T), c and d: 64 x 8 f32 bits row-major hex, d after each k step of 32\",\n\"cases\": [\n");
   for (int i = 0; i < n; ++i) {
