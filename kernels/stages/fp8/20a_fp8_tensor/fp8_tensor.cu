@@ -1,0 +1,160 @@
+// Stage 20a - FP8 (e4m3) operands with per-tensor scales, on stage 19's machinery (sm_90a only).
+// The fp16 ladder ends at stage 19; what people train and serve with on Hopper is FP8: half the
+// bytes per element and twice the tensor-core rate (wgmma k32 e4m3 takes as long as k16 f16).
+//
+//   - The same 128-byte swizzled boxes, descriptors and pipeline: a row of the k-tile is now 128
+//     e4m3 instead of 64 halves, so a k-tile holds twice the k and feeds twice the MMA work for the
+//     same 48 KB. The TMA map reads bytes (UINT8), the wgmma is m64n256k32.f32.e4m3.e4m3.
+//   - Both operands K-major (FP8 wgmma has no transposed forms): A row-major M x K, B as N x K.
+//     That is the only layout cuBLASLt's FP8 accepts too ("TN").
+//   - Per-tensor scales: the accumulators are fp32 sums of exact e4m3 products; the epilogue
+//     multiplies by scale_a * scale_b once and rounds to bf16 (D row-major, ldd = N).
+//   - Persistent clusters of 2 sharing B through TMA multicast, as stage 19; units in groups of 8
+//     m pairs for L2 reuse (groups of 4 or 16 measured the same).
+//   - D through the TMA where N % 8 == 0: each consumer writes 64-column chunks of bf16 into two
+//     swizzled 8 KB buffers and the copy engine stores them under the next unit's main loop. The
+//     direct bf16x2 stores it replaces (kept for N % 8 != 0) held the tensor cores idle at every
+//     unit's end: 80-84 % of cuBLASLt at 4096^3 against 99-100 % (one H200 run, in turns).
+// K must be a multiple of 16 (TMA's 16-byte row strides: K bytes per row); any M and N.
+//
+// Measured on an H200 (fp8_bench, GPU time, cuBLASLt 13.1 FP8 with FAST_ACCUM, the same arithmetic,
+// timed in turns launch by launch; assets/results/nvidia-h200-fp8.json): 98.7-100.0 % at 4096^3,
+// 101.2-101.3 % at 8192^3, 96.9 % at 4096 x 7168 x 16384 (448 units fill 6.8 rounds of 66 clusters;
+// cuBLASLt's 176 x 128 tiles fill 9.9 of 132 SMs), 104-108 % at 4000 x 3000 x 2000.
+// Where the last points go (ncu, one launch each, cycles = duration x SM clock): at 4096^3 this
+// kernel 148 k cycles, tensor pipe 85 % busy; cuBLASLt's nvjet_sm90_qqtst_112x128_128x7_1x2 142 k,
+// 91 %. At 4096 x 7168 x 16384: 952 k, 93 %; its 176x128 tile 929 k, 97 %. Its tiles fill whole
+// rounds of 132 SMs (37 x 32 = 1184 tiles: 8.97 rounds; 41 x 32: 9.94); our 128 x 256 units fill
+// 3.88 and 6.79 rounds of 66 clusters. Next: narrowed units as stage 19's, or a stream-k tail.
+// The heuristic's fastest candidate differs from run to run (112x128 or 176x128 at 4096^3).
+// The kernel: fp8_tensor.cuh. Run: kernels/stages/fp8/fp8_bench (its header says how to build).
+#include <cudaTypedefs.h>  // PFN_cuTensorMapEncodeTiled
+
+#include <atomic>
+#include <cstdlib>
+#include <cstring>
+
+#include "fp8_tensor.cuh"
+#include "fp8_tensor.h"
+#include "stages/hopper/hopper_host.h"    // check_hopper_device
+#include "stages/hopper/hopper_launch.cuh"  // ClusterLaunch
+
+namespace gemmlab::kernels::fp8 {
+namespace {
+
+using S = Fp8TensorShape;
+
+PFN_cuTensorMapEncodeTiled_v12000 encode_tiled() {
+  static const auto fn = [] {
+    void* p = nullptr;
+    cudaDriverEntryPointQueryResult found{};
+    if (cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &p, 12000, cudaEnableDefault, &found) !=
+            cudaSuccess ||
+        found != cudaDriverEntryPointSuccess)
+      p = nullptr;
+    return reinterpret_cast<PFN_cuTensorMapEncodeTiled_v12000>(p);
+  }();
+  return fn;
+}
+
+// A K-contiguous e4m3 operand of `rows` rows, read as boxes of 128 bytes x box_rows rows with the
+// 128-byte swizzle; elements outside the tensor read as zero.
+cudaError_t encode_fp8_map(CUtensorMap* map, const void* operand, int rows, int k, int box_rows) {
+  const auto encode = encode_tiled();
+  if (encode == nullptr) return cudaErrorNotSupported;
+  const cuuint64_t dims[2] = {cuuint64_t(k), cuuint64_t(rows)};
+  const cuuint64_t strides[1] = {cuuint64_t(k)};  // bytes between rows
+  const cuuint32_t box[2] = {cuuint32_t(S::kTileK), cuuint32_t(box_rows)};
+  const cuuint32_t element_strides[2] = {1, 1};
+  const CUresult r = encode(map, CU_TENSOR_MAP_DATA_TYPE_UINT8, 2, const_cast<void*>(operand), dims, strides, box,
+                            element_strides, CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
+                            CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+  return r == CUDA_SUCCESS ? cudaSuccess : cudaErrorInvalidValue;
+}
+
+const void* kKernel = reinterpret_cast<const void*>(fp8_tensor_kernel<Epilogue::Tma>);
+
+// D (bf16, M x N row-major) for TMA stores of 64 x 64 boxes, 128-byte swizzle. Needs N % 8 == 0.
+cudaError_t encode_d_map(CUtensorMap* map, void* D, int m, int n) {
+  const auto encode = encode_tiled();
+  if (encode == nullptr) return cudaErrorNotSupported;
+  const cuuint64_t dims[2] = {cuuint64_t(n), cuuint64_t(m)};
+  const cuuint64_t strides[1] = {cuuint64_t(n) * 2};
+  const cuuint32_t box[2] = {cuuint32_t(S::kChunkCols), 64};
+  const cuuint32_t element_strides[2] = {1, 1};
+  const CUresult r = encode(map, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 2, D, dims, strides, box, element_strides,
+                            CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_NONE,
+                            CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+  return r == CUDA_SUCCESS ? cudaSuccess : cudaErrorInvalidValue;
+}
+
+// Clusters of the kernel the current GPU holds at once (66 on a 132-SM H100 / H200), per device.
+cudaError_t resident_clusters(int* clusters) {
+  constexpr int kDevices = 64;
+  static std::atomic<int> known[kDevices] = {};
+  int device = 0;
+  if (const cudaError_t e = cudaGetDevice(&device); e != cudaSuccess) return e;
+  if (device < kDevices && (*clusters = known[device].load()) > 0) return cudaSuccess;
+  // Every instantiation uses the same shared memory and block: one answer serves all.
+  for (auto* kernel : {fp8_tensor_kernel<Epilogue::Tma>, fp8_tensor_kernel<Epilogue::Direct>})
+    if (const cudaError_t e =
+            cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(S::kSmemBytes));
+        e != cudaSuccess)
+      return e;
+  ClusterLaunch probe(dim3(S::kClusterM), dim3(S::kClusterM, 1, 1), S::kThreads, S::kSmemBytes, nullptr);
+  if (const cudaError_t e =
+          cudaOccupancyMaxActiveClusters(clusters, fp8_tensor_kernel<Epilogue::Tma>, &probe.config);
+      e != cudaSuccess)
+    return e;
+  if (*clusters < 1) return cudaErrorInvalidConfiguration;
+  if (device < kDevices) known[device] = *clusters;
+  return cudaSuccess;
+}
+
+}  // namespace
+
+const char* check_fp8_tensor(int m, int n, int k) {
+  if (m < 1 || n < 1 || k < 1) return "m, n and k must be at least 1";
+  if (m > (1 << 30) || n > (1 << 30) || k > (1 << 30))
+    return "m, n and k must be at most 1073741824 (2^30): the kernel indexes in 32-bit ints";
+  if (k % 16 != 0)
+    return "K must be a multiple of 16: TMA needs 16-byte row strides (K e4m3 bytes per row of A and B); "
+           "pad K with zeros";
+  if (const char* why = check_hopper_device(kKernel)) return why;
+  return nullptr;
+}
+
+cudaError_t launch_fp8_tensor(const Fp8GemmArgs& args) {
+  if (check_fp8_tensor(args.m, args.n, args.k) != nullptr) return cudaErrorInvalidValue;
+  CUtensorMap map_a, map_b_half;
+  if (const cudaError_t e = encode_fp8_map(&map_a, args.A, args.m, args.k, S::kTileM); e != cudaSuccess) return e;
+  if (const cudaError_t e = encode_fp8_map(&map_b_half, args.B, args.n, args.k, S::kTileN / S::kClusterM);
+      e != cudaSuccess)
+    return e;
+  int clusters = 0;
+  if (const cudaError_t e = resident_clusters(&clusters); e != cudaSuccess) return e;
+  const int m_tiles = (args.m + S::kTileM - 1) / S::kTileM, n_tiles = (args.n + S::kTileN - 1) / S::kTileN;
+  const int m_pairs = (m_tiles + 1) / 2, units = m_pairs * n_tiles;
+  if (clusters > units) clusters = units;
+  const ClusterLaunch launch(dim3(S::kClusterM * clusters), dim3(S::kClusterM, 1, 1), S::kThreads, S::kSmemBytes,
+                             args.stream);
+  // D through the TMA where its rows are 16-byte multiples (N % 8 == 0) and it starts 16-byte aligned.
+  CUtensorMap map_d{};
+  const bool tma_store = args.n % 8 == 0 && reinterpret_cast<uintptr_t>(args.D) % 16 == 0 &&
+                         encode_d_map(&map_d, args.D, args.m, args.n) == cudaSuccess;
+  // Measurement only: GEMMLAB_FP8_EPILOGUE=direct forces the register stores.
+  static const bool forced_direct = [] {
+    const char* v = std::getenv("GEMMLAB_FP8_EPILOGUE");
+    return v != nullptr && std::strcmp(v, "direct") == 0;
+  }();
+  auto* kernel = tma_store && !forced_direct ? fp8_tensor_kernel<Epilogue::Tma> : fp8_tensor_kernel<Epilogue::Direct>;
+  // Measurement only: GEMMLAB_FP8_GROUP=g orders units in groups of g m pairs instead of 8.
+  static const int group = [] {
+    const char* v = std::getenv("GEMMLAB_FP8_GROUP");
+    return v != nullptr && std::atoi(v) > 0 ? std::atoi(v) : S::kGroupPairs;
+  }();
+  return cudaLaunchKernelEx(&launch.config, kernel, map_a, map_b_half, map_d, args.D, args.m, args.n, args.k,
+                            args.scale_a, args.scale_b, m_pairs, n_tiles, group);
+}
+
+}  // namespace gemmlab::kernels::fp8
