@@ -14,10 +14,10 @@ namespace {
 // What an entry id runs: a registered stage or cuBLAS of a track. The registry (gemmlab/stages.def) is
 // the only list of ids; anything else is refused here, before the runner sees it.
 Expected<kernels::Target> target_of(const std::string& id) {
-  if (id == "cublas-fp32") return kernels::Target::cublas(kernels::Track::fp32);
-  if (id == "cublas-fp16") return kernels::Target::cublas(kernels::Track::fp16);
-  if (id == "im2col-cublas" || id == "cudnn")
-    return Error{id + " is a convolution reference: time convolutions with gemmlab bench --conv"};
+  if (const ReferenceDesc* r = find_reference(id)) {
+    if (is_conv(r->track)) return Error{id + " is a convolution reference: time convolutions with gemmlab bench --conv"};
+    return kernels::Target::cublas(r->track);
+  }
   if (const kernels::StageInfo* s = kernels::find_stage(id)) {
     // Run times GEMM sizes; the conv stages' problem is a convolution (the bench's --conv).
     if (is_conv(s->track))
@@ -26,7 +26,7 @@ Expected<kernels::Target> target_of(const std::string& id) {
     return kernels::Target::of(*s);
   }
   return Error{"unknown stage id '" + id +
-               "': not in sim/include/gemmlab/stages.def (nor cublas-fp32 / cublas-fp16); "
+               "': not in sim/include/gemmlab/stages.def (nor a reference of gemmlab/stage_desc.h); "
                "use an id from the stage registry"};
 }
 

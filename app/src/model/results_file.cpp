@@ -6,10 +6,19 @@
 
 #include <nlohmann/json.hpp>
 
+#include "gemmlab/stage_desc.h"
 #include "model/files.h"
 
 namespace gemmlab::app {
 namespace {
+
+// "fp32, fp16, ... or conv-hopper": the track table's names.
+std::string track_names() {
+  std::string out;
+  for (size_t i = 0; i < std::size(kTrackTable); ++i)
+    out += (i == 0 ? "" : i + 1 == std::size(kTrackTable) ? " or " : ", ") + std::string(kTrackTable[i].name);
+  return out;
+}
 
 using Json = nlohmann::json;
 
@@ -63,6 +72,12 @@ void read_conv(const Json& c, const std::string& where, int (&out)[10]) {
 
 }  // namespace
 
+bool BenchResult::is_cublas() const {
+  const ReferenceDesc* r = find_reference(stage);
+  return r && gemm_reference(r->track) == r;
+}
+bool BenchResult::is_reference() const { return find_reference(stage) != nullptr; }
+
 std::string BenchResult::size_key() const {
   if (!is_conv) return std::to_string(m) + " x " + std::to_string(n) + " x " + std::to_string(k);
   std::string t = "conv ";
@@ -99,10 +114,9 @@ Expected<BenchResults> parse_bench_results(const std::string& text, const std::s
       BenchResult b;
       b.stage = str(x, w, "stage");
       b.track = str(x, w, "track");
-      b.is_conv = b.track.rfind("conv-", 0) == 0;
-      if (b.track != "fp32" && b.track != "fp16" && b.track != "hopper" && b.track != "conv-fp16" &&
-          b.track != "conv-int8" && b.track != "conv-int4" && b.track != "conv-hopper")
-        throw ShapeError{w + ".track must be fp32, fp16, hopper, conv-fp16, conv-int8, conv-int4 or conv-hopper"};
+      const TrackDesc* track = find_track(b.track);
+      if (!track) throw ShapeError{w + ".track must be " + track_names()};
+      b.is_conv = track->conv;
       b.m = whole(x, w, "m", 1, 1 << 30);
       b.n = whole(x, w, "n", 1, 1 << 30);
       b.k = whole(x, w, "k", 1, 1 << 30);

@@ -6,7 +6,7 @@
 // A convolution row (`gemmlab bench --conv`, tracks conv-fp16 / conv-int8 / conv-int4) has m, n, k
 // of its implicit GEMM, "conv": {"n","h","w","c","k","r","s","pad","stride","dilation"}, and
 // instead of ratio_to_cublas "ratio_to_im2col", "im2col_ms" and, where cuDNN ran, "ratio_to_cudnn",
-// "cudnn_ms"; its references are the rows of stages "im2col-cublas" and "cudnn".
+// "cudnn_ms"; its references are the rows of the conv tracks' references (kTrackTable).
 // A file of another shape is refused with a message naming the first wrong field.
 #pragma once
 #include <string>
@@ -41,8 +41,8 @@ struct BenchResult {
   bool is_conv = false;
   int conv[10] = {};  // N, H, W, C, K, R, S, pad, stride, dilation
   double ratio_to_im2col = 0, im2col_ms = 0, ratio_to_cudnn = 0, cudnn_ms = 0;  // 0: not run
-  bool is_cublas() const { return stage.rfind("cublas", 0) == 0; }
-  bool is_reference() const { return is_cublas() || stage == "im2col-cublas" || stage == "cudnn"; }
+  bool is_cublas() const;     // a GEMM reference row (cuBLAS of a track)
+  bool is_reference() const;  // any reference row (gemmlab/stage_desc.h: kReferenceTable)
   // What the Kernels view groups rows by: "4096 x 4096 x 4096", or "conv 32,56,56,64,64,3,3 pad 1 stride 1".
   std::string size_key() const;
 };

@@ -15,8 +15,10 @@ namespace gemmlab::simt_tile {
 
 inline constexpr int kTileM = 128, kTileN = 128, kTileK = 8;
 inline constexpr int kThreads = 256;
-// Stage 5's block raster: GemmIdentityThreadblockSwizzle<8> (the registry and the kernel read it).
+// Stage 11's block raster: GemmIdentityThreadblockSwizzle<8> (the registry and the kernel read it).
 inline constexpr int kBlockSwizzleN = 8;
+// Stage 13b's shared Position (two ints) beside its two buffers: its registry row adds these bytes.
+inline constexpr int kStreamKPositionBytes = 8;
 inline constexpr int kWarpM = 32, kWarpN = 64;          // warp tile
 inline constexpr int kWarpsM = kTileM / kWarpM;          // 4 warps along m
 inline constexpr int kWarpsN = kTileN / kWarpN;          // 2 warps along n
