@@ -98,7 +98,7 @@ struct ConvBuffers {
 
 std::string ConvTarget::id() const {
   if (kind == Kind::Stage) return stage->id;
-  return kind == Kind::Im2colCublas ? "im2col-cublas" : "cudnn";
+  return reference_of_kind(kind == Kind::Im2colCublas ? ReferenceKind::Im2colCublas : ReferenceKind::Cudnn).id;
 }
 
 bool cudnn_built() { return cudnn::built(); }

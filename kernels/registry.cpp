@@ -1,17 +1,23 @@
 #include "registry.h"
 
+#include <array>
+
 namespace gemmlab::kernels {
 namespace {
 
-// In stages.def order, like kStageTable: entry i pairs kStageTable[i] with its launch function.
-const StageInfo kStages[] = {
-#define GEMMLAB_STAGE(id, name, track, lesson, kernel, tm, tn, tk, threads, regs, smem, loads, raster, \
-                      raster_param, partition, coresident, math, launch)                                     \
-  {kStageTable[stage_index(id)], &launch},
+// In stages.def order, like kStageTable: entry i is the launch function of kStageTable[i].
+StageLaunch (*const kLaunches[])() = {
+#define GEMMLAB_STAGE(launch, ...) &launch,
 #include "gemmlab/stages.def"
 #undef GEMMLAB_STAGE
 };
-static_assert(std::size(kStages) == std::size(kStageTable));
+static_assert(std::size(kLaunches) == std::size(kStageTable));
+
+const std::array<StageInfo, std::size(kStageTable)> kStages = [] {
+  std::array<StageInfo, std::size(kStageTable)> out{};
+  for (size_t i = 0; i < out.size(); ++i) out[i] = StageInfo{kStageTable[i], kLaunches[i]};
+  return out;
+}();
 
 }  // namespace
 

@@ -40,10 +40,10 @@ std::string nvidia_driver_version() {
 // ---------------------------------------------------------------- public helpers
 std::string Target::id() const {
   if (stage) return stage->id;
-  return track == Track::fp32 ? "cublas-fp32" : "cublas-fp16";
+  return gemm_reference(operand_track(track))->id;
 }
 
-double tolerance(Track t) { return t == Track::fp32 || t == Track::conv_int8 || t == Track::conv_int4 ? 1e-5 : 2e-3; }
+double tolerance(Track t) { return track_desc(t).tolerance; }
 
 std::string gpu_unavailable_reason() {
   int count = 0;

@@ -46,7 +46,7 @@ struct Target {
     const StageDesc* b = ladder_previous(s);
     return b ? std::optional<Target>(of(*find_stage(b->id))) : std::nullopt;
   }
-  std::string id() const;  // stage id, or "cublas-fp32" / "cublas-fp16"
+  std::string id() const;  // stage id, or the id of the track's GEMM reference row (gemm_reference)
 };
 
 struct DeviceInfo {
@@ -99,7 +99,7 @@ struct ConvTarget {
   static ConvTarget of(const StageInfo& s) { return {Kind::Stage, &s, conv_element(s.track)}; }
   static ConvTarget im2col_cublas(conv::Element e) { return {Kind::Im2colCublas, nullptr, e}; }
   static ConvTarget cudnn(conv::Element e) { return {Kind::Cudnn, nullptr, e}; }
-  std::string id() const;  // the stage id, "im2col-cublas" or "cudnn"
+  std::string id() const;  // the stage id, or the reference row's of its kind
 };
 
 // Whether this build has cuDNN (found at configure time: GEMMLAB_CUDNN_ROOT), and its version.

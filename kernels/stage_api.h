@@ -1,5 +1,5 @@
 // What every stage's .cu file provides: a host launch function with this signature, declared
-// here and listed in stages.def. The runner owns the buffers; a stage only launches.
+// here from its row in stages.def. The runner owns the buffers; a stage only launches.
 #pragma once
 #include <cuda_runtime.h>
 
@@ -42,9 +42,7 @@ struct StageLaunch {
   cudaError_t (*launch_conv)(const ConvArgs& args) = nullptr;
 };
 
-#define GEMMLAB_STAGE(id, name, track, lesson, kernel, tm, tn, tk, threads, regs, smem, loads, raster, \
-                      raster_param, partition, coresident, math, launch)                                     \
-  StageLaunch launch();
+#define GEMMLAB_STAGE(launch, ...) StageLaunch launch();
 #include "gemmlab/stages.def"
 #undef GEMMLAB_STAGE
 

@@ -437,7 +437,7 @@ TEST(GuiWalk, CodeStepDrawsWhatItsLineMoves) {
   EXPECT_EQ(j["preview"]["settings"]["op"], "ldsm.x4");
   // The step points at the two calls in the stage's header (`file`), not at its .cu.
   ASSERT_TRUE(j.contains("pointed")) << j.dump().substr(0, 300);
-  EXPECT_EQ(j["pointed"]["file"], "kernels/stages/fp16/09_ldmatrix.cuh");
+  EXPECT_EQ(j["pointed"]["file"], "kernels/stages/fp16/ldmatrix_fragments.cuh");
   EXPECT_EQ(j["pointed"]["lines"], nlohmann::json::array({40, 44}));
   const Image im = load((out / "code.png").string());
   ASSERT_TRUE(im.ok());

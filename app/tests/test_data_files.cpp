@@ -1,6 +1,6 @@
 // The files the app reads besides lessons: results JSON of `gemmlab bench --json`, Nsight
 // Compute CSV. The CSV fixture is a real `ncu --csv` capture of the multistage stage on an H200
-// (kernels/tools/fp16_session.sh); the numbers below are read off that file.
+// (kernels/lab/tools/fp16_session.sh); the numbers below are read off that file.
 #include <gtest/gtest.h>
 
 #include "model/ncu_csv.h"

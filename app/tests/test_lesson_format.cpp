@@ -129,10 +129,9 @@ TEST(StageRegistry, MatchesStagesDef) {
   std::string line, first_id;
   size_t lines = 0;
   while (std::getline(in, line))
-    if (line.rfind("GEMMLAB_STAGE(\"", 0) == 0) {
-      if (!lines) first_id = line.substr(15, line.find('"', 15) - 15);
-      ++lines;
-    }
+    if (line.rfind("GEMMLAB_STAGE(", 0) == 0) ++lines;
+    else if (const size_t at = line.find(".id = \""); at != std::string::npos && first_id.empty())
+      first_id = line.substr(at + 7, line.find('"', at + 7) - at - 7);
   const auto s = stage_table();
   ASSERT_GT(lines, 0u);
   ASSERT_EQ(s.size(), lines);

@@ -1,6 +1,6 @@
 // Which L2 hit rate the measured view reads from an ncu CSV (model/ncu_l2.h). The data are the
-// real captures in sim/tests/data/l2_ncu_h200.csv (kernels/tools/l2_session.sh on an H200); the
-// expected percentages are the ones sim/L2_VALIDATION.md tabulates from them ("hit measured", and
+// real captures in sim/tests/data/l2_ncu_h200.csv (kernels/lab/tools/l2_session.sh on an H200); the
+// expected percentages are the ones kernels/lab/L2_VALIDATION.md tabulates from them ("hit measured", and
 // the lookup_hit / ..._op_read list in "Why not ..."), not numbers computed by this code.
 #include <gtest/gtest.h>
 
@@ -53,7 +53,7 @@ std::vector<Capture> validation_captures() {
 TEST(NcuL2, MissesPerRequestedSectorWhenTheCsvHasThem) {
   const auto caps = validation_captures();
   ASSERT_EQ(caps.size(), 8u);
-  // sim/L2_VALIDATION.md, "hit measured", in the file's order.
+  // kernels/lab/L2_VALIDATION.md, "hit measured", in the file's order.
   const double expected[8] = {79.12, 85.27, 78.31, 84.52, 67.06, 84.38, 67.24, 85.60};
   for (size_t i = 0; i < caps.size(); ++i) {
     const auto r = ncu_l2_read_hit_rate(caps[i].kernel);
@@ -84,7 +84,7 @@ TEST(NcuL2, CoalescerInputCountsAsTheRequestedSectors) {
 TEST(NcuL2, FallsBackToHitsPerTagLookupWithTheCoalescerNote) {
   const auto caps = validation_captures();
   ASSERT_EQ(caps.size(), 8u);
-  // sim/L2_VALIDATION.md: lookup_hit / ..._op_read "78.49, 84.18, 84.72, 90.20, 66.92, 85.53,
+  // kernels/lab/L2_VALIDATION.md: lookup_hit / ..._op_read "78.49, 84.18, 84.72, 90.20, 66.92, 85.53,
   // 78.58, 92.07% in the table's order"; 4-10 points high for the fp16 kernels.
   const double expected[8] = {78.49, 84.18, 84.72, 90.20, 66.92, 85.53, 78.58, 92.07};
   for (size_t i = 0; i < caps.size(); ++i) {
@@ -164,7 +164,7 @@ TEST(NcuL2, TheLessonAssetHasBothFp32KernelsAt4096) {
   EXPECT_EQ(r->kernels[1].short_name(), "unnamed>::block_swizzle_kernel");
   EXPECT_EQ(r->kernels[0].grid, "(32, 32, 1)");
   EXPECT_EQ(r->kernels[1].grid, "(256, 4, 1)");
-  // sim/L2_VALIDATION.md: 79.12% / 583.4 MB and 85.27% / 440.8 MB.
+  // kernels/lab/L2_VALIDATION.md: 79.12% / 583.4 MB and 85.27% / 440.8 MB.
   EXPECT_NEAR(100 * ncu_l2_read_hit_rate(r->kernels[0])->value, 79.12, 0.005);
   EXPECT_NEAR(100 * ncu_l2_read_hit_rate(r->kernels[1])->value, 85.27, 0.005);
   EXPECT_NEAR(r->kernels[0].metric("dram__bytes_read.sum").value_or(0) / 1e6, 583.4, 0.05);
@@ -179,7 +179,7 @@ TEST(NcuL2, TheLessonAssetHasBothCpAsyncKernelsAt4096) {
   // assets/ncu/fp16-l2-h200-4096.csv (lesson 10): the multistage and epilogue rows of the capture
   // (stage 12's 256 x 128 build, retaken 2026-11-26), and the same rows of its 128 x 256 build in
   // fp16-l2-h200-4096-128x256.csv.
-  // sim/L2_VALIDATION.md: 78.31% and 84.52% per requested sector; lookup_hit / op_read 84.72% and
+  // kernels/lab/L2_VALIDATION.md: 78.31% and 84.52% per requested sector; lookup_hit / op_read 84.72% and
   // 90.20%, with 27.6% and 24.6% of the requested sectors merged by the coalescer; the earlier
   // build 86.97%, 90.55%, 13.9%.
   struct Want {
@@ -210,7 +210,7 @@ namespace gemmlab::app {
 namespace {
 
 // The bench's own capture (assets/results/nvidia-h200-ncu.csv, gpu_session.sh): wavefronts per
-// shared load instruction as kernels/README.md tabulates them (sliced-k 1.200: four LDS.32 and
+// shared load instruction as kernels/lab/KERNELS_NOTES.md tabulates them (sliced-k 1.200: four LDS.32 and
 // one broadcast LDS.128 per 4 k; the SIMT stages 2.000).
 TEST(NcuSharedLoads, WavefrontsPerLoadInstructionOfTheBenchCapture) {
   auto r = load_ncu_csv(kRoot + "/assets/results/nvidia-h200-ncu.csv");

@@ -2,6 +2,9 @@
 // previous stage.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
+#include "gemmlab/stage_desc.h"
 #include "model/stage_source.h"
 
 namespace gemmlab::app {
@@ -19,7 +22,9 @@ TEST(StageSource, DoubleBufferAgainstSimtTile) {
   ASSERT_TRUE(s.ok()) << s.error();
   EXPECT_EQ(s->previous, "simt-tile");
   ASSERT_EQ(s->files.size(), 2u);
-  EXPECT_EQ(s->files[0].path, "kernels/stages/fp32/04_double_buffer.cu");
+  // The row's folder, then the shared header it includes.
+  EXPECT_STREQ(find_stage_desc("double-buffer")->folder, "fp32/06_double_buffer");
+  EXPECT_EQ(s->files[0].path, "kernels/stages/fp32/06_double_buffer/double_buffer.cu");
   EXPECT_EQ(s->files[1].path, "kernels/stages/fp32/fp32_simt.cuh");  // the main loops it includes
   for (const auto& l : s->files[1].lines) EXPECT_FALSE(l.added) << l.text;  // simt-tile includes it too
   EXPECT_GT(s->added, 10);
@@ -33,9 +38,9 @@ TEST(StageSource, HopperStagesHaveTheirHeaderToo) {
   ASSERT_TRUE(s.ok()) << s.error();
   EXPECT_EQ(s->previous, "cluster");
   ASSERT_GE(s->files.size(), 2u);
-  EXPECT_EQ(s->files[0].path, "kernels/stages/hopper/17_persistent.cu");
-  EXPECT_EQ(s->files[1].path, "kernels/stages/hopper/17_persistent.cuh");
-  // "1 naive" shares 01_naive.cu with "1a naive": its previous stage is none with other files.
+  EXPECT_EQ(s->files[0].path, "kernels/stages/hopper/19_persistent/persistent.cu");
+  EXPECT_EQ(s->files[1].path, "kernels/stages/hopper/19_persistent/persistent.cuh");
+  // Stage 2b shares its folder with stage 2a: its previous stage is none with other files.
   auto n = load_stage_source(GEMMLAB_ROOT_DIR, "naive");
   ASSERT_TRUE(n.ok());
   EXPECT_EQ(n->previous, "");
@@ -48,13 +53,28 @@ TEST(StageSource, HopperStagesHaveTheirHeaderToo) {
   EXPECT_GT(n->added, 20);
 }
 
+// The files come from the registry row, whatever the stage's name says: the shared headers a
+// stage includes from another track's folder (stage 15 builds on the fp16 epilogue) are listed.
+TEST(StageSource, FilesComeFromTheRowsFolder) {
+  for (const StageDesc& d : stage_table()) {
+    auto s = load_stage_source(GEMMLAB_ROOT_DIR, d.id);
+    ASSERT_TRUE(s.ok()) << d.id << ": " << s.error();
+    ASSERT_FALSE(s->files.empty());
+    EXPECT_EQ(s->files[0].path.rfind(std::string("kernels/stages/") + d.folder + "/", 0), 0u) << s->files[0].path;
+  }
+  auto t = load_stage_source(GEMMLAB_ROOT_DIR, "tma");
+  ASSERT_TRUE(t.ok());
+  EXPECT_TRUE(std::any_of(t->files.begin(), t->files.end(),
+                          [](const SourceFile& f) { return f.path == "kernels/stages/hopper/tma_mainloop.cuh"; }));
+}
+
 TEST(StageSource, UnknownStageOrMissingFolderSaySo) {
   auto s = load_stage_source(GEMMLAB_ROOT_DIR, "no-such-stage");
   ASSERT_FALSE(s.ok());
   EXPECT_NE(s.error().find("no stage 'no-such-stage'"), std::string::npos);
   auto m = load_stage_source("/nonexistent", "naive");
   ASSERT_FALSE(m.ok());
-  EXPECT_NE(m.error().find("/nonexistent/kernels/stages/fp32"), std::string::npos) << m.error();
+  EXPECT_NE(m.error().find("/nonexistent/kernels/stages/fp32/02_naive"), std::string::npos) << m.error();
 }
 
 }  // namespace

@@ -1,9 +1,9 @@
 // bank_probe: one warp, one shared-memory instruction per launch, for measuring with Nsight
 // Compute the cases of the bank model that hardware_rules.md does not list. Built only with
-// -DGEMMLAB_GPU_PROBES=ON (kernels/tools/CMakeLists.txt):
+// -DGEMMLAB_GPU_PROBES=ON (kernels/lab/tools/CMakeLists.txt):
 //
 //   cmake --preset gpu -DGEMMLAB_GPU_PROBES=ON && cmake --build build-gpu --target bank_probe
-//   (the binary: build-gpu/kernels/tools/bank_probe)
+//   (the binary: build-gpu/kernels/lab/tools/bank_probe)
 //   ncu --clock-control none --csv --metrics \
 //     l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,\
 //     l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,\

@@ -83,7 +83,7 @@ Json cmd_l2(const Args& a) {
   out["model"] =
       "hit_rate = 1 - near-partition read misses / sectors read (ncu: 1 - lts__t_sectors_srcunit_tex_op_read_lookup_miss "
       "/ lrc__request_sectors_op_read_coalescable; not lookup_hit / ..._op_read, which the L2 request coalescer skews: "
-      "sim/L2_VALIDATION.md; with --lrc-merged, ncu_lookup_hit_over_op_read predicts that ratio); 32 B sectors, 128 B lines, LRU sets; loads of one instant that name the same tile merge; "
+      "kernels/lab/L2_VALIDATION.md; with --lrc-merged, ncu_lookup_hit_over_op_read predicts that ratio); 32 B sectors, 128 B lines, LRU sets; loads of one instant that name the same tile merge; "
       "see sim/include/gemmlab/l2_model.h";
   return out;
 }

@@ -50,7 +50,7 @@ StageSmemModel sliced_k(GemmCoord p) {
   namespace sk = sliced_k_tile;
   static sk::Tile smem[2];  // As, then Bs (static: the lambdas below use it after we return)
   const long long tiles = p.k / sk::kTile;  // 128 at 4096^3
-  StageSmemModel s{"sliced-k", 1LL * (p.m / sk::kTile) * (p.n / sk::kTile), sk::kTile, {}, {}};
+  StageSmemModel s{"", 1LL * (p.m / sk::kTile) * (p.n / sk::kTile), sk::kTile, {}, {}};
   // blockDim (32, 32): tx = lane, ty = warp.
   s.stores.push_back({"As[ty][tx] = A(m0 + tx, k0 + ty): STS.32", "sts.32", tiles, kLinear32,
                       [](int w, int l) { return byte_of(sk::a_at(smem[0], w, l), smem); }});
@@ -59,7 +59,7 @@ StageSmemModel sliced_k(GemmCoord p) {
   for (int k = 0; k < sk::kTile; ++k)
     s.loads.push_back({"As[k][tx], k " + std::to_string(k) + ": LDS.32", "lds.32", tiles,
                        kLinear32, [k](int, int l) { return byte_of(sk::a_at(smem[0], k, l), smem); }});
-  // ptxas reads Bs[ty][k .. k+3] with one LDS.128 (kernels/README.md: 1.200 = four LDS.32 and one
+  // ptxas reads Bs[ty][k .. k+3] with one LDS.128 (kernels/lab/KERNELS_NOTES.md: 1.200 = four LDS.32 and one
   // LDS.128 per 4 k); the ncu instruction count (40 per warp and tile) confirms it below.
   for (int k = 0; k < sk::kTile; k += 4)
     s.loads.push_back({"Bs[ty][k..k+3], k " + std::to_string(k) + ": LDS.128 broadcast",
@@ -129,7 +129,7 @@ long long simt_tiles(GemmCoord p) { return p.k / st::kTileK; }                  
 // Stage 3: one stage, scalar loads (fp32/03_simt_tile.cu: TileLoader<1>), load / sync / store / sync.
 StageSmemModel simt_tile_stage(GemmCoord p) {
   static st::SmemStage smem[1];
-  StageSmemModel s{"simt-tile", simt_blocks(p), st::kThreads / 32, {}, {}};
+  StageSmemModel s{"", simt_blocks(p), st::kThreads / 32, {}, {}};
   for (int k = 0; k < st::kTileK; ++k) simt_fragment_loads(s, smem, 0, k, simt_tiles(p));
   simt_tile_stores<1>(s, smem, 0, simt_tiles(p));
   return s;
@@ -282,7 +282,7 @@ void multistage_mainloop(StageSmemModel& s, GemmCoord p) {
 
 StageSmemModel multistage(GemmCoord p) {
   using S = f16::MultistageStage::Shape;
-  StageSmemModel s{"multistage", 1LL * (p.m / S::kTileM) * (p.n / S::kTileN), S::kThreads / 32,
+  StageSmemModel s{"", 1LL * (p.m / S::kTileM) * (p.n / S::kTileN), S::kThreads / 32,
                {}, {}};
   multistage_mainloop<S>(s, p);
   return s;
@@ -334,7 +334,7 @@ StageSmemModel persistent_epilogue(GemmCoord p) {
   constexpr int kStaging = kernels::hopper::PersistentStage::kStagingBytesPerConsumer;
   constexpr int kSlots = kernels::hopper::PersistentStage::kStagingSlots;
   constexpr int kChunks = S::kTileN / tma::kCBoxCols, kPerChunk = S::kAccumulators / kChunks;
-  StageSmemModel s{"persistent", 1LL * (p.m / S::kTileM) * (p.n / S::kTileN), 4 * S::kConsumers, {}, {}};
+  StageSmemModel s{"", 1LL * (p.m / S::kTileM) * (p.n / S::kTileN), 4 * S::kConsumers, {}, {}};
   for (int i = 0; i < S::kAccumulators; ++i) {
     const int q = i / kPerChunk;
     s.stores.push_back({"d" + std::to_string(i) + " -> C staging, chunk " + std::to_string(q) + ": STS.32", "sts.32", 1,
@@ -347,64 +347,79 @@ StageSmemModel persistent_epilogue(GemmCoord p) {
   return s;
 }
 
+// The conv rows' Multistage mix: a conv stage at its largest tile is stage 10's kernel on the
+// implicit GEMM: the same thread map, layout and instructions (a vector in the padding is still
+// written, zero-filled), and int8 / int4 move the same bytes as fp16. Its A rows come from other
+// addresses, which only global memory sees.
+static_assert(conv::kTiles[0].m == f16::MultistageStage::Shape::kTileM &&
+              conv::kTiles[0].n == f16::MultistageStage::Shape::kTileN &&
+              conv::kTileKBytes / 2 == f16::MultistageStage::Shape::kTileK &&
+              conv::kStages == f16::MultistageStage::Shape::kStages &&
+              conv::kTiles[0].warp_m == f16::MultistageStage::Shape::kWarpM &&
+              conv::kTiles[0].warp_n == f16::MultistageStage::Shape::kWarpN);
+
+// The multiple of K the mix's per-stage counts need: whole rounds of the multistage buffers, an
+// even number of k tiles for the SIMT double buffer.
+int k_multiple(const StageDesc& stage) {
+  switch (stage.smem_mix) {
+    case SmemMix::SimtDoubleBuffer:
+    case SmemMix::SimtDoubleBufferStreamK: return 2 * stage.tile_k;
+    case SmemMix::Multistage: return stage.tile_k * f16::MultistageStage::Shape::kStages;
+    case SmemMix::StagedEpilogue: return stage.tile_k * f16::EpilogueStage::Shape::kStages;
+    case SmemMix::StagedEpilogueTma: return stage.tile_k * kernels::hopper::TmaStage::Shape::kStages;
+    default: return stage.tile_k;
+  }
+}
+
+// The persistent epilogue's stream-k tail stores split tiles once per piece; modelled only where
+// there is none on the GPUs the committed measurements ran on (the H100's and the H200's 132 SMs:
+// 66 clusters).
+Expected<StageSmemModel> persistent_mix(const StageDesc& stage, GemmCoord p) {
+  const int sms = device_preset("h100")->sms;
+  const persistent::Plan plan = persistent::make_plan(p.m / stage.tile_m, p.n / stage.tile_n, stage.cluster_m,
+                                                      stage.raster_param, p.k / stage.tile_k, sms / stage.cluster_m, true);
+  if (plan.tail_units != 0)
+    return Error{std::string("the shared-memory model of ") + stage.id +
+                 " covers problems without a stream-k tail (on " + std::to_string(sms) + " SMs); " +
+                 std::to_string(plan.tail_units) + " units of this one are split"};
+  StageSmemModel s = persistent_epilogue(p);
+  s.stage = stage.id;
+  return s;
+}
+
 }  // namespace
 
 Expected<StageSmemModel> stage_smem_model(const StageDesc& stage, GemmCoord p) {
   const std::string id = stage.id;
-  if (!stage.has_tile())
+  if (!stage.has_tile() || stage.smem_mix == SmemMix::None)
     return Error{"stage " + id + " reads A and B straight from global memory: no shared-memory instructions"};
   if (p.m <= 0 || p.n <= 0 || p.k <= 0) return Error{"the problem must be positive in m, n and k"};
-  // The multistage loop's per-stage counts need whole rounds of its shared buffers; the SIMT
-  // double buffer needs an even number of k tiles.
-  int k_multiple = stage.tile_k;
-  if (stage.track == StageTrack::fp32 && id != "sliced-k" && id != "simt-tile") k_multiple = 2 * stage.tile_k;
-  if (id == "multistage" || (is_conv(stage.track) && required_sm(stage.track) == 0)) k_multiple = stage.tile_k * kernels::fp16::MultistageStage::Shape::kStages;
-  if (id == "epilogue") k_multiple = stage.tile_k * kernels::fp16::EpilogueStage::Shape::kStages;
-  if (id == "tma") k_multiple = stage.tile_k * kernels::hopper::TmaStage::Shape::kStages;
-  if (p.m % stage.tile_m != 0 || p.n % stage.tile_n != 0 || p.k % k_multiple != 0)
+  const int k_mult = k_multiple(stage);
+  if (p.m % stage.tile_m != 0 || p.n % stage.tile_n != 0 || p.k % k_mult != 0)
     return Error{"the shared-memory model of " + id + " covers problems of whole tiles: M a multiple of " +
                  std::to_string(stage.tile_m) + ", N of " + std::to_string(stage.tile_n) + ", K of " +
-                 std::to_string(k_multiple) + " (ragged edges take predicated paths it does not model)"};
-  if (id == "sliced-k") return sliced_k(p);
-  if (id == "simt-tile") return simt_tile_stage(p);
-  // split-k at one slice and block-swizzle run the double-buffer loop; stream-k too, plus fix-up
-  // state in shared memory that is not modelled.
-  if (id == "double-buffer" || id == "block-swizzle" || id == "split-k") return pipelined(id, p, true);
-  if (id == "stream-k") return pipelined(id, p, false);
-  if (id == "mma-sync") return sync_stage<f16::MmaSyncStage>(id, kRowsR2_32, p);
-  if (id == "ldmatrix") return sync_stage<f16::LdmatrixStage>(id, kLdsmRowsR2, p);
-  if (id == "smem-swizzle") return sync_stage<f16::SmemSwizzleStage>(id, kLdsmSwizzled, p);
-  if (id == "multistage") return multistage(p);
-  if (id == "epilogue") return staged_epilogue<f16::EpilogueStage::Shape, false>(id, p);
-  if (id == "tma") return staged_epilogue<kernels::hopper::TmaStage::Shape, true>(id, p);
-  if (id == "wgmma" || id == "warp-specialized" || id == "cluster") return no_lsu_instructions(stage, p);
-  if (id == "persistent") {
-    // The stream-k tail stores split tiles once per piece; modelled only where there is none on
-    // the GPUs the committed measurements ran on (the H100's and the H200's 132 SMs: 66 clusters).
-    using PS = kernels::hopper::PersistentStage;
-    const int sms = device_preset("h100")->sms;
-    const persistent::Plan plan = persistent::make_plan(p.m / stage.tile_m, p.n / stage.tile_n, PS::kClusterM,
-                                                        PS::kMaxStride, p.k / stage.tile_k, sms / PS::kClusterM, true);
-    if (plan.tail_units != 0)
-      return Error{"the shared-memory model of persistent covers problems without a stream-k tail (on " +
-                   std::to_string(sms) + " SMs); " +
-                   std::to_string(plan.tail_units) + " units of this one are split"};
-    return persistent_epilogue(p);
+                 std::to_string(k_mult) + " (ragged edges take predicated paths it does not model)"};
+  StageSmemModel s;
+  switch (stage.smem_mix) {
+    case SmemMix::SlicedK: s = sliced_k(p); break;
+    case SmemMix::SimtSingleBuffer: s = simt_tile_stage(p); break;
+    // Split-k at one slice and block-swizzle run the double-buffer loop; stream-k too, plus fix-up
+    // state in shared memory that is not modelled.
+    case SmemMix::SimtDoubleBuffer: s = pipelined(id, p, true); break;
+    case SmemMix::SimtDoubleBufferStreamK: s = pipelined(id, p, false); break;
+    case SmemMix::MmaSyncLds32: s = sync_stage<f16::MmaSyncStage>(id, kRowsR2_32, p); break;
+    case SmemMix::MmaSyncLdmatrix: s = sync_stage<f16::LdmatrixStage>(id, kLdsmRowsR2, p); break;
+    case SmemMix::MmaSyncLdmatrixSwizzled: s = sync_stage<f16::SmemSwizzleStage>(id, kLdsmSwizzled, p); break;
+    case SmemMix::Multistage: s = multistage(p); break;
+    case SmemMix::StagedEpilogue: s = staged_epilogue<f16::EpilogueStage::Shape, false>(id, p); break;
+    case SmemMix::StagedEpilogueTma: s = staged_epilogue<kernels::hopper::TmaStage::Shape, true>(id, p); break;
+    case SmemMix::NoLsu: s = no_lsu_instructions(stage, p); break;
+    case SmemMix::PersistentEpilogue: return persistent_mix(stage, p);
+    case SmemMix::None:
+    case SmemMix::Unmodelled: return Error{"stage " + id + " has no shared-memory model yet"};
   }
-  if (is_conv(stage.track) && required_sm(stage.track) == 0) {
-    // A conv stage at its largest tile is stage 11's kernel on the implicit GEMM: the same thread
-    // map, layout and instructions (a vector in the padding is still written, zero-filled), and
-    // int8 / int4 move the same bytes as fp16. Its A rows come from other addresses, which only
-    // global memory sees.
-    using S = f16::MultistageStage::Shape;
-    static_assert(conv::kTiles[0].m == S::kTileM && conv::kTiles[0].n == S::kTileN &&
-                  conv::kTileKBytes / 2 == S::kTileK && conv::kStages == S::kStages &&
-                  conv::kTiles[0].warp_m == S::kWarpM && conv::kTiles[0].warp_n == S::kWarpN);
-    StageSmemModel s = multistage(p);
-    s.stage = id;
-    return s;
-  }
-  return Error{"stage " + id + " has no shared-memory model yet"};
+  s.stage = id;
+  return s;
 }
 
 Expected<BankAnalysis> analyze_smem_instruction(const SmemInstruction& in, int warp) {

@@ -1,5 +1,5 @@
 // The mbarrier pipeline of the Hopper stages, replayed: produce_k_tiles and consume_k_tiles of
-// kernels/stages/hopper/15_warp_specialized.cuh, one lane per warpgroup.
+// kernels/stages/hopper/hopper_pipeline.cuh, one lane per warpgroup.
 //
 // Protocol (what the kernel does, per k-tile `it` of the block, stage s = it % K):
 //   producer   it >= K: try_wait.parity(empty[s], (it / K - 1) & 1); arrive.expect_tx(full[s],

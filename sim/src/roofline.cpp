@@ -68,8 +68,12 @@ Expected<RooflinePoint> place_on_roofline(const DeviceDesc& d, MathOp math, Gemm
 }
 
 std::optional<GemmOperands> gemm_operands(std::string_view id, const DeviceDesc& d) {
-  if (id == "cublas-fp32") return GemmOperands{MathOp::Ffma, 4, 4};
-  if (id == "cublas-fp16") return GemmOperands{d.wgmma_f16_tflops > 0 ? MathOp::WgmmaF16 : MathOp::MmaSyncF16, 2, 4};
+  if (const ReferenceDesc* r = find_reference(id)) {
+    if (is_conv(r->track)) return std::nullopt;
+    // A GPU without wgmma runs the reference's f16 GEMM on mma.sync.
+    const MathOp math = r->math == MathOp::WgmmaF16 && d.wgmma_f16_tflops <= 0 ? MathOp::MmaSyncF16 : r->math;
+    return GemmOperands{math, double(track_desc(r->track).element_bytes), 4};
+  }
   const StageDesc* s = find_stage_desc(id);
   if (s == nullptr || is_conv(s->track)) return std::nullopt;
   return GemmOperands{s->math, double(s->element_bytes()), double(s->c_element_bytes())};

@@ -15,7 +15,7 @@
 //
 // What stays unexplained (ncu minus the isolated rules, per instruction; H200, 2026-11-22):
 //   sliced-k STS.32 +0.127 and simt-tile STS.32 +0.068, all of it counted as "bank conflicts",
-//     on stores whose 32 lanes hit 32 different banks (kernels/README.md, Notes for the simulator);
+//     on stores whose 32 lanes hit 32 different banks (kernels/lab/KERNELS_NOTES.md, Notes for the simulator);
 //   the 128-bit tile stores of stages 8 / 9 / 10 +0.21 / +0.14 / +0.30 on STS.128 that write 128
 //     contiguous bytes per phase (FP16_NOTES.md guesses the other resident block's loads);
 //   within the 0.05 tolerance: double-buffer / block-swizzle / split-k stores +0.014..0.016 on the
@@ -256,7 +256,7 @@ TEST(KernelBanks, SimtFlatOffsetsAreTheArrayLayout) {
 
 // ---- Named cases the lessons lean on (the same instructions as above, spelled out) -----------
 
-// SIMT fragment reads: both cost 2/0, for different reasons (kernels/README.md, Notes for the
+// SIMT fragment reads: both cost 2/0, for different reasons (kernels/lab/KERNELS_NOTES.md, Notes for the
 // simulator): A pairs lanes T and T^2, B pairs T and T^1 (RowMajorInterleaved<2>).
 TEST(KernelBanks, SimtFragmentReadsPairDifferently) {
   const StageModel s = model_of("simt-tile");

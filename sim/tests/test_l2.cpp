@@ -231,7 +231,7 @@ TEST(L2, SameTileInOneInstantMerges) {
   EXPECT_EQ(r.report.dram_bytes_read, 24576u);
 }
 
-// ncu's tag stage counts a missed cp.async request once more, as a hit (sim/L2_VALIDATION.md).
+// ncu's tag stage counts a missed cp.async request once more, as a hit (kernels/lab/L2_VALIDATION.md).
 // One block, 128 x 128 x 8192 f16 "tn": each k step reads 128 A rows and 128 B columns of 64 B,
 // one 2-sector request each, all cold: 256 k steps x 256 requests = 65536 requests, 131072
 // sector misses, so lookup_hit / op_read reads 65536 / 131072 = 0.5 with cp.async (the H200 read

@@ -1,7 +1,7 @@
 // The replay's clock with two blocks per SM (l2_progress.h): a hand-timed case, where it does not
 // apply, and the measured H200 run it was built from (data/l2_block_timing_h200.csv: the fp32
 // double-buffer kernel at 4096^3, %globaltimer per block after every eighth of K, written by
-// kernels/tools/l2_probe/block_timing.cu).
+// kernels/lab/tools/l2_probe/block_timing.cu).
 #include <gtest/gtest.h>
 
 #include <algorithm>

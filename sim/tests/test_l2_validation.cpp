@@ -1,5 +1,5 @@
-// The L2 model against Nsight Compute on the lab's H200 (sim/L2_VALIDATION.md): four stages of
-// the kernel ladder x 4096^3 and 8192^3, measured by kernels/tools/l2_session.sh (ncu 2025.3,
+// The L2 model against Nsight Compute on the lab's H200 (kernels/lab/L2_VALIDATION.md): four stages of
+// the kernel ladder x 4096^3 and 8192^3, measured by kernels/lab/tools/l2_session.sh (ncu 2025.3,
 // --cache-control all --clock-control none, one launch each) into data/l2_ncu_h200.csv.
 // Every configuration must come within 3 points of the measured hit rate per requested sector and
 // within 10% of the measured DRAM bytes read.
@@ -146,7 +146,7 @@ static double expect_hopper_l2(const Modelled& got, const std::map<std::string, 
   return measured_hit;
 }
 
-// The Hopper stages on the H100 and the H200 (sim/L2_VALIDATION.md, "The Hopper stages"): TMA
+// The Hopper stages on the H100 and the H200 (kernels/lab/L2_VALIDATION.md, "The Hopper stages"): TMA
 // loads, the cluster stage's B multicast (one request per cluster), the persistent stage's tile
 // scheduler. ncu's L2 requests are the coalescer's (lrc__request_sectors_op_read_coalescable):
 // with multicast the SMs receive more sectors (l1tex__m_xbar2l1tex_read_sectors) than L2 is asked
@@ -200,7 +200,7 @@ TEST(L2Validation, HopperStagesOnTheH200) { check_hopper_stages("l2_ncu_h200_hop
 // Stage 16's pairs read B once: DRAM within 1% of the compulsory A + B bytes, and 3% (H200) to 5%
 // (H100) less than stage 15, whose blocks of a column do not always run together. The model
 // replays that (562.0 MB against 545.3) and stage 16 exactly; its hit rate for stage 15 on this
-// problem is 3.2 / 3.5 points under ncu's, stages 16 and 17 within 0.1 (sim/L2_VALIDATION.md,
+// problem is 3.2 / 3.5 points under ncu's, stages 16 and 17 within 0.1 (kernels/lab/L2_VALIDATION.md,
 // "A streamed operand").
 static void check_streamed_operand(const char* csv, const char* device) {
   const auto runs = test::read_ncu_csv_sections(csv, "# stage=");
@@ -347,7 +347,7 @@ TEST(L2Validation, CliOptionsForTheLabKernels) {
   }
 }
 
-// The probe of kernels/tools/l2_probe/lrc_probe.cu (sim/L2_VALIDATION.md, "The coalescer and the
+// The probe of kernels/lab/tools/l2_probe/lrc_probe.cu (kernels/lab/L2_VALIDATION.md, "The coalescer and the
 // extra look-ups, probed"): what the two counters behind lookup_hit / op_read do when SMs read
 // the same sectors. Each assertion is a sentence of that section.
 TEST(L2Validation, CoalescerProbeFindingsQuotedInTheNotes) {
@@ -450,7 +450,7 @@ TEST(L2Validation, LookupHitOverOpReadGivenTheCoalescersMerges) {
   EXPECT_NEAR(worst_without, 5.5, 0.1);
 }
 
-// Single launches run to find the cp.async rule (l2_runs_h200.csv, sim/L2_VALIDATION.md, "What
+// Single launches run to find the cp.async rule (l2_runs_h200.csv, kernels/lab/L2_VALIDATION.md, "What
 // cp.async does to the look-up counters"). One block alone, every sector cold and read once:
 // each 2-sector cp.async request is counted as 2 misses and 1 hit, exactly; LDG requests as 2
 // misses. The model's replay of those launches gives the same counts.

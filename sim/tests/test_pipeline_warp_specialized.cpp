@@ -1,5 +1,5 @@
 // The Hopper mbarrier pipeline (sim/src/pipeline_warp_specialized.cpp) against the protocol of
-// kernels/stages/hopper/15_warp_specialized.cuh: parities, who waits for what, no stage
+// kernels/stages/hopper/hopper_pipeline.cuh: parities, who waits for what, no stage
 // overwritten before every reader gave it back, and the times the relative model gives.
 #include <gtest/gtest.h>
 

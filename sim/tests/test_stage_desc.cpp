@@ -23,11 +23,10 @@ TEST(StageTable, EveryStageIsDescribed) {
     EXPECT_TRUE(ids.insert(s.id).second) << "duplicate id";
     EXPECT_EQ(stage_index(s.id), &s - stage_table().data());
     EXPECT_GT(std::string(s.kernel).size(), 3u);
-    // Every Ampere-style stage has its lesson; a Hopper stage may wait for its lesson (issue 16).
-    if (s.track != StageTrack::hopper || *s.lesson) {
-      EXPECT_TRUE(std::filesystem::is_directory(std::string(GEMMLAB_TEST_DATA) + "/../../../lessons/" + s.lesson))
-          << s.lesson;
-    }
+    // Every stage has its lesson and its folder.
+    const std::string root = std::string(GEMMLAB_TEST_DATA) + "/../../..";
+    EXPECT_TRUE(std::filesystem::is_directory(root + "/lessons/" + s.lesson)) << s.lesson;
+    EXPECT_TRUE(std::filesystem::is_directory(root + "/kernels/stages/" + s.folder)) << s.folder;
     EXPECT_GT(s.threads, 0);
     EXPECT_GT(s.regs, 0);
     EXPECT_LE(s.regs, 255);
@@ -42,7 +41,109 @@ TEST(StageTable, EveryStageIsDescribed) {
       EXPECT_FALSE(stage_launch_spec(s, {1024, 1024, 1024}).ok());
     }
   }
-  EXPECT_EQ(ids.size(), 22u);
+  EXPECT_EQ(ids.size(), std::size(kStageTable));
+  EXPECT_EQ(ids.size(), stage_table().size());
+}
+
+// The label is the lesson's number (a letter where one lesson teaches several stages, in row
+// order) and the short name: one name and number per stage everywhere.
+TEST(StageTable, NumberAndNameComeFromTheLesson) {
+  EXPECT_STREQ(find_stage_desc("naive-uncoalesced")->name, "2a naive, uncoalesced");
+  EXPECT_STREQ(find_stage_desc("naive")->number, "2b");
+  EXPECT_STREQ(find_stage_desc("sliced-k")->name, "3 sliced-k");
+  EXPECT_STREQ(find_stage_desc("smem-swizzle")->name, "9 smem swizzle");
+  EXPECT_STREQ(find_stage_desc("block-swizzle")->number, "11");
+  EXPECT_STREQ(find_stage_desc("split-k")->number, "13a");
+  EXPECT_STREQ(find_stage_desc("stream-k")->name, "13b stream-k");
+  EXPECT_STREQ(find_stage_desc("conv-fp16")->number, "14a");
+  EXPECT_STREQ(find_stage_desc("conv-wgmma")->number, "14d");
+  EXPECT_STREQ(find_stage_desc("tma")->number, "15");
+  EXPECT_STREQ(find_stage_desc("persistent")->name, "19 persistent blocks");
+  // Every number is its lesson folder's ("09-swizzle" -> "9"), unique, and the folder's prefix.
+  std::set<std::string> numbers;
+  for (const StageDesc& s : stage_table()) {
+    SCOPED_TRACE(s.id);
+    EXPECT_TRUE(numbers.insert(s.number).second);
+    const std::string lesson = s.lesson, number = s.number, folder = s.folder;
+    EXPECT_EQ(std::stoi(lesson), std::stoi(number));
+    EXPECT_EQ(std::string(s.name), number + " " + s.short_name);
+    const std::string leaf = folder.substr(folder.find('/') + 1);
+    EXPECT_EQ(std::stoi(leaf), std::stoi(number));
+    EXPECT_EQ(folder.substr(0, folder.find('/')), is_conv(s.track) ? "conv" : track_name(s.track));
+  }
+}
+
+// The track table: one row per track, with its operands, GPU and reference.
+TEST(TrackTable, EveryTrackHasOneRowAndAReference) {
+  EXPECT_EQ(std::size(kTrackTable), 7u);
+  for (const TrackDesc& t : kTrackTable) {
+    SCOPED_TRACE(t.name);
+    EXPECT_EQ(&track_desc(t.track), &t);
+    EXPECT_EQ(find_track(t.name), &t);
+    ASSERT_NE(find_reference(t.reference), nullptr);
+    EXPECT_EQ(&track_reference(t.track), find_reference(t.reference));
+    EXPECT_EQ(t.conv, t.peer != nullptr);  // the convolutions also time cuDNN
+    EXPECT_FALSE(stages_of_track(t.track).empty());
+  }
+  EXPECT_EQ(find_track("fp8"), nullptr);
+  EXPECT_STREQ(track_desc(StageTrack::hopper).reference, "cublas-fp16");
+  EXPECT_STREQ(track_desc(StageTrack::conv_int4).rate_unit, "TOP/s");
+  EXPECT_EQ(track_desc(StageTrack::fp32).tolerance, 1e-5);
+  EXPECT_EQ(conv_track(conv::Element::S8), StageTrack::conv_int8);
+  EXPECT_EQ(gemm_reference(StageTrack::fp32)->kind, ReferenceKind::CublasSgemm);
+  EXPECT_EQ(gemm_reference(StageTrack::conv_fp16), nullptr);
+  // The stages of a track in ladder order.
+  const auto fp16 = stages_of_track(StageTrack::fp16);
+  ASSERT_EQ(fp16.size(), 5u);
+  EXPECT_STREQ(fp16.front()->id, "mma-sync");
+  EXPECT_STREQ(fp16.back()->id, "epilogue");
+}
+
+// References are rows too: ids distinct from every stage's.
+TEST(ReferenceTable, ReferencesAreRowsWithOwnIds) {
+  EXPECT_EQ(std::size(kReferenceTable), 4u);
+  for (const ReferenceDesc& r : kReferenceTable) {
+    SCOPED_TRACE(r.id);
+    EXPECT_EQ(find_stage_desc(r.id), nullptr);
+    EXPECT_EQ(&reference_of_kind(r.kind), &r);
+  }
+  EXPECT_STREQ(find_reference("cudnn")->name, "cuDNN (graph API)");
+  EXPECT_EQ(find_reference("naive"), nullptr);
+}
+
+// The simulator's behaviour is in the rows: cluster multicast, the persistent schedule, the
+// shared-memory mix.
+TEST(StageTable, SimulatorBehaviourIsTyped) {
+  int persistent = 0, clusters = 0;
+  for (const StageDesc& s : stage_table()) {
+    persistent += s.schedule == BlockSchedule::Persistent;
+    clusters += s.cluster_m > 1;
+    EXPECT_EQ(s.smem_mix == SmemMix::None, !s.has_tile()) << s.id;
+  }
+  EXPECT_EQ(persistent, 1);
+  EXPECT_EQ(clusters, 2);
+  EXPECT_EQ(find_stage_desc("cluster")->cluster_m, 2);
+  EXPECT_EQ(find_stage_desc("persistent")->schedule, BlockSchedule::Persistent);
+  EXPECT_EQ(find_stage_desc("smem-swizzle")->smem_mix, SmemMix::MmaSyncLdmatrixSwizzled);
+  EXPECT_EQ(find_stage_desc("conv-int8")->smem_mix, SmemMix::Multistage);
+  // A row with a cluster and no persistent schedule: multicast only, the grid's order.
+  auto spec = stage_launch_spec(*find_stage_desc("cluster"), {4096, 4096, 4096});
+  ASSERT_TRUE(spec.ok());
+  EXPECT_EQ(spec->l2.multicast_b, 2);
+  EXPECT_FALSE(spec->l2.multicast_rank_linear);
+  EXPECT_EQ(spec->persistent_cluster_m, 0);
+  auto ps = stage_launch_spec(*find_stage_desc("persistent"), {4096, 4096, 4096});
+  ASSERT_TRUE(ps.ok());
+  EXPECT_EQ(ps->l2.multicast_b, 2);
+  EXPECT_TRUE(ps->l2.multicast_rank_linear);
+  EXPECT_EQ(ps->persistent_cluster_m, 2);
+  EXPECT_EQ(ps->persistent_stride, 8);
+  // A copy of a row with other behaviour behaves otherwise: nothing looks at the id.
+  StageDesc twin = *find_stage_desc("wgmma");
+  twin.cluster_m = 4;
+  auto tw = stage_launch_spec(twin, {4096, 4096, 4096});
+  ASSERT_TRUE(tw.ok());
+  EXPECT_EQ(tw->l2.multicast_b, 4);
 }
 
 // The Hopper stages read the fp16 problem, need an sm_90, and their tiles are whole TMA boxes.

@@ -49,7 +49,7 @@ std::optional<NcuL2HitRate> ncu_l2_read_hit_rate(const NcuKernel& k) {
     r.formula = "lts__t_sectors_srcunit_tex_op_read_lookup_hit / lts__t_sectors_srcunit_tex_op_read";
     r.note = "reads high on Hopper: the L2 request coalescer merges requests before the tag stage, so "
              "..._op_read counts fewer sectors than the SMs asked for, and the tag stage counts a missed "
-             "cp.async request as a hit too (sim/L2_VALIDATION.md). For the ratio "
+             "cp.async request as a hit too (kernels/lab/L2_VALIDATION.md). For the ratio "
              "the model predicts, add " + std::string(kNcuL2Metrics) + " to the ncu metrics.";
     return r;
   }

@@ -1,5 +1,5 @@
 // The L2 hit rate of reads that an Nsight Compute CSV allows, and which simulator number it
-// compares with (sim/L2_VALIDATION.md, measured on an H200):
+// compares with (kernels/lab/L2_VALIDATION.md, measured on an H200):
 //   1. 1 - lts__t_sectors_srcunit_tex_op_read_lookup_miss.sum / l1tex__m_xbar2l1tex_read_sectors.sum
 //      (or / lrc__request_sectors_op_read_coalescable.sum, the same count): misses per sector the
 //      SMs requested. The model's hit_rate; within 1.6 points on 4 kernels x 2 sizes.

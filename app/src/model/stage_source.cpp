@@ -25,29 +25,12 @@ bool trivial(const std::string& t) {
   return std::all_of(t.begin(), t.end(), [](char c) { return c == '{' || c == '}' || c == '(' || c == ')' || c == ';'; });
 }
 
-const char* track_folder(StageTrack t) {
-  switch (t) {
-    case StageTrack::fp32: return "fp32";
-    case StageTrack::fp16: return "fp16";
-    case StageTrack::hopper: return "hopper";
-    default: return "conv";
-  }
-}
-
-// "4 double buffer" -> "04_", "1a naive" -> "01_".
-std::string file_prefix(const StageDesc& s) {
-  int n = 0;
-  for (const char* p = s.name; *p >= '0' && *p <= '9'; ++p) n = n * 10 + (*p - '0');
-  return (n < 10 ? "0" : "") + std::to_string(n) + "_";
-}
-
-// The stage's .cu files, then its .cuh files, by name.
-std::vector<fs::path> stage_files(const fs::path& folder, const std::string& prefix) {
+// The stage's own files: the .cu files of its folder (the registry row's `folder`), then its .cuh
+// files, by name.
+std::vector<fs::path> stage_files(const fs::path& folder) {
   std::vector<fs::path> cu, cuh;
   std::error_code ec;
   for (fs::directory_iterator it(folder, ec), end; !ec && it != end; it.increment(ec)) {
-    const std::string name = it->path().filename().string();
-    if (name.rfind(prefix, 0) != 0) continue;
     if (it->path().extension() == ".cu") cu.push_back(it->path());
     if (it->path().extension() == ".cuh") cuh.push_back(it->path());
   }
@@ -55,6 +38,16 @@ std::vector<fs::path> stage_files(const fs::path& folder, const std::string& pre
   std::sort(cuh.begin(), cuh.end());
   cu.insert(cu.end(), cuh.begin(), cuh.end());
   return cu;
+}
+
+// The file an `#include "name"` line of `from` names: relative to kernels/ (the kernels' include
+// folder, "stages/fp16/sync_tile.cuh") or to the including file's folder; empty when neither
+// exists (a sim header, a system one).
+fs::path included_file(const fs::path& kernels, const fs::path& from, const std::string& name) {
+  std::error_code ec;
+  for (const fs::path& p : {kernels / name, from.parent_path() / name})
+    if (fs::is_regular_file(p, ec)) return p.lexically_normal();
+  return {};
 }
 
 std::vector<std::string> split_lines(const std::string& text) {
@@ -83,13 +76,14 @@ std::vector<bool> lines_added(const std::vector<std::string>& before, const std:
 Expected<StageSource> load_stage_source(const std::string& root, const std::string& stage_id) {
   const int index = stage_index(stage_id);
   if (index < 0) return Error{"no stage '" + stage_id + "' in the registry (sim/include/gemmlab/stages.def)"};
+  const fs::path kernels = (fs::path(root) / "kernels").lexically_normal();
   const auto read_stage = [&](int i, std::vector<SourceFile>* files) -> std::string {
     const StageDesc& s = stage_table()[static_cast<size_t>(i)];
-    const fs::path folder = fs::path(root) / "kernels" / "stages" / track_folder(s.track);
-    auto paths = stage_files(folder, file_prefix(s));
-    if (paths.empty()) return "no " + file_prefix(s) + "*.cu for stage " + s.id + " in " + folder.string();
-    // Each file once; while reading the stage's own files, the folder's shared headers they
-    // include join the list ("fp32_simt.cuh": the main loops of stages 3-7), one level deep.
+    const fs::path folder = (kernels / "stages" / s.folder).lexically_normal();
+    auto paths = stage_files(folder);
+    if (paths.empty()) return std::string("no .cu file for stage ") + s.id + " in " + folder.string();
+    // Each file once; while reading the stage's own files, the shared headers they include join
+    // the list ("fp32_simt.cuh": the main loops of the SIMT stages), one level deep.
     const size_t own = paths.size();
     for (size_t k = 0; k < paths.size(); ++k) {
       std::string why;
@@ -101,10 +95,8 @@ Expected<StageSource> load_stage_source(const std::string& root, const std::stri
         const size_t q = k < own ? line.find("#include \"") : std::string::npos;
         const size_t e = q == std::string::npos ? q : line.find('"', q + 10);
         if (e != std::string::npos) {
-          const fs::path inc = folder / line.substr(q + 10, e - q - 10);
-          std::error_code ec;
-          if (fs::is_regular_file(inc, ec) && std::find(paths.begin(), paths.end(), inc) == paths.end())
-            paths.push_back(inc);
+          const fs::path inc = included_file(kernels, paths[k], line.substr(q + 10, e - q - 10));
+          if (!inc.empty() && std::find(paths.begin(), paths.end(), inc) == paths.end()) paths.push_back(inc);
         }
         f.lines.push_back({std::move(line), false});
       }
@@ -115,12 +107,12 @@ Expected<StageSource> load_stage_source(const std::string& root, const std::stri
   StageSource out;
   out.stage = stage_id;
   if (const std::string e = read_stage(index, &out.files); !e.empty()) return Error{e};
-  // The previous stage with other files ("1a naive" and "1 naive" share 01_naive.cu).
+  // The previous stage of the track with another folder (stages 2a and 2b share fp32/02_naive).
   std::vector<SourceFile> before;
-  const std::string prefix = file_prefix(stage_table()[static_cast<size_t>(index)]);
+  const StageDesc& self = stage_table()[static_cast<size_t>(index)];
   for (int i = index - 1; i >= 0; --i)
-    if (file_prefix(stage_table()[static_cast<size_t>(i)]) != prefix ||
-        stage_table()[static_cast<size_t>(i)].track != stage_table()[static_cast<size_t>(index)].track) {
+    if (stage_table()[static_cast<size_t>(i)].track == self.track &&
+        std::string_view(stage_table()[static_cast<size_t>(i)].folder) != self.folder) {
       out.previous = stage_table()[static_cast<size_t>(i)].id;
       if (const std::string e = read_stage(i, &before); !e.empty()) return Error{e};
       break;

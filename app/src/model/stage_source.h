@@ -1,6 +1,7 @@
 // A stage's CUDA source as the Code view shows it (kernels/stages, shipped with the project, so
-// it reads without a GPU): the stage's files (NN_name.cu and NN_name.cuh of its track's folder),
-// each line marked new when the previous stage of the ladder has no such line.
+// it reads without a GPU): the files of the stage's folder (its registry row's `folder`) and the
+// shared headers they include, each line marked new when the previous stage of the track has no
+// such line.
 #pragma once
 #include <string>
 #include <vector>
@@ -14,7 +15,7 @@ struct SourceLine {
   bool added = false;  // not in the previous stage (blank lines and lone braces never are)
 };
 struct SourceFile {
-  std::string path;  // relative to the project folder: "kernels/stages/fp32/04_double_buffer.cu"
+  std::string path;  // relative to the project folder: "kernels/stages/fp32/06_double_buffer/double_buffer.cu"
   std::vector<SourceLine> lines;
 };
 struct StageSource {

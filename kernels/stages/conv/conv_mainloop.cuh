@@ -14,8 +14,8 @@
 #pragma once
 #include <cuda_fp16.h>
 
-#include "../fp16/11_multistage.cuh"
-#include "conv_mma.cuh"
+#include "stages/fp16/fp16_mainloop.cuh"
+#include "stages/conv/conv_mma.cuh"
 #include "gemmlab/conv_problem.h"
 
 namespace gemmlab::kernels::conv {
@@ -159,15 +159,11 @@ cudaError_t launch_tile(const ConvArgs& a) {
 
 // The tile choose_tile picks for this GPU (its SM count asked once per device).
 int multiprocessors();
-// GEMMLAB_CONV_TILE=i (0 .. kTileCount-1) forces tile i: a tuning knob for measuring the tiles
-// against each other (kernels/stages/conv/CONV_NOTES.md), not for use; -1 when unset.
-int forced_tile();
 
 template <Element E>
 cudaError_t launch_conv_fprop(const ConvArgs& a) {
   if (check_shape(a.shape, E) != nullptr) return cudaErrorInvalidValue;
-  const int forced = forced_tile();
-  switch (forced >= 0 ? forced : choose_tile(a.shape, multiprocessors())) {
+  switch (choose_tile(a.shape, multiprocessors())) {
     case 0: return launch_tile<0, E>(a);
     case 1: return launch_tile<1, E>(a);
     case 2: return launch_tile<2, E>(a);

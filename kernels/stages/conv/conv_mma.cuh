@@ -11,7 +11,7 @@
 #pragma once
 #include <cstdint>
 
-#include "../fp16/fp16_warp_tile.cuh"
+#include "stages/fp16/fp16_warp_tile.cuh"
 #include "gemmlab/conv_problem.h"
 
 namespace gemmlab::kernels::conv {

@@ -1,6 +1,6 @@
 // What the three conv stages' .cu files share: the StageLaunch of an element type.
 #pragma once
-#include "conv_mainloop.cuh"
+#include "stages/conv/conv_mainloop.cuh"
 #include "stage_api.h"
 
 namespace gemmlab::kernels::conv {

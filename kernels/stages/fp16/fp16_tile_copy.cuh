@@ -18,7 +18,7 @@
 
 #include <cstdint>
 
-#include "fp16_ptx.cuh"
+#include "stages/fp16/fp16_ptx.cuh"
 #include "gemmlab/fp16_smem_tile.h"
 
 namespace gemmlab::kernels::fp16 {

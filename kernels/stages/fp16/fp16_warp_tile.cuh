@@ -7,7 +7,7 @@
 
 #include <cstdint>
 
-#include "fp16_ptx.cuh"
+#include "stages/fp16/fp16_ptx.cuh"
 #include "gemmlab/fp16_smem_tile.h"
 #include "gemmlab/fragments.h"
 

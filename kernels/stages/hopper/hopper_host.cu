@@ -1,7 +1,7 @@
 // The tensor maps and device checks of hopper_host.h. cuTensorMapEncodeTiled and
 // cuTensorMapEncodeIm2col are driver API functions, reached through the runtime's entry-point query,
 // so the build links no libcuda.
-#include "hopper_host.h"
+#include "stages/hopper/hopper_host.h"
 
 #include <cudaTypedefs.h>  // PFN_cuTensorMapEncodeTiled
 

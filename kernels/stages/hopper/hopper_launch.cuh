@@ -5,9 +5,9 @@
 #pragma once
 #include <cuda.h>
 
-#include "hopper_host.h"
+#include "stages/hopper/hopper_host.h"
 #include "stage_api.h"
-#include "stages/fp16/12_epilogue.cuh"
+#include "stages/fp16/staged_epilogue.cuh"
 
 namespace gemmlab::kernels::hopper {
 

@@ -12,7 +12,7 @@
 #pragma once
 #include <cstdint>
 
-#include "hopper_ptx.cuh"
+#include "stages/hopper/hopper_ptx.cuh"
 
 namespace gemmlab::kernels::hopper {
 

@@ -238,7 +238,7 @@ constexpr long long tile_blocks(const Shape& sh, const TileShape& t) {
   return ((sh.gemm_m() + t.m - 1) / t.m) * ((sh.k + t.n - 1) / t.n);
 }
 // Which of kTiles a conv stage launches for this problem on a GPU of `sms` SMs, as measured on an
-// H100 (kernels/stages/conv/CONV_NOTES.md: each tile forced on ResNet-50's 3x3 layers, fp16):
+// H100 (kernels/lab/CONV_NOTES.md: each tile forced on ResNet-50's 3x3 layers, fp16):
 // 128x64 where K <= 64 (a 128-column tile would be half padding), 128x128 only with blocks to
 // spare (4 per SM), else 64x128, which beat 128x128, 128x64 and 64x64 on the 28x28, 14x14 and 7x7
 // layers (169, 191, 134 TFLOP/s against at best 156, 176, 126), and 64x64 when even 64x128 leaves

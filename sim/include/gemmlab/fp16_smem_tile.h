@@ -1,4 +1,4 @@
-// The shared-memory side of the FP16 tensor-core stages 8-12 (kernels/stages/fp16_*.cuh): the
+// The shared-memory side of the FP16 tensor-core stages 7-12 (kernels/stages/fp16/*.cuh): the
 // operand tile layout, which thread stores which 16-byte vector, where each lane points its
 // LDS.32 / ldmatrix fragment loads, and the staged epilogue's buffer. The kernels call these
 // functions; sim/tests/test_kernel_banks.cpp feeds the same addresses to the bank model and

@@ -11,7 +11,7 @@
 //     would otherwise alias), tag q; (set, tag) gives the line back exactly, so a tag of 16 bits
 //     is enough for every line below 65535 x sets (H100: 107 GB) and a set fits one 64-byte
 //     host cache line (fetching sets was the replay's largest cost). It replaced a hash of the
-//     whole line and moved the validation table by at most 0.06 points (sim/L2_VALIDATION.md).
+//     whole line and moved the validation table by at most 0.06 points (kernels/lab/L2_VALIDATION.md).
 //   - Write-back, write-allocate without fetch (C stores write whole sectors). DRAM write bytes
 //     are dirty sectors evicted during the replay; what is still dirty at the end is reported
 //     separately (it would be written after the kernel).
@@ -25,7 +25,7 @@
 //     assignments that were tried and are wrong: SM i on side i % 2 (with 32 m tiles every block
 //     of an A row band lands on one side, A is never duplicated, and multistage 4096^3 reads 94 MB
 //     from DRAM where the H200 reads 309 MB) and the golden-ratio sequence (blocks 64 apart land
-//     on opposite sides 89% of the time: too many near misses at 8192^3). sim/L2_VALIDATION.md.
+//     on opposite sides 89% of the time: too many near misses at 8192^3). kernels/lab/L2_VALIDATION.md.
 //     An SM's read looks up its near partition first; a miss on a far-homed address is looked up
 //     again in the far partition over the fabric, and the data, from there or from DRAM, is kept
 //     in both. Writes go to the home partition and drop any stale copy in the other one.
@@ -39,7 +39,7 @@
 // with it and count as hits on the same sectors (an L2 hit-under-miss). Within an instant the
 // lookups go A tiles then B tiles, in tile order; stores and partial reads go first.
 //
-// Comparable with ncu (sim/L2_VALIDATION.md, checked on the H200 for 4 kernels x 2 sizes):
+// Comparable with ncu (kernels/lab/L2_VALIDATION.md, checked on the H200 for 4 kernels x 2 sizes):
 //   hit_rate        = 1 - near misses / sectors the SMs read
 //                   ~ 1 - lts__t_sectors_srcunit_tex_op_read_lookup_miss.sum
 //                         / lrc__request_sectors_op_read_coalescable.sum

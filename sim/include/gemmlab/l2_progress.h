@@ -1,9 +1,9 @@
 // How far each block has got, in time, when two blocks share an SM: the L2 replay's clock.
 //
 // The schedule's timeline (schedule.h) shares an SM evenly between its resident blocks. Measured
-// on the lab's H200 (kernels/tools/l2_probe/block_timing.cu: the fp32 double-buffer and
+// on the lab's H200 (kernels/lab/tools/l2_probe/block_timing.cu: the fp32 double-buffer and
 // block-swizzle kernels, 4096^3 and 8192^3, 2 blocks per SM, %globaltimer after every eighth of
-// K; sim/L2_VALIDATION.md), the SM does not: it issues for the OLDER resident block first.
+// K; kernels/lab/L2_VALIDATION.md), the SM does not: it issues for the OLDER resident block first.
 //   per main-loop iteration   older 1.31 us   younger 1.90 us   alone on the SM 0.92 us
 // (the same on all 132 SMs, both kernels, both sizes; the younger block speeds up the moment the
 // older one finishes, because it is now the older). So two blocks that start together drift

@@ -1,4 +1,4 @@
-// The tile scheduler of the persistent Hopper stage (kernels/stages/hopper/17_persistent.cuh):
+// The tile scheduler of the persistent Hopper stage (kernels/stages/hopper/19_persistent/):
 // which output tiles each cluster computes, in which order. No CUDA here; the kernel calls these
 // functions and sim/tests/test_hopper_addressing.cpp checks that every tile is visited once.
 //

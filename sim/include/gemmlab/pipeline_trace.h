@@ -11,7 +11,7 @@
 //   mma-base     the hand-written mma_base HGEMM: one shared buffer; per 32-wide k tile LDGSTS,
 //                wait, barrier, then S2R (ldmatrix) and calc per 16-wide k step; epilogue R2S,
 //                barrier, shared -> global store.
-//   warp-specialized:K   the Hopper stages' mbarrier pipeline (kernels/stages/hopper/15_*.cuh,
+//   warp-specialized:K   the Hopper stages' mbarrier pipeline (kernels/stages/hopper/hopper_pipeline.cuh,
 //                produce_k_tiles / consume_k_tiles), one lane per warpgroup: a producer that waits
 //                for empty[s], arms full[s] with arrive.expect_tx and issues the TMA boxes; two
 //                cooperative consumers that wait for full[s], issue their wgmmas on halves of the

@@ -2,7 +2,7 @@
 // ThreadblockShape 128x128x8, WarpShape 32x64x8, 256 threads, MmaSimtPolicy<WarpShape<4,8>,
 // RowMajorInterleaved<2>, LaneMmaShape<4,4>>): where each thread's 8x8 accumulators sit in the
 // block tile, where its global->shared stores land and where its shared->register fragment loads
-// read. kernels/stages/fp32_simt.cuh calls exactly these functions, and
+// read. kernels/stages/fp32/fp32_simt.cuh calls exactly these functions, and
 // sim/tests/test_kernel_banks.cpp feeds their addresses to the bank model.
 //
 //   lane 5 -> lane grid (m 1, n 2); thread 37 (warp 1, lane 5) -> C rows 36.., columns 8..
@@ -15,8 +15,10 @@ namespace gemmlab::simt_tile {
 
 inline constexpr int kTileM = 128, kTileN = 128, kTileK = 8;
 inline constexpr int kThreads = 256;
-// Stage 5's block raster: GemmIdentityThreadblockSwizzle<8> (the registry and the kernel read it).
+// Stage 11's block raster: GemmIdentityThreadblockSwizzle<8> (the registry and the kernel read it).
 inline constexpr int kBlockSwizzleN = 8;
+// Stage 13b's shared Position (two ints) beside its two buffers: its registry row adds these bytes.
+inline constexpr int kStreamKPositionBytes = 8;
 inline constexpr int kWarpM = 32, kWarpN = 64;          // warp tile
 inline constexpr int kWarpsM = kTileM / kWarpM;          // 4 warps along m
 inline constexpr int kWarpsN = kTileN / kWarpN;          // 2 warps along n

@@ -1,4 +1,4 @@
-// Stage 2 (sliced-k, kernels/stages/fp32/02_sliced_k.cu): one block of 32x32 threads per 32x32 C tile,
+// Stage 3 (sliced-k, kernels/stages/fp32/03_sliced_k/sliced_k.cu): one block of 32x32 threads per 32x32 C tile,
 // k in slices of 32 staged in shared memory. Which element of the shared tiles each thread stores
 // and reads; the kernel calls these functions and sim/tests/test_kernel_banks.cpp feeds the same
 // addresses to the bank model.

@@ -1,11 +1,14 @@
-// The one description of each kernel stage (gemmlab/stages.def expanded), as the simulator needs
-// it: tile, threads, registers, shared memory, global loads, block raster, partition, co-residency
-// and the operands' layouts. The kernels' registry (kernels/registry.h) adds only the launch
-// functions; the views, `gemmlab sim l2|schedule --stage` and the tests read this table.
+// The registry as the simulator reads it (no CUDA): the track table, the reference rows and the
+// stage rows (gemmlab/stages.def expanded), each stage with its simulator behaviour as typed
+// fields (shared-memory mix, cluster multicast, schedule, partition). The kernels' registry
+// (kernels/registry.h) adds only the launch functions. Nothing outside the registry, a stage's
+// own folder and the tests compares a stage or reference id (sim_test_registry_ids checks).
 #pragma once
+#include <array>
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "gemmlab/conv_problem.h"
 #include "gemmlab/fp16_shapes.h"
@@ -17,63 +20,240 @@
 
 namespace gemmlab {
 
-// fp32 and fp16: the Ampere-style ladders (any sm_80+ GPU); hopper: TMA and wgmma (sm_90a);
-// conv_*: implicit-GEMM convolutions (gemmlab/conv_problem.h) of fp16, int8 or int4 tensors;
-// conv_hopper: the fp16 convolution with TMA and wgmma (sm_90a).
+// The operand tracks (kTrackTable below says what each one is): fp32 and fp16, the Ampere-style
+// ladders (any sm_80+ GPU); hopper: TMA and wgmma on the fp16 problem (sm_90a); conv_*: implicit-GEMM
+// convolutions (gemmlab/conv_problem.h) of fp16, int8 or int4 tensors; conv_hopper: the fp16
+// convolution with TMA and wgmma (sm_90a).
 enum class StageTrack { fp32, fp16, hopper, conv_fp16, conv_int8, conv_int4, conv_hopper };
-constexpr bool is_conv(StageTrack t) {
-  return t == StageTrack::conv_fp16 || t == StageTrack::conv_int8 || t == StageTrack::conv_int4 ||
-         t == StageTrack::conv_hopper;
-}
-constexpr StageTrack conv_track(conv::Element e) {
-  return e == conv::Element::S8 ? StageTrack::conv_int8 : e == conv::Element::S4 ? StageTrack::conv_int4 : StageTrack::conv_fp16;
-}
-constexpr conv::Element conv_element(StageTrack t) {
-  return t == StageTrack::conv_int8 ? conv::Element::S8 : t == StageTrack::conv_int4 ? conv::Element::S4 : conv::Element::F16;
-}
-// How two co-resident blocks of one SM progress (l2_progress.h, sim/L2_VALIDATION.md).
+// How two co-resident blocks of one SM progress (l2_progress.h, kernels/lab/L2_VALIDATION.md).
 enum class Coresidency { OlderFirst, Even };
 // The instruction that does a stage's multiply-adds: FP32 FFMA, mma.sync (f16 in f32 out, s8, s4)
 // or Hopper's wgmma (f16 in f32 out).
 enum class MathOp { Ffma, MmaSyncF16, MmaSyncS8, MmaSyncS4, WgmmaF16 };
+// Which shared-memory instructions a stage's kernel issues, as the simulator rebuilds them
+// (gemmlab/kernel_smem_mix.h builds each from the kernel's own addressing headers):
+//   None                no shared memory (the naive stages);
+//   SlicedK             32 x 32 threads, one k slice of A and B per step (stage 3);
+//   SimtSingleBuffer    the 128 x 128 x 8 SIMT block, one buffer, scalar stores (stage 5);
+//   SimtDoubleBuffer    the same block, two buffers, 128-bit stores (stages 6, 11, 13a);
+//   SimtDoubleBufferStreamK  the same, plus stream-k's fix-up state, not modelled (stage 13b);
+//   MmaSyncLds32, MmaSyncLdmatrix, MmaSyncLdmatrixSwizzled  the register-staged fp16 block with
+//                       LDS.32 fragments, ldmatrix, ldmatrix on a swizzled tile (stages 7, 8, 9);
+//   Multistage          cp.async buffers, ldmatrix (stage 10 and the Ampere-style convolutions);
+//   StagedEpilogue      Multistage + the staged C epilogue (stage 12);
+//   StagedEpilogueTma   the same with TMA copies: no LSU instruction for A and B (stage 15);
+//   NoLsu               wgmma reads the TMA's boxes, C from registers: none at all (stages 16-18);
+//   PersistentEpilogue  C staged for the TMA store (stage 19);
+//   Unmodelled          not rebuilt yet (the simulator says so).
+enum class SmemMix {
+  None, SlicedK, SimtSingleBuffer, SimtDoubleBuffer, SimtDoubleBufferStreamK, MmaSyncLds32,
+  MmaSyncLdmatrix, MmaSyncLdmatrixSwizzled, Multistage, StagedEpilogue, StagedEpilogueTma, NoLsu,
+  PersistentEpilogue, Unmodelled
+};
+// Who decides which tile a block computes: the grid (one block per tile, launched in `raster`
+// order) or the kernel's persistent tile scheduler (gemmlab/persistent_schedule.h).
+enum class BlockSchedule { Grid, Persistent };
 
-struct StageDesc {
-  const char* id;      // "simt-tile"
-  const char* name;    // "3 SIMT 128x128x8"
+// ---- The track table: one row per operand track ------------------------------------------------
+struct TrackDesc {
   StageTrack track;
-  const char* lesson;  // lesson folder, e.g. "05-register-tiling"
-  const char* kernel;  // ncu's kernel name up to what tells the stages apart
-  int tile_m, tile_n, tile_k, threads;
-  int regs;            // per thread
-  int smem;            // bytes per block, static + dynamic
-  GlobalLoad loads;
-  OrderKind raster;
-  int raster_param;
-  Partition partition;
-  Coresidency coresident;
-  MathOp math;
+  const char* name;           // results JSON, `bench --list`: "fp16", "conv-int8"
+  StageTrack operands;        // the problem its stages solve: hopper solves the fp16 one
+  int required_sm;            // 0: any GPU the build targets; 90: exactly sm_90 (sm_90a code)
+  bool conv;                  // an implicit-GEMM convolution (gemmlab/conv_problem.h)
+  conv::Element element;      // the tensors' element type (conv tracks; F16 elsewhere)
+  int element_bytes;          // A and B (a conv stage's GEMM counted in 16-bit units)
+  MatrixOrder a_order;        // fp32: A column-major (BLAS "NN"); fp16: row-major ("TN")
+  const char* reference;      // the reference row a stage's time ratio divides by
+  const char* peer;           // a second reference timed beside it, or nullptr
+  const char* rate_unit;      // "TFLOP/s", or "TOP/s" for the integer tracks
+  double tolerance;           // relative Frobenius error allowed against the reference
+};
+
+// C is f32 and column-major on every GEMM track (a conv stage's C is NPQK, row-major in its GEMM).
+inline constexpr TrackDesc kTrackTable[] = {
+    {StageTrack::fp32, "fp32", StageTrack::fp32, 0, false, conv::Element::F16, 4, MatrixOrder::ColumnMajor,
+     "cublas-fp32", nullptr, "TFLOP/s", 1e-5},
+    {StageTrack::fp16, "fp16", StageTrack::fp16, 0, false, conv::Element::F16, 2, MatrixOrder::RowMajor,
+     "cublas-fp16", nullptr, "TFLOP/s", 2e-3},
+    {StageTrack::hopper, "hopper", StageTrack::fp16, 90, false, conv::Element::F16, 2, MatrixOrder::RowMajor,
+     "cublas-fp16", nullptr, "TFLOP/s", 2e-3},
+    {StageTrack::conv_fp16, "conv-fp16", StageTrack::conv_fp16, 0, true, conv::Element::F16, 2,
+     MatrixOrder::RowMajor, "im2col-cublas", "cudnn", "TFLOP/s", 2e-3},
+    {StageTrack::conv_int8, "conv-int8", StageTrack::conv_int8, 0, true, conv::Element::S8, 2,
+     MatrixOrder::RowMajor, "im2col-cublas", "cudnn", "TOP/s", 1e-5},
+    {StageTrack::conv_int4, "conv-int4", StageTrack::conv_int4, 0, true, conv::Element::S4, 2,
+     MatrixOrder::RowMajor, "im2col-cublas", "cudnn", "TOP/s", 1e-5},
+    {StageTrack::conv_hopper, "conv-hopper", StageTrack::conv_fp16, 90, true, conv::Element::F16, 2,
+     MatrixOrder::RowMajor, "im2col-cublas", "cudnn", "TFLOP/s", 2e-3},
+};
+
+constexpr const TrackDesc& track_desc(StageTrack t) {
+  for (const TrackDesc& d : kTrackTable)
+    if (d.track == t) return d;
+  return kTrackTable[0];  // unreachable: every track has its row (static_assert below)
+}
+constexpr bool every_track_has_one_row() {
+  for (int t = 0; t <= int(StageTrack::conv_hopper); ++t) {
+    int rows = 0;
+    for (const TrackDesc& d : kTrackTable) rows += int(d.track) == t;
+    if (rows != 1) return false;
+  }
+  return std::size(kTrackTable) == size_t(StageTrack::conv_hopper) + 1;
+}
+static_assert(every_track_has_one_row());
+
+// nullptr when no track has this name.
+constexpr const TrackDesc* find_track(std::string_view name) {
+  for (const TrackDesc& d : kTrackTable)
+    if (name == d.name) return &d;
+  return nullptr;
+}
+constexpr const char* track_name(StageTrack t) { return track_desc(t).name; }
+constexpr bool is_conv(StageTrack t) { return track_desc(t).conv; }
+// The operands a track's stages read: the hopper track solves the fp16 track's problem.
+constexpr StageTrack operand_track(StageTrack t) { return track_desc(t).operands; }
+// The GPU a track's kernels need: 0 = any the build targets, 90 = exactly sm_90 (Hopper, sm_90a code).
+constexpr int required_sm(StageTrack t) { return track_desc(t).required_sm; }
+constexpr conv::Element conv_element(StageTrack t) { return track_desc(t).element; }
+// The Ampere-style convolution track of an element type.
+constexpr StageTrack conv_track(conv::Element e) {
+  for (const TrackDesc& d : kTrackTable)
+    if (d.conv && d.required_sm == 0 && d.element == e) return d.track;
+  return StageTrack::conv_fp16;
+}
+
+// ---- The reference rows: what a stage is checked and timed against -----------------------------
+// How the runner computes it (kernels/runner.cu, conv_runner.cu, conv_cudnn.cu).
+enum class ReferenceKind {
+  CublasSgemm,    // cublasSgemm(N, N), CUBLAS_DEFAULT_MATH (no TF32)
+  CublasGemmEx,   // cublasGemmEx(T, N), fp16 in, fp32 compute and out
+  Im2colCublas,   // the explicit im2col kernel + cublasGemmEx (int8 / int4 widened to fp16 exactly)
+  Cudnn           // cuDNN's graph API, when the build found cuDNN
+};
+struct ReferenceDesc {
+  const char* id;       // results JSON's "stage" of its rows
+  const char* name;     // "cuBLAS fp16 (GemmEx)"
+  const char* tag;      // short, for a chart label: "cuBLAS f16"
+  ReferenceKind kind;
+  StageTrack track;     // the operands of a GEMM reference; a conv reference serves every conv track
+  MathOp math;          // the instruction it runs on a GPU with wgmma (roofline); mma.sync without
+};
+inline constexpr ReferenceDesc kReferenceTable[] = {
+    {"cublas-fp32", "cuBLAS fp32 (Sgemm)", "cuBLAS f32", ReferenceKind::CublasSgemm, StageTrack::fp32, MathOp::Ffma},
+    {"cublas-fp16", "cuBLAS fp16 (GemmEx)", "cuBLAS f16", ReferenceKind::CublasGemmEx, StageTrack::fp16,
+     MathOp::WgmmaF16},
+    {"im2col-cublas", "im2col + cuBLAS", "im2col + cuBLAS", ReferenceKind::Im2colCublas, StageTrack::conv_fp16,
+     MathOp::WgmmaF16},
+    {"cudnn", "cuDNN (graph API)", "cuDNN", ReferenceKind::Cudnn, StageTrack::conv_fp16, MathOp::WgmmaF16},
+};
+// nullptr when no reference has this id.
+constexpr const ReferenceDesc* find_reference(std::string_view id) {
+  for (const ReferenceDesc& r : kReferenceTable)
+    if (id == r.id) return &r;
+  return nullptr;
+}
+constexpr const ReferenceDesc& reference_of_kind(ReferenceKind k) {
+  for (const ReferenceDesc& r : kReferenceTable)
+    if (r.kind == k) return r;
+  return kReferenceTable[0];
+}
+// The reference a track's ratios divide by (cuBLAS of its operands, or im2col + cuBLAS).
+constexpr const ReferenceDesc& track_reference(StageTrack t) { return *find_reference(track_desc(t).reference); }
+// The GEMM reference of an operand track (fp32 / fp16): the row of kind Cublas* with these operands.
+constexpr const ReferenceDesc* gemm_reference(StageTrack operands) {
+  for (const ReferenceDesc& r : kReferenceTable)
+    if ((r.kind == ReferenceKind::CublasSgemm || r.kind == ReferenceKind::CublasGemmEx) && r.track == operands)
+      return &r;
+  return nullptr;
+}
+constexpr bool references_resolve() {
+  for (const TrackDesc& d : kTrackTable)
+    if (!find_reference(d.reference) || (d.peer && !find_reference(d.peer))) return false;
+  return true;
+}
+static_assert(references_resolve(), "a track names a reference that has no row");
+
+// ---- The stage rows -------------------------------------------------------------------------------
+struct StageDesc {
+  const char* id = "";          // "simt-tile"
+  const char* short_name = "";  // "SIMT tile 128x128x8"; the label adds the number: `name`
+  StageTrack track = StageTrack::fp32;
+  const char* lesson = "";      // lesson folder, e.g. "05-register-tiling"
+  const char* folder = "";      // under kernels/stages: "fp32/05_simt_tile"
+  const char* kernel = "";      // ncu's kernel name up to what tells the stages apart
+  int tile_m = 0, tile_n = 0, tile_k = 0, threads = 0;
+  int regs = 0;                 // per thread
+  int smem = 0;                 // bytes per block, static + dynamic
+  GlobalLoad loads = GlobalLoad::Ldg;
+  OrderKind raster = OrderKind::Launch;
+  int raster_param = 1;
+  Partition partition = Partition::None;
+  Coresidency coresident = Coresidency::Even;
+  MathOp math = MathOp::Ffma;
+  SmemMix smem_mix = SmemMix::Unmodelled;
+  int cluster_m = 1;            // blocks per cluster along m sharing B by TMA multicast
+  BlockSchedule schedule = BlockSchedule::Grid;
+  // Derived by the table (with_labels below), never written in a row:
+  char number[4] = {};          // "9", "13b": the lesson's number, a letter where it teaches several
+  char name[48] = {};           // "9 smem swizzle": number + short name, shown everywhere
 
   bool has_tile() const { return tile_m > 0; }
-  // The track's operands: fp32 A column-major f32 (NN), fp16 A row-major f16 (TN); B column-major;
-  // C f32, column-major, on both tracks. (A conv stage's GEMM: A the gathered activations, row-major,
-  // of 2, 1 or 1/2 bytes: counted in 16-bit units, its C row-major: gemmlab/conv_problem.h.)
-  int element_bytes() const { return track == StageTrack::fp32 ? 4 : 2; }
-  MatrixOrder a_order() const { return track == StageTrack::fp32 ? MatrixOrder::ColumnMajor : MatrixOrder::RowMajor; }
+  // The track's operands (kTrackTable); C f32, column-major, on every GEMM track.
+  int element_bytes() const { return track_desc(track).element_bytes; }
+  MatrixOrder a_order() const { return track_desc(track).a_order; }
   MatrixOrder b_order() const { return MatrixOrder::ColumnMajor; }
   MatrixOrder c_order() const { return MatrixOrder::ColumnMajor; }
   int c_element_bytes() const { return 4; }
 };
 
-inline constexpr StageDesc kStageTable[] = {
-#define GEMMLAB_STAGE(id, name, track, lesson, kernel, tm, tn, tk, threads, regs, smem, loads, raster, \
-                      raster_param, partition, coresident, math, launch)                                     \
-  {id,          name,           StageTrack::track,    lesson,           kernel,                        \
-   tm,          tn,             tk,                   threads,          regs,                          \
-   int(smem),   GlobalLoad::loads, OrderKind::raster, raster_param,     Partition::partition,          \
-   Coresidency::coresident, MathOp::math},
+namespace stage_rows {
+inline constexpr StageDesc kRows[] = {
+#define GEMMLAB_STAGE(launch, ...) StageDesc{__VA_ARGS__},
 #include "gemmlab/stages.def"
 #undef GEMMLAB_STAGE
 };
+
+// "09-swizzle" -> 9 (0 when the lesson has no number).
+constexpr int lesson_number(const char* lesson) {
+  int n = 0;
+  for (const char* p = lesson; *p >= '0' && *p <= '9'; ++p) n = n * 10 + (*p - '0');
+  return n;
+}
+constexpr bool same_text(const char* a, const char* b) { return std::string_view(a) == std::string_view(b); }
+
+// Every row with its number and name: the number is its lesson's, followed by a letter when the
+// lesson teaches several stages ("13a", "13b", in row order).
+template <size_t N>
+constexpr std::array<StageDesc, N> with_labels(const StageDesc (&rows)[N]) {
+  std::array<StageDesc, N> out{};
+  for (size_t i = 0; i < N; ++i) {
+    StageDesc s = rows[i];
+    int same = 0, before = 0;
+    for (size_t j = 0; j < N; ++j)
+      if (same_text(rows[j].lesson, s.lesson)) {
+        ++same;
+        before += j < i;
+      }
+    size_t at = 0;
+    auto put = [&](char c) {
+      if (at + 1 < sizeof(s.name)) s.name[at++] = c;
+    };
+    const int n = lesson_number(s.lesson);
+    if (n >= 10) put(char('0' + n / 10));
+    put(char('0' + n % 10));
+    if (same > 1) put(char('a' + before));
+    for (size_t k = 0; k < at && k + 1 < sizeof(s.number); ++k) s.number[k] = s.name[k];
+    put(' ');
+    for (const char* p = s.short_name; *p; ++p) put(*p);
+    out[i] = s;
+  }
+  return out;
+}
+}  // namespace stage_rows
+
+inline constexpr std::array<StageDesc, std::size(stage_rows::kRows)> kStageTable =
+    stage_rows::with_labels(stage_rows::kRows);
 
 inline constexpr int stage_index(std::string_view id) {
   for (int i = 0; i < int(std::size(kStageTable)); ++i)
@@ -85,26 +265,17 @@ inline std::span<const StageDesc> stage_table() { return kStageTable; }
 // nullptr when no stage has this id.
 inline const StageDesc* find_stage_desc(std::string_view id) {
   const int i = stage_index(id);
-  return i < 0 ? nullptr : &kStageTable[i];
+  return i < 0 ? nullptr : &kStageTable[static_cast<size_t>(i)];
 }
 
-// Header-only so that the kernels' registry (no sim library) can print them.
-constexpr const char* track_name(StageTrack t) {  // results JSON
-  switch (t) {
-    case StageTrack::fp32: return "fp32";
-    case StageTrack::fp16: return "fp16";
-    case StageTrack::hopper: return "hopper";
-    case StageTrack::conv_fp16: return "conv-fp16";
-    case StageTrack::conv_int8: return "conv-int8";
-    case StageTrack::conv_int4: return "conv-int4";
-    case StageTrack::conv_hopper: return "conv-hopper";
-  }
-  return "?";
+// The stages of a track, in ladder order (what `gemmlab bench --track` and the Kernels view list
+// under the track's reference).
+inline std::vector<const StageDesc*> stages_of_track(StageTrack t) {
+  std::vector<const StageDesc*> out;
+  for (const StageDesc& s : kStageTable)
+    if (s.track == t) out.push_back(&s);
+  return out;
 }
-// The operands a track's stages read: the hopper track solves the fp16 track's problem.
-constexpr StageTrack operand_track(StageTrack t) { return t == StageTrack::hopper ? StageTrack::fp16 : t; }
-// The GPU a track's kernels need: 0 = any the build targets, 90 = exactly sm_90 (Hopper, sm_90a code).
-constexpr int required_sm(StageTrack t) { return t == StageTrack::hopper || t == StageTrack::conv_hopper ? 90 : 0; }
 
 // The stage before `s` on its ladder: the one listed before it with the same operands (the hopper
 // track continues the fp16 one: tma follows epilogue), or nullptr for a ladder's first stage

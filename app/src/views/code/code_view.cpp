@@ -19,7 +19,7 @@ namespace gemmlab::app {
 namespace {
 
 struct CodeUiState {
-  std::string stage = "double-buffer";
+  std::string stage = stage_table().front().id;  // the ladder's first stage until a step names one
   std::string file;         // which of the stage's files `first`..`last` are in ("": the first, its .cu)
   int first = 0, last = 0;  // 1-based lines the step points at (0: none)
   bool only_new = false;

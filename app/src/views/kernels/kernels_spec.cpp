@@ -18,10 +18,7 @@ SettingCheck stage_list() {
   return [](const Json& v) -> std::optional<std::string> {
     std::vector<std::string> ids;
     for (const StageDesc& s : stage_table()) ids.push_back(s.id);
-    ids.push_back("cublas-fp32");
-    ids.push_back("cublas-fp16");
-    ids.push_back("im2col-cublas");
-    ids.push_back("cudnn");
+    for (const ReferenceDesc& r : kReferenceTable) ids.push_back(r.id);
     if (!v.is_array()) return "must be a list of stage ids: " + quoted_list(ids);
     for (const auto& x : v)
       if (!x.is_string() || std::find(ids.begin(), ids.end(), x.get<std::string>()) == ids.end())

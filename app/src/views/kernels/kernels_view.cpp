@@ -14,6 +14,7 @@
 #include "gemmlab/conv_problem.h"
 #include "gemmlab/raster_analysis.h"
 #include "gemmlab/roofline.h"
+#include "gemmlab/stage_desc.h"
 #include "label_placer.h"
 #include "model/files.h"
 #include "model/results_file.h"
@@ -238,10 +239,7 @@ class KernelsView final : public View {
 
   std::string stage_name(const std::string& id) const {
     if (const StageDesc* s = find_stage_desc(id)) return s->name;
-    if (id == "cublas-fp32") return "cuBLAS fp32 (Sgemm)";
-    if (id == "cublas-fp16") return "cuBLAS fp16 (GemmEx)";
-    if (id == "im2col-cublas") return "im2col + cuBLAS";
-    if (id == "cudnn") return "cuDNN (graph API)";
+    if (const ReferenceDesc* r = find_reference(id)) return r->name;
     return id;
   }
 
@@ -272,7 +270,8 @@ class KernelsView final : public View {
 
   // The text right of a stage's bar: rate, ratios and verdict.
   static std::string bar_label(const BenchResult& r) {
-    const char* unit = r.track == "conv-int8" || r.track == "conv-int4" ? "TOP/s" : "TFLOP/s";
+    const TrackDesc* track = find_track(r.track);
+    const char* unit = track ? track->rate_unit : "TFLOP/s";
     const char* verdict = r.ok ? tr("ok") : tr("WRONG");
     std::string label;
     if (r.is_reference())
@@ -374,8 +373,11 @@ class KernelsView final : public View {
       if (s.size_key != size) continue;
       ImGui::TextDisabled(tr("%s: skipped, %s"), stage_name(s.stage).c_str(), s.reason.c_str());
     }
-    // Stage 20 beside the others: the tensor cores' own rates say why it is slow on Hopper.
-    if (std::any_of(rows.begin(), rows.end(), [](const BenchResult* x) { return x->stage == "conv-int4"; })) {
+    // Stage 14c beside the others: the tensor cores' own rates say why int4 is slow on Hopper.
+    if (std::any_of(rows.begin(), rows.end(), [](const BenchResult* x) {
+          const StageDesc* s = find_stage_desc(x->stage);
+          return s && s->math == MathOp::MmaSyncS4;
+        })) {
       std::string rates = tr("Hopper has no fast int4 path: in a register-only loop on an H100,");
       for (const conv::MmaRate& m : conv::kH100MmaSyncRates)
         rates += std::string(" ") + m.instruction + " " + std::to_string(int(m.tera_ops)) + ",";
@@ -463,8 +465,9 @@ class KernelsView final : public View {
     for (const Shown& s : shown) {
       const ImVec2 c{px(s.pt.intensity), py(std::max(s.pt.rate, 0.1))};
       const std::string name = stage_name(s.x->stage);
-      const std::string tag = s.x->is_reference() ? (s.x->stage == "cublas-fp32" ? "cuBLAS f32" : "cuBLAS f16")
-                                                  : name.substr(0, name.find(' '));
+      const ReferenceDesc* ref = find_reference(s.x->stage);
+      const StageDesc* stage = find_stage_desc(s.x->stage);
+      const std::string tag = ref ? ref->tag : stage ? stage->number : name;
       label_y = std::max(c.y - font * 0.5f, label_y + font);
       const float tag_w = ImGui::CalcTextSize(tag.c_str()).x;
       const ImVec2 at{c.x - font * 3 - tag_w, label_y};

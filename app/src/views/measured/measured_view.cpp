@@ -3,7 +3,7 @@
 // the stage's own shared-memory instruction mix (gemmlab/kernel_smem_mix.h); L2 hit rate and DRAM bytes read (measured) next to
 // the stage's launch (gemmlab::plan_launch, as the Grid view and `gemmlab sim l2 --stage` build it)
 // replayed through the L2 model (simulated, worker thread).
-// Which ncu ratio compares with which model number: model/ncu_l2.h (sim/L2_VALIDATION.md).
+// Which ncu ratio compares with which model number: model/ncu_l2.h (kernels/lab/L2_VALIDATION.md).
 #include <algorithm>
 #include <cstring>
 #include <cmath>

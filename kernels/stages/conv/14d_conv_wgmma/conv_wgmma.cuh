@@ -1,0 +1,222 @@
+// The kernel of stage 14d: the implicit GEMM of stage 14a on the Hopper track's machinery (stage 17's
+// producer / consumer warpgroups, full and empty mbarriers, wgmma from 128-byte-swizzled shared
+// memory). conv_wgmma.cu says why; this file says how.
+//
+//   block    : a kTileM x kTileN output tile (conv::wgmma_tile: 128 x 64, 64 x 128 or 256 x 128 with
+//              the TMA's im2col boxes; 64 x 64 or 64 x 128 gathered); warpgroup 0 produces, the others
+//              compute 64 rows each (wgmma m64nNk16); the k-tiles [k_begin, k_end) of conv::ConvWork.
+//   setup    : full[s] expects 1 arrival (im2col: the producer thread's expect_tx) or 129 (gathered: the
+//              128 producer threads' cp.async, one of them also arriving with the filter box's bytes);
+//              empty[s] one per consumer warp.
+//   producer : for each k-tile t (64 channels of one filter tap, 128 bytes of every row), after
+//              empty[t % S] (from its second use):
+//              im2col   thread 0: expect_tx, then the A box by cp.async.bulk.tensor.4d.im2col (kTileM
+//                       pixels from the tile's first window origin, moved by the tap's (s, r); the
+//                       copy engine walks the pixels and zero-fills the padding: gemmlab/conv_problem.h,
+//                       im2col_box) and the filter box by a 2D TMA (KRSC filters are the GEMM's B);
+//              gathered every thread: cp.async of 16 bytes of A through the address function (row
+//                       origins from shared memory, zero-filled in the padding), written where the
+//                       TMA's 128-byte swizzle would put them, then cp.async.mbarrier.arrive.noinc.
+//   consumer : wait full[t % S] (gathered: fence.proxy.async, the bytes came through the generic
+//              proxy), 4 x wgmma, commit, wait <= 1 group, release tile t-1's stage on empty.
+//   epilogue : accumulators to the NPQK output (row-major: neighbouring columns are one 8-byte store).
+//              Split over k (a cluster per tile): the other slices' accumulators first travel into
+//              block 0's shared memory (st.shared::cluster), which adds them up and stores the tile.
+#pragma once
+#include <cuda.h>
+
+#include "gemmlab/conv_problem.h"
+#include "stages/hopper/cluster_multicast.cuh"
+
+namespace gemmlab::kernels::conv {
+
+using namespace ::gemmlab::conv;
+
+
+// cp.async's own arrive on an mbarrier once this thread's earlier cp.async have landed; .noinc: it
+// counts as one of the barrier's expected arrivals.
+__device__ __forceinline__ void cp_async_mbarrier_arrive(uint64_t* bar) {
+#if GEMMLAB_SM90A
+  asm volatile("cp.async.mbarrier.arrive.noinc.shared::cta.b64 [%0];\n" ::"r"(hopper::smem_u32(bar)) : "memory");
+#endif
+}
+
+// The tile's row origins live in shared memory (kTileM x 16 bytes, hopper::ConvWgmmaStage::smem_bytes),
+// written once before the block's barrier: a producer thread keeps none in registers, so 128- and
+// 256-row tiles do not spill. A row past M gets an origin no tap is inside (h0 far below
+// 0), which zero-fills it.
+static_assert(sizeof(RowOrigin) == 16);
+__device__ __forceinline__ RowOrigin tile_row_origin(const Shape& sh, long long m) {
+  if (m >= sh.gemm_m()) return {0, -(1 << 30), 0};
+  return row_origin(sh, m);
+}
+
+// One producer thread's share of the A tile: vectors j = thread + 128 i (i < kVectors) of the
+// tile's kTileM rows x 8 chunks, so a warp covers 4 whole 128-byte rows.
+template <class S>
+struct GatherA {
+  static constexpr int kChunks = tma::kRowBytes / 16;            // 8 vectors of 8 halves per row
+  static constexpr int kVectors = S::kTileM * kChunks / 128;     // per producer thread: 4 (64 rows)
+  static constexpr int kRowStep = 128 / kChunks;                 // rows between a thread's vectors
+  const RowOrigin* origins;  // shared memory, kTileM rows
+  int row0, chunk;
+
+  __device__ __forceinline__ GatherA(const RowOrigin* tile_origins, int thread)
+      : origins(tile_origins), row0(thread / kChunks), chunk(thread % kChunks) {}
+  // k-tile t into the A box at `box` (1024-byte aligned): every vector of this thread shares k.
+  __device__ __forceinline__ void issue(const __half* input, const Shape& sh, int t, unsigned char* box) const {
+    const int kk = t * S::kTileK + chunk * 8;
+    const bool k_ok = kk < sh.gemm_k();
+    const TapStep tap = tap_step(sh, k_ok ? kk : 0);
+    const uint32_t base = hopper::smem_u32(box);
+#pragma unroll
+    for (int i = 0; i < kVectors; ++i) {
+      const int row = row0 + kRowStep * i;
+      const RowOrigin o = origins[row];
+      const bool ok = k_ok && tap_in_tensor(sh, o, tap);
+      fp16::cp_async_16(base + tma::sw128_byte_offset(row, 16 * chunk), input + (ok ? o.base + tap.delta : 0), ok);
+    }
+  }
+};
+
+// The NPQK output: gmma::accumulator's pairs (d[2j], d[2j+1]) are neighbouring columns of a row.
+template <class S>
+__device__ __forceinline__ void store_output_rows(const float (&d)[S::kAccumulators], float* out, const Shape& sh,
+                                                  int row0, int col0, int thread_in_wg, float alpha, float beta) {
+#pragma unroll
+  for (int i = 0; i < S::kAccumulators; i += 2) {
+    const FragCoord e = gmma::accumulator(thread_in_wg, i);
+    const int row = row0 + e.row, col = col0 + e.col;
+    if (row >= sh.gemm_m()) continue;
+    float* o = out + output_offset(sh, row, col);
+    float v0 = alpha * d[i], v1 = alpha * d[i + 1];
+    if (sh.k % 2 == 0 && col + 1 < sh.k) {
+      if (beta != 0.f) v0 += beta * o[0], v1 += beta * o[1];
+      *reinterpret_cast<float2*>(o) = make_float2(v0, v1);
+    } else {
+      if (col < sh.k) o[0] = beta != 0.f ? v0 + beta * o[0] : v0;
+      if (col + 1 < sh.k) o[1] = beta != 0.f ? v1 + beta * o[1] : v1;
+    }
+  }
+}
+
+// One float4 of a consumer thread's accumulators into the shared memory of block 0 of the cluster
+// (distributed shared memory: the address of the same offset there, then a remote store).
+__device__ __forceinline__ void store_to_first_block(float4* local, float4 v) {
+#if GEMMLAB_SM90A
+  asm volatile(
+      "{\n .reg .b32 remote;\n mapa.shared::cluster.u32 remote, %0, 0;\n"
+      " st.shared::cluster.v4.f32 [remote], {%1, %2, %3, %4};\n}\n" ::"r"(hopper::smem_u32(local)),
+      "f"(v.x), "f"(v.y), "f"(v.z), "f"(v.w)
+      : "memory");
+#endif
+}
+
+// kMinBlocks: blocks per SM the registers are budgeted for (hopper::ConvWgmmaStage).
+// kIm2col: A arrives by the TMA's im2col mode (map_input; conv::im2col_tma_fits), issued by one
+// producer thread like B; else the producer warpgroup gathers it (GatherA).
+// work.splits > 1: launched in clusters of `splits` blocks, the k slices of one tile (conv::ConvWork).
+template <class S, int kMinBlocks, bool kIm2col>
+__global__ void __launch_bounds__(S::kThreads, kMinBlocks)
+    conv_wgmma_kernel(const __grid_constant__ CUtensorMap map_filter, const __grid_constant__ CUtensorMap map_input,
+                      const __half* input, float* out, Shape sh, ConvWork work, float alpha, float beta) {
+#if GEMMLAB_SM90A
+  constexpr int kS = S::kStages;
+  extern __shared__ __align__(16) unsigned char smem_raw[];
+  unsigned char* tiles = hopper::align_tiles(smem_raw);
+  uint64_t* full = reinterpret_cast<uint64_t*>(tiles + kS * S::kStageBytes);
+  uint64_t* empty = full + kS;
+  RowOrigin* origins = reinterpret_cast<RowOrigin*>(empty + kS);
+  const ConvBlock job = work.block(blockIdx.x);
+  const int m0 = job.m_tile * S::kTileM, n0 = job.n_tile * S::kTileN;
+
+  if (threadIdx.x == 0) {
+    hopper::tma_prefetch_descriptor(&map_filter);
+    if constexpr (kIm2col) hopper::tma_prefetch_descriptor(&map_input);
+    for (int s = 0; s < kS; ++s) {
+      hopper::mbarrier_init(&full[s], kIm2col ? 1 : 128 + 1);
+      hopper::mbarrier_init(&empty[s], 4 * S::kConsumers);
+    }
+    hopper::fence_barrier_init();
+  }
+  if constexpr (!kIm2col)
+    for (int r = threadIdx.x; r < S::kTileM; r += S::kThreads) origins[r] = tile_row_origin(sh, m0 + r);
+  __syncthreads();
+
+  int it = 0;
+  if (threadIdx.x < 128) {
+    if constexpr (kIm2col) {  // the producer: one thread, an A box and a B box per k-tile
+      if (threadIdx.x == 0) {
+        const Im2colLoad tile = im2col_tile(sh, m0);
+        hopper::produce_k_tiles<S>(tiles, full, empty, job.k_begin, job.k_end, it,
+                                   [&](unsigned char* dst, uint64_t* bar, int t) {
+                                     const Im2colLoad l = im2col_load(sh, tile, t * S::kTileK);
+                                     hopper::tma_load_im2col_4d(dst, &map_input, bar, l.c, l.w0, l.h0, l.n,
+                                                                uint16_t(l.dw), uint16_t(l.dh));
+                                     hopper::tma_load_2d(dst + S::kABytes, &map_filter, bar, t * S::kTileK, n0);
+                                   });
+      }
+    } else {  // the producer warpgroup gathers A, thread 0 adds the B box
+      const GatherA<S> gather(origins, threadIdx.x);
+#pragma unroll 1
+      for (int t = job.k_begin; t < job.k_end; ++t, ++it) {
+        const int stage = it % kS;
+        hopper::wait_stage_free<kS>(empty, it);
+        unsigned char* dst = tiles + stage * S::kStageBytes;
+        if (threadIdx.x == 0) {
+          hopper::mbarrier_arrive_expect_tx(&full[stage], S::kBBytes);
+          hopper::tma_load_2d(dst + S::kABytes, &map_filter, &full[stage], t * S::kTileK, n0);
+        }
+        gather.issue(input, sh, t, dst);
+        cp_async_mbarrier_arrive(&full[stage]);
+      }
+      fp16::cp_async_wait<0>();  // leave no copy in flight behind an exited thread
+    }
+    if (work.splits > 1) hopper::cluster_sync(), hopper::cluster_sync();
+    return;
+  }
+
+  const bool warp_leader = threadIdx.x % 32 == 0;
+  float d[S::kAccumulators] = {};
+  hopper::fence_accumulators(d);
+  auto release = [&](int stage) {
+    if (warp_leader) hopper::mbarrier_arrive(&empty[stage]);
+  };
+  hopper::consume_k_tiles<S, decltype(release), /*kGenericWrites=*/!kIm2col>(d, hopper::smem_u32(tiles), full,
+                                                                            threadIdx.x / 128 - 1, job.k_begin,
+                                                                            job.k_end, it, release);
+  // The thread's index read afresh: else ptxas hoists the epilogue's per-fragment offsets above the
+  // main loop and keeps them live beside the accumulators.
+  unsigned thread;
+  asm volatile("mov.u32 %0, %%tid.x;\n" : "=r"(thread));
+  // The tile's k slices meet in block 0 of the cluster, in the stages' shared memory (every slice's
+  // main loop is over, so no copy or wgmma touches it any more); every thread of the cluster takes
+  // part in both cluster barriers (the producers too, above): the first says the stages are free,
+  // the second that the partial sums have landed.
+  if (work.splits > 1) {
+    // Slice r's float4 j of consumer thread c goes to partials[((r - 1) * kVectors + j) * kConsumerThreads + c].
+    constexpr int kVectors = S::kAccumulators / 4, kConsumerThreads = S::kConsumers * 128;
+    float4* partials = reinterpret_cast<float4*>(tiles);
+    const uint32_t rank = hopper::cluster_rank();
+    const int c = int(thread) - 128;
+    hopper::cluster_sync();
+    if (rank != 0)
+#pragma unroll
+      for (int j = 0; j < kVectors; ++j)
+        store_to_first_block(&partials[((rank - 1) * kVectors + j) * kConsumerThreads + c],
+                             make_float4(d[4 * j], d[4 * j + 1], d[4 * j + 2], d[4 * j + 3]));
+    hopper::cluster_sync();
+    if (rank != 0) return;
+#pragma unroll 1
+    for (int r = 1; r < work.splits; ++r)
+#pragma unroll
+      for (int j = 0; j < kVectors; ++j) {
+        const float4 p = partials[((r - 1) * kVectors + j) * kConsumerThreads + c];
+        d[4 * j] += p.x, d[4 * j + 1] += p.y, d[4 * j + 2] += p.z, d[4 * j + 3] += p.w;
+      }
+  }
+  store_output_rows<S>(d, out, sh, m0 + 64 * int(thread / 128 - 1), n0, int(thread % 128), alpha, beta);
+#endif
+}
+
+}  // namespace gemmlab::kernels::conv
