@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <map>
+#include <vector>
 
 #include "gemmlab/stage_desc.h"
 #include "model/stage_labels.h"
@@ -20,32 +21,31 @@ std::string fmt(const char* format, double v) {
 std::string rate(double v) { return fmt(v >= 100 ? "%.0f" : v >= 10 ? "%.1f" : v >= 1 ? "%.2f" : "%.3f", v); }
 
 std::string reference_label(const std::string& id) {
-  if (id == "cublas-fp32") return "cuBLAS fp32 (Sgemm)";
-  if (id == "cublas-fp16") return "cuBLAS fp16 (GemmEx)";
-  if (id == "im2col-cublas") return "im2col + cuBLAS";
-  if (id == "cudnn") return "cuDNN";
+  if (const ReferenceDesc* r = find_reference(id)) return r->name;
   return stage_label(id);
 }
 
-// Where a row sits: each GEMM track's cuBLAS row before its first stage, then the registry order.
+// Where a row sits: each GEMM reference before the first stage of its operands, then the registry
+// order, then the references no stage placed (the convolutions'), in their table's order.
 int row_rank(const std::string& id) {
   int rank = 0;
-  bool fp32 = false, fp16 = false;
+  std::vector<const ReferenceDesc*> placed;
   for (const StageDesc& s : stage_table()) {
-    if (!fp32 && s.track == StageTrack::fp32) {
-      fp32 = true;
-      if (id == "cublas-fp32") return rank;
-      ++rank;
-    }
-    if (!fp16 && s.track == StageTrack::fp16) {
-      fp16 = true;
-      if (id == "cublas-fp16") return rank;
+    const ReferenceDesc* ref = gemm_reference(track_desc(s.track).operands);
+    if (ref && std::find(placed.begin(), placed.end(), ref) == placed.end()) {
+      placed.push_back(ref);
+      if (id == ref->id) return rank;
       ++rank;
     }
     if (id == s.id) return rank;
     ++rank;
   }
-  return rank + (id == "im2col-cublas" ? 1 : id == "cudnn" ? 2 : 3);
+  for (const ReferenceDesc& r : kReferenceTable) {
+    if (std::find(placed.begin(), placed.end(), &r) != placed.end()) continue;
+    if (id == r.id) return rank;
+    ++rank;
+  }
+  return rank;
 }
 
 double reference_ratio(const BenchResult& r) {

@@ -22,7 +22,7 @@
 #include <cuda_bf16.h>
 
 #include "gemmlab/gmma_desc.h"
-#include "stages/hopper/17_persistent.cuh"  // cluster_rank, multicast TMA, remote arrive, setmaxnreg, TMA store
+#include "stages/hopper/19_persistent/persistent.cuh"  // cluster_rank, multicast TMA, remote arrive, setmaxnreg, TMA store
 
 namespace gemmlab::kernels::fp8 {
 
