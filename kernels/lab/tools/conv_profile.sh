@@ -4,7 +4,7 @@
 # sections (speed of light, memory, warp stalls) of stage 21 on them. OUT=... bash kernels/lab/tools/conv_profile.sh
 set -uo pipefail
 OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
-cd "$(dirname "$0")/../.."
+cd "$(dirname "$0")/../../.."
 bash kernels/lab/tools/gpu_build.sh "$OUT/build.log" gemmlab gpu_check || { tail -30 "$OUT/build.log"; exit 1; }
 G=build-gpu/app/gemmlab
 export PATH=$PATH:/usr/local/cuda/bin

@@ -7,7 +7,7 @@
 set -uo pipefail
 log=$1
 shift
-cd "$(dirname "$0")/../.."
+cd "$(dirname "$0")/../../.."
 P=$(bash kernels/lab/tools/gpu_deps.sh unpack) || exit 1
 CUDNN=$(python3 -c "import nvidia.cudnn; print(nvidia.cudnn.__path__[0])" 2>/dev/null || true)
 echo "cuDNN folder: ${CUDNN:-none}"

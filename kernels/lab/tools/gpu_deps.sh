@@ -8,7 +8,7 @@
 # On a GPU machine without these packages installed: run `fetch` where apt works, copy .deps/ over.
 # Header-only or static packages only, so the same .debs work on the GPU machine's image.
 set -euo pipefail
-cd "$(dirname "$0")/../.."
+cd "$(dirname "$0")/../../.."
 PACKAGES=(nlohmann-json3-dev libgtest-dev googletest libcli11-dev)
 
 case "${1:-}" in

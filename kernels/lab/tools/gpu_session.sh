@@ -22,7 +22,7 @@ set -uo pipefail
 mode=${1:-dev}
 OUT=${OUT:-/tmp/out}
 mkdir -p "$OUT"
-cd "$(dirname "$0")/../.."
+cd "$(dirname "$0")/../../.."
 t0=$(date +%s)
 stamp() { echo "[$(( $(date +%s) - t0 ))s] $*"; }
 

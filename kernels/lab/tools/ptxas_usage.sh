@@ -2,7 +2,7 @@
 # ptxas_usage.sh [ARCH] [FILES...]: registers, shared memory and spills of each kernel, from
 # ptxas -v (no GPU needed). Default: sm_90a, every stage file.
 set -euo pipefail
-cd "$(dirname "$0")/../.."
+cd "$(dirname "$0")/../../.."
 arch=${1:-sm_90a}
 shift || true
 files=("$@")

@@ -15,7 +15,7 @@
 # same addresses, but it leaves out what it cannot decode (VIADD, newer than it: 1,324 of the
 # 41,144), so the counts below give those as "not decoded" (gaps in the addresses).
 set -euo pipefail
-cd "$(dirname "$0")/../.."
+cd "$(dirname "$0")/../../.."
 D=.tools/nvdisasm  # ignored, and not .deps, which travels to the GPU machine
 if [ "${1:-}" = fetch ]; then
   deb=nvidia-cuda-toolkit_11.8.89~11.8.0-5~deb12u1_amd64.deb

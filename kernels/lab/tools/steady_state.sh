@@ -11,7 +11,7 @@
 set -uo pipefail
 OUT=${OUT:-/tmp/out}
 mkdir -p "$OUT"
-cd "$(dirname "$0")/../.."
+cd "$(dirname "$0")/../../.."
 echo "GPU: $(nvidia-smi --query-gpu=name,driver_version,power.limit --format=csv,noheader | head -1), $(date -u +%FT%H:%MZ)"
 [ -x build-gpu/app/gemmlab ] || bash kernels/lab/tools/gpu_build.sh /tmp/steady_build.log gemmlab || { tail -20 /tmp/steady_build.log; exit 1; }
 G=build-gpu/app/gemmlab
