@@ -4,6 +4,7 @@
 #include <cstring>
 #include <iostream>
 
+#include "exercise_cli.h"
 #include "sim_cli.h"
 #if GEMMLAB_WITH_BENCH
 #include "bench_cli.h"
@@ -21,7 +22,8 @@ void print_usage(std::ostream& os) {
         "  gemmlab sim <what> ...       simulator results as JSON (gemmlab sim --help)\n"
         "  gemmlab bench ...            run the CUDA kernels vs cuBLAS (gemmlab bench --help)\n"
         "  gemmlab shot ...             render a lesson step to PNG (gemmlab shot --help)\n"
-        "  gemmlab lessons --json|--check [DIR]   list or validate a course\n\n"
+        "  gemmlab lessons --json|--check [DIR]   list or validate a course\n"
+        "  gemmlab exercise --list | ID --solution FILE   grade an exercise (gemmlab exercise --help)\n\n"
         "built with: sim"
 #if GEMMLAB_WITH_BENCH
         ", kernels"
@@ -49,6 +51,7 @@ int main(int argc, char** argv) {
     return 0;
   }
   if (!std::strcmp(cmd, "sim")) return gemmlab::cli::run_sim_cli(argc, argv, 2);
+  if (!std::strcmp(cmd, "exercise")) return gemmlab::exercise::run_exercise_cli(argc, argv, 2, std::cout, std::cerr);
   if (!std::strcmp(cmd, "bench")) {
 #if GEMMLAB_WITH_BENCH
     return gemmlab::bench_main(argc, argv, 2);
