@@ -16,7 +16,8 @@ target_include_directories(gemmlab_app_model PUBLIC ${CMAKE_CURRENT_SOURCE_DIR}/
 target_link_libraries(gemmlab_app_model PUBLIC gemmlab_sim nlohmann_json::nlohmann_json
                                                PkgConfig::GUI)
 
-file(GLOB GEMMLAB_GUI_SOURCES CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/src/*.cpp)
+file(GLOB GEMMLAB_GUI_SOURCES CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/src/*.cpp
+                                                ${CMAKE_CURRENT_SOURCE_DIR}/src/exercise/*.cpp)
 set(GEMMLAB_IMGUI_BACKEND_SOURCES ${GEMMLAB_IMGUI_BACKENDS}/imgui_impl_glfw.cpp
                                   ${GEMMLAB_IMGUI_BACKENDS}/imgui_impl_opengl3.cpp)
 # The OpenGL 3 backend brings its own gl3w loader; use libepoxy's headers instead.
@@ -29,7 +30,8 @@ add_library(gemmlab_gui STATIC ${GEMMLAB_GUI_SOURCES} ${GEMMLAB_IMGUI_BACKEND_SO
 target_include_directories(gemmlab_gui PUBLIC ${CMAKE_CURRENT_SOURCE_DIR}
                                        PRIVATE /usr/include/imgui/backends)
 target_link_libraries(gemmlab_gui PUBLIC gemmlab_app_model
-                                  PRIVATE gemmlab_sim_cli)  # element_tables.h: the CLI's JSON tables
+                                  PRIVATE gemmlab_sim_cli     # element_tables.h: the CLI's JSON tables
+                                          gemmlab_exercise)   # the exercise step's grading
 target_compile_definitions(gemmlab_gui PRIVATE
   GEMMLAB_VERSION="${PROJECT_VERSION}"
   GEMMLAB_DEFAULT_ROOT="${PROJECT_SOURCE_DIR}")

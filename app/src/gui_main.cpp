@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "model/config.h"
+#include "exercise/exercise_check.h"
 #include "lesson_render_check.h"
 #include "model/lesson_format.h"
 #include "model/settings_schema.h"
@@ -139,6 +140,7 @@ int lessons_command(int argc, char** argv) {
     const Course course = load_course(paths.course, paths.assets);
     auto errors = course.all_errors();
     for (auto& d : check_steps_render(course, paths)) errors.push_back(std::move(d));
+    for (auto& d : check_exercises(course)) errors.push_back(std::move(d));
     for (const auto& d : errors) std::cerr << d.text() << "\n";
     int steps = 0;
     for (const auto& l : course.lessons) steps += static_cast<int>(l.steps.size());

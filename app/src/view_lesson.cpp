@@ -10,6 +10,7 @@
 #include "app.h"
 #include "fonts.h"
 #include "markdown_render.h"
+#include "exercise/exercise_panel.h"
 #include "model/predict_rules.h"
 #include "model/ui_text.h"
 #include "ui_util.h"
@@ -145,6 +146,7 @@ void draw_lesson_panel(App& app) {
     render_markdown(app.step_blocks(), app.paths().assets);
     const LessonStep& step = lesson->steps[app.step_index()];
     if (step.predict) draw_predict(app, *step.predict);
+    if (!step.exercise.empty()) draw_exercise_step(app, step.exercise);
     ImGui::EndChild();
   }
   // Navigation.
