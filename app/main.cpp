@@ -22,7 +22,8 @@ void print_usage(std::ostream& os) {
         "  gemmlab sim <what> ...       simulator results as JSON (gemmlab sim --help)\n"
         "  gemmlab bench ...            run the CUDA kernels vs cuBLAS (gemmlab bench --help)\n"
         "  gemmlab shot ...             render a lesson step to PNG (gemmlab shot --help)\n"
-        "  gemmlab lessons --json|--check [DIR]   list or validate a course\n"
+        "  gemmlab lessons --json|--check [DIR]   list or validate a course (gemmlab lessons --help)\n"
+        "  gemmlab results --markdown   assets/results/RESULTS.md from the results JSON\n"
         "  gemmlab exercise --list | ID --solution FILE   grade an exercise (gemmlab exercise --help)\n\n"
         "built with: sim"
 #if GEMMLAB_WITH_BENCH
@@ -65,7 +66,7 @@ int main(int argc, char** argv) {
 #if GEMMLAB_WITH_GUI
   return gemmlab::app::gui_main(argc, argv);
 #else
-  if (argc > 1 && std::strcmp(cmd, "shot") && std::strcmp(cmd, "lessons")) {
+  if (argc > 1 && std::strcmp(cmd, "shot") && std::strcmp(cmd, "lessons") && std::strcmp(cmd, "results")) {
     std::cerr << "gemmlab: unknown command '" << cmd << "'\n";
     print_usage(std::cerr);
     return 2;

@@ -11,6 +11,7 @@
 #include "gui_context.h"
 #include "model/files.h"
 #include "fonts.h"
+#include "model/result_placeholders.h"
 #include "model/settings_schema.h"
 #include "model/ui_text.h"
 #include "view_lesson.h"
@@ -22,6 +23,9 @@ App::App(AppPaths paths, Config config, bool headless)
     : paths_(std::move(paths)), config_(std::move(config)), headless_(headless) {
   set_lang(config_.lang);
   views_ = make_views();
+  std::vector<std::string> problems;
+  shipped_results_ = load_results_dir(paths_.assets + "/results", &problems);
+  for (const auto& p : problems) app_log("warning", "results for the lessons' numbers: " + p);
   course_key_ = course_key(paths_.course, (fs::path(paths_.root) / "lessons").string());
   course_ = load_course(paths_.course, paths_.assets);
   for (const auto& d : course_.all_errors()) app_log("warning", "lesson problem: " + d.text());
@@ -113,27 +117,17 @@ void App::select_view(const std::string& id) {
   select_pending_ = true;
 }
 
-void App::apply_step_settings(int lesson_index, int step, bool replay_earlier) {
+void App::apply_step_settings(int lesson_index, int step, bool whole_step) {
   const Lesson& l = course_.lessons[lesson_index];
   if (step < 0 || step >= static_cast<int>(l.steps.size())) return;
   const LessonStep& s = l.steps[step];
-  if (replay_earlier) {
-    // For each view the step leaves out, the latest earlier step that set it.
-    for (const auto& v : views_) {
-      if (s.settings.contains(v->id())) continue;
-      for (int k = step - 1; k >= 0; --k)
-        if (l.steps[k].settings.contains(v->id())) {
-          v->apply(l.steps[k].settings[v->id()]);
-          break;
-        }
-    }
-  }
+  // s.settings already holds what the step inherits (model/lesson_format.h). Walking on applies
+  // only the views the step writes, so what the learner changed elsewhere stays; opening a step
+  // directly or "Reset step" applies all of it: the same picture either way.
   for (const auto& [id, settings] : s.settings.items())
-    if (View* v = view(id)) v->apply(settings);
-  std::string front = s.view;
-  if (front.empty() && replay_earlier)
-    for (int k = step - 1; k >= 0 && front.empty(); --k) front = l.steps[k].view;
-  if (!front.empty()) select_view(front);
+    if (whole_step || s.written.contains(id))
+      if (View* v = view(id)) v->apply(settings);
+  if (!s.view.empty() && (whole_step || s.names_view)) select_view(s.view);
 }
 
 void App::open(int lesson_index, int step) {
@@ -164,12 +158,32 @@ void App::open(int lesson_index, int step) {
 void App::rebuild_text() {
   step_blocks_.clear();
   intro_blocks_.clear();
+  notes_blocks_.clear();
+  text_missing_.clear();
+  notes_missing_.clear();
   const Lesson* l = lesson();
   if (!l) return;
-  if (const StepText* t = l->step_text(config_.lang, step_)) step_blocks_ = parse_markdown(t->markdown);
+  std::vector<const BenchResults*> own;
+  for (const auto& v : views_)
+    for (const BenchResults* r : v->own_results()) own.push_back(r);
+  own_results_seen_ = own.size();
+  const std::vector<ResultsSource> sources = results_sources(own, shipped_results_);
+  auto fill = [&](const std::string& markdown, std::vector<std::string>& missing) {
+    FilledText f = fill_placeholders(markdown, sources);
+    missing.insert(missing.end(), f.missing.begin(), f.missing.end());
+    return parse_markdown(f.markdown);
+  };
+  if (const StepText* t = l->step_text(config_.lang, step_)) step_blocks_ = fill(t->markdown, text_missing_);
   if (step_ == 0)
     if (const LessonText* t = l->text_in(config_.lang); t && !t->intro.empty())
-      intro_blocks_ = parse_markdown(t->intro);
+      intro_blocks_ = fill(t->intro, text_missing_);
+  if (const std::string* n = l->notes_in(config_.lang, step_)) notes_blocks_ = fill(*n, notes_missing_);
+}
+
+void App::refresh_results() {
+  size_t own = 0;
+  for (const auto& v : views_) own += v->own_results().size();
+  if (own != own_results_seen_) rebuild_text();
 }
 
 void App::next() {

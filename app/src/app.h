@@ -14,6 +14,7 @@
 #include "model/config.h"
 #include "model/lesson_format.h"
 #include "model/markdown_doc.h"
+#include "model/results_file.h"
 #include "view.h"
 
 namespace gemmlab::app {
@@ -41,9 +42,10 @@ class App {
   const Config& config() const { return config_; }
   bool headless() const { return headless_; }
 
-  // Navigation. Opening a step applies its settings to the views it names and brings its view
-  // to the front; jumping (not walking forwards) also replays earlier steps of the lesson for
-  // views this step does not name, so a step looks the same however the learner got there.
+  // Navigation. Walking forwards applies the settings of the views the step names (with what
+  // they inherit) and brings its view to the front; jumping or "Reset step" applies everything
+  // the step inherits from the steps before it, so a step looks the same however the learner
+  // got there.
   void open(int lesson, int step);
   void next();
   void prev();
@@ -101,13 +103,20 @@ class App {
   void reveal_predict(bool on);  // shows (or hides again) the answer in the views
   const std::vector<MdBlock>& step_blocks() const { return step_blocks_; }
   const std::vector<MdBlock>& intro_blocks() const { return intro_blocks_; }
+  const std::vector<MdBlock>& notes_blocks() const { return notes_blocks_; }  // empty: no notes
+  // The placeholders of the step's text (and of its notes) shown as "—", each with what the
+  // loaded results lack (model/result_placeholders.h).
+  const std::vector<std::string>& text_missing() const { return text_missing_; }
+  const std::vector<std::string>& notes_missing() const { return notes_missing_; }
+  // Refills the placeholders when a view's results changed (a Run finished, a file was opened).
+  void refresh_results();
   // While set, each frame writes every string the views render (ImGui's log, not the lesson
   // panel) to *sink: `gemmlab shot --all` records it for the GUI walk's search for a predict
   // step's answer on screen before Reveal.
   void set_views_text_sink(std::string* sink) { views_text_sink_ = sink; }
 
  private:
-  void apply_step_settings(int lesson, int step, bool replay_earlier);
+  void apply_step_settings(int lesson, int step, bool whole_step);
   void mask_predicted_quantity(bool masked);
   void draw_menu();
   void draw_views(float dt);
@@ -135,7 +144,10 @@ class App {
   bool quit_ = false, font_rebuild_ = false;
   PredictState predict_;
   std::string* views_text_sink_ = nullptr;
-  std::vector<MdBlock> step_blocks_, intro_blocks_;
+  std::vector<MdBlock> step_blocks_, intro_blocks_, notes_blocks_;
+  std::vector<std::string> text_missing_, notes_missing_;
+  std::vector<BenchResults> shipped_results_;  // assets/results/*.json, for the placeholders
+  size_t own_results_seen_ = 0;
   std::string status_;
   float status_age_ = 0;
   float watch_age_ = 0;              // seconds since the course files were last looked at

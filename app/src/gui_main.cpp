@@ -14,7 +14,11 @@
 #include "model/config.h"
 #include "exercise/exercise_check.h"
 #include "lesson_render_check.h"
+#include "lesson_tools.h"
+#include "model/files.h"
 #include "model/lesson_format.h"
+#include "model/result_placeholders.h"
+#include "model/results_markdown.h"
 #include "model/settings_schema.h"
 #include "shot.h"
 #include "window.h"
@@ -35,7 +39,7 @@ const char* kWindowHelp =
 
 const char* kShotHelp =
     "usage: gemmlab shot --lesson ID --step N --out FILE.png [--size WxH] [--lang en|zh]\n"
-    "                    [--course DIR] [--view VIEW] [--view-only] [--meta]\n"
+    "                    [--course DIR] [--view VIEW] [--view-only] [--meta] [--reveal]\n"
     "       gemmlab shot --all --out-dir DIR [--size WxH] [--lang en|zh] [--course DIR]\n"
     "       gemmlab shot --frametime [--frames N] [--size WxH] [--out REPORT.json] [--course DIR]\n"
     "  Renders lesson steps offscreen exactly as the window shows them. Needs an X display;\n"
@@ -43,15 +47,26 @@ const char* kShotHelp =
     "  --step N      counts from 1       --size WxH  default 1600x1000\n"
     "  --view-only   crop to the view    --meta      also write FILE.png.json (view area)\n"
     "  --view VIEW   bring VIEW to front --data F    also write the view's data as JSON to F\n"
+    "  --reveal      a predict step as after Reveal (the answer drawn)\n"
     "  --all         every step of every lesson, plus manifest.json\n"
     "  --frametime   p50/p99 frame time of every step as JSON (target: p99 < 16.7 ms)\n";
 
 const char* kLessonsHelp =
     "usage: gemmlab lessons --json [--course DIR]\n"
     "       gemmlab lessons --check [DIR]\n"
-    "  --json    the course as {\"lessons\":[{\"id\",\"title\",\"steps\",\"languages\"}]}\n"
-    "  --check   validate a course (default: lessons/); prints file:line: problem and exits 1\n"
-    "            on any problem. The format is lessons/FORMAT.md.\n";
+    "       gemmlab lessons --answers [DIR] [--json]\n"
+    "       gemmlab lessons --new ID [--course DIR]\n"
+    "  --json     the course as {\"lessons\":[{\"id\",\"title\",\"steps\",\"languages\"}]}\n"
+    "  --check    validate a course (default: lessons/); prints file:line: problem and exits 1\n"
+    "             on any problem. The format is lessons/FORMAT.md.\n"
+    "  --answers  each predict step's answer as the simulator computes it (--json: as JSON)\n"
+    "  --new ID   a scaffold lesson ID/ (lesson.toml, en.md, zh.md, en.notes.md) that passes\n"
+    "             --check, added at the end of the course's course.toml\n";
+
+const char* kResultsHelp =
+    "usage: gemmlab results --markdown [--out FILE]\n"
+    "  Writes assets/results/RESULTS.md (or FILE; - for standard output): the tables of every\n"
+    "  results JSON in assets/results/, one section per device.\n";
 
 AppPaths default_paths() {
   AppPaths p;
@@ -67,7 +82,8 @@ AppPaths default_paths() {
   return p;
 }
 
-// --key value pairs; flags listed in `flags` take no value.
+// --key value pairs; flags listed in `flags` take no value, except that one listed in
+// `optional_value` takes the next argument when it does not start with '-'.
 struct Options {
   std::vector<std::pair<std::string, std::string>> items;
   bool has(const std::string& k) const {
@@ -83,14 +99,15 @@ struct Options {
 };
 
 Options parse_options(int argc, char** argv, int first, const std::vector<std::string>& flags,
-                      const std::vector<std::string>& valued, const std::string& optional_value = "") {
+                      const std::vector<std::string>& valued, const std::vector<std::string>& optional_value = {}) {
   Options o;
   for (int i = first; i < argc; ++i) {
     const std::string a = argv[i];
     if (o.has(a)) throw UsageError(a + " is given twice");
     if (std::find(flags.begin(), flags.end(), a) != flags.end()) {
       std::string value;
-      if (a == optional_value && i + 1 < argc && argv[i + 1][0] != '-') value = argv[++i];
+      const bool may_take = std::find(optional_value.begin(), optional_value.end(), a) != optional_value.end();
+      if (may_take && i + 1 < argc && argv[i + 1][0] != '-') value = argv[++i];
       o.items.emplace_back(a, value);
     } else if (std::find(valued.begin(), valued.end(), a) != valued.end()) {
       if (i + 1 >= argc) throw UsageError(a + " needs a value");
@@ -127,19 +144,23 @@ std::string parse_lang(const std::string& text) {
 }
 
 int lessons_command(int argc, char** argv) {
-  const Options o = parse_options(argc, argv, 2, {"--json", "--check", "--help"}, {"--course"},
-                                  "--check");
+  const Options o = parse_options(argc, argv, 2, {"--json", "--check", "--answers", "--help"},
+                                  {"--course", "--new"}, {"--check", "--answers"});
   if (o.has("--help")) {
     std::cout << kLessonsHelp;
     return 0;
   }
   AppPaths paths = default_paths();
   if (o.has("--course")) paths.course = o.get("--course");
+  // --check DIR / --answers DIR: the folder may follow the flag (parse_options takes one optional value).
+  for (const char* flag : {"--check", "--answers"})
+    if (o.has(flag) && !o.get(flag).empty()) paths.course = o.get(flag);
+  // Lesson authors' tools (lesson_tools.h).
+  if (o.has("--new")) return new_lesson(paths, o.get("--new"), std::cout, std::cerr);
+  if (o.has("--answers")) return print_answers(load_course(paths.course, paths.assets), paths, o.has("--json"), std::cout, std::cerr);
   if (o.has("--check")) {
-    if (!o.get("--check").empty()) paths.course = o.get("--check");
     const Course course = load_course(paths.course, paths.assets);
-    auto errors = course.all_errors();
-    for (auto& d : check_steps_render(course, paths)) errors.push_back(std::move(d));
+    auto errors = check_course(course, paths);
     for (auto& d : check_exercises(course)) errors.push_back(std::move(d));
     for (const auto& d : errors) std::cerr << d.text() << "\n";
     int steps = 0;
@@ -169,12 +190,39 @@ int lessons_command(int argc, char** argv) {
     for (const auto& d : course.all_errors()) std::cerr << d.text() << "\n";
     return course.all_errors().empty() ? 0 : 1;
   }
-  throw UsageError("say --json or --check");
+  throw UsageError("say --json, --check, --answers or --new ID");
+}
+
+// `gemmlab results --markdown`: RESULTS.md from assets/results/*.json (model/results_markdown.h).
+int results_command(int argc, char** argv) {
+  const Options o = parse_options(argc, argv, 2, {"--markdown", "--help"}, {"--out"});
+  if (o.has("--help")) {
+    std::cout << kResultsHelp;
+    return 0;
+  }
+  if (!o.has("--markdown")) throw UsageError("say --markdown");
+  const AppPaths paths = default_paths();
+  std::vector<std::string> problems;
+  const auto sets = load_results_dir(paths.assets + "/results", &problems);
+  for (const auto& p : problems) std::cerr << "gemmlab results: " << p << "\n";
+  if (!problems.empty()) return 1;
+  const std::string text = results_markdown(sets);
+  const std::string out = o.get("--out", paths.assets + "/results/RESULTS.md");
+  if (out == "-") {
+    std::cout << text;
+    return 0;
+  }
+  if (const std::string problem = write_text_file(out, text); !problem.empty()) {
+    std::cerr << "gemmlab results: " << problem << "\n";
+    return 1;
+  }
+  std::cerr << "gemmlab results: wrote " << out << " (" << sets.size() << " results files)\n";
+  return 0;
 }
 
 int shot_command(int argc, char** argv) {
   const Options o = parse_options(
-      argc, argv, 2, {"--all", "--frametime", "--view-only", "--meta", "--help"},
+      argc, argv, 2, {"--all", "--frametime", "--view-only", "--meta", "--reveal", "--help"},
       {"--lesson", "--step", "--out", "--out-dir", "--size", "--lang", "--course", "--view",
        "--frames", "--font-size", "--data"});
   if (o.has("--help")) {
@@ -198,6 +246,7 @@ int shot_command(int argc, char** argv) {
   }
   s.view_only = o.has("--view-only");
   s.meta = o.has("--meta");
+  s.reveal = o.has("--reveal");
   s.data = o.get("--data");
   if (o.has("--frametime")) {
     s.frametime = true;
@@ -241,14 +290,15 @@ int gui_main(int argc, char** argv) {
   try {
     if (cmd == "shot") return shot_command(argc, argv);
     if (cmd == "lessons") return lessons_command(argc, argv);
+    if (cmd == "results") return results_command(argc, argv);
     if (!cmd.empty() && cmd[0] != '-') {
       std::cerr << "gemmlab: unknown command '" << cmd << "'; try gemmlab --help\n";
       return 2;
     }
     return window_command(argc, argv);
   } catch (const UsageError& e) {
-    const char* help = cmd == "shot" ? kShotHelp : cmd == "lessons" ? kLessonsHelp : kWindowHelp;
-    std::cerr << "gemmlab" << (cmd == "shot" || cmd == "lessons" ? " " + cmd : "") << ": "
+    const char* help = cmd == "shot" ? kShotHelp : cmd == "lessons" ? kLessonsHelp : cmd == "results" ? kResultsHelp : kWindowHelp;
+    std::cerr << "gemmlab" << (cmd == "shot" || cmd == "lessons" || cmd == "results" ? " " + cmd : "") << ": "
               << e.what() << "\n\n" << help;
     return 2;
   }

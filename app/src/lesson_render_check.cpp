@@ -6,7 +6,8 @@
 
 namespace gemmlab::app {
 
-std::vector<Diagnostic> check_steps_render(const Course& course, const AppPaths& paths) {
+std::vector<Diagnostic> check_steps_render(const Course& course, const AppPaths& paths,
+                                           std::vector<PredictAnswer>* answers) {
   std::vector<Diagnostic> out;
   std::map<std::string, std::unique_ptr<View>> views;
   for (auto& v : make_views()) views[v->id()] = std::move(v);
@@ -18,6 +19,8 @@ std::vector<Diagnostic> check_steps_render(const Course& course, const AppPaths&
       const LessonStep& step = lesson.steps[i];
       const std::string where = "step " + std::to_string(i + 1) + ": ";
       for (const auto& [id, settings] : step.settings.items()) {
+        // An inherited view behind the one in front is checked where it was written.
+        if (!step.written.contains(id) && id != step.view) continue;
         auto it = views.find(id);
         if (it == views.end()) continue;  // the format check names unknown views
         it->second->apply(settings);
@@ -41,8 +44,12 @@ std::vector<Diagnostic> check_steps_render(const Course& course, const AppPaths&
                            (in_front.empty() ? std::string("the default") : in_front) + ": add view = \"" + asked_view +
                            "\" to the step"});
       auto it = views.find(asked_view);
-      if (it == views.end()) continue;
+      if (it == views.end()) {
+        if (answers) answers->push_back({lesson.id, static_cast<int>(i) + 1, q, Error{"no view " + asked_view}});
+        continue;
+      }
       const auto answer = it->second->predict(*step.predict);
+      if (answers) answers->push_back({lesson.id, static_cast<int>(i) + 1, q, answer});
       if (!answer)
         out.push_back({file, step.predict->line, where + "the answer to " + q + " cannot be computed: " + answer.error()});
       else if (auto shown = it->second->answer_in_settings(*step.predict, *answer))

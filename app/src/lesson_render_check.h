@@ -11,6 +11,16 @@
 
 namespace gemmlab::app {
 
-std::vector<Diagnostic> check_steps_render(const Course& course, const AppPaths& paths);
+// Each predict step's answer as the simulator computes it for the step's settings (lessons --answers).
+struct PredictAnswer {
+  std::string lesson;
+  int step = 0;  // 1-based
+  std::string quantity;
+  Expected<double> answer = Error{"not computed"};
+};
+
+// answers (optional): every predict step's answer, in course order.
+std::vector<Diagnostic> check_steps_render(const Course& course, const AppPaths& paths,
+                                           std::vector<PredictAnswer>* answers = nullptr);
 
 }  // namespace gemmlab::app

@@ -223,13 +223,20 @@ int run_shot(const AppPaths& paths, const ShotOptions& o) {
         rc = 2;
       } else {
         const int n = static_cast<int>(course.lessons[li].steps.size());
+        const Lesson& L = course.lessons[li];
         if (o.step < 1 || (n > 0 && o.step > n)) {
           std::cerr << "gemmlab shot: lesson " << o.lesson << " has steps 1.." << n
                     << "; --step " << o.step << " is not one of them\n";
           rc = 2;
+        } else if (o.reveal && !(L.ok() && L.steps[o.step - 1].predict)) {
+          std::cerr << "gemmlab shot: --reveal: step " << o.step << " of " << o.lesson
+                    << (L.ok() ? " asks no predict question; `gemmlab lessons --answers` lists the steps that do\n"
+                               : " cannot be shown: its lesson has problems (`gemmlab lessons --check`)\n");
+          rc = 2;
         } else {
           app.open(li, o.step - 1);
           if (!o.view.empty()) app.select_view(o.view);
+          if (o.reveal) app.reveal_predict(true);
           settle(app, target);
           for (const auto& v : app.views()) v->wait_idle();
           settle(app, target);
@@ -239,7 +246,14 @@ int run_shot(const AppPaths& paths, const ShotOptions& o) {
             rc = 1;
           } else {
             std::string written;
-            if (o.meta) written = write_text_file(o.out + ".json", step_meta(app).dump(2) + "\n");
+            if (o.meta) {
+              nlohmann::json m = step_meta(app);
+              m["revealed"] = app.predict_state().revealed;
+              m["facts_drawn"] = nlohmann::json::array();
+              for (const auto& v : app.views())
+                for (const auto& f : v->facts_drawn()) m["facts_drawn"].push_back(f);
+              written = write_text_file(o.out + ".json", m.dump(2) + "\n");
+            }
             if (written.empty() && !o.data.empty() && app.active_view())
               written = write_text_file(o.data, app.active_view()->export_data().dump(2) + "\n");
             if (!written.empty()) {

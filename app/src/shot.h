@@ -12,7 +12,8 @@ struct ShotOptions {
   std::string out;         // PNG path (single) or JSON report path (frametime, optional)
   std::string view;        // bring this view to the front instead of the step's
   bool view_only = false;  // crop to the view's area
-  bool meta = false;       // also write <out>.json: lesson, step, view, view_rect
+  bool meta = false;       // also write <out>.json: lesson, step, view, view_rect, facts drawn
+  bool reveal = false;     // a predict step after Reveal (the step must ask a predict question)
   std::string data;        // also write the view's data (File > Export view data) here
   bool all = false;        // every step of every lesson into out_dir (+ manifest.json)
   std::string out_dir;

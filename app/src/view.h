@@ -13,6 +13,7 @@
 #include "gemmlab/expected.h"
 #include "model/lesson_format.h"
 #include "model/predict_rules.h"
+#include "model/results_file.h"
 
 namespace gemmlab::app {
 
@@ -63,6 +64,10 @@ class View {
     (void)spec, (void)answer;
     return std::nullopt;
   }
+
+  // Results this view holds beyond the shipped assets/results/ (a Run's, a results JSON the user
+  // opened), oldest first: the lesson text's placeholders prefer the newest that has their rows.
+  virtual std::vector<const BenchResults*> own_results() const { return {}; }
 
   // A file the user opened for this view (results JSON, ncu CSV); problems go to the view.
   virtual void load_file(const std::string& path) { (void)path; }

@@ -62,6 +62,12 @@ class KernelsView final : public View {
     }
   }
 
+  std::vector<const BenchResults*> own_results() const override {
+    std::vector<const BenchResults*> out;
+    for (size_t i = static_cast<size_t>(reference_count_); i < sets_.size(); ++i) out.push_back(&sets_[i]);
+    return out;
+  }
+
   void load_file(const std::string& path) override {
     auto r = load_bench_results(path);
     if (!r) {

@@ -12,6 +12,7 @@
 #include "markdown_render.h"
 #include "exercise/exercise_panel.h"
 #include "model/predict_rules.h"
+#include "model/stage_labels.h"
 #include "model/ui_text.h"
 #include "ui_util.h"
 
@@ -59,6 +60,14 @@ void draw_problems(const std::vector<Diagnostic>& problems, const char* what) {
   for (const auto& d : problems) text += "\n" + d.text();
   text += tr("\n\nFix the file(s) and choose File > Reload lessons; `gemmlab lessons --check` lists the same problems.");
   error_box(text);
+}
+
+// A placeholder the loaded results cannot fill shows "—" in the text; this says what is missing.
+void draw_missing_values(const std::vector<std::string>& missing) {
+  if (missing.empty()) return;
+  std::string text = tr("— marks a number the loaded results do not have:");
+  for (const auto& m : missing) text += "\n" + m;
+  note_text(text);
 }
 
 void draw_predict(App& app, const PredictSpec& spec) {
@@ -125,6 +134,12 @@ void draw_lesson_panel(App& app) {
   const Lesson* lesson = app.lesson();
   if (!lesson) return;
   heading(f.h1, lesson->title_in(app.lang()));
+  // The stages this lesson teaches, as the Kernels view and `bench --list` number them.
+  if (const auto stages = stages_taught_by(lesson->id); !stages.empty()) {
+    std::string line;
+    for (const auto& id : stages) line += (line.empty() ? "" : ", ") + stage_label(id);
+    ImGui::TextDisabled("%s", trf(stages.size() > 1 ? "stages %s" : "stage %s", line.c_str()).c_str());
+  }
   if (app.lang() == "zh" && !lesson->text.count("zh"))
     note_text(tr("This lesson has no Chinese text yet; showing English."));
 
@@ -143,10 +158,21 @@ void draw_lesson_panel(App& app) {
       heading(f.h2, t->title);
     ImGui::Spacing();
     if (!app.intro_blocks().empty()) render_markdown(app.intro_blocks(), app.paths().assets);
+    app.refresh_results();
     render_markdown(app.step_blocks(), app.paths().assets);
+    draw_missing_values(app.text_missing());
     const LessonStep& step = lesson->steps[app.step_index()];
     if (step.predict) draw_predict(app, *step.predict);
     if (!step.exercise.empty()) draw_exercise_step(app, step.exercise);
+    if (!app.notes_blocks().empty()) {
+      ImGui::Spacing();
+      // Closed by default; the ###id keeps it one header in both languages.
+      if (ImGui::CollapsingHeader((std::string(tr("Notes")) + "###notes").c_str())) {
+        render_markdown(app.notes_blocks(), app.paths().assets);
+        draw_missing_values(app.notes_missing());
+      }
+      ui_trace("notes");
+    }
     ImGui::EndChild();
   }
   // Navigation.

@@ -4,6 +4,7 @@
 
 #include <array>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <memory>
@@ -124,6 +125,89 @@ TEST(LessonsCli, CheckRefusesPredictStepsWhoseAnswerIsVisible) {
   // Step 3 shows the tiles its split-k block count is computed from: allowed.
   EXPECT_EQ(r.out.find("step 3:"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("5 problem(s)"), std::string::npos) << r.out;
+}
+
+// Lesson authors' tools (lesson_tools.h): the answers, the scaffold, RESULTS.md.
+TEST(LessonsCli, AnswersListsEachPredictStepsComputedAnswer) {
+  CliRun text = run("lessons --answers " + kFixtures + "/course");
+  ASSERT_EQ(text.code, 0) << text.out;
+  // Warp-raked 32 x 128 tile, 128 threads of 8 halves, warps 4 x 8: CUTLASS's 4 strided iterations.
+  EXPECT_NE(text.out.find("01-threads step 3: threadmap.iterations_s = 4  (\"Warp-raked, 8 halves per access\")"),
+            std::string::npos) << text.out;
+  CliRun json = run("lessons --answers " + kFixtures + "/course --json");
+  ASSERT_EQ(json.code, 0) << json.out;
+  const auto j = nlohmann::json::parse(json.out);
+  ASSERT_EQ(j["lessons"].size(), 2u);
+  ASSERT_EQ(j["lessons"][0]["predict"].size(), 1u);
+  EXPECT_EQ(j["lessons"][0]["predict"][0]["step"], 3);
+  EXPECT_EQ(j["lessons"][0]["predict"][0]["quantity"], "threadmap.iterations_s");
+  EXPECT_EQ(j["lessons"][0]["predict"][0]["answer"], 4.0);
+}
+
+struct TempDir {
+  std::filesystem::path path;
+  TempDir() {
+    path = std::filesystem::temp_directory_path() /
+           ("gemmlab-cli-" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
+    std::filesystem::remove_all(path);
+    std::filesystem::create_directories(path);
+  }
+  ~TempDir() { std::filesystem::remove_all(path); }
+};
+
+TEST(LessonsCli, NewWritesAScaffoldThatPassesTheCheck) {
+  TempDir t;
+  const std::string course = (t.path / "course").string();
+  std::filesystem::copy(kFixtures + "/course", course, std::filesystem::copy_options::recursive);
+  CliRun made = run("lessons --new 03-mine --course " + course);
+  ASSERT_EQ(made.code, 0) << made.out;
+  EXPECT_NE(made.out.find("added \"03-mine\" at the end of"), std::string::npos) << made.out;
+  for (const char* f : {"lesson.toml", "en.md", "zh.md", "en.notes.md"})
+    EXPECT_TRUE(std::filesystem::exists(t.path / "course" / "03-mine" / f)) << f;
+  CliRun check = run("lessons --check " + course);
+  EXPECT_EQ(check.code, 0) << check.out;
+  EXPECT_NE(check.out.find("ok: 3 lessons, 14 steps"), std::string::npos) << check.out;
+  CliRun list = run("lessons --json --course " + course);
+  EXPECT_EQ(nlohmann::json::parse(list.out)["lessons"][2]["id"], "03-mine") << list.out;
+  // Its predict step inherits step 1's 128 x 8 tile and changes the threads to 128: 8 strided accesses.
+  CliRun answers = run("lessons --answers " + course);
+  EXPECT_NE(answers.out.find("03-mine step 2: threadmap.iterations_s = 8"), std::string::npos) << answers.out;
+  // Again, or a name that is no folder name: refused, nothing changed.
+  CliRun again = run("lessons --new 03-mine --course " + course);
+  EXPECT_EQ(again.code, 1);
+  EXPECT_NE(again.out.find("exists; pick another id"), std::string::npos) << again.out;
+  CliRun bad = run("lessons --new ../Bad_Id --course " + course);
+  EXPECT_EQ(bad.code, 1);
+  EXPECT_NE(bad.out.find("is not a lesson id"), std::string::npos) << bad.out;
+  // A folder without course.toml becomes a course of one lesson.
+  const std::string fresh = (t.path / "fresh").string();
+  std::filesystem::create_directories(fresh);
+  CliRun first = run("lessons --new 01-start --course " + fresh);
+  EXPECT_EQ(first.code, 0) << first.out;
+  EXPECT_EQ(run("lessons --check " + fresh).code, 0);
+}
+
+TEST(LessonsCli, NewKeepsCourseTomlsLayout) {
+  TempDir t;
+  const auto dir = t.path / "c";
+  std::filesystem::create_directories(dir);
+  std::filesystem::copy(kFixtures + "/course/02-rules", dir / "02-rules", std::filesystem::copy_options::recursive);
+  std::ofstream(dir / "course.toml") << "title = \"x\"\nlessons = [\"02-rules\"]  # one\n";
+  ASSERT_EQ(run("lessons --new 05-b --course " + dir.string()).code, 0);
+  std::ifstream in(dir / "course.toml");
+  const std::string toml((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_EQ(toml, "title = \"x\"\nlessons = [\"02-rules\", \"05-b\"]  # one\n");
+}
+
+TEST(ResultsCli, MarkdownIsTheCommittedResultsFile) {
+  CliRun r = run("results --markdown --out -");
+  ASSERT_EQ(r.code, 0) << r.out;
+  std::ifstream in(std::string(GEMMLAB_ROOT_DIR) + "/assets/results/RESULTS.md");
+  const std::string committed((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_EQ(r.out, committed) << "run gemmlab results --markdown and commit assets/results/RESULTS.md";
+  CliRun bad = run("results");
+  EXPECT_EQ(bad.code, 2);
+  EXPECT_NE(bad.out.find("say --markdown"), std::string::npos) << bad.out;
 }
 
 TEST(LessonsCli, BadArgumentsSayWhatToDo) {

@@ -44,6 +44,11 @@ if(GEMMLAB_XVFB_RUN)
            COMMAND ${GEMMLAB_XVFB} ${GEMMLAB_APP_TEST_DIR}/gui_legends.sh $<TARGET_FILE:gemmlab>)
   set_tests_properties(app_gui_legends PROPERTIES LABELS "gui" TIMEOUT 300
                        ENVIRONMENT "LIBGL_ALWAYS_SOFTWARE=1")
+  add_test(NAME app_gui_shot_reveal
+           COMMAND ${GEMMLAB_XVFB} ${GEMMLAB_APP_TEST_DIR}/gui_shot_reveal.sh $<TARGET_FILE:gemmlab>
+                   ${GEMMLAB_APP_TEST_DIR}/fixtures/course)
+  set_tests_properties(app_gui_shot_reveal PROPERTIES LABELS "gui" TIMEOUT 300
+                       ENVIRONMENT "LIBGL_ALWAYS_SOFTWARE=1")
   if(GEMMLAB_XDOTOOL)
     add_test(NAME app_gui_xdotool
              COMMAND ${GEMMLAB_XVFB} ${GEMMLAB_APP_TEST_DIR}/gui_xdotool.sh $<TARGET_FILE:gemmlab>

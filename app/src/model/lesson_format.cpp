@@ -51,6 +51,13 @@ const StepText* Lesson::step_text(const std::string& lang, int step) const {
   return &t->steps[step];
 }
 
+const std::string* Lesson::notes_in(const std::string& lang, int step) const {
+  auto it = notes.find(lang);
+  if (it == notes.end()) it = notes.find("en");
+  if (it == notes.end() || step < 0 || step >= static_cast<int>(it->second.by_step.size())) return nullptr;
+  return it->second.by_step[step].empty() ? nullptr : &it->second.by_step[step];
+}
+
 std::vector<Diagnostic> Course::all_errors() const {
   std::vector<Diagnostic> all = errors;
   for (const auto& l : lessons) all.insert(all.end(), l.errors.begin(), l.errors.end());
@@ -90,6 +97,29 @@ Json to_json(const toml::node& node) {
   if (auto* v = node.as_string()) return v->get();
   // Dates and times have no meaning in a lesson; the checker then names the key as the wrong type.
   return "(a date or time)";
+}
+
+// Convention: a step keeps the view and the settings of the step before unless it changes them,
+// key by key; `inherit = false` in a view's table starts that view from its defaults.
+void inherit_settings(std::vector<LessonStep>& steps) {
+  for (size_t i = 0; i < steps.size(); ++i) {
+    LessonStep& step = steps[i];
+    step.written = step.settings;
+    for (auto& [id, own] : step.written.items()) own.erase("inherit");
+    if (i == 0) {
+      step.settings = step.written;
+      continue;
+    }
+    const LessonStep& before = steps[i - 1];
+    if (step.view.empty()) step.view = before.view;
+    Json merged = before.settings;
+    for (const auto& [id, own] : step.written.items()) {
+      const bool fresh = step.settings[id].value("inherit", true) == false;
+      if (fresh || !merged.contains(id)) merged[id] = Json::object();
+      for (const auto& [key, value] : own.items()) merged[id][key] = value;
+    }
+    step.settings = std::move(merged);
+  }
 }
 
 struct LessonParser {
@@ -216,6 +246,7 @@ struct LessonParser {
           error(line_of(v), "view must be one of " + list);
         } else {
           step.view = s->get();
+          step.names_view = true;
         }
       } else if (k == "shows_error") {
         if (auto* b = v.as_boolean())
@@ -238,6 +269,13 @@ struct LessonParser {
         Json settings = Json::object();
         for (const auto& [sk, sv] : *vt) {
           const std::string skey(sk.str());
+          if (skey == "inherit") {  // inherit = false: this view starts from its defaults
+            if (auto* b = sv.as_boolean())
+              settings[skey] = b->get();
+            else
+              error(line_of(sv), k + ".inherit must be true or false");
+            continue;
+          }
           Json value = to_json(sv);
           if (auto problem = check_view_setting(k, skey, value)) {
             error(line_of(sv), *problem);
@@ -296,6 +334,7 @@ struct LessonParser {
                                                  "[[step]]");
       }
     }
+    inherit_settings(lesson.steps);
     if (!has_id) error(1, "missing id = \"" + lesson.id + "\" (must equal the folder name)");
     if (lesson.steps.empty()) error(0, "the lesson has no [[step]]; add at least one");
   }
@@ -323,6 +362,7 @@ void load_lesson_text(Lesson& lesson, const std::string& lang, const std::string
     return;
   }
   LessonText text = split_lesson_markdown(*md, shown);
+  text.source = *md;
   if (text.steps.size() != lesson.steps.size() && !lesson.steps.empty()) {
     lesson.errors.push_back(
         {shown, text.steps.empty() ? 0 : text.steps.back().line,
@@ -346,6 +386,57 @@ void load_lesson_text(Lesson& lesson, const std::string& lang, const std::string
     }
   }
   lesson.text[lang] = std::move(text);
+}
+
+// <lang>.notes.md beside <lang>.md: each "## " section belongs to the step with the same heading.
+void load_lesson_notes(Lesson& lesson, const std::string& lang) {
+  const fs::path path = fs::path(lesson.dir) / (lang + ".notes.md");
+  const std::string shown = display_path(path);
+  std::string why;
+  const PathKind kind = path_kind(path.string(), &why);
+  if (kind == PathKind::Missing) return;
+  if (kind != PathKind::File) {
+    lesson.errors.push_back({shown, 0, kind == PathKind::Error ? why : "must be a file"});
+    return;
+  }
+  std::string problem;
+  auto md = read_lesson_file(path, &problem);
+  if (!md) {
+    lesson.errors.push_back({shown, 0, problem});
+    return;
+  }
+  const auto text = lesson.text.find(lang);
+  if (text == lesson.text.end()) {
+    lesson.errors.push_back({shown, 0, "notes without " + lang + ".md: notes belong to the steps of " + lang + ".md"});
+    return;
+  }
+  const LessonText split = split_lesson_markdown(*md, shown);
+  LessonNotes notes;
+  notes.file = shown;
+  notes.source = *md;
+  notes.by_step.assign(text->second.steps.size(), "");
+  notes.lines.assign(text->second.steps.size(), 0);
+  if (!split.intro.empty())
+    lesson.errors.push_back({shown, 1, "text before the first \"## \" heading belongs to no step; "
+                                       "start each step's notes with its step's \"## \" heading"});
+  for (const StepText& section : split.steps) {
+    int step = -1;
+    for (size_t i = 0; i < text->second.steps.size() && step < 0; ++i)
+      if (text->second.steps[i].title == section.title) step = static_cast<int>(i);
+    if (step < 0) {
+      std::string headings;
+      for (const auto& st : text->second.steps) headings += (headings.empty() ? "\"" : ", \"") + st.title + "\"";
+      lesson.errors.push_back({shown, section.line, "notes heading \"" + section.title + "\" matches no step of " +
+                                                        text->second.file + "; its step headings are " + headings});
+    } else if (notes.lines[step] != 0) {
+      lesson.errors.push_back({shown, section.line, "notes heading \"" + section.title + "\" appears twice (first at line " +
+                                                        std::to_string(notes.lines[step]) + "); one section per step"});
+    } else {
+      notes.by_step[step] = section.markdown;
+      notes.lines[step] = section.line;
+    }
+  }
+  lesson.notes[lang] = std::move(notes);
 }
 
 Lesson load_lesson(const fs::path& course_dir, const std::string& id, const std::string& assets_dir) {
@@ -376,6 +467,8 @@ Lesson load_lesson(const fs::path& course_dir, const std::string& id, const std:
   }
   load_lesson_text(lesson, "en", assets_dir);
   load_lesson_text(lesson, "zh", assets_dir);
+  load_lesson_notes(lesson, "en");
+  load_lesson_notes(lesson, "zh");
   return lesson;
 }
 
@@ -464,6 +557,8 @@ std::vector<unsigned> course_code_points(const Course& course) {
         add(s.markdown);
       }
     }
+    for (const auto& [lang, n] : l.notes)
+      for (const auto& s : n.by_step) add(s);
   }
   return {points.begin(), points.end()};
 }

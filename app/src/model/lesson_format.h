@@ -32,8 +32,14 @@ struct PredictSpec {
 };
 
 struct LessonStep {
-  std::string view;                // view brought to the front; empty = keep the current one
+  // After inheritance (FORMAT.md): the step before's view and settings, key by key, overridden by
+  // what this step writes, so a step looks the same however the learner got to it.
+  std::string view;                // view in front; empty only while no step so far named one
   Json settings = Json::object();  // {"banks": {...}, "grid": {...}}: validated against the schema
+  // What lesson.toml says for this step itself: walking on with Next applies only these views, so
+  // what the learner changed in other views stays.
+  bool names_view = false;
+  Json written = Json::object();
   std::optional<PredictSpec> predict;
   bool shows_error = false;        // the view's error message is the point (a rule being broken)
   std::string exercise;            // [step.exercise] id: an exercise of the course (lessons/FORMAT.md)
@@ -49,9 +55,19 @@ struct StepText {
 
 struct LessonText {
   std::string file;
+  std::string source;    // the file as read (the checker's text rules report its lines)
   std::string title;     // the optional "# " line
   std::string intro;     // text before the first "## " (shown above step 1)
   std::vector<StepText> steps;
+};
+
+// <lang>.notes.md: depth a learner may open under a step. Its "## " headings equal the headings of
+// the steps they belong to, in the same language.
+struct LessonNotes {
+  std::string file;
+  std::string source;
+  std::vector<std::string> by_step;  // notes of step i (Markdown); "" where the step has none
+  std::vector<int> lines;            // line of step i's notes heading (0 = none)
 };
 
 struct Lesson {
@@ -61,6 +77,7 @@ struct Lesson {
   std::map<std::string, std::string> title;    // by language
   std::vector<LessonStep> steps;
   std::map<std::string, LessonText> text;      // by language ("en", "zh")
+  std::map<std::string, LessonNotes> notes;    // by language; absent where there is no notes file
   std::vector<Diagnostic> errors;
 
   bool ok() const { return errors.empty(); }
@@ -69,6 +86,8 @@ struct Lesson {
   std::string title_in(const std::string& lang) const;
   const StepText* step_text(const std::string& lang, int step) const;
   const LessonText* text_in(const std::string& lang) const;
+  // The step's notes in `lang` (English when that language has no notes file); nullptr if none.
+  const std::string* notes_in(const std::string& lang, int step) const;
 };
 
 struct Course {
