@@ -107,12 +107,13 @@ std::vector<Exercise> load_exercises(const std::string& course_dir, std::vector<
   std::vector<Exercise> all;
   std::error_code ec;
   std::vector<std::pair<std::string, std::string>> found;
-  for (const auto& lesson : fs::directory_iterator(course_dir, ec)) {
+  // Error codes throughout: an unreadable folder of a course someone else wrote is skipped, not thrown.
+  for (fs::directory_iterator lesson(course_dir, ec), end; !ec && lesson != end; lesson.increment(ec)) {
     std::error_code ec2;
-    const fs::path ex_dir = lesson.path() / "exercises";
+    const fs::path ex_dir = lesson->path() / "exercises";
     if (!fs::is_directory(ex_dir, ec2)) continue;
-    for (const auto& ex : fs::directory_iterator(ex_dir, ec2))
-      if (ex.is_directory()) found.emplace_back(lesson.path().filename().string(), ex.path().filename().string());
+    for (fs::directory_iterator ex(ex_dir, ec2); !ec2 && ex != end; ex.increment(ec2))
+      if (ex->is_directory(ec2)) found.emplace_back(lesson->path().filename().string(), ex->path().filename().string());
   }
   std::sort(found.begin(), found.end());
   for (const auto& [lesson, name] : found)
