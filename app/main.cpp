@@ -41,7 +41,7 @@ void print_usage(std::ostream& os) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
+int run_command(int argc, char** argv) {
   const char* cmd = argc > 1 ? argv[1] : "";
   if (!std::strcmp(cmd, "--help") || !std::strcmp(cmd, "-h") || !std::strcmp(cmd, "help")) {
     print_usage(std::cout);
@@ -76,4 +76,18 @@ int main(int argc, char** argv) {
   print_usage(std::cerr);
   return 2;
 #endif
+}
+
+int main(int argc, char** argv) {
+  // Whatever a command lets escape ends it with a message and a non-zero status, never abort().
+  try {
+    return run_command(argc, argv);
+  } catch (const std::bad_alloc&) {
+    std::cerr << "gemmlab: out of memory\n";
+  } catch (const std::exception& e) {
+    std::cerr << "gemmlab: internal error (please report it): " << e.what() << "\n";
+  } catch (...) {
+    std::cerr << "gemmlab: internal error (please report it)\n";
+  }
+  return 70;
 }

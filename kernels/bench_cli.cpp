@@ -319,7 +319,7 @@ void write_results(const std::string& path, const DeviceInfo& dev, const Json& r
   if (!skipped.empty()) doc["skipped"] = skipped;
   std::ofstream f(path);
   if (!f) throw UsageError("cannot write '" + path + "'");
-  f << doc.dump(2) << "\n";
+  f << doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
   if (!f) throw UsageError("writing '" + path + "' failed");
   std::fprintf(stderr, "gemmlab bench: wrote %s\n", path.c_str());
 }
@@ -607,7 +607,7 @@ int bench_main(int argc, char** argv, int first) {
   try {
     const Options o = parse(argc, argv, first);
     if (o.list) {
-      if (o.list_json) std::cout << registry_json().dump(2) << "\n";
+      if (o.list_json) std::cout << registry_json().dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
       else print_registry_table();
       return 0;
     }

@@ -20,11 +20,15 @@ seeds() {  # target -> its seed files
     fuzz_ncu_csv) ls assets/results/*.csv sim/tests/data/*.csv ;;
     fuzz_results_json) ls assets/results/*.json ;;
     fuzz_config) ls app/fuzz/seeds/config*.json ;;
+    fuzz_ui_text) ls app/fuzz/seeds/ui_*.txt ;;
+    fuzz_render) ls lessons/0[1-4]-*/en.md app/tests/fixtures/course/*/en.md ;;
     fuzz_sim_cli) ls sim/fuzz/seeds/*.txt ;;
   esac
 }
 
-for t in ${TARGETS:-fuzz_lesson fuzz_markdown fuzz_ncu_csv fuzz_results_json fuzz_config fuzz_sim_cli}; do
+# fuzz_render (a whole lesson drawn through every view) is built but not in the default list yet:
+# the views have not been run under the preset's integer checks. TARGETS=fuzz_render runs it.
+for t in ${TARGETS:-fuzz_lesson fuzz_markdown fuzz_ncu_csv fuzz_results_json fuzz_config fuzz_ui_text fuzz_sim_cli}; do
   exe=$B/app/$t
   [ -x "$exe" ] || exe=$B/sim/$t
   corpus=$B/corpus/$t

@@ -10,6 +10,7 @@
 #include "file_dialog.h"
 #include "gui_context.h"
 #include "model/files.h"
+#include "model/json_text.h"
 #include "fonts.h"
 #include "model/result_placeholders.h"
 #include "model/settings_schema.h"
@@ -338,7 +339,7 @@ void App::export_view_json() {
   View* v = active_view();
   if (!v) return;
   const std::string path = export_path(v->id(), "json");
-  const std::string problem = write_text_file(path, v->export_data().dump(2) + "\n");
+  const std::string problem = write_text_file(path, json_text(v->export_data(), 2) + "\n");
   if (problem.empty())
     status(trf("saved %s", path.c_str()));
   else

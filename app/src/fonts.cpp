@@ -1,5 +1,6 @@
 #include "fonts.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <utility>
@@ -13,6 +14,13 @@ const char* first_existing(std::initializer_list<const char*> paths) {
   return nullptr;
 }
 
+// Glyphs a zero-terminated list of [first, last] ranges asks for.
+double range_glyphs(const ImVector<ImWchar>& ranges) {
+  double n = 0;
+  for (int i = 0; i + 1 < ranges.Size && ranges[i]; i += 2) n += ranges[i + 1] - ranges[i] + 1;
+  return n;
+}
+
 }  // namespace
 
 FontSet& fonts() {
@@ -20,7 +28,7 @@ FontSet& fonts() {
   return f;
 }
 
-void load_fonts(float size, const std::vector<unsigned>& extra) {
+void load_fonts(float size, const std::vector<unsigned>& extra, int max_texture_side) {
   ImGuiIO& io = ImGui::GetIO();
   io.Fonts->Clear();
   FontSet& f = fonts();
@@ -89,14 +97,54 @@ void load_fonts(float size, const std::vector<unsigned>& extra) {
     }
     return font;
   };
+  // The atlas budget: every face holds every glyph the text uses, so thousands of CJK characters
+  // at a large size make an atlas larger than a texture may be (drawn as black boxes) or than
+  // memory should hold. Estimated before building (the build itself is what costs); over the
+  // budget, italic shares the regular face and headings the bold one (drawn at text size), and
+  // only then does the size shrink. Said in f.notes.
+  const int max_side = std::min(max_texture_side, 16384);
+  const long long budget = std::min<long long>(kMaxAtlasTexels, static_cast<long long>(max_side) * max_side / 2);
+  const double glyphs = range_glyphs(latin_ranges) + range_glyphs(cjk_ranges);
+  auto texels = [&](float px, double faces) { return glyphs * faces * (px + 2) * (px + 2); };
+  const double kAllFaces = 1 + 1 + 1 + 0.95 * 0.95 + 1.5 * 1.5 + 1.25 * 1.25, kSharedFaces = 1 + 1 + 0.95 * 0.95;
+  const bool shared = texels(size, kAllFaces) > budget;
+  const double face_units = shared ? kSharedFaces : kAllFaces;
+  const float wanted = size;
+  while (size > 8 && texels(size, face_units) > budget) size -= 1;
+  f.size = size;
+  if (shared) {
+    char text[240];
+    std::snprintf(text, sizeof text,
+                  "the text uses %.0f distinct characters: to keep the font atlas within %lld Mpixels, italic and "
+                  "headings use the regular and bold faces",
+                  glyphs, budget >> 20);
+    f.notes.push_back(text);
+    if (size < wanted)
+      f.notes.push_back("the font atlas would still be too large: the font size is " + std::to_string(int(size)) +
+                        " px instead of " + std::to_string(int(wanted)) + " px");
+  }
+  io.Fonts->TexDesiredWidth = std::min(4096, max_side);
   f.regular = add(sans, size, true);
   f.bold = add(bold ? bold : sans, size, true);
-  f.italic = add(italic ? italic : sans, size, true);  // CJK stays upright inside *emphasis*
+  f.italic = shared ? f.regular : add(italic ? italic : sans, size, true);  // CJK stays upright inside *emphasis*
   f.mono = add(mono ? mono : sans, size * 0.95f, true);
-  f.h1 = add(bold ? bold : sans, size * 1.5f, true);
-  f.h2 = add(bold ? bold : sans, size * 1.25f, true);
+  f.h1 = shared ? f.bold : add(bold ? bold : sans, size * 1.5f, true);
+  f.h2 = shared ? f.bold : add(bold ? bold : sans, size * 1.25f, true);
   io.FontDefault = f.regular;
   io.Fonts->Build();
+  if (io.Fonts->TexHeight > max_side || io.Fonts->TexWidth > max_side) {
+    // The estimate was wrong for this font: the Latin faces alone, which always fit.
+    f.notes.push_back("the font atlas (" + std::to_string(io.Fonts->TexWidth) + " x " +
+                      std::to_string(io.Fonts->TexHeight) + ") exceeds the largest texture (" + std::to_string(max_side) +
+                      "): Chinese text shows as '?'");
+    io.Fonts->Clear();
+    cjk = nullptr;
+    f.regular = f.italic = add(sans, size, false);
+    f.bold = f.h1 = f.h2 = add(bold ? bold : sans, size, false);
+    f.mono = add(mono ? mono : sans, size * 0.95f, false);
+    io.FontDefault = f.regular;
+    io.Fonts->Build();
+  }
 
   // Every character the text uses, in every face the Markdown can pick: a missing one would draw
   // as '?' (Chinese *emphasis* did, before the italic face got the CJK glyphs).

@@ -24,8 +24,13 @@ struct FontSet {
 
 FontSet& fonts();
 
+// Texels the font atlas may take (128 MiB as RGBA; ImGui keeps an alpha copy too).
+constexpr long long kMaxAtlasTexels = 32ll << 20;
+
 // Builds the atlas (call before the renderer creates its font texture, or rebuild between
-// frames). extra_code_points: every non-ASCII character the text will show.
-void load_fonts(float size_px, const std::vector<unsigned>& extra_code_points);
+// frames). extra_code_points: every non-ASCII character the text will show. The atlas stays
+// within kMaxAtlasTexels and max_texture_side (GL_MAX_TEXTURE_SIZE): past them the faces are
+// shared, then the size shrinks, and fonts().notes says so; fonts().size is the size built.
+void load_fonts(float size_px, const std::vector<unsigned>& extra_code_points, int max_texture_side = 8192);
 
 }  // namespace gemmlab::app

@@ -10,12 +10,19 @@
 #include "model/files.h"
 
 namespace gemmlab::app {
+namespace {
+bool g_gl_available = true;
+}  // namespace
+
+void set_gl_available(bool available) { g_gl_available = available; }
+bool gl_available() { return g_gl_available; }
 
 CellTexture::~CellTexture() {
   if (name_) glDeleteTextures(1, &name_);
 }
 
 int CellTexture::max_size() {
+  if (!g_gl_available) return 8192;
   static int size = [] {
     GLint v = 0;
     glGetIntegerv(GL_MAX_TEXTURE_SIZE, &v);
@@ -31,6 +38,10 @@ bool CellTexture::upload(int width, int height, const std::vector<std::uint32_t>
     name_ = 0;
     width_ = height_ = 0;
     return false;
+  }
+  if (!g_gl_available) {
+    width_ = width, height_ = height;
+    return true;
   }
   if (!name_) {
     glGenTextures(1, &name_);
@@ -56,50 +67,69 @@ bool CellTexture::upload(int width, int height, const std::vector<std::uint32_t>
 }
 
 namespace {
-std::map<std::string, ImageTexture>& image_cache() {
+std::map<std::string, ImageTexture>& image_cache() {  // by canonical path
   static std::map<std::string, ImageTexture> cache;
   return cache;
 }
+long long g_decoded_pixels = 0;  // of every image in the cache
+constexpr long long kMaxDecodedPixels = 64ll << 20;  // 256 MiB of RGBA for all images together
+
+const ImageTexture& refused(const std::string& key, std::string why) {
+  ImageTexture t;
+  t.error = std::move(why);
+  return image_cache().emplace(key, std::move(t)).first->second;
+}
 }  // namespace
 
-const ImageTexture& image_texture(const std::string& path) {
+const ImageTexture& image_texture(const std::string& assets_dir, const std::string& href) {
   auto& cache = image_cache();
-  auto it = cache.find(path);
-  if (it != cache.end()) return it->second;
+  std::string path;
+  if (const std::string why = lesson_image_problem(assets_dir, href, &path); !why.empty())
+    return refused("\n" + assets_dir + "\n" + href, "image " + href + " " + why);
+  if (auto it = cache.find(path); it != cache.end()) return it->second;
+  // The bytes checked are the bytes decoded: the file may change between the check and the read.
+  std::string problem;
+  const auto bytes = read_file_contents(path, &problem, kMaxImageFileBytes);
+  if (!bytes) return refused(path, "cannot load image " + href + ": " + problem);
+  int width = 0, height = 0, channels = 0;
+  if (!has_png_signature(*bytes) ||
+      !stbi_info_from_memory(reinterpret_cast<const stbi_uc*>(bytes->data()), int(bytes->size()), &width, &height, &channels))
+    return refused(path, "image " + href + " is not a PNG file");
+  const long long pixels = static_cast<long long>(width) * height;
+  if (width > kMaxImageSide || height > kMaxImageSide || pixels > kMaxImagePixels)
+    return refused(path, "image " + href + " is " + std::to_string(width) + " x " + std::to_string(height) + " pixels");
+  if (g_decoded_pixels + pixels > kMaxDecodedPixels)
+    return refused(path, "image " + href + " not shown: the images of this course take more than " +
+                             std::to_string(kMaxDecodedPixels * 4 >> 20) + " MiB decoded");
   ImageTexture t;
-  int channels = 0;
-  // The header first: a small file can claim 20000 x 20000 pixels (1.6 GB decoded).
-  if (stbi_info(path.c_str(), &t.width, &t.height, &channels) &&
-      (t.width > kMaxImageSide || t.height > kMaxImageSide)) {
-    t.error = "image " + path + " is " + std::to_string(t.width) + " x " + std::to_string(t.height) +
-              " pixels; the limit is " + std::to_string(kMaxImageSide) + " on a side";
-    return cache.emplace(path, std::move(t)).first->second;
+  unsigned char* rgba = stbi_load_from_memory(reinterpret_cast<const stbi_uc*>(bytes->data()), int(bytes->size()),
+                                              &t.width, &t.height, &channels, 4);
+  if (!rgba || t.width != width || t.height != height) {
+    if (rgba) stbi_image_free(rgba);
+    return refused(path, std::string("cannot load image ") + href + ": " + (rgba ? "size changed" : stbi_failure_reason()));
   }
-  unsigned char* pixels = stbi_load(path.c_str(), &t.width, &t.height, &channels, 4);
-  if (!pixels) {
-    t.error = std::string("cannot load image ") + path + ": " + stbi_failure_reason();
-  } else if (t.width > kMaxImageSide || t.height > kMaxImageSide) {
-    t.error = "image " + path + " is larger than " + std::to_string(kMaxImageSide) + " pixels on a side";
-    stbi_image_free(pixels);
-  } else {
-    glGenTextures(1, &t.name);
-    glBindTexture(GL_TEXTURE_2D, t.name);
-    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR);
-    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
-    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
-    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
-    glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
-    glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, t.width, t.height, 0, GL_RGBA, GL_UNSIGNED_BYTE,
-                 pixels);
-    stbi_image_free(pixels);
+  g_decoded_pixels += pixels;
+  if (!g_gl_available) {
+    stbi_image_free(rgba);
+    return refused(path, "image " + href + " decoded; not drawn without OpenGL");
   }
+  glGenTextures(1, &t.name);
+  glBindTexture(GL_TEXTURE_2D, t.name);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
+  glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
+  glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, t.width, t.height, 0, GL_RGBA, GL_UNSIGNED_BYTE, rgba);
+  stbi_image_free(rgba);
   return cache.emplace(path, std::move(t)).first->second;
 }
 
 void release_image_textures() {
   for (auto& [path, t] : image_cache())
-    if (t.name) glDeleteTextures(1, &t.name);
+    if (t.name && g_gl_available) glDeleteTextures(1, &t.name);
   image_cache().clear();
+  g_decoded_pixels = 0;
 }
 
 std::vector<std::uint8_t> read_pixels(int x, int y_from_top, int width, int height,
@@ -119,9 +149,11 @@ std::vector<std::uint8_t> read_pixels(int x, int y_from_top, int width, int heig
 
 std::string write_png(const std::string& path, int width, int height,
                       const std::vector<std::uint8_t>& rgba) {
-  if (!stbi_write_png(path.c_str(), width, height, 4, rgba.data(), width * 4))
-    return "cannot write " + path + " (check that the folder exists and is writable)";
-  return {};
+  std::string png;  // encoded in memory, then written the one checked way (files.h)
+  auto append = [](void* out, void* data, int size) { static_cast<std::string*>(out)->append(static_cast<char*>(data), size); };
+  if (!stbi_write_png_to_func(append, &png, width, height, 4, rgba.data(), width * 4))
+    return "cannot encode " + path + " as PNG";
+  return write_text_file(path, png);
 }
 
 OffscreenTarget::~OffscreenTarget() {

@@ -7,6 +7,11 @@
 
 namespace gemmlab::app {
 
+// Off (set_gl_available(false)) where ImGui runs without a renderer, as in the render fuzz target:
+// textures are then laid out but never created, and no GL function is called.
+void set_gl_available(bool available);
+bool gl_available();
+
 // A texture that owns its GL name; nearest filtering so cells stay crisp when zoomed.
 class CellTexture {
  public:
@@ -28,13 +33,15 @@ class CellTexture {
   int width_ = 0, height_ = 0;
 };
 
-// An image file from assets/ as a texture (stb_image), for Markdown images.
+// A lesson's image as a texture, for Markdown images: only what lesson_image_problem() (files.h)
+// accepts is read, only PNG is decoded (by signature, from the bytes read), and all images
+// together stay under a decoded budget; anything else gives `error`.
 struct ImageTexture {
   unsigned name = 0;
   int width = 0, height = 0;
   std::string error;  // set when the file could not be loaded
 };
-const ImageTexture& image_texture(const std::string& path);  // cached by path
+const ImageTexture& image_texture(const std::string& assets_dir, const std::string& href);  // cached by canonical path
 void release_image_textures();
 
 // RGBA pixels of a rectangle of the bound framebuffer, top row first.

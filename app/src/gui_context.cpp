@@ -74,7 +74,7 @@ void destroy_gui_context(GuiContext& ctx) {
 void build_fonts(const App& app, float size) {
   std::vector<unsigned> points = course_code_points(app.course());
   for (unsigned cp : ui_code_points(app.paths().assets)) points.push_back(cp);  // the Chinese UI's glyphs
-  load_fonts(size, points);
+  load_fonts(size, points, CellTexture::max_size());
   ImGui_ImplOpenGL3_DestroyFontsTexture();
   ImGui_ImplOpenGL3_CreateFontsTexture();
   static bool noted = false;

@@ -13,6 +13,8 @@
 
 #include "model/config.h"
 #include "exercise/exercise_check.h"
+#include "model/json_text.h"
+#include "model/ui_catalogue_check.h"
 #include "lesson_render_check.h"
 #include "lesson_tools.h"
 #include "model/files.h"
@@ -186,7 +188,7 @@ int lessons_command(int argc, char** argv) {
       j["ok"] = l.ok();
       out["lessons"].push_back(j);
     }
-    std::cout << out.dump(2) << "\n";
+    std::cout << json_text(out, 2) << "\n";
     for (const auto& d : course.all_errors()) std::cerr << d.text() << "\n";
     return course.all_errors().empty() ? 0 : 1;
   }

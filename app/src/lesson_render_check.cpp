@@ -1,5 +1,6 @@
 #include "lesson_render_check.h"
 
+#include <chrono>
 #include <map>
 #include <memory>
 #include <string>
@@ -7,10 +8,11 @@
 namespace gemmlab::app {
 
 std::vector<Diagnostic> check_steps_render(const Course& course, const AppPaths& paths,
-                                           std::vector<PredictAnswer>* answers) {
+                                           std::vector<PredictAnswer>* answers, int predict_budget_seconds) {
   std::vector<Diagnostic> out;
   std::map<std::string, std::unique_ptr<View>> views;
   for (auto& v : make_views()) views[v->id()] = std::move(v);
+  const auto predict_deadline = std::chrono::steady_clock::now() + std::chrono::seconds(predict_budget_seconds);
   for (const Lesson& lesson : course.lessons) {
     if (!lesson.ok()) continue;  // apply() takes settings the format check has passed
     const std::string file = course.dir + "/" + lesson.id + "/lesson.toml";
@@ -46,6 +48,13 @@ std::vector<Diagnostic> check_steps_render(const Course& course, const AppPaths&
       auto it = views.find(asked_view);
       if (it == views.end()) {
         if (answers) answers->push_back({lesson.id, static_cast<int>(i) + 1, q, Error{"no view " + asked_view}});
+        continue;
+      }
+      if (std::chrono::steady_clock::now() > predict_deadline) {
+        if (answers) answers->push_back({lesson.id, static_cast<int>(i) + 1, q, Error{"not computed: over the budget"}});
+        out.push_back({file, step.predict->line,
+                       where + "not checked: computing the course's predict answers took more than " +
+                           std::to_string(predict_budget_seconds) + " s in all (fewer or smaller predict steps)"});
         continue;
       }
       const auto answer = it->second->predict(*step.predict);

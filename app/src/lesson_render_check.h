@@ -19,8 +19,12 @@ struct PredictAnswer {
   Expected<double> answer = Error{"not computed"};
 };
 
+// Predict answers are computed within an overall budget (an L2 replay takes seconds; a course may
+// ask for many): past it, the remaining predict steps are named as not checked.
+constexpr int kPredictCheckSeconds = 60;
 // answers (optional): every predict step's answer, in course order.
 std::vector<Diagnostic> check_steps_render(const Course& course, const AppPaths& paths,
-                                           std::vector<PredictAnswer>* answers = nullptr);
+                                           std::vector<PredictAnswer>* answers = nullptr,
+                                           int predict_budget_seconds = kPredictCheckSeconds);
 
 }  // namespace gemmlab::app

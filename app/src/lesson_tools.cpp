@@ -9,6 +9,7 @@
 #include "model/files.h"
 #include "model/lesson_text_rules.h"
 #include "model/result_placeholders.h"
+#include "model/ui_catalogue_check.h"
 
 namespace gemmlab::app {
 namespace fs = std::filesystem;
@@ -21,6 +22,10 @@ std::vector<Diagnostic> check_course(const Course& course, const AppPaths& paths
   const std::vector<BenchResults> shipped = load_results_dir(paths.assets + "/results", &problems);
   for (const auto& p : problems) errors.push_back({paths.assets + "/results", 0, p});
   for (auto& d : check_placeholders(course, results_sources({}, shipped))) errors.push_back(std::move(d));
+  // The UI catalogues as the app reads them: a translation's formats must be its key's.
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator(fs::path(paths.assets) / "i18n", ec))
+    for (auto& p : ui_catalogue_problems(e.path().string())) errors.push_back({e.path().string(), 0, std::move(p)});
   return errors;
 }
 

@@ -8,6 +8,7 @@
 
 #include "fonts.h"
 #include "gl_util.h"
+#include "model/input_limits.h"
 #include "model/text_breaks.h"
 
 namespace gemmlab::app {
@@ -50,6 +51,11 @@ float flow_spans(const std::vector<MdSpan>& spans, ImVec2 origin, float width, I
   const float right = origin.x + std::max(width, base_size * 4);
   float pending_space = 0;
   bool line_empty = true;
+  // Only lines inside the clip rectangle are drawn (all are laid out): a long text would
+  // otherwise put its code backgrounds and underlines, which ImGui does not clip, past the
+  // 65,536 vertices a draw list may hold with 16-bit indices.
+  const float clip_top = dl->GetClipRectMin().y, clip_bottom = dl->GetClipRectMax().y;
+  auto shown = [&](float top, float height) { return top <= clip_bottom && top + height >= clip_top; };
   auto new_line = [&] {
     x = origin.x;
     y += line_h;
@@ -63,18 +69,18 @@ float flow_spans(const std::vector<MdSpan>& spans, ImVec2 origin, float width, I
       continue;
     }
     if (span.image) {
-      const ImageTexture& tex = image_texture(assets_dir + "/" + span.href);
+      const ImageTexture& tex = image_texture(assets_dir, span.href);
       if (!line_empty) new_line();
       if (!tex.name) {
-        const std::string msg = "[image " + span.href + " missing]";
-        dl->AddText(base_font, base_size, {x, y}, IM_COL32(255, 120, 120, 255), msg.c_str());
+        const std::string msg = "[" + tex.error + "]";
+        if (shown(y, line_h)) dl->AddText(base_font, base_size, {x, y}, IM_COL32(255, 120, 120, 255), msg.c_str());
         new_line();
         continue;
       }
       const float w = std::min<float>(static_cast<float>(tex.width), right - origin.x);
       const float h = tex.height * (w / tex.width);
-      dl->AddImage(reinterpret_cast<void*>(static_cast<intptr_t>(tex.name)), {x, y + 4},
-                   {x + w, y + 4 + h});
+      if (shown(y, h + 8))
+        dl->AddImage(reinterpret_cast<void*>(static_cast<intptr_t>(tex.name)), {x, y + 4}, {x + w, y + 4 + h});
       if (ImGui::IsMouseHoveringRect({x, y}, {x + w, y + h}) && !span.text.empty())
         ImGui::SetTooltip("%s", span.text.c_str());
       y += h + 8 - line_h;
@@ -127,7 +133,8 @@ float flow_spans(const std::vector<MdSpan>& spans, ImVec2 origin, float width, I
       const float space_before = line_empty ? 0 : pending_space;
       x += pending_space;
       pending_space = 0;
-      // A word longer than the whole line: cut it where the line ends.
+      // A word longer than the whole line: cut it where the line ends. What is left is the word's
+      // width less what was drawn, so a 1 MB word costs one pass, not one pass per line.
       while (w > right - x && unit_end - p > 1) {
         const char* cut = p;
         float cut_w = 0;
@@ -139,23 +146,25 @@ float flow_spans(const std::vector<MdSpan>& spans, ImVec2 origin, float width, I
           cut_w += cw;
           cut += l;
         }
-        dl->AddText(st.font, st.size, {x, y + (line_h - st.size) / 2}, st.color, p, cut);
+        if (shown(y, line_h)) dl->AddText(st.font, st.size, {x, y + (line_h - st.size) / 2}, st.color, p, cut);
         p = cut;
         new_line();
         code_run = false;
-        w = st.font->CalcTextSizeA(st.size, FLT_MAX, 0, p, unit_end).x;
+        w = std::max(0.f, w - cut_w);
       }
       const float ty = y + (line_h - st.size) / 2;
-      if (st.code_bg) {
-        const float from = code_run ? x - space_before : x - 2;
-        dl->AddRectFilled({from, ty - 1}, {x + w + 2, ty + st.size + 1}, IM_COL32(60, 60, 70, 255), 3);
+      if (shown(y, line_h)) {
+        if (st.code_bg) {
+          const float from = code_run ? x - space_before : x - 2;
+          dl->AddRectFilled({from, ty - 1}, {x + w + 2, ty + st.size + 1}, IM_COL32(60, 60, 70, 255), 3);
+        }
+        dl->AddText(st.font, st.size, {x, ty}, st.color, p, unit_end);
+        if (st.underline) dl->AddLine({x, ty + st.size}, {x + w, ty + st.size}, st.color);
+        if (st.strike) dl->AddLine({x, ty + st.size / 2}, {x + w, ty + st.size / 2}, st.color);
+        if (!span.href.empty() && ImGui::IsMouseHoveringRect({x, y}, {x + w, y + line_h}))
+          ImGui::SetTooltip("%s", span.href.c_str());
       }
       code_run = st.code_bg;
-      dl->AddText(st.font, st.size, {x, ty}, st.color, p, unit_end);
-      if (st.underline) dl->AddLine({x, ty + st.size}, {x + w, ty + st.size}, st.color);
-      if (st.strike) dl->AddLine({x, ty + st.size / 2}, {x + w, ty + st.size / 2}, st.color);
-      if (!span.href.empty() && ImGui::IsMouseHoveringRect({x, y}, {x + w, y + line_h}))
-        ImGui::SetTooltip("%s", span.href.c_str());
       x += w;
       line_empty = false;
       p = unit_end;
@@ -197,9 +206,11 @@ void code_block(const MdBlock& b, float width) {
   const float h = pieces.size() * line_h + 2 * pad.y;
   dl->AddRectFilled(p0, {p0.x + width, p0.y + h}, IM_COL32(35, 37, 45, 255), 4);
   float y = p0.y + pad.y;
+  const float clip_top = dl->GetClipRectMin().y, clip_bottom = dl->GetClipRectMax().y;
   for (const auto& piece : pieces) {
-    dl->AddText(f.mono, size, {p0.x + pad.x + (piece.continued ? indent : 0), y},
-                IM_COL32(215, 220, 230, 255), piece.begin, piece.end);
+    if (y <= clip_bottom && y + line_h >= clip_top)
+      dl->AddText(f.mono, size, {p0.x + pad.x + (piece.continued ? indent : 0), y},
+                  IM_COL32(215, 220, 230, 255), piece.begin, piece.end);
     y += line_h;
   }
   ImGui::Dummy({width, h});
@@ -231,6 +242,11 @@ void render_markdown(const std::vector<MdBlock>& blocks, const std::string& asse
         size_t cols = 0;
         for (const auto& r : b.rows) cols = std::max(cols, r.size());
         ImGui::SetCursorScreenPos({start.x + indent, start.y});
+        if (cols > kMaxTableColumns) {  // ImGui asserts past 64 columns; `lessons --check` names it
+          ImGui::TextColored({1, 0.47f, 0.47f, 1}, "[table of %d columns not shown: at most %d]", int(cols),
+                             int(kMaxTableColumns));
+          break;
+        }
         if (ImGui::BeginTable("##mdtable", static_cast<int>(cols),
                               ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg |
                                   ImGuiTableFlags_SizingStretchProp,
@@ -265,7 +281,7 @@ void render_markdown(const std::vector<MdBlock>& blocks, const std::string& asse
                       ImGui::GetColorU32(ImGuiCol_Text), b.bullet.c_str());
         }
         const float h = flow_spans(b.spans, {start.x + indent, start.y}, width, font, size, assets_dir);
-        if (b.quote_depth > 0)
+        if (b.quote_depth > 0 && ImGui::IsRectVisible({start.x, start.y}, {start.x + 1, start.y + h}))
           dl->AddRectFilled({start.x + indent - indent_step * 0.6f, start.y},
                             {start.x + indent - indent_step * 0.6f + 3, start.y + h},
                             IM_COL32(120, 120, 140, 255));

@@ -22,12 +22,21 @@
 #include "gl_util.h"
 #include "gui_context.h"
 #include "model/files.h"
+#include "model/json_text.h"
 #include "model/predict_rules.h"
 #include "model/ui_text.h"
 
 namespace gemmlab::app {
 namespace fs = std::filesystem;
 namespace {
+
+// Writes a report file; false (the problem on stderr) when it could not be written.
+bool write_or_report(const std::string& path, const std::string& text) {
+  const std::string problem = write_text_file(path, text);
+  if (!problem.empty()) std::cerr << "gemmlab shot: " << problem << "\n";
+  return problem.empty();
+}
+
 
 // One frame at the offscreen size; returns its wall time in ms (CPU + GL, glFinish included).
 // *build_ms (optional): the part spent building the UI (App::frame and ImGui::Render).
@@ -152,8 +161,8 @@ int run_shot(const AppPaths& paths, const ShotOptions& o) {
       report["steps"] = steps;
       report["worst_p99_ms"] = worst;
       report["target_ms"] = 16.7;
-      std::cout << report.dump(2) << "\n";
-      if (!o.out.empty()) std::ofstream(o.out) << report.dump(2) << "\n";
+      std::cout << json_text(report, 2) << "\n";
+      if (!o.out.empty() && !write_or_report(o.out, json_text(report, 2) + "\n")) rc = 1;
     } else if (o.all) {
       std::error_code ec;
       fs::create_directories(o.out_dir, ec);
@@ -208,11 +217,11 @@ int run_shot(const AppPaths& paths, const ShotOptions& o) {
           manifest.push_back(m);
         }
       }
-      std::ofstream(fs::path(o.out_dir) / "manifest.json") << manifest.dump(2) << "\n";
+      if (!write_or_report((fs::path(o.out_dir) / "manifest.json").string(), json_text(manifest, 2) + "\n")) rc = 1;
       // English the views asked tr() for and the catalogue lacks (the walk in Chinese wants none).
       nlohmann::json missing = nlohmann::json::array();
       for (const auto& s : untranslated()) missing.push_back(s);
-      std::ofstream(fs::path(o.out_dir) / "untranslated.json") << missing.dump(2) << "\n";
+      if (!write_or_report((fs::path(o.out_dir) / "untranslated.json").string(), json_text(missing, 2) + "\n")) rc = 1;
       std::cerr << "gemmlab shot: wrote " << manifest.size() << " screenshots to " << o.out_dir
                 << "\n";
     } else {
@@ -252,10 +261,10 @@ int run_shot(const AppPaths& paths, const ShotOptions& o) {
               m["facts_drawn"] = nlohmann::json::array();
               for (const auto& v : app.views())
                 for (const auto& f : v->facts_drawn()) m["facts_drawn"].push_back(f);
-              written = write_text_file(o.out + ".json", m.dump(2) + "\n");
+              written = write_text_file(o.out + ".json", json_text(m, 2) + "\n");
             }
             if (written.empty() && !o.data.empty() && app.active_view())
-              written = write_text_file(o.data, app.active_view()->export_data().dump(2) + "\n");
+              written = write_text_file(o.data, json_text(app.active_view()->export_data(), 2) + "\n");
             if (!written.empty()) {
               std::cerr << "gemmlab shot: " << written << "\n";
               rc = 1;

@@ -9,6 +9,7 @@
 #include "fonts.h"
 #include "gemmlab/stage_desc.h"
 #include "model/code_links.h"
+#include "model/json_text.h"
 #include "model/stage_source.h"
 #include "palette.h"
 #include "ui_util.h"
@@ -49,7 +50,7 @@ class CodeView final : public View {
       for (const auto& f : source_->files) out["files"].push_back(f.path);
       if (ui_.first > 0 && pointed_file() >= 0)
         out["pointed"] = {{"file", source_->files[size_t(pointed_file())].path}, {"lines", {ui_.first, ui_.last}}};
-      if (pointed_file() < 0) out["error"] = "stage " + ui_.stage + " has no file " + ui_.file + "; its files are " + out["files"].dump();
+      if (pointed_file() < 0) out["error"] = "stage " + ui_.stage + " has no file " + ui_.file + "; its files are " + json_text(out["files"]);
       int linked = 0;
       for (const auto& f : links_)
         for (const auto& l : f) linked += l.has_value();

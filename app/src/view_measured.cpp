@@ -25,6 +25,7 @@
 #include "model/ncu_l2.h"
 #include "model/ncu_numbers.h"
 #include "model/settings_schema.h"
+#include "model/work_pool.h"
 #include "ui_util.h"
 #include "view.h"
 
@@ -265,7 +266,7 @@ class MeasuredView final : public View {
       row.key = key;
       row.outcome.reset();
       const SimSetup s = row.setup;
-      row.job = std::make_shared<std::future<SimOutcome>>(std::async(std::launch::async, [s] { return simulate(s); }));
+      row.job = std::make_shared<std::future<SimOutcome>>(background_pool().submit([s] { return simulate(s); }));
       if (block) poll(row, true);
     }
   }

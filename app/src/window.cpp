@@ -56,9 +56,9 @@ void write_capture(App& app, const CaptureRequest& req, int fb_w, int fb_h) {
 }  // namespace
 
 int run_window(const AppPaths& paths, const WindowOptions& options) {
-  std::string config_problem;
-  const std::string cfg_path = config_path();
-  Config config = load_config(cfg_path, &config_problem);
+  std::string config_problem, where_problem;
+  const std::string cfg_path = config_path(&where_problem);
+  Config config = cfg_path.empty() ? Config{} : load_config(cfg_path, &config_problem);
   if (!options.lang.empty()) config.lang = options.lang;
   if (!options.lesson.empty()) {
     config.last_course = course_key(paths.course, (std::filesystem::path(paths.root) / "lessons").string());
@@ -76,6 +76,7 @@ int run_window(const AppPaths& paths, const WindowOptions& options) {
     return 1;
   }
   if (!config_problem.empty()) app_log("warning", config_problem);
+  if (!where_problem.empty()) app_log("warning", where_problem);
   GLFWwindow* window = ctx.window;
   if (config.window_x >= 0 && config.window_y >= 0 && options.width == 0)
     glfwSetWindowPos(window, config.window_x, config.window_y);
@@ -96,6 +97,9 @@ int run_window(const AppPaths& paths, const WindowOptions& options) {
   std::string title;
   auto last = std::chrono::steady_clock::now();
   int idle_frames = 0;
+  // What escapes a frame ends the session, but the learner's progress is still saved below.
+  int rc = 0;
+  try {
   while (!glfwWindowShouldClose(window) && !app.quit_requested()) {
     // Sleep while nothing moves: the app should not burn a core showing a still picture.
     const bool animating = app.active_view() && app.active_view()->playing();
@@ -140,6 +144,10 @@ int run_window(const AppPaths& paths, const WindowOptions& options) {
       idle_frames = 0;
     }
   }
+  } catch (const std::exception& e) {
+    std::cerr << "gemmlab: internal error, the window closes (please report it): " << e.what() << "\n";
+    rc = 70;
+  }
 
   Config& c = app.config();
   c.window_maximized = glfwGetWindowAttrib(window, GLFW_MAXIMIZED) == GLFW_TRUE;
@@ -147,10 +155,14 @@ int run_window(const AppPaths& paths, const WindowOptions& options) {
     glfwGetWindowPos(window, &c.window_x, &c.window_y);
     glfwGetWindowSize(window, &c.window_w, &c.window_h);
   }
-  const std::string problem = save_config(c, cfg_path);
-  if (!problem.empty()) app_log("warning", "settings not saved: " + problem);
+  if (!cfg_path.empty()) {
+    std::string note;
+    const std::string problem = save_config(c, cfg_path, &note);
+    if (!problem.empty()) app_log("warning", "settings not saved: " + problem);
+    if (!note.empty()) app_log("warning", note);
+  }
   destroy_gui_context(ctx);
-  return 0;
+  return rc;
 }
 
 }  // namespace gemmlab::app

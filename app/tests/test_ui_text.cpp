@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "model/predict_rules.h"
+#include "model/ui_catalogue_check.h"
 #include "model/ui_text.h"
 
 using namespace gemmlab::app;
@@ -42,11 +43,26 @@ std::string unescape(const std::string& body) {
 
 }  // namespace
 
-TEST(UiText, PrintfConversionsOfAFormat) {
-  EXPECT_EQ(printf_conversions("%d x %d tiles, %.2f%% full, %s"), "d d f s");
-  EXPECT_EQ(printf_conversions("%5.1f %lld %zu %%"), "f lld zu");
-  EXPECT_EQ(printf_conversions("no conversion"), "");
-  EXPECT_EQ(printf_conversions("lane % 4 (PTX), rows (i%2)*8, slot s on SM s %% %d"), "d");
+TEST(UiText, TranslationFormatsAreTheKeysExactly) {
+  EXPECT_EQ(format_problem("%d x %d tiles, %.2f%% full, %s", "%d × %d 个分块，%.2f%% 满，%s"), "");
+  EXPECT_EQ(format_problem("%5.1f %lld %zu %%", "%5.1f %lld %zu %%"), "");
+  EXPECT_EQ(format_problem("no conversion", "没有"), "");
+  EXPECT_EQ(format_problem("lane % 4 (PTX), rows (i%2)*8, slot %d", "lane % 4（PTX），行 (i%2)*8，槽 %d"), "");
+}
+
+// Issue 48: each of these passed the old check (same conversion letters) and some crash in
+// vsnprintf (%n writes through an argument; %1$n too; "% s" and "%-s" were compared by letter).
+TEST(UiText, HostileTranslationFormatsAreRefused) {
+  const char* key = "%d tiles of %s";
+  for (const char* bad : {"%n tiles of %s", "%1$d tiles of %2$s", "%d tiles of % s", "%d tiles of %-s",
+                          "%*d tiles of %s", "%d tiles of %s %n", "%d tiles of %ls", "%5d tiles of %s",
+                          "%hhn%d %s", "%d %s %%n %p", "%d tiles of", "%i tiles of %s", "%d tiles of %s%"})
+    EXPECT_NE(format_problem(key, bad), "") << bad;
+  EXPECT_NE(format_problem("lane % 4 (x)", "lane % 4 (x) %n"), "");  // plain text may not become a conversion
+  EXPECT_NE(format_problem("lane % 4 (x)", "lane %n4"), "");
+  EXPECT_NE(format_problem("%n", "%n"), "");  // not even when the key has it
+  EXPECT_NE(format_problem("100%", "100%s"), "");
+  EXPECT_EQ(format_problem("100%", "100%"), "");
 }
 
 // Every entry of the Chinese catalogue reads the same printf arguments as its English key (a
@@ -58,7 +74,7 @@ TEST(UiText, ChineseCatalogueKeepsEveryFormat) {
   EXPECT_GT(j.size(), 100u);
   for (const auto& [en, zh] : j.items()) {
     ASSERT_TRUE(zh.is_string()) << en;
-    EXPECT_EQ(printf_conversions(en), printf_conversions(zh.get<std::string>())) << en;
+    EXPECT_EQ(format_problem(en, zh.get<std::string>()), "") << en;
   }
   EXPECT_EQ(set_ui_language("zh", std::string(GEMMLAB_ROOT_DIR) + "/assets"), "");
   EXPECT_STREQ(tr("Reveal"), "揭晓");
@@ -111,6 +127,15 @@ TEST(UiText, BrokenCatalogueFallsBackAndSaysWhy) {
   EXPECT_STREQ(tr("%d of %d"), "%d of %d");  // the entry that reads other arguments is not used
   EXPECT_EQ(trf("%d of %d", 3, 4), "3 of 4");
   EXPECT_NE(set_ui_language("zz", dir.string()).find("no UI catalogue"), std::string::npos);
+  // Issue 48: a "% s" or "%1$n" translation is refused at load, so trf never hands it to vsnprintf.
+  write("ww", R"({"%d of %d": "%1$n of %d", "saved %s": "% s saved", "Reveal": "R%n"})");
+  EXPECT_EQ(ui_catalogue_problems((dir / "i18n" / "ww.json").string()).size(), 3u);
+  set_ui_language("ww", dir.string());
+  EXPECT_EQ(trf("%d of %d", 3, 4), "3 of 4");
+  EXPECT_EQ(trf("saved %s", "x.png"), "saved x.png");
+  EXPECT_STREQ(tr("Reveal"), "Reveal");
+  write("vv", std::string(100000, '[') + std::string(100000, ']'));  // nesting bounded before parsing
+  EXPECT_NE(set_ui_language("vv", dir.string()).find("nests more than"), std::string::npos);
   set_ui_language("en", dir.string());
   std::filesystem::remove_all(dir);
 }

@@ -16,6 +16,18 @@ foreach(src ${GEMMLAB_APP_UNIT_TESTS})
   set_tests_properties(app_${name} PROPERTIES LABELS "app" TIMEOUT 300)
 endforeach()
 
+# ---- Rendering limits without a display (issue 48): Dear ImGui draws on the CPU without a
+# renderer, with its 16-bit index limit checked (app/fuzz/headless_render.h).
+if(TARGET gemmlab_gui)
+  add_executable(app_render_limits ${GEMMLAB_APP_TEST_DIR}/render_limits.cpp)
+  target_include_directories(app_render_limits PRIVATE ${PROJECT_SOURCE_DIR}/app/fuzz)
+  target_link_libraries(app_render_limits PRIVATE gemmlab_gui GTest::gtest_main)
+  target_compile_definitions(app_render_limits PRIVATE GEMMLAB_ROOT_DIR="${PROJECT_SOURCE_DIR}"
+                             GEMMLAB_APP_FIXTURES="${GEMMLAB_APP_TEST_DIR}/fixtures")
+  add_test(NAME app_render_limits COMMAND app_render_limits)
+  set_tests_properties(app_render_limits PROPERTIES LABELS "app" TIMEOUT 300)
+endif()
+
 # ---- GUI tests under Xvfb with Mesa's software renderer.
 find_program(GEMMLAB_XVFB_RUN xvfb-run)
 find_program(GEMMLAB_XDOTOOL xdotool)

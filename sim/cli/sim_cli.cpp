@@ -129,7 +129,7 @@ int run_sim_cli(int argc, char** argv, int first, const SimCliLimits& limits) {
                   << c.usage << "\n\nexample: " << c.example << "\n";
         return 0;
       }
-      std::cout << c.run(args).dump() << "\n";
+      std::cout << c.run(args).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";  // names may not be UTF-8
       return 0;
     } catch (const CliError& e) {
       std::cerr << "gemmlab sim " << what << ": " << e.what() << "\n";

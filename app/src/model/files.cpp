@@ -1,8 +1,16 @@
 #include "model/files.h"
 
+#include <algorithm>
+#include <atomic>
+#include <cerrno>
+#include <chrono>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+
+#include <fcntl.h>
+#include <unistd.h>
 
 namespace gemmlab::app {
 namespace fs = std::filesystem;
@@ -20,6 +28,35 @@ PathKind path_kind(const std::string& path, std::string* problem) {
     case fs::file_type::directory: return PathKind::Folder;
     default: return PathKind::Other;
   }
+}
+
+bool has_png_signature(const std::string& bytes) {
+  return bytes.size() >= 8 && bytes.compare(0, 8, "\x89PNG\r\n\x1a\n", 8) == 0;
+}
+
+std::string lesson_image_problem(const std::string& assets_dir, const std::string& href, std::string* canonical) {
+  if (href.rfind("http://", 0) == 0 || href.rfind("https://", 0) == 0)
+    return "is a web address; images are PNG files under assets/ (GEMM Lab downloads nothing)";
+  if (href.empty() || fs::path(href).is_absolute())
+    return "is not a path relative to assets/";
+  std::error_code ec, ec2;
+  const fs::path root = fs::canonical(assets_dir, ec);
+  const fs::path file = fs::canonical(fs::path(assets_dir) / href, ec2);
+  if (ec || ec2) return "not found: image paths are relative to assets/ (looked for " + (fs::path(assets_dir) / href).string() + ")";
+  const auto [r, f] = std::mismatch(root.begin(), root.end(), file.begin(), file.end());
+  if (r != root.end()) return "is outside assets/ (" + file.string() + "); images must be under " + root.string();
+  std::string why;
+  if (path_kind(file.string(), &why) != PathKind::File) return "is not a regular file";
+  if (fs::file_size(file, ec) > kMaxImageFileBytes)
+    return "is larger than " + std::to_string(kMaxImageFileBytes >> 20) + " MiB";
+  const auto size = png_size(file.string());
+  if (!size) return "is not a PNG file (only PNG is shown; convert it with any image editor)";
+  if (size->width < 1 || size->height < 1 || size->width > kMaxImageSide || size->height > kMaxImageSide ||
+      size->width * size->height > kMaxImagePixels)
+    return "is " + std::to_string(size->width) + " x " + std::to_string(size->height) + " pixels; the limit is " +
+           std::to_string(kMaxImageSide) + " on a side and " + std::to_string(kMaxImagePixels >> 20) + " Mpixels in all";
+  if (canonical) *canonical = file.string();
+  return "";
 }
 
 std::optional<ImageSize> png_size(const std::string& path) {
@@ -70,12 +107,48 @@ std::optional<std::string> read_text_file(const std::string& path, std::string* 
   return text;
 }
 
+namespace {
+
+// A name no other writer uses: pid, a per-process counter and the clock.
+std::string unique_temporary_name(const fs::path& target) {
+  static std::atomic<unsigned> counter{0};
+  const auto ticks = std::chrono::steady_clock::now().time_since_epoch().count();
+  return (target.parent_path() / ("." + target.filename().string() + ".tmp-" + std::to_string(::getpid()) + "-" +
+                                  std::to_string(counter++) + "-" + std::to_string(ticks & 0xffffff)))
+      .string();
+}
+
+std::string system_error(const char* what, const std::string& path) {
+  return std::string(what) + " " + path + ": " + std::strerror(errno);
+}
+
+}  // namespace
+
 std::string write_text_file(const std::string& path, const std::string& text) {
-  std::ofstream out(path, std::ios::binary);
-  if (!out) return "cannot write " + path + " (does the folder exist and is it writable?)";
-  out << text;
-  if (!out) return "cannot write " + path;
-  return {};
+  const fs::path target(path);
+  std::string tmp;
+  int fd = -1;
+  for (int attempt = 0; attempt < 16 && fd < 0; ++attempt) {
+    tmp = unique_temporary_name(target.parent_path().empty() ? fs::path(".") / target : target);
+    fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+    if (fd < 0 && errno != EEXIST)
+      return system_error("cannot write", path) + " (does the folder exist and is it writable?)";
+  }
+  if (fd < 0) return "cannot write " + path + ": no unused temporary name beside it";
+  const char* p = text.data();
+  std::size_t left = text.size();
+  std::string problem;
+  while (left > 0 && problem.empty()) {
+    const ssize_t n = ::write(fd, p, left);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) problem = system_error("cannot write", path) + " (is the disk full?)";
+    else p += n, left -= std::size_t(n);
+  }
+  if (problem.empty() && ::fsync(fd) != 0) problem = system_error("cannot write", path);
+  if (::close(fd) != 0 && problem.empty()) problem = system_error("cannot write", path);
+  if (problem.empty() && ::rename(tmp.c_str(), path.c_str()) != 0) problem = system_error("cannot replace", path);
+  if (!problem.empty()) ::unlink(tmp.c_str());
+  return problem;
 }
 
 }  // namespace gemmlab::app

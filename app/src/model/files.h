@@ -12,7 +12,11 @@ std::optional<std::string> read_text_file(const std::string& path, std::string* 
 // The same, with *problem not naming the path: for callers that report "file:line: problem".
 std::optional<std::string> read_file_contents(const std::string& path, std::string* problem,
                                               std::size_t max_bytes);
-// Empty string on success, else the problem.
+// The one way GEMM Lab writes a file: the bytes go to a temporary file of a unique name beside
+// `path` (opened with O_CREAT|O_EXCL|O_NOFOLLOW, so no file or symlink an attacker left there is
+// followed), every write and the close are checked, the data is fsync'ed, then the file is
+// renamed over `path`. A full disk or a failed write leaves `path` as it was and the temporary
+// file removed. Empty string on success, else the problem (naming the path).
 std::string write_text_file(const std::string& path, const std::string& text);
 
 // What is at a path, without throwing: a name longer than the system allows, a symlink loop or a
@@ -27,5 +31,17 @@ struct ImageSize {
 };
 std::optional<ImageSize> png_size(const std::string& path);
 constexpr long long kMaxImageSide = 8192;
+constexpr long long kMaxImagePixels = 16ll << 20;       // 64 MiB decoded (RGBA)
+constexpr std::size_t kMaxImageFileBytes = 32u << 20;
+bool has_png_signature(const std::string& bytes);
+
+// "" when a lesson may show the image `href` (written relative to assets/), else why: the one
+// rule the renderer and `lessons --check` both apply. The file must resolve (symlinks followed)
+// to a regular file under assets_dir, start with PNG's signature (nothing else is ever decoded:
+// stb_image would take a PGM or a PSD named .png), and its header must claim at most
+// kMaxImageSide on a side and kMaxImagePixels in all. *canonical gets the resolved path, the
+// key of the image cache.
+std::string lesson_image_problem(const std::string& assets_dir, const std::string& href,
+                                 std::string* canonical = nullptr);
 
 }  // namespace gemmlab::app

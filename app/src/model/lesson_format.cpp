@@ -3,8 +3,10 @@
 #include "model/ui_text.h"
 
 #include "model/files.h"
+#include "model/input_limits.h"
 
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <set>
@@ -92,7 +94,8 @@ Json to_json(const toml::node& node) {
     return out;
   }
   if (auto* v = node.as_integer()) return v->get();
-  if (auto* v = node.as_floating_point()) return v->get();
+  if (auto* v = node.as_floating_point())  // nan and inf are TOML, but no setting means them
+    return std::isfinite(v->get()) ? Json(v->get()) : Json("(nan or inf, not a finite number)");
   if (auto* v = node.as_boolean()) return v->get();
   if (auto* v = node.as_string()) return v->get();
   // Dates and times have no meaning in a lesson; the checker then names the key as the wrong type.
@@ -171,8 +174,8 @@ struct LessonParser {
         has_quantity = true;
       } else if (k == "tolerance") {
         auto tol = v.value<double>();
-        if (!tol || *tol < 0)
-          error(line_of(v), "predict.tolerance must be a number >= 0 (absolute)");
+        if (!tol || !std::isfinite(*tol) || *tol < 0)  // inf makes every guess right; nan none
+          error(line_of(v), "predict.tolerance must be a finite number >= 0 (absolute)");
         else
           p.tolerance = *tol;
       } else if (k == "element") {
@@ -370,21 +373,9 @@ void load_lesson_text(Lesson& lesson, const std::string& lang, const std::string
              std::to_string(lesson.steps.size()) +
              " [[step]] tables; each step needs one \"## \" section, in the same order"});
   }
-  for (const auto& [img, line] : markdown_images(*md)) {
-    if (img.rfind("http://", 0) == 0 || img.rfind("https://", 0) == 0) continue;
-    const fs::path img_path = fs::path(assets_dir) / img;
-    if (path_kind(img_path.string(), nullptr) != PathKind::File) {
-      lesson.errors.push_back({shown, line,
-                               "image \"" + img + "\" not found: image paths are relative to "
-                               "assets/ (looked for " + display_path(img_path) + ")"});
-    } else if (const auto size = png_size(img_path.string());
-               size && (size->width > kMaxImageSide || size->height > kMaxImageSide)) {
-      lesson.errors.push_back({shown, line,
-                               "image \"" + img + "\" is " + std::to_string(size->width) + " x " +
-                                   std::to_string(size->height) + " pixels; the limit is " +
-                                   std::to_string(kMaxImageSide) + " on a side"});
-    }
-  }
+  if (const NestingProblem deep = markdown_nesting_problem(*md); !deep.empty())
+    lesson.errors.push_back({shown, deep.line, deep.message});
+  check_markdown_renders(*md, text, assets_dir, shown, lesson.errors);
   lesson.text[lang] = std::move(text);
 }
 
@@ -454,7 +445,9 @@ Lesson load_lesson(const fs::path& course_dir, const std::string& id, const std:
   } else {
     std::string problem;
     if (auto text = read_lesson_file(toml_path, &problem)) {
-      try {
+      if (const NestingProblem deep = toml_nesting_problem(*text); !deep.empty()) {
+        lesson.errors.push_back({parser.file, deep.line, deep.message});
+      } else try {
         toml::table root = toml::parse(*text, parser.file);
         parser.parse(root);
       } catch (const toml::parse_error& e) {
@@ -589,6 +582,10 @@ Course load_course(const std::string& dir, const std::string& assets_dir) {
     return course;
   }
   toml::table root;
+  if (const NestingProblem deep = toml_nesting_problem(*text); !deep.empty()) {
+    course.errors.push_back({shown, deep.line, deep.message});
+    return course;
+  }
   try {
     root = toml::parse(*text, shown);
   } catch (const toml::parse_error& e) {

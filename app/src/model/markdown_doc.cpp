@@ -2,6 +2,7 @@
 
 #include <md4c.h>
 
+#include "model/input_limits.h"
 #include "model/text_breaks.h"
 
 namespace gemmlab::app {
@@ -235,6 +236,11 @@ int text(MD_TEXTTYPE type, const MD_CHAR* data, MD_SIZE size, void* user) {
 }  // namespace
 
 std::vector<MdBlock> parse_markdown(const std::string& markdown) {
+  if (const NestingProblem deep = markdown_nesting_problem(markdown); !deep.empty()) {
+    MdBlock refused;  // `lessons --check` names it; the panel says so instead of parsing it
+    refused.spans.push_back({"[not shown: line " + std::to_string(deep.line) + " " + deep.message + "]", kMdPlain, "", false, false});
+    return {refused};
+  }
   Builder b;
   MD_PARSER parser{};
   parser.flags = MD_FLAG_TABLES | MD_FLAG_STRIKETHROUGH | MD_FLAG_NOHTML;

@@ -95,6 +95,7 @@ Expected<NcuReport> parse_ncu_csv(const std::string& text, const std::string& so
   const bool long_format = c_mname >= 0 && c_mvalue >= 0;
   auto at = [](const std::vector<std::string>& f, int c) { return c >= 0 && c < int(f.size()) ? f[c] : std::string(); };
   std::vector<std::string> units;  // raw format: the units row
+  std::map<std::pair<std::string, std::string>, std::size_t> index;  // (id, name) -> r.kernels
   while (std::getline(in, line)) {
     ++line_no;
     if (line.empty() || line.rfind("==", 0) == 0) continue;
@@ -108,8 +109,12 @@ Expected<NcuReport> parse_ncu_csv(const std::string& text, const std::string& so
       continue;
     }
     NcuKernel* k = nullptr;
-    for (auto& x : r.kernels)
-      if (x.id == id && x.name == at(f, c_name)) k = &x;
+    // Found by (id, name) in a map: a scan of the kernels so far per row was quadratic.
+    auto [slot, added] = index.try_emplace({id, at(f, c_name)}, r.kernels.size());
+    if (!added) k = &r.kernels[slot->second];
+    if (!k && r.kernels.size() >= kMaxNcuKernels)
+      return Error{source + ":" + std::to_string(line_no) + ": more than " + std::to_string(kMaxNcuKernels) +
+                   " kernels; GEMM Lab reads at most that many (profile fewer: ncu --launch-count N)"};
     if (!k) {
       NcuKernel nk;
       nk.id = id;

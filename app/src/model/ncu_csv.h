@@ -34,6 +34,10 @@ struct NcuReport {
   std::vector<std::string> preamble;    // lines before the table
 };
 
+// Kernels one file may hold: each is simulated for the Measured view (on background_pool(), a few
+// threads); a file with more is refused with this number, not read for minutes.
+constexpr std::size_t kMaxNcuKernels = 4096;
+
 Expected<NcuReport> parse_ncu_csv(const std::string& text, const std::string& source);
 Expected<NcuReport> load_ncu_csv(const std::string& path);
 

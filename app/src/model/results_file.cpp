@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "model/files.h"
+#include "model/json_text.h"
 
 namespace gemmlab::app {
 namespace {
@@ -73,6 +74,7 @@ std::string BenchResult::size_key() const {
 }
 
 Expected<BenchResults> parse_bench_results(const std::string& text, const std::string& source) {
+  if (const std::string deep = json_nesting_problem(text); !deep.empty()) return Error{source + ": " + deep};
   Json doc;
   try {
     doc = Json::parse(text);
@@ -208,7 +210,7 @@ std::string bench_results_json(const BenchResults& r) {
       doc["skipped"].push_back(x);
     }
   }
-  return doc.dump(2) + "\n";
+  return json_text(doc, 2) + "\n";
 }
 
 }  // namespace gemmlab::app

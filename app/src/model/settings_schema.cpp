@@ -1,4 +1,5 @@
 #include "model/settings_schema.h"
+#include "model/json_text.h"
 #include "model/predict_rules.h"
 
 #include <algorithm>
@@ -129,7 +130,7 @@ Check stage_list() {
     if (!v.is_array()) return "must be a list of stage ids: " + quoted_list(ids);
     for (const auto& x : v)
       if (!x.is_string() || std::find(ids.begin(), ids.end(), x.get<std::string>()) == ids.end())
-        return "has " + x.dump() + ", which is not a stage; stages are " + quoted_list(ids);
+        return "has " + json_text(x) + ", which is not a stage; stages are " + quoted_list(ids);
     return std::nullopt;
   };
 }

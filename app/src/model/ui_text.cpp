@@ -1,14 +1,18 @@
 #include "model/ui_text.h"
+#include "model/ui_catalogue_check.h"
 
+#include <cctype>
 #include <cstdarg>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <mutex>
+#include <optional>
 
 #include <nlohmann/json.hpp>
 
+#include "model/files.h"
+#include "model/json_text.h"
 #include "model/text_breaks.h"
 
 namespace gemmlab::app {
@@ -28,6 +32,55 @@ Catalogue& cat() {
 
 }  // namespace
 
+namespace {
+
+// Reads a catalogue: nullopt and *problem when it is not a JSON object of strings at all; entries
+// whose format does not match their key's are left out and named in *refused.
+std::optional<std::map<std::string, std::string>> read_catalogue(const std::string& path, std::string* problem,
+                                                                 std::vector<std::string>* refused) {
+  std::string why;
+  if (path_kind(path, &why) == PathKind::Missing) {
+    *problem = "no UI catalogue";
+    return std::nullopt;
+  }
+  const auto text = read_file_contents(path, &why, kMaxCatalogueBytes);
+  if (!text) {
+    *problem = why;
+    return std::nullopt;
+  }
+  if (const std::string deep = json_nesting_problem(*text); !deep.empty()) {
+    *problem = deep;
+    return std::nullopt;
+  }
+  const nlohmann::json j = nlohmann::json::parse(*text, nullptr, false);
+  if (!j.is_object()) {
+    *problem = "is not a JSON object of \"English\": \"translation\" pairs";
+    return std::nullopt;
+  }
+  std::map<std::string, std::string> table;
+  for (const auto& [en, text] : j.items()) {
+    if (!text.is_string()) {
+      refused->push_back("the entry \"" + en.substr(0, 80) + "\" is not a string (skipped)");
+      continue;
+    }
+    if (const std::string bad = format_problem(en, text.get<std::string>()); !bad.empty()) {
+      refused->push_back("the entry \"" + en.substr(0, 80) + "\" " + bad + " (skipped)");
+      continue;
+    }
+    table[en] = text.get<std::string>();
+  }
+  return table;
+}
+
+}  // namespace
+
+std::vector<std::string> ui_catalogue_problems(const std::string& path) {
+  std::string problem;
+  std::vector<std::string> refused;
+  if (!read_catalogue(path, &problem, &refused)) refused.insert(refused.begin(), problem);
+  return refused;
+}
+
 std::string set_ui_language(const std::string& lang, const std::string& assets_dir) {
   Catalogue& c = cat();
   std::lock_guard<std::mutex> lock(c.mutex);
@@ -35,23 +88,13 @@ std::string set_ui_language(const std::string& lang, const std::string& assets_d
   if (lang == "en" || c.by_lang.count(lang)) return "";
   auto& table = c.by_lang[lang];
   const std::string path = assets_dir + "/i18n/" + lang + ".json";
-  std::ifstream in(path);
-  if (!in) return "no UI catalogue " + path + ": the menus and views stay in English";
-  const nlohmann::json j = nlohmann::json::parse(in, nullptr, false);
-  if (!j.is_object()) return path + " is not a JSON object of \"English\": \"translation\" pairs; the UI stays in English";
   std::string problem;
-  for (const auto& [en, text] : j.items()) {
-    if (!text.is_string()) {
-      problem = path + ": the entry \"" + en + "\" is not a string (skipped)";
-      continue;
-    }
-    if (printf_conversions(en) != printf_conversions(text.get<std::string>())) {
-      problem = path + ": the entry \"" + en + "\" has other printf conversions than its key (skipped)";
-      continue;
-    }
-    table[en] = text.get<std::string>();
-  }
-  return problem;
+  std::vector<std::string> refused;
+  auto read = read_catalogue(path, &problem, &refused);
+  if (!read) return path + ": " + problem + "; the menus and views stay in English";
+  table = std::move(*read);
+  if (refused.empty()) return "";
+  return path + ": " + refused.front() + (refused.size() > 1 ? " (and " + std::to_string(refused.size() - 1) + " more)" : "");
 }
 
 const std::string& ui_language() { return cat().lang; }
@@ -72,7 +115,7 @@ const char* tr(const char* en) {
 std::string tr(const std::string& en) { return tr(en.c_str()); }
 
 std::string trf(const char* en_format, ...) {
-  const char* format = tr(en_format);  // same conversions as the key (checked when loaded)
+  const char* format = tr(en_format);  // the key's conversions exactly (format_problem, when loaded)
   va_list args, again;
   va_start(args, en_format);
   va_copy(again, args);
@@ -108,14 +151,77 @@ std::set<unsigned> ui_code_points(const std::string& assets_dir) {
   std::set<unsigned> points;
   std::error_code ec;
   for (const auto& e : std::filesystem::directory_iterator(assets_dir + "/i18n", ec)) {
-    std::ifstream in(e.path());
-    const nlohmann::json j = nlohmann::json::parse(in, nullptr, false);
-    if (!j.is_object()) continue;
-    for (const auto& [en, text] : j.items())
-      if (text.is_string()) add_code_points(text.get<std::string>(), points);
+    std::string problem;
+    std::vector<std::string> refused;
+    if (const auto table = read_catalogue(e.path().string(), &problem, &refused))
+      for (const auto& [en, text] : *table) add_code_points(text, points);
   }
   add_code_points("中文", points);  // the language button
   return points;
+}
+
+namespace {
+
+// The '%' tokens of a string: '%', then what printf reads as flags, width, precision and length,
+// then one more character (the conversion, or whatever stands there). "%%" is one token.
+std::vector<std::string> percent_tokens(const std::string& f) {
+  std::vector<std::string> out;
+  for (size_t i = 0; i < f.size(); ++i) {
+    if (f[i] != '%') continue;
+    size_t j = i + 1;
+    if (j < f.size() && f[j] == '%') {
+      out.push_back("%%");
+      i = j;
+      continue;
+    }
+    while (j < f.size() && std::string("-+ #0123456789.*$'lhjztLqI").find(f[j]) != std::string::npos) ++j;
+    out.push_back(f.substr(i, std::min(j + 1, f.size()) - i));
+    i = std::min(j, f.size() - 1);
+  }
+  return out;
+}
+
+// %d %i %u %x %X %c %s %f %e %g with flags - + 0, a width, a precision and l ll z; or %%.
+bool allowed_conversion(const std::string& t) {
+  if (t == "%%") return true;
+  size_t i = 1;
+  while (i < t.size() && (t[i] == '-' || t[i] == '+' || t[i] == '0')) ++i;
+  while (i < t.size() && std::isdigit(static_cast<unsigned char>(t[i]))) ++i;
+  if (i < t.size() && t[i] == '.') {
+    ++i;
+    while (i < t.size() && std::isdigit(static_cast<unsigned char>(t[i]))) ++i;
+  }
+  if (t.compare(i, 2, "ll") == 0) i += 2;
+  else if (i < t.size() && (t[i] == 'l' || t[i] == 'z')) ++i;
+  return i + 1 == t.size() && std::string("diuxXcsfeg").find(t[i]) != std::string::npos;
+}
+
+// printf would take the token as a conversion (whatever its flags): it ends in one.
+bool is_conversion(const std::string& t) {
+  return t.size() > 1 && std::string("diouxXfFeEgGaAcspnmCS%").find(t.back()) != std::string::npos;
+}
+
+}  // namespace
+
+std::string format_problem(const std::string& key, const std::string& translation) {
+  const auto k = percent_tokens(key), t = percent_tokens(translation);
+  // A key with a conversion no format of ours has ("c % 8 of word" reads as "% 8 o") is plain
+  // text, never a format: its translation may hold no conversion at all.
+  bool plain_text = false;
+  for (const auto& x : k) plain_text |= is_conversion(x) && !allowed_conversion(x);
+  if (plain_text) {
+    for (const auto& x : t)
+      if (is_conversion(x) && x != "%%") return "has the conversion \"" + x + "\" where the English is plain text";
+    return "";
+  }
+  if (k.size() != t.size())
+    return "has " + std::to_string(t.size()) + " '%' conversions where the English has " + std::to_string(k.size());
+  for (size_t i = 0; i < k.size(); ++i) {
+    const bool plain = !is_conversion(k[i]);  // "% 4 (" in a sentence
+    if (plain ? is_conversion(t[i]) : t[i] != k[i])
+      return "conversion " + std::to_string(i + 1) + " is \"" + t[i] + "\" where the English has \"" + k[i] + "\"";
+  }
+  return "";
 }
 
 std::string printf_conversions(const std::string& f) {
