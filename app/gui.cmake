@@ -23,7 +23,8 @@ target_link_libraries(gemmlab_app_model PUBLIC gemmlab_sim gemmlab_bench_session
                                                PkgConfig::GUI)
 
 file(GLOB GEMMLAB_GUI_SOURCES CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/src/*.cpp
-     ${CMAKE_CURRENT_SOURCE_DIR}/src/views/views.cpp ${CMAKE_CURRENT_SOURCE_DIR}/src/views/*/*.cpp)
+     ${CMAKE_CURRENT_SOURCE_DIR}/src/views/views.cpp ${CMAKE_CURRENT_SOURCE_DIR}/src/views/*/*.cpp
+     ${CMAKE_CURRENT_SOURCE_DIR}/src/exercise/*.cpp)
 list(REMOVE_ITEM GEMMLAB_GUI_SOURCES ${GEMMLAB_VIEW_SPEC_SOURCES})
 set(GEMMLAB_IMGUI_BACKEND_SOURCES ${GEMMLAB_IMGUI_BACKENDS}/imgui_impl_glfw.cpp
                                   ${GEMMLAB_IMGUI_BACKENDS}/imgui_impl_opengl3.cpp)
@@ -37,7 +38,8 @@ add_library(gemmlab_gui STATIC ${GEMMLAB_GUI_SOURCES} ${GEMMLAB_IMGUI_BACKEND_SO
 target_include_directories(gemmlab_gui PUBLIC ${CMAKE_CURRENT_SOURCE_DIR}
                                        PRIVATE /usr/include/imgui/backends)
 target_link_libraries(gemmlab_gui PUBLIC gemmlab_app_model
-                                  PRIVATE gemmlab_sim_cli)  # element_tables.h: the CLI's JSON tables
+                                  PRIVATE gemmlab_sim_cli     # element_tables.h: the CLI's JSON tables
+                                          gemmlab_exercise)   # the exercise step's grading
 target_compile_definitions(gemmlab_gui PRIVATE
   GEMMLAB_VERSION="${PROJECT_VERSION}"
   GEMMLAB_DEFAULT_ROOT="${PROJECT_SOURCE_DIR}")

@@ -7,6 +7,7 @@
 #include <iostream>
 #include <string>
 
+#include "exercise_cli.h"
 #include "sim_cli.h"
 #if GEMMLAB_WITH_BENCH
 #include "bench_cli.h"
@@ -27,6 +28,7 @@ int sim(int argc, char** argv) { return gemmlab::cli::run_sim_cli(argc, argv, 2)
 #if GEMMLAB_WITH_BENCH
 int bench(int argc, char** argv) { return gemmlab::bench_main(argc, argv, 2); }
 #endif
+int exercise(int argc, char** argv) { return gemmlab::exercise::run_exercise_cli(argc, argv, 2, std::cout, std::cerr); }
 
 struct Subcommand {
   const char* name;
@@ -38,6 +40,7 @@ struct Subcommand {
 
 const Subcommand kCommands[] = {
     {"sim", "<what> ...", "simulator results as JSON (gemmlab sim --help)", sim, nullptr},
+    {"exercise", "--list | ID --solution FILE", "grade an exercise (gemmlab exercise --help)", exercise, nullptr},
 #if GEMMLAB_WITH_BENCH
     {"bench", "...", "run the CUDA kernels against their references (gemmlab bench --help)", bench, nullptr},
 #else

@@ -13,6 +13,7 @@
 
 #include "args.h"
 #include "model/config.h"
+#include "exercise/exercise_check.h"
 #include "model/json_text.h"
 #include "model/ui_catalogue_check.h"
 #include "lesson_render_check.h"
@@ -155,7 +156,8 @@ int lessons_command(int argc, char** argv) {
   if (o.has("--answers")) return print_answers(load_course(paths.course, paths.assets), paths, o.has("--json"), std::cout, std::cerr);
   if (o.has("--check")) {
     const Course course = load_course(paths.course, paths.assets);
-    const auto errors = check_course(course, paths);
+    auto errors = check_course(course, paths);
+    for (auto& d : check_exercises(course)) errors.push_back(std::move(d));
     for (const auto& d : errors) std::cerr << d.text() << "\n";
     int steps = 0;
     for (const auto& l : course.lessons) steps += static_cast<int>(l.steps.size());

@@ -10,6 +10,7 @@
 #include "app.h"
 #include "fonts.h"
 #include "markdown_render.h"
+#include "exercise/exercise_panel.h"
 #include "model/predict_rules.h"
 #include "model/stage_labels.h"
 #include "model/ui_text.h"
@@ -162,6 +163,7 @@ void draw_lesson_panel(App& app) {
     draw_missing_values(app.text_missing());
     const LessonStep& step = lesson->steps[app.step_index()];
     if (step.predict) draw_predict(app, *step.predict);
+    if (!step.exercise.empty()) draw_exercise_step(app, step.exercise);
     if (!app.notes_blocks().empty()) {
       ImGui::Spacing();
       // Closed by default; the ###id keeps it one header in both languages.

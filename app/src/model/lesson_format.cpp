@@ -212,6 +212,29 @@ struct LessonParser {
     step.predict = p;
   }
 
+  // [step.exercise] id = "<lesson>/<name>": the folder lessons/<lesson>/exercises/<name>/ must
+  // exist; `lessons --check` then grades its reference and stub (sim/exercise).
+  void parse_exercise(const toml::node& v, LessonStep& step) {
+    const auto* et = v.as_table();
+    const toml::node* id = et ? et->get("id") : nullptr;
+    if (!id || !id->as_string() || et->size() != 1) {
+      error(line_of(v), "[step.exercise] takes one key: id = \"<lesson>/<name>\" (lessons/FORMAT.md, Exercises)");
+      return;
+    }
+    const std::string name = id->as_string()->get();
+    const size_t slash = name.find('/');
+    std::error_code ec;
+    if (slash == std::string::npos || slash == 0 || name.find('/', slash + 1) != std::string::npos ||
+        name.find("..") != std::string::npos ||
+        !std::filesystem::is_directory(std::filesystem::path(lesson.dir).parent_path() / name.substr(0, slash) / "exercises" /
+                                           name.substr(slash + 1), ec)) {
+      error(line_of(*id), "no exercise \"" + name + "\": expected the folder <course>/<lesson>/exercises/<name>/");
+      return;
+    }
+    step.exercise = name;
+    step.exercise_line = line_of(*id);
+  }
+
   void parse_step(const toml::table& t) {
     LessonStep step;
     step.line = line_of(t);
@@ -238,6 +261,8 @@ struct LessonParser {
           parse_predict(*pt, step);
         else
           error(line_of(v), "predict must be a table: [step.predict]");
+      } else if (k == "exercise") {
+        parse_exercise(v, step);
       } else if (std::find(views.begin(), views.end(), k) != views.end()) {
         auto* vt = v.as_table();
         if (!vt) {
@@ -263,7 +288,7 @@ struct LessonParser {
         }
         step.settings[k] = std::move(settings);
       } else {
-        std::string list = "view, predict, shows_error";
+        std::string list = "view, predict, shows_error, exercise";
         for (const auto& id : views) list += ", " + id;
         error(line_of(v), "unknown key \"" + k + "\" in [[step]]; a step's keys are " + list);
       }

@@ -42,6 +42,8 @@ struct LessonStep {
   Json written = Json::object();
   std::optional<PredictSpec> predict;
   bool shows_error = false;        // the view's error message is the point (a rule being broken)
+  std::string exercise;            // [step.exercise] id: an exercise of the course (lessons/FORMAT.md)
+  int exercise_line = 0;
   int line = 0;                    // of the [[step]] header in lesson.toml
 };
 

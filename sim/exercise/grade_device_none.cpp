@@ -1,0 +1,15 @@
+// GPU grading is not part of this version: no build rebuilds a stage's kernel with the learner's
+// function yet. The verdict says so, and the host grade stands alone.
+#include "grade_device.h"
+
+namespace gemmlab::exercise {
+
+DeviceGrade grade_on_device(const Exercise& exercise, const std::string&) {
+  DeviceGrade d;
+  d.reason = "not graded on a GPU: this version of GEMM Lab does not yet rebuild " +
+             (exercise.stage.empty() ? std::string("a stage's kernel") : "stage `" + exercise.stage + "`'s kernel") +
+             " with your function, so the host grade stands alone";
+  return d;
+}
+
+}  // namespace gemmlab::exercise
