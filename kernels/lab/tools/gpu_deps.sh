@@ -6,10 +6,10 @@
 #                                           prints the prefix for -DCMAKE_PREFIX_PATH (/usr when
 #                                           there is no .deps and the packages are installed)
 # On a GPU machine without these packages installed: run `fetch` where apt works, copy .deps/ over.
-# Header-only or static packages only, so the same .debs work on the GPU machine's image.
+# Header-only packages and tomlplusplus (one shared library, found through its rewritten .pc).
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
-PACKAGES=(nlohmann-json3-dev libgtest-dev googletest libcli11-dev)
+PACKAGES=(nlohmann-json3-dev libgtest-dev googletest libcli11-dev libtomlplusplus-dev libtomlplusplus3)
 
 case "${1:-}" in
   fetch)
@@ -35,6 +35,10 @@ case "${1:-}" in
       exit 1
     fi
     for d in "${debs[@]}"; do dpkg-deb -x "$d" .deps/root; done
+    # pkg-config files name /usr: point them at the unpacked tree (tomlplusplus is found that way).
+    for pc in .deps/root/usr/lib/*/pkgconfig/*.pc .deps/root/usr/share/pkgconfig/*.pc; do
+      sed -i "s|^prefix=/usr\$|prefix=$PWD/.deps/root/usr|" "$pc"
+    done
     echo "$PWD/.deps/root/usr"
     ;;
   *)
