@@ -12,22 +12,11 @@
 //   - Persistent clusters of 2 sharing B through TMA multicast, as stage 19; units in groups of 8
 //     m pairs for L2 reuse (groups of 4 or 16 measured the same).
 //   - D through the TMA where N % 8 == 0: each consumer writes 64-column chunks of bf16 into two
-//     swizzled 8 KB buffers and the copy engine stores them under the next unit's main loop. The
-//     direct bf16x2 stores it replaces (kept for N % 8 != 0) held the tensor cores idle at every
-//     unit's end: 80-84 % of cuBLASLt at 4096^3 against 99-100 % (one H200 run, in turns).
+//     swizzled 8 KB buffers and the copy engine stores them under the next unit's main loop
+//     (direct bf16x2 stores, kept for N % 8 != 0, leave the tensor cores idle at every unit's end).
 // K must be a multiple of 16 (TMA's 16-byte row strides: K bytes per row); any M and N.
-//
-// Measured on an H200 (fp8_bench, GPU time, cuBLASLt 13.1 FP8 with FAST_ACCUM, the same arithmetic,
-// timed in turns launch by launch; assets/results/nvidia-h200-fp8.json): 98.7-100.0 % at 4096^3,
-// 101.2-101.3 % at 8192^3, 96.9 % at 4096 x 7168 x 16384 (448 units fill 6.8 rounds of 66 clusters;
-// cuBLASLt's 176 x 128 tiles fill 9.9 of 132 SMs), 104-108 % at 4000 x 3000 x 2000.
-// Where the last points go (ncu, one launch each, cycles = duration x SM clock): at 4096^3 this
-// kernel 148 k cycles, tensor pipe 85 % busy; cuBLASLt's nvjet_sm90_qqtst_112x128_128x7_1x2 142 k,
-// 91 %. At 4096 x 7168 x 16384: 952 k, 93 %; its 176x128 tile 929 k, 97 %. Its tiles fill whole
-// rounds of 132 SMs (37 x 32 = 1184 tiles: 8.97 rounds; 41 x 32: 9.94); our 128 x 256 units fill
-// 3.88 and 6.79 rounds of 66 clusters. Next: narrowed units as stage 19's, or a stream-k tail.
-// The heuristic's fastest candidate differs from run to run (112x128 or 176x128 at 4096^3).
-// The kernel: fp8_tensor.cuh. Run: kernels/stages/fp8/fp8_bench (its header says how to build).
+// Measurements and the ncu comparison with cuBLASLt: kernels/lab/FP8_NOTES.md.
+// The kernel: fp8_tensor.cuh. Run: build/kernels/fp8_bench --json out.json (a build with nvcc).
 #include <cudaTypedefs.h>  // PFN_cuTensorMapEncodeTiled
 
 #include <atomic>
