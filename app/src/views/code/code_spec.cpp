@@ -21,7 +21,7 @@ const ViewSpec& code_view_spec() {
       "code",
       "Code",
       {{"stage", one_of(all_stage_ids())},
-        {"file", string_value("a file name of the stage's sources (e.g. \"09_ldmatrix.cuh\")")},
+        {"file", string_value("a file name of the stage's sources (e.g. \"ldmatrix_fragments.cuh\")")},
         {"lines", int_tuple(2, 1, 100000, "[first, last] line of `file` (default: the stage's .cu file)")}},
       {
       },
