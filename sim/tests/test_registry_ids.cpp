@@ -47,6 +47,8 @@ const OtherVocabulary kOtherVocabularies[] = {
     {"return \"stream-k\"", "a partition's name"},
     {"? \"stream-k\" :", "a block order's name"},
     {"rfind(\"warp-specialized\", 0)", "the Pipeline view's pipeline kinds"},
+    {"KSplit::SplitK ? \"split-k\"", "the dispatch rule's name of a K split"},
+    {"out[\"cluster\"]", "a JSON key of `gemmlab sim dispatch`"},
 };
 
 // The registry and what may name ids: the rows, the kernels' registry, the stage folders, tests,

@@ -12,13 +12,12 @@ namespace fs = std::filesystem;
 namespace {
 
 const char* const kKinds[] = {"ratio", "tflops", "ref_tflops", "ref", "device"};
-const char* const kReferences[] = {"cublas-fp32", "cublas-fp16", "im2col-cublas", "cudnn"};
 constexpr size_t kMaxPlaceholder = 120;    // a "{" further from its "}" than this is text
 constexpr size_t kMaxPlaceholders = 1000;  // per text; more is no lesson (hostile input stays bounded)
 constexpr size_t kMaxMissingLines = 20;    // "—" lines shown under a text
 
 bool is_reference(const std::string& id) {
-  return std::find(std::begin(kReferences), std::end(kReferences), id) != std::end(kReferences);
+  return find_reference(id) != nullptr;
 }
 
 std::string kinds_list() {
@@ -119,7 +118,9 @@ double reference_ms(const BenchResult& r) {
 
 std::string reference_name(const BenchResult& r) {
   if (!r.is_conv) return "cuBLAS";
-  return r.cudnn_ms > 0 || r.stage == "cudnn" ? "cuDNN" : "im2col + cuBLAS";
+  const ReferenceDesc* ref = find_reference(r.stage);
+  const bool cudnn = r.cudnn_ms > 0 || (ref && ref->kind == ReferenceKind::Cudnn);
+  return reference_of_kind(cudnn ? ReferenceKind::Cudnn : ReferenceKind::Im2colCublas).tag;
 }
 
 }  // namespace

@@ -123,8 +123,9 @@ std::string conv_table(const BenchResults& set) {
                      (r->ok ? "" : " **FAILED**") + " |"
                : " - |";
     }
-    for (const char* ref : {"im2col-cublas", "cudnn"}) {
-      const BenchResult* r = find(shape, ref, "conv-fp16");
+    for (const ReferenceDesc& ref : kReferenceTable) {
+      if (!is_conv(ref.track)) continue;
+      const BenchResult* r = find(shape, ref.id, track_name(ref.track));
       out += r ? " " + rate(r->tflops) + " |" : " - |";
     }
     out += "\n";
