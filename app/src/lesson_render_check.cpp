@@ -47,7 +47,8 @@ std::vector<Diagnostic> check_steps_render(const Course& course, const AppPaths&
       // What the step before shows of this step's answer, in its own settings (issue 47: an answer
       // one step early): its view in front is the asked one and gives the same answer.
       std::optional<double> answer_before;
-      if (step.predict && i > 0) answer_before = answer_shown_before(views, in_front, *step.predict);
+      if (step.predict && i > 0 && std::chrono::steady_clock::now() <= predict_deadline)
+        answer_before = answer_shown_before(views, in_front, *step.predict);  // within the same budget
       for (const auto& [id, settings] : step.settings.items()) {
         // An inherited view behind the one in front is checked where it was written.
         if (!step.written.contains(id) && id != step.view) continue;

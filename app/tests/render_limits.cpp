@@ -92,7 +92,8 @@ TEST(RenderLimits, EveryViewOfTheFixtureCourseDraws) {
 }
 
 // Predict answers are checked within an overall budget: five L2 predict steps took 36 s, growing
-// with their count. With a budget of 1 s the first answer is computed, the rest are named.
+// with their count. Past the budget (0 s here, so the count does not depend on this machine's
+// speed) every predict step is named as not checked and nothing is replayed.
 TEST(RenderLimits, PredictCheckHasAnOverallBudget) {
   const fs::path dir = fs::temp_directory_path() / ("gemmlab-predict-" + std::to_string(::getpid()));
   fs::create_directories(dir / "a");
@@ -111,11 +112,10 @@ TEST(RenderLimits, PredictCheckHasAnOverallBudget) {
   ASSERT_TRUE(c.lessons.at(0).ok()) << c.lessons[0].errors.at(0).text();
   const AppPaths paths{GEMMLAB_ROOT_DIR, dir.string(), kAssets};
   std::vector<Diagnostic> out;
-  const double s = seconds([&] { out = check_steps_render(c, paths, nullptr, 1); });
+  const double s = seconds([&] { out = check_steps_render(c, paths, nullptr, 0); });
   int not_checked = 0;
   for (const auto& d : out) not_checked += d.message.find("not checked: computing the course's predict answers") != std::string::npos;
-  EXPECT_GE(not_checked, 4) << s << " s";
-  EXPECT_LT(s, 30.0);
+  EXPECT_EQ(not_checked, 6) << s << " s";
   fs::remove_all(dir);
 }
 
