@@ -250,8 +250,12 @@ TEST(GuiWalk, EveryStepRendersAndChanges) {
       // The step before shows this question's answer in its own settings (issue 47, lesson 4 step
       // 1's "Iterations (c,s) = (1,4)"): its views may not print the answer more often than this
       // step's views print it by coincidence with the question open.
+      // As lessons --check's rule: only where the step before has the asked view in front (a code
+      // listing in front prints digits that are no picture of the answer).
+      const std::string quantity = p.value("quantity", std::string());
+      const std::string asked_view = quantity.substr(0, quantity.find('.'));
       if (p.contains("answer") && i > 0 && manifest[i - 1]["lesson"] == m["lesson"] &&
-          manifest[i - 1].contains("next_predict")) {
+          manifest[i - 1].value("view", std::string()) == asked_view && manifest[i - 1].contains("next_predict")) {
         const auto& before = manifest[i - 1]["next_predict"];
         const double answer = p["answer"].get<double>();
         if (before.contains("answer_here") && before["answer_here"].get<double>() == answer) {
