@@ -124,8 +124,8 @@ TEST(SettingsSchema, FormatTableValues) {
 }
 
 TEST(StageRegistry, MatchesStagesDef) {
-  // Every GEMMLAB_STAGE( line of sim/include/gemmlab/stages.def, counted from the file itself.
-  std::ifstream in(std::string(GEMMLAB_ROOT_DIR) + "/sim/include/gemmlab/stages.def");
+  // Every GEMMLAB_STAGE( line of sim/device/gemmlab/stages.def, counted from the file itself.
+  std::ifstream in(std::string(GEMMLAB_ROOT_DIR) + "/sim/device/gemmlab/stages.def");
   std::string line, first_id;
   size_t lines = 0;
   while (std::getline(in, line))

@@ -3,7 +3,7 @@
 // epilogue) is rebuilt lane by lane (gemmlab/kernel_smem_mix.h, the model the Measured view shows)
 // from the SAME header functions the kernel calls
 // (gemmlab/simt_warp_tile.h, sliced_k_tile.h, fp16_smem_tile.h, thread_map.h, fragments.h, with
-// the stage shapes of sim/include/gemmlab/fp16_shapes.h), for every warp of the block, and run through
+// the stage shapes of sim/device/gemmlab/fp16_shapes.h), for every warp of the block, and run through
 // the bank model (banks.h). Two checks per stage:
 //   1. each instruction costs what the isolated-warp hardware rule says (hardware_rules.md, the
 //      probes of bank_probe_h200.txt), for every warp;

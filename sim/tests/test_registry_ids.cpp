@@ -1,5 +1,5 @@
 // Nothing outside the registry, a stage's own folder and the tests names a stage or reference id:
-// a stage is one folder plus one row of sim/include/gemmlab/stages.def, and no code branches on
+// a stage is one folder plus one row of sim/device/gemmlab/stages.def, and no code branches on
 // its id or parses its name. This test reads every C++ / CUDA source of sim/, app/ and kernels/
 // (comments dropped) and fails on any string literal equal to a registered id.
 //
@@ -54,7 +54,7 @@ const OtherVocabulary kOtherVocabularies[] = {
 // The registry and what may name ids: the rows, the kernels' registry, the stage folders, tests,
 // fuzz targets, maintainers' lab tools.
 bool exempt(const std::string& rel) {
-  for (const char* p : {"sim/include/gemmlab/stages.def", "sim/include/gemmlab/stage_desc.h", "kernels/registry.",
+  for (const char* p : {"sim/device/gemmlab/stages.def", "sim/include/gemmlab/stage_desc.h", "kernels/registry.",
                         "kernels/stages/", "kernels/lab/", "kernels/tools/"})
     if (rel.rfind(p, 0) == 0) return true;
   return rel.find("/tests/") != std::string::npos || rel.find("/fuzz/") != std::string::npos;
@@ -110,7 +110,7 @@ std::vector<std::string> id_literals(const fs::path& root) {
 
 TEST(RegistryIds, NoSourceOutsideTheRegistryNamesAnId) {
   const fs::path root = fs::path(GEMMLAB_TEST_DATA) / ".." / ".." / "..";
-  ASSERT_TRUE(fs::is_regular_file(root / "sim/include/gemmlab/stages.def"));
+  ASSERT_TRUE(fs::is_regular_file(root / "sim/device/gemmlab/stages.def"));
   std::ostringstream all;
   const std::vector<std::string> hits = id_literals(root);
   for (const std::string& h : hits) all << "\n  " << h;

@@ -314,7 +314,7 @@ struct LessonParser {
         if (!s || !find_stage_desc(s->get())) {
           std::string list;
           for (const StageDesc& st : stage_table()) list += std::string(list.empty() ? "" : ", ") + st.id;
-          error(line_of(v), "stage must be a kernel stage id from sim/include/gemmlab/stages.def: " + list);
+          error(line_of(v), "stage must be a kernel stage id from sim/device/gemmlab/stages.def: " + list);
         } else {
           lesson.stage = s->get();
         }

@@ -70,7 +70,7 @@ void parse_arguments(Placeholder& p, const std::vector<std::string>& w) {
   if (want == 1) return;
   p.stage = w[1];
   if (!find_stage_desc(p.stage) && !(sized && is_reference(p.stage))) {
-    p.error = p.text + ": \"" + p.stage + "\" is not a stage id (sim/include/gemmlab/stages.def" +
+    p.error = p.text + ": \"" + p.stage + "\" is not a stage id (sim/device/gemmlab/stages.def" +
               (sized ? std::string(", or cublas-fp32, cublas-fp16, im2col-cublas, cudnn)") : std::string(")"));
     return;
   }

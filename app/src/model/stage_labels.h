@@ -1,6 +1,6 @@
 // One numbering: a stage is named by the number of the lesson that teaches it, with a letter when
 // one lesson teaches several (registry order): "9 smem-swizzle", "13b stream-k". The registry's
-// lesson column (sim/include/gemmlab/stages.def) is the only source.
+// lesson column (sim/device/gemmlab/stages.def) is the only source.
 #pragma once
 #include <string>
 #include <vector>

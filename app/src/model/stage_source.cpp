@@ -75,7 +75,7 @@ std::vector<bool> lines_added(const std::vector<std::string>& before, const std:
 
 Expected<StageSource> load_stage_source(const std::string& root, const std::string& stage_id) {
   const int index = stage_index(stage_id);
-  if (index < 0) return Error{"no stage '" + stage_id + "' in the registry (sim/include/gemmlab/stages.def)"};
+  if (index < 0) return Error{"no stage '" + stage_id + "' in the registry (sim/device/gemmlab/stages.def)"};
   const fs::path kernels = (fs::path(root) / "kernels").lexically_normal();
   const auto read_stage = [&](int i, std::vector<SourceFile>* files) -> std::string {
     const StageDesc& s = stage_table()[static_cast<size_t>(i)];

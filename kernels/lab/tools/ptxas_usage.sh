@@ -9,7 +9,7 @@ files=("$@")
 [ ${#files[@]} -eq 0 ] && files=(kernels/stages/*/*/*.cu)
 nvcc=${NVCC:-/usr/local/cuda/bin/nvcc}
 for f in "${files[@]}"; do
-  "$nvcc" -std=c++20 --expt-relaxed-constexpr -O3 -arch="$arch" -Ikernels -Isim/include \
+  "$nvcc" -std=c++20 --expt-relaxed-constexpr -O3 -arch="$arch" -Ikernels -Isim/device \
     -Xptxas -v -c "$f" -o /dev/null 2>&1 |
     awk -v file="$(basename "$f")" '
       /Compiling entry function/ { match($0, /_Z[A-Za-z0-9_]+/); fn = substr($0, RSTART, RLENGTH) }

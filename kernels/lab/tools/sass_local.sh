@@ -31,7 +31,7 @@ src=${1:?usage: sass_local.sh FILE.cu [KERNEL-NAME-PART]}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 /usr/local/cuda/bin/nvcc -std=c++20 -O3 --expt-relaxed-constexpr -gencode=arch=compute_90a,code=sm_90a \
-  -Ikernels -Ikernels/tools -Isim/include -cubin "$src" -o "$tmp/k.cubin"
+  -Ikernels -Ikernels/tools -Isim/device -cubin "$src" -o "$tmp/k.cubin"
 python3 - "$tmp/k.cubin" "$tmp/old.cubin" <<'PY'
 import struct, sys
 d = bytearray(open(sys.argv[1], 'rb').read())

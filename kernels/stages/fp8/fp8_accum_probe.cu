@@ -12,7 +12,7 @@
 //
 //   cmake --preset gpu -DGEMMLAB_GPU_PROBES=ON && cmake --build build-gpu --target fp8_accum_probe
 // or by hand:
-//   nvcc -std=c++20 -arch=sm_90a -O3 -I kernels -I sim/include \
+//   nvcc -std=c++20 -arch=sm_90a -O3 -I kernels -I sim/device \
 //        kernels/stages/fp8/fp8_accum_probe.cu -o fp8_accum_probe
 //   ./fp8_accum_probe "$(nvidia-smi --query-gpu=driver_version --format=csv,noheader)" \
 //        > sim/tests/data/fp8_accum_probe_h200.json

@@ -3,7 +3,7 @@
 // the dequantized operands. A maintainers' tool until the FP8 stages join `gemmlab bench`.
 //
 // Build (from the repository root; a Hopper GPU and CUDA 12.8+):
-//   nvcc -std=c++20 -arch=sm_90a -O3 --expt-relaxed-constexpr -I kernels -I sim/include \
+//   nvcc -std=c++20 -arch=sm_90a -O3 --expt-relaxed-constexpr -I kernels -I sim/device \
 //     kernels/stages/fp8/fp8_bench.cu kernels/stages/fp8/20a_fp8_tensor/fp8_tensor.cu \
 //     kernels/stages/hopper/hopper_host.cu -lcublasLt -lcublas -o fp8_bench
 // Run: ./fp8_bench [--json out.json] [--rounds 3] [--sizes 4096,8192x8192x8192,4096x7168x16384]

@@ -1,4 +1,4 @@
-// View 6, "Kernels & timings": the stage registry (sim/include/gemmlab/stages.def), results of
+// View 6, "Kernels & timings": the stage registry (sim/device/gemmlab/stages.def), results of
 // `gemmlab bench --json` as bars of TFLOP/s and % of cuBLAS with their correctness status, and,
 // in a build with the CUDA runner and a GPU, "Run" on a worker thread (progress, cancel).
 // Without CUDA the view says so and shows the reference results in assets/results/.
