@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # Proof that a stage is one folder and one registry row: adds a scratch stage (a copy of stage 6
-# under a new id), shows which files that touched, builds, lists it, checks it against cuBLAS and
-# shows the Code view's files for it; then removes it again (git checkout + rm).
+# under a new id), shows what that added, builds, lists it, checks it against cuBLAS and asks the
+# simulator for its launch; then removes it again.
 #   OUT=out bash kernels/lab/tools/scratch_stage.sh      (a GPU machine; the packages of gpu_deps.sh)
 set -uo pipefail
 OUT=${OUT:-/tmp/out}
 mkdir -p "$OUT"
 cd "$(dirname "$0")/../../.."
-def=$(git ls-files '*stages.def' | head -1)
+def=$(ls sim/*/gemmlab/stages.def | head -1)
+cp "$def" "$OUT/stages.def.before"
 dir=kernels/stages/fp32/06_scratch
 mkdir -p $dir
 sed -e 's/double_buffer_kernel/scratch_kernel/g' -e 's/launch_double_buffer/launch_scratch/g' \
@@ -27,7 +28,7 @@ row = '''GEMMLAB_STAGE(launch_scratch,
 i = s.index('GEMMLAB_STAGE(launch_block_swizzle')
 open(p, 'w').write(s[:i] + row + s[i:])
 PY
-{ echo "== files the scratch stage touched"; git status --short; git diff --stat; } | tee "$OUT/scratch.txt"
+{ echo "== what the scratch stage added: one folder and one row"; find $dir -type f; diff "$OUT/stages.def.before" "$def"; } | tee "$OUT/scratch.txt"
 bash kernels/lab/tools/gpu_build.sh "$OUT/build.log" gemmlab sim_test_stage_desc sim_test_registry_ids >/dev/null
 echo "build rc=$?" | tee -a "$OUT/scratch.txt"
 grep -E "error" "$OUT/build.log" | head
@@ -36,4 +37,4 @@ grep -E "error" "$OUT/build.log" | head
   echo "== sim tests"; (cd build-gpu && ctest -R "sim_test_stage_desc|sim_test_registry_ids" 2>&1 | tail -4)
   echo "== sim schedule --stage scratch"; build-gpu/app/gemmlab sim schedule --device h200 --problem 4096,4096,4096 --stage scratch --json | head -c 300; echo
 } 2>&1 | tee -a "$OUT/scratch.txt"
-git checkout -- "$def"; rm -rf $dir
+cp "$OUT/stages.def.before" "$def"; rm -rf $dir
