@@ -12,7 +12,7 @@
 # (persistent/cutlass3-*, variants_cutlass3.cu), the peer of stage 17: e.g.
 #   CUTLASS_DIR=~/cutlass FP16_TUNE_ONLY=epilogue,epilogue/cutlass-256x128s3 \
 #     bash kernels/lab/tools/fp16_session.sh build,turns
-# Needs the carried .deps (`bash kernels/lab/tools/gpu_deps.sh fetch`). Logs and tables are written to a work folder
+# Needs the packages of gpu_deps.sh, installed or in .deps/ (`bash kernels/lab/tools/gpu_deps.sh fetch`). Logs and tables are written to a work folder
 # and packed into $OUT/fp16_logs.tgz at exit.
 # Each step has its own time limit so that a slow one cannot eat the whole call.
 set -u

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Configure and build the GPU tree (build-gpu, sm_90a only) for the scripts that measure on a
 # GPU machine, with cuDNN when PyTorch's Python packages have it (nvidia.cudnn).
-#   bash kernels/lab/tools/gpu_build.sh LOG TARGET...     (needs the carried .deps: gpu_deps.sh)
+#   bash kernels/lab/tools/gpu_build.sh LOG TARGET...     (needs the packages of gpu_deps.sh, installed or in .deps/)
 #   GPU_CMAKE_ARGS=-DGEMMLAB_GPU_PROBES=ON bash kernels/lab/tools/gpu_build.sh LOG fp16_tune   (more options)
 # The cmake output goes to LOG; the exit status is the build's.
 set -uo pipefail

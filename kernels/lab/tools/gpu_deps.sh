@@ -24,7 +24,7 @@ case "${1:-}" in
     shopt -s nullglob
     debs=(.deps/*.deb)
     if [ ${#debs[@]} -eq 0 ]; then
-      # A GPU machine that has the packages installed needs nothing carried.
+      # A GPU machine that has the packages installed needs nothing more.
       if dpkg -s "${PACKAGES[@]}" >/dev/null 2>&1; then
         echo "/usr"
         exit 0
