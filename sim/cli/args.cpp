@@ -31,7 +31,8 @@ std::string options_help(const std::vector<OptionSpec>& options) {
   std::string out;
   for (const OptionSpec& o : options) {
     std::string head = o.name;
-    if (!o.value.empty()) head += o.optional_value ? " [" + o.value + "]" : " " + o.value;
+    const bool positional = !o.name.empty() && o.name[0] != '-';
+    if (!o.value.empty() && !positional) head += o.optional_value ? " [" + o.value + "]" : " " + o.value;
     std::string text = o.meaning;
     if (!o.fallback.empty()) text += " (default: " + o.fallback + ")";
     if (o.repeat) text += " (may be repeated)";
@@ -75,8 +76,9 @@ Args::Args(const std::string& command, const std::vector<OptionSpec>& options, i
   std::vector<CLI::Option*> added;
   for (size_t i = 0; i < options.size(); ++i) {
     const OptionSpec& o = options[i];
-    CLI::Option* opt = o.value.empty() ? app.add_flag(o.name) : app.add_option(o.name, store[i]);
-    if (!o.value.empty()) {
+    const bool positional = !o.name.empty() && o.name[0] != '-';
+    CLI::Option* opt = o.value.empty() && !positional ? app.add_flag(o.name) : app.add_option(o.name, store[i]);
+    if (!o.value.empty() || positional) {
       opt->type_name(o.value)->allow_extra_args(false);
       if (o.optional_value) opt->expected(0, 1);
       else opt->expected(1);
@@ -109,7 +111,7 @@ Args::Args(const std::string& command, const std::vector<OptionSpec>& options, i
   for (size_t i = 0; i < options.size(); ++i) {
     if (added[i]->count() == 0) continue;
     std::vector<std::string>& v = values_[options[i].name];
-    if (options[i].value.empty()) v.assign(1, "1");  // a flag
+    if (options[i].value.empty() && options[i].name[0] == '-') v.assign(1, "1");  // a flag
     else if (store[i].empty()) v.assign(1, "");  // an optional value left out
     else v = store[i];
   }

@@ -24,7 +24,7 @@ struct CliError : std::runtime_error {
 };
 
 struct OptionSpec {
-  std::string name;      // "--warmup"
+  std::string name;      // "--warmup"; a name without a leading '-' ("ID") is a positional argument
   std::string value;     // what it takes, shown in --help ("N", "M,N,K"); "" for a flag
   std::string meaning;   // what it does, with its unit and range: "warm-up runs per entry (1..1048576)"
   std::string fallback;  // the default as --help shows it ("3", "required", "none"); "" for a flag

@@ -9,6 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "args.h"
 #include "catalog.h"
 #include "grade_device.h"
 #include "grade_host.h"
@@ -21,20 +22,26 @@ namespace {
 #define GEMMLAB_EXERCISE_ROOT ""
 #endif
 
-const char* kUsage =
-    "usage: gemmlab exercise --list [--json] [--course DIR]\n"
-    "       gemmlab exercise ID --solution FILE [--json] [--course DIR]\n"
-    "  --list            the course's exercises (id, title, grader, goal)\n"
-    "  ID                an exercise id, e.g. 09-swizzle/smem-offset\n"
-    "  --solution FILE   the C++ file to grade; `reference` grades the shipped solution,\n"
-    "                    `stub` the file the learner starts from\n"
-    "  --json            {\"host\": {\"pass\", \"reason\"}, \"device\": {\"ran\", \"pass\", \"reason\",\n"
-    "                    \"ratio_to_stage\"}}\n"
-    "  --course DIR      a course folder (default: the shipped lessons/)\n"
-    "Exit status: 0 when every grading that ran passed, 1 when one failed, 2 for a usage error.\n";
+const std::vector<cli::OptionSpec> kOptions = {
+    {"ID", "ID", "the exercise to grade, e.g. 09-swizzle/smem-offset (--list shows them)", "required without --list"},
+    {"--list", "", "the course's exercises: id, title, grader, goal", ""},
+    {"--solution", "FILE", "the C++ file to grade; `reference` grades the shipped solution, `stub` the file the "
+     "learner starts from (at most 256 KB)", "required with ID"},
+    {"--json", "", "print JSON: {\"host\": {\"pass\", \"reason\"}, \"device\": {\"ran\", \"pass\", \"reason\", "
+     "\"ratio_to_stage\"}}; with --list, the exercises", ""},
+    {"--course", "DIR", "a course folder", "lessons/ of this GEMM Lab"},
+};
+
+std::string usage() {
+  return "usage: gemmlab exercise --list [--json] [--course DIR]\n"
+         "       gemmlab exercise ID --solution FILE [--json] [--course DIR]\n"
+         "  Grades a learner's function on the host (and on the GPU where the build has one).\n\noptions:\n" +
+         cli::options_help(kOptions) +
+         "Exit status: 0 when every grading that ran passed, 1 when one failed, 2 for a usage error.\n";
+}
 
 int usage_error(std::ostream& err, const std::string& what) {
-  err << "gemmlab exercise: " << what << "\n" << kUsage;
+  err << "gemmlab exercise: " << what << "\n" << usage();
   return 2;
 }
 
@@ -73,31 +80,16 @@ std::string default_course_dir() {
 int run_exercise_cli(int argc, char** argv, int first, std::ostream& out, std::ostream& err) {
   std::string id, solution, course;
   bool json = false, do_list = false;
-  for (int i = first; i < argc; ++i) {
-    const std::string a = argv[i];
-    auto value = [&](std::string& into) {
-      if (i + 1 >= argc) return false;
-      into = argv[++i];
-      return true;
-    };
-    if (a == "--help" || a == "-h") {
-      out << kUsage;
+  try {
+    const cli::Args args("gemmlab exercise", kOptions, argc, argv, first);
+    if (args.help()) {
+      out << usage();
       return 0;
-    } else if (a == "--json") {
-      json = true;
-    } else if (a == "--list") {
-      do_list = true;
-    } else if (a == "--solution") {
-      if (!value(solution)) return usage_error(err, "--solution needs a file (or `reference`)");
-    } else if (a == "--course") {
-      if (!value(course)) return usage_error(err, "--course needs a folder");
-    } else if (!a.empty() && a[0] == '-') {
-      return usage_error(err, "unknown option " + a);
-    } else if (id.empty()) {
-      id = a;
-    } else {
-      return usage_error(err, "one exercise at a time (got " + id + " and " + a + ")");
     }
+    id = args.str("ID", ""), solution = args.str("--solution", ""), course = args.str("--course", "");
+    json = args.has("--json"), do_list = args.has("--list");
+  } catch (const cli::CliError& e) {
+    return usage_error(err, e.what());
   }
   if (course.empty()) course = default_course_dir();
   std::error_code ec;

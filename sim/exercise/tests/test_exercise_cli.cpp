@@ -13,9 +13,11 @@ struct CliRun {
   std::string out;
 };
 
-CliRun run(const std::string& args) {
+// stderr goes with stdout when `with_errors`.
+CliRun run(const std::string& args, bool with_errors = false) {
   CliRun r;
-  const std::string cmd = std::string(GEMMLAB_EXE) + " exercise " + args + " --course " GEMMLAB_COURSE_DIR " 2>/dev/null";
+  const std::string cmd = std::string(GEMMLAB_EXE) + " exercise " + args + " --course " GEMMLAB_COURSE_DIR +
+                          (with_errors ? " 2>&1" : " 2>/dev/null");
   FILE* p = popen(cmd.c_str(), "r");
   if (!p) return r;
   char buf[4096];
@@ -75,6 +77,31 @@ TEST(ExerciseCli, UsageErrorsExitTwo) {
   EXPECT_EQ(run("09-swizzle/smem-offset --solution").status, 2);
   EXPECT_EQ(run("--bogus").status, 2);
   EXPECT_EQ(run("../../etc --solution reference").status, 2);
+}
+
+// The same parser as every other command: each option in --help with its meaning and default,
+// the same wording for a repeated option and for a second exercise.
+TEST(ExerciseCli, HelpAndErrorsSpeakLikeEveryCommand) {
+  const CliRun h = run("--help");
+  ASSERT_EQ(h.status, 0);
+  for (const char* line : {"  ID  ", "  --list  ", "  --solution FILE  ", "  --json  ", "  --course DIR  "})
+    EXPECT_NE(h.out.find(line), std::string::npos) << line << "\n" << h.out;
+  std::string flat;  // the help with its wrapped lines joined
+  for (char c : h.out)
+    if (c != '\n' && !(c == ' ' && !flat.empty() && flat.back() == ' ')) flat += c;
+    else if (c == '\n' && (flat.empty() || flat.back() != ' ')) flat += ' ';
+  EXPECT_NE(flat.find("(default: required with ID)"), std::string::npos) << flat;
+  EXPECT_NE(flat.find("(default: required without --list)"), std::string::npos) << flat;
+  EXPECT_NE(flat.find("(default: lessons/ of this GEMM Lab)"), std::string::npos) << flat;
+  const CliRun twice = run("09-swizzle/smem-offset --solution reference --solution stub", true);
+  EXPECT_EQ(twice.status, 2);
+  EXPECT_NE(twice.out.find("gemmlab exercise: option --solution is given twice"), std::string::npos) << twice.out;
+  const CliRun two = run("09-swizzle/smem-offset 15-tma/box-coords --solution reference", true);
+  EXPECT_EQ(two.status, 2);
+  EXPECT_NE(two.out.find("unexpected argument '15-tma/box-coords'"), std::string::npos) << two.out;
+  const CliRun unknown = run("--bogus", true);
+  EXPECT_NE(unknown.out.find("unknown option '--bogus' (gemmlab exercise --help lists them)"), std::string::npos)
+      << unknown.out;
 }
 
 TEST(ExerciseCli, TextFormListsTheRulesThatHeld) {
