@@ -254,6 +254,15 @@ TEST(BenchCli, HelpListsEveryOptionWithItsDefault) {
     EXPECT_NE(l.out.find(want), std::string::npos) << want << "\n" << l.out;
 }
 
+// The results JSON goes through the one file writer: a folder that is not there is a message and
+// exit 2, and nothing is left beside the target.
+TEST(BenchCli, AResultsFileThatCannotBeWrittenSaysWhere) {
+  const std::string json = kTmp + "/no_such_folder/bench.json";
+  const Captured r = bench_cli({"--stages", "naive", "--sizes", "512", "--json", json}, fake_factory());
+  EXPECT_EQ(r.code, 2) << r.err;
+  EXPECT_NE(r.err.find("cannot write " + json), std::string::npos) << r.err;
+}
+
 TEST(BenchCli, BadArgumentsSayWhatIsWrong) {
   struct Case {
     std::vector<std::string> args;

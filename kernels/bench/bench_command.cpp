@@ -6,7 +6,6 @@
 #include <unistd.h>
 
 #include <cstdio>
-#include <fstream>
 #include <iostream>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
@@ -14,6 +13,7 @@
 #include <vector>
 
 #include "args.h"
+#include "gemmlab/write_file.h"
 
 namespace gemmlab::bench {
 namespace {
@@ -289,10 +289,8 @@ void print_table(const std::vector<Row>& rows, bool conv) {
 }
 
 void write_json(const std::string& path, const BenchResults& results) {
-  std::ofstream f(path);
-  if (!f) throw CliError("cannot write '" + path + "'");
-  f << bench_results_json(results);
-  if (!f) throw CliError("writing '" + path + "' failed");
+  if (const std::string problem = write_text_file(path, bench_results_json(results)); !problem.empty())
+    throw CliError(problem);
   std::fprintf(stderr, "gemmlab bench: wrote %s\n", path.c_str());
 }
 

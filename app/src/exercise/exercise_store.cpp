@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "model/config.h"
+#include "model/files.h"
 
 namespace gemmlab::app {
 namespace fs = std::filesystem;
@@ -47,16 +48,7 @@ std::string save_exercise_code(const std::string& course_dir, const std::string&
   std::error_code ec;
   fs::create_directories(path.parent_path(), ec);
   if (ec) return "cannot create " + path.parent_path().string() + ": " + ec.message();
-  // Write beside, then rename: a crash mid-write keeps the last good copy.
-  const fs::path tmp = path.string() + ".tmp";
-  {
-    std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
-    f << code;
-    if (!f) return "cannot write " + tmp.string();
-  }
-  fs::rename(tmp, path, ec);
-  if (ec) return "cannot save " + path.string() + ": " + ec.message();
-  return "";
+  return write_text_file(path.string(), code);  // the last good copy stays if the write fails
 }
 
 }  // namespace gemmlab::app

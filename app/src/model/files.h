@@ -3,6 +3,8 @@
 #include <optional>
 #include <string>
 
+#include "gemmlab/write_file.h"
+
 namespace gemmlab::app {
 
 // nullopt (and *problem set, starting with the path) when missing, unreadable or larger than
@@ -12,12 +14,8 @@ std::optional<std::string> read_text_file(const std::string& path, std::string* 
 // The same, with *problem not naming the path: for callers that report "file:line: problem".
 std::optional<std::string> read_file_contents(const std::string& path, std::string* problem,
                                               std::size_t max_bytes);
-// The one way GEMM Lab writes a file: the bytes go to a temporary file of a unique name beside
-// `path` (opened with O_CREAT|O_EXCL|O_NOFOLLOW, so no file or symlink an attacker left there is
-// followed), every write and the close are checked, the data is fsync'ed, then the file is
-// renamed over `path`. A full disk or a failed write leaves `path` as it was and the temporary
-// file removed. Empty string on success, else the problem (naming the path).
-std::string write_text_file(const std::string& path, const std::string& text);
+// The one way GEMM Lab writes a file (gemmlab/write_file.h).
+using ::gemmlab::write_text_file;
 
 // What is at a path, without throwing: a name longer than the system allows, a symlink loop or a
 // folder without permission give Error with the system's words in *problem.
