@@ -112,6 +112,13 @@ float flow_spans(const std::vector<MdSpan>& spans, ImVec2 origin, float width, I
       }
       float w = st.font->CalcTextSizeA(st.size, FLT_MAX, 0, p, unit_end).x;
       if (!line_empty && x + pending_space + w > right && !no_break_before(cp)) new_line();
+      // An opening bracket whose next character would not fit goes to the next line with it.
+      if (!line_empty && no_break_after(cp) && unit_end < end) {
+        int l = 0;
+        decode_utf8(unit_end, end, &l);
+        if (x + pending_space + w + st.font->CalcTextSizeA(st.size, FLT_MAX, 0, unit_end, unit_end + l).x > right)
+          new_line();
+      }
       // Punctuation that must not begin a line and would not fit after this unit: both go to the
       // next line, rather than the punctuation hanging past the edge.
       if (!line_empty && x + pending_space + w <= right) {

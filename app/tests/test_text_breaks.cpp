@@ -34,6 +34,8 @@ TEST(TextBreaks, ClassifiesWideCharactersAndPunctuation) {
   for (char32_t c : {U'中', U'a', U'(', U'Ａ'}) EXPECT_FALSE(is_wide_punctuation(c)) << unsigned(c);
   for (char32_t c : {U'，', U'。', U'、', U'）', U'：', U'」', U'”'}) EXPECT_TRUE(no_break_before(c)) << unsigned(c);
   for (char32_t c : {U'（', U'「', U'中', U'a', U')'}) EXPECT_FALSE(no_break_before(c)) << unsigned(c);
+  for (char32_t c : {U'（', U'「', U'“', U'《', U'【'}) EXPECT_TRUE(no_break_after(c)) << unsigned(c);
+  for (char32_t c : {U'）', U'，', U'中', U'a', U'('}) EXPECT_FALSE(no_break_after(c)) << unsigned(c);
 }
 
 }  // namespace

@@ -41,4 +41,13 @@ bool no_break_before(char32_t c) {
   }
 }
 
+bool no_break_after(char32_t c) {
+  switch (c) {
+    case 0xFF08: case 0x300C: case 0x300E: case 0x201C: case 0x2018: case 0x300A: case 0x3008: case 0x3010:
+      return true;
+    default:
+      return false;
+  }
+}
+
 }  // namespace gemmlab::app

@@ -21,5 +21,7 @@ bool is_wide_punctuation(char32_t c);
 // Closing punctuation that must not begin a line (，。、；：？！）」』” ...): it stays with the
 // character before it.
 bool no_break_before(char32_t c);
+// Opening punctuation that must not end a line (（「『“‘《〈【): it stays with the character after it.
+bool no_break_after(char32_t c);
 
 }  // namespace gemmlab::app
