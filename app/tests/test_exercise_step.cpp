@@ -2,6 +2,8 @@
 // `gemmlab lessons --check` says about a course's exercises: a course written in a temporary
 // folder, as an author would write one.
 #include <gtest/gtest.h>
+
+#include "cli_run.h"
 #include <sys/wait.h>
 
 #include <array>
@@ -39,21 +41,7 @@ fs::path make_course(const std::string& name, const std::string& step_exercise, 
   return dir;
 }
 
-struct CliRun {
-  int code = -1;
-  std::string out;
-};
-CliRun run(const std::string& args) {
-  CliRun r;
-  FILE* p = popen((std::string(GEMMLAB_EXE) + " " + args + " 2>&1").c_str(), "r");
-  if (!p) return r;
-  std::array<char, 4096> buf;
-  size_t n;
-  while ((n = fread(buf.data(), 1, buf.size(), p)) > 0) r.out.append(buf.data(), n);
-  const int status = pclose(p);
-  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return r;
-}
+CliRun run(const std::string& args) { return run_gemmlab(args); }
 
 TEST(ExerciseStep, TheStepNamesItsExercise) {
   const fs::path dir = make_course("ex_ok", "[step.exercise]\nid = \"01-x/offset\"\n", kRowMajor);

@@ -2,6 +2,8 @@
 // user would run them (no display needed for these).
 #include <gtest/gtest.h>
 
+#include "cli_run.h"
+
 #include <array>
 #include <cstdio>
 #include <filesystem>
@@ -16,23 +18,8 @@ namespace {
 
 const std::string kFixtures = GEMMLAB_APP_FIXTURES;
 
-struct CliRun {
-  int code = -1;
-  std::string out;
-};
-
-CliRun run(const std::string& args) {
-  CliRun r;
-  const std::string cmd = std::string(GEMMLAB_EXE) + " " + args + " 2>&1";
-  FILE* p = popen(cmd.c_str(), "r");
-  if (!p) return r;
-  std::array<char, 4096> buf;
-  size_t n;
-  while ((n = fread(buf.data(), 1, buf.size(), p)) > 0) r.out.append(buf.data(), n);
-  const int status = pclose(p);
-  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return r;
-}
+using gemmlab::app::CliRun;
+CliRun run(const std::string& args) { return gemmlab::app::run_gemmlab(args); }
 
 TEST(LessonsCli, JsonListsTheCourse) {
   CliRun r = run("lessons --json --course " + kFixtures + "/course");

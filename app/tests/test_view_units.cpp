@@ -2,6 +2,8 @@
 // predict facts and rules, strings' keys), and views/views.def is the one list of views.
 #include <gtest/gtest.h>
 
+#include "cli_run.h"
+
 #include <sys/wait.h>
 
 #include <cstdio>
@@ -105,14 +107,9 @@ TEST(ViewUnits, NoViewTableOutsideTheViews) {
 // The step before a predict step may not show its answer in the same view (issue 47: lesson 4
 // step 1 showed "Iterations (c,s) = (1,4)" before step 2 asked for it; lesson 7 step 2 every owner).
 TEST(ViewUnits, CheckRefusesAnAnswerOneStepEarly) {
-  const std::string cmd = std::string(GEMMLAB_EXE) + " lessons --check " + GEMMLAB_APP_FIXTURES + "/answer_before 2>&1";
-  FILE* p = popen(cmd.c_str(), "r");
-  ASSERT_NE(p, nullptr);
-  std::string out;
-  char buf[4096];
-  for (size_t n; (n = fread(buf, 1, sizeof buf, p)) > 0;) out.append(buf, n);
-  const int status = pclose(p);
-  EXPECT_EQ(WEXITSTATUS(status), 1) << out;
+  const CliRun r = run_gemmlab(std::string("lessons --check ") + GEMMLAB_APP_FIXTURES + "/answer_before");
+  const std::string& out = r.out;
+  EXPECT_EQ(r.code, 1) << out;
   for (const char* want :
        {"01-threads/lesson.toml:22: step 2: step 1 already shows the answer to threadmap.iterations_s (4) in the same view",
         "02-owners/lesson.toml:15: step 2: step 1 already shows the answer to fragments.lane_of_element (5) in the same view"})
