@@ -157,9 +157,22 @@ class PipelineView final : public View {
     else
       note_text(tr("Every warp of the block runs this sequence (the barriers keep them in step). "
                 "Times are relative: a global load takes the global latency, an STS 1."));
-    legend_swatches(tr("timeline"), {{id_color(0), tr("k-tile 0")}, {id_color(1), tr("k-tile 1")}, {id_color(2), "2 ..."},
-                             {rgba(200, 60, 60), tr("wait")}, {rgba(240, 240, 240), tr("block barrier")},
-                             {rgba(120, 220, 120), tr("full mbarrier arrive")}, {rgba(240, 150, 60), tr("empty arrive")}});
+    // The legend names only what this trace draws: mbarriers only where the pipeline has them,
+    // faint bars only where a load is issued past the last k tile with its guard off.
+    auto has = [&](auto pred) { return std::any_of(t->events.begin(), t->events.end(), pred); };
+    std::vector<std::pair<std::uint32_t, std::string>> legend = {
+        {id_color(0), tr("k-tile 0")}, {id_color(1), tr("k-tile 1")}, {id_color(2), "2 ..."}};
+    if (has([](const TraceEvent& e) { return e.kind == TraceEventKind::Wait || e.kind == TraceEventKind::MbarrierWait; }))
+      legend.push_back({rgba(200, 60, 60), tr("wait")});
+    if (has([](const TraceEvent& e) { return e.kind == TraceEventKind::Barrier; }))
+      legend.push_back({rgba(240, 240, 240), tr("block barrier")});
+    if (has([](const TraceEvent& e) { return e.kind == TraceEventKind::MbarrierArrive; })) {
+      legend.push_back({rgba(120, 220, 120), tr("full mbarrier arrive")});
+      legend.push_back({rgba(240, 150, 60), tr("empty arrive")});
+    }
+    if (has([](const TraceEvent& e) { return e.predicated_off; }))
+      legend.push_back({with_alpha(id_color(0), 70), tr("faint: past the last k tile, guard off")});
+    legend_swatches(tr("timeline"), legend);
     if (!timeline) {
       hidden_until_reveal("pipeline.timeline", ImGui::GetContentRegionAvail().y);
       return;
