@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "model/stage_labels.h"
 #include "model/ui_text.h"
 #include "exercise_pictures.h"
 
@@ -79,13 +80,13 @@ void draw_exercise_picture(const exercise::Exercise& ex, const exercise::HostGra
   if (ex.grader == "block-order") {
     ImGui::TextWrapped("%s", tr("The C tiles of the first wave (m across, n down)"));
     draw_first_wave(tr("Yours"), exercise::first_wave_picture(grade.table));
-    draw_first_wave(tr("Stage 11's order"), exercise::first_wave_picture_stage());
+    draw_first_wave(trf("Stage %s's order", stage_label(ex.stage).c_str()).c_str(), exercise::first_wave_picture_stage());
     return;
   }
   if (ex.grader != "smem-offset") return;
   ImGui::TextWrapped("%s", tr("The first ldmatrix matrix (A rows 0-7 at k 0): the 4 banks each row's 16 bytes use"));
   draw_banks(tr("Yours"), exercise::ldsm_matrix_banks(grade.table));
-  draw_banks(tr("Stage 9's (Swizzle<3,3,3>)"), exercise::ldsm_matrix_banks_stage());
+  draw_banks(trf("Stage %s's (Swizzle<3,3,3>)", stage_label(ex.stage).c_str()).c_str(), exercise::ldsm_matrix_banks_stage());
 }
 
 }  // namespace gemmlab::app

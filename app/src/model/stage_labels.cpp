@@ -6,20 +6,15 @@ namespace gemmlab::app {
 
 std::string stage_label(const std::string& id) {
   const StageDesc* d = find_stage_desc(id);
-  if (!d || !d->lesson || !*d->lesson) return id;
-  const std::string lesson = d->lesson;
-  size_t digits = 0;
-  while (digits < lesson.size() && lesson[digits] >= '0' && lesson[digits] <= '9') ++digits;
-  if (digits == 0) return id;
-  int same = 0, index = 0;
-  for (const StageDesc& s : stage_table()) {
-    if (!s.lesson || lesson != s.lesson) continue;
-    if (std::string(s.id) == id) index = same;
-    ++same;
-  }
-  std::string number = std::to_string(std::stoi(lesson.substr(0, digits)));
-  if (same > 1) number += static_cast<char>('a' + index);
-  return number + " " + id;
+  if (!d || !*d->number) return id;
+  return std::string(d->number) + " " + id;
+}
+
+std::string stage_numbers_of_track(StageTrack track) {
+  std::string out;
+  for (const StageDesc& s : stage_table())
+    if (s.track == track && *s.number) out += (out.empty() ? "" : ", ") + std::string(s.number);
+  return out;
 }
 
 std::vector<std::string> stages_taught_by(const std::string& lesson_id) {
