@@ -138,7 +138,10 @@ void draw_lesson_panel(App& app) {
   if (const auto stages = stages_taught_by(lesson->id); !stages.empty()) {
     std::string line;
     for (const auto& id : stages) line += (line.empty() ? "" : ", ") + stage_label(id);
-    ImGui::TextDisabled("%s", trf(stages.size() > 1 ? "stages %s" : "stage %s", line.c_str()).c_str());
+    // Wrapped: lesson 14's four conv stages do not fit one line of a 1280-pixel window.
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+    ImGui::TextWrapped("%s", trf(stages.size() > 1 ? "stages %s" : "stage %s", line.c_str()).c_str());
+    ImGui::PopStyleColor();
   }
   if (app.lang() == "zh" && !lesson->text.count("zh"))
     note_text(tr("This lesson has no Chinese text yet; showing English."));

@@ -204,7 +204,12 @@ class MeasuredView final : public View {
       else note_text(tr("No ncu CSV loaded."));
       return;
     }
-    ImGui::TextWrapped(tr("%s: %zu kernel launch(es)"), report_->source.c_str(), report_->kernels.size());
+    // A file under the assets folder is named as the lesson names it (assets/...), not by where
+    // this GEMM Lab is installed.
+    const fs::path relative = fs::path(report_->source).lexically_relative(fs::path(ctx.paths.assets));
+    const bool under_assets = !relative.empty() && *relative.begin() != "..";
+    const std::string shown = under_assets ? (fs::path("assets") / relative).string() : report_->source;
+    ImGui::TextWrapped(tr("%s: %zu kernel launch(es)"), shown.c_str(), report_->kernels.size());
     for (size_t i = 0; i < rows_.size(); ++i)
       if (!rows_[i].setup.stage.empty()) poll(rows_[i], ctx.headless);
     ImGui::Checkbox(tr("hide cuBLAS kernels"), &hide_cublas_);
