@@ -60,10 +60,10 @@ struct SyncStage {
   static constexpr FragmentLoad kLoad = kLoad_;
   static constexpr bool kSwizzled = kSwizzled_;
 };
-using MmaSyncStage = SyncStage<FragmentLoad::Lds32, false>;         // 8 mma-sync
-using LdmatrixStage = SyncStage<FragmentLoad::Ldmatrix, false>;     // 9 ldmatrix
-using SmemSwizzleStage = SyncStage<FragmentLoad::Ldmatrix, true>;   // 10 smem-swizzle
-struct MultistageStage {                                            // 11 multistage
+using MmaSyncStage = SyncStage<FragmentLoad::Lds32, false>;         // 7 mma-sync
+using LdmatrixStage = SyncStage<FragmentLoad::Ldmatrix, false>;     // 8 ldmatrix
+using SmemSwizzleStage = SyncStage<FragmentLoad::Ldmatrix, true>;   // 9 smem-swizzle
+struct MultistageStage {                                            // 10 multistage
   // 128x128x32, 4 stages (64 KB), warps 64x32; one block per SM (about 150 registers a thread).
   using Shape = MultistageShape<128, 128, 32, 4, 64, 32>;
   static constexpr int kMinBlocks = 1;
