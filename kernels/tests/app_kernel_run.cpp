@@ -2,7 +2,7 @@
 // what the button produces on a real GPU. Exit 77 with "skipped: no GPU" when there is none.
 //
 // Expected values come from outside the code under test: the fp32 tolerance 1e-5 (runner.h,
-// tolerance(Track::fp32)), 01_naive.cu's grid limit message, and `gemmlab bench`'s rule that a cuBLAS
+// tolerance(Track::fp32)), fp32/02_naive/naive.cu's grid limit message, and `gemmlab bench`'s rule that a cuBLAS
 // row is its own reference (ratio 1, kernels/bench/bench_session.h).
 #include <gtest/gtest.h>
 
@@ -107,7 +107,7 @@ TEST(KernelRun, AStageIsTimedWithTheStageBeforeIt) {
 }
 
 TEST(KernelRun, UnknownIdAndRefusedSizeAreSkippedWithTheirReasons) {
-  // 1 x 600000 x 1: naive's grid.y holds N/8 <= 65535 blocks, so N <= 524280 (fp32/01_naive.cu); cuBLAS
+  // 1 x 600000 x 1: naive's grid.y holds N/8 <= 65535 blocks, so N <= 524280 (fp32/02_naive/naive.cu); cuBLAS
   // runs it.
   auto run = start_kernel_run({"no-such-stage", "naive", "cublas-fp32"}, {1, 600000, 1});
   const KernelRunSnapshot s = wait_until(*run, 120, finished);

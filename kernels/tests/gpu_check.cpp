@@ -33,7 +33,7 @@ const Problem kSizes[] = {{1, 1, 1},        {127, 129, 65},     {1000, 1500, 700
                           {512, 512, 16384}, {33, 65, 5003},      {130, 3, 1031},
                           {1001, 1499, 712}, {1000, 1500, 712}, {256, 32768, 8192}};
 // Small enough for the host reference and for the sanitizers (which run 10-100x slower).
-// 132x68x300 takes the 128-bit load path of stages 4-7 (M, K multiples of 4) with a k residue.
+// 132x68x300 takes the 128-bit load path of stages 6, 11, 13a, 13b (M, K multiples of 4) with a k residue.
 // 127x129x72, 130x260x24 and 132x260x40: partial tiles with K % 8 == 0, which the Hopper stages
 // accept (the last with M % 4 == 0: the persistent stage's TMA-store epilogue).
 const Problem kSmallSizes[] = {{1, 1, 1},      {127, 129, 65}, {67, 35, 300},  {130, 260, 17},

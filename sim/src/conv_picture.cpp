@@ -53,7 +53,7 @@ void list_loads(const TileLoadRequest& q, TileLoads& out) {
   }
 }
 
-// Stage 21's A box for one k-tile (21_conv_wgmma.cuh): the producer thread issues im2col_load; the
+// Stage 14d's A box for one k-tile (14d_conv_wgmma/conv_wgmma.cuh): the producer thread issues im2col_load; the
 // copy engine fills row i with pixel im2col_box_pixel(i).
 Expected<TileLoads> box_loads(const TileLoadRequest& q) {
   const Shape& sh = q.shape;

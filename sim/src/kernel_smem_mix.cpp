@@ -45,7 +45,7 @@ long long byte_of(const T& element, const Base& base) {
   return reinterpret_cast<const char*>(&element) - reinterpret_cast<const char*>(&base);
 }
 
-// ---- Stage 2, sliced-k: 32x32 threads (warp w = row ty = w), k slices of 32 --------------------
+// ---- Stage 3, sliced-k: 32x32 threads (warp w = row ty = w), k slices of 32 --------------------
 StageSmemModel sliced_k(GemmCoord p) {
   namespace sk = sliced_k_tile;
   static sk::Tile smem[2];  // As, then Bs (static: the lambdas below use it after we return)
@@ -68,7 +68,7 @@ StageSmemModel sliced_k(GemmCoord p) {
   return s;
 }
 
-// ---- Stages 3-7, the SIMT block: 128x128x8, 8 warps, 8x8 per thread ---------------------------
+// ---- Stages 5, 6, 11, 13a, 13b, the SIMT block: 128x128x8, 8 warps, 8x8 per thread ------------
 namespace st = simt_tile;
 
 // Fragment loads of one k step from stage `stage`: A rows +0 / +16, B columns +0 / +32.
@@ -126,7 +126,7 @@ void simt_tile_stores(StageSmemModel& s, const st::SmemStage* smem, int stage, l
 long long simt_blocks(GemmCoord p) { return 1LL * (p.m / st::kTileM) * (p.n / st::kTileN); }  // 1024 at 4096^3
 long long simt_tiles(GemmCoord p) { return p.k / st::kTileK; }                                    // 512
 
-// Stage 3: one stage, scalar loads (fp32/03_simt_tile.cu: TileLoader<1>), load / sync / store / sync.
+// Stage 5: one stage, scalar loads (fp32/05_simt_tile/simt_tile.cu: TileLoader<1>), load / sync / store / sync.
 StageSmemModel simt_tile_stage(GemmCoord p) {
   static st::SmemStage smem[1];
   StageSmemModel s{"", simt_blocks(p), st::kThreads / 32, {}, {}};
@@ -135,7 +135,7 @@ StageSmemModel simt_tile_stage(GemmCoord p) {
   return s;
 }
 
-// Stages 4-7: mainloop_pipelined, two stages; at 4096^3 the 128-bit loads (ab_vector_ok: M, K
+// Stages 6, 11, 13a, 13b: mainloop_pipelined, two stages; at 4096^3 the 128-bit loads (ab_vector_ok: M, K
 // multiples of 4): TileLoader<4>. Tile t is read from stage t % 2; the prologue stores tile 0 to
 // stage 0 and reads its k 0; tile t stores tile t+1 (zeros after the last) to stage (t+1) % 2.
 StageSmemModel pipelined(const std::string& stage, GemmCoord p, bool complete) {
@@ -150,7 +150,7 @@ StageSmemModel pipelined(const std::string& stage, GemmCoord p, bool complete) {
   return s;
 }
 
-// ---- Stages 8-10: fp16, 128x128x32, 8 warps of 64x32, one register-staged buffer ---------------
+// ---- Stages 7-9: fp16, 128x128x32, 8 warps of 64x32, one register-staged buffer ---------------
 namespace f16 = kernels::fp16;
 namespace ft = fp16_tile;
 
@@ -162,7 +162,7 @@ struct WarpOrigin {  // as sync_tile_kernel / MultistageMainloop compute it
 
 
 // OperandTileCopy's stores of one operand tile (kRows rows) at byte `base`: STS.128 from
-// registers (stages 8-10) or cp.async 16 bytes (stages 11-12), one per thread-map access.
+// registers (stages 7-9) or cp.async 16 bytes (stages 10 and 12), one per thread-map access.
 template <class Layout, int kRows, int kTileK, int kThreads>
 void operand_stores(StageSmemModel& s, const std::string& what, const std::string& op, long long base,
                     long long per_warp, SmemRule rule, bool counted) {
@@ -228,12 +228,12 @@ StageSmemModel sync_stage(const std::string& name, SmemRule fragment_rule, GemmC
   return s;
 }
 
-// ---- Stages 11-13: the multistage loop (kStages buffers of A tile then B tile, swizzled) --------
+// ---- Stages 10, 12 and 15: the multistage loop (kStages buffers of A tile then B tile, swizzled) --------
 // load_step(stage, kk): 4 ldmatrix.x4 of A and kMmaN / 2 of B. The prologue loads step 0 of stage
 // 0; in tile t step j loads step j+1 of stage t % kStages and the last step loads step 0 of stage
 // (t+1) % kStages. issue_tile copies tile t (zero-filled past K) into stage t % kStages: the
-// prologue tiles 0 .. kStages-2, then one per loop tile: 256 threads' cp.async (stages 11, 12) or
-// one TMA box per operand (stage 13: no LSU instruction at all, kTmaCopies).
+// prologue tiles 0 .. kStages-2, then one per loop tile: 256 threads' cp.async (stages 10, 12) or
+// one TMA box per operand (stage 15: no LSU instruction at all, kTmaCopies).
 template <class S, bool kTmaCopies = false>
 void multistage_mainloop(StageSmemModel& s, GemmCoord p) {
   using Layout = ft::SmemOperandLayout<S::kTileK, S::kSwizzled>;
@@ -288,7 +288,7 @@ StageSmemModel multistage(GemmCoord p) {
   return s;
 }
 
-// Stages 12 and 13: the main loop, then StagedEpilogue: per warp and pass (16 columns), 32 STS.32
+// Stages 12 and 15: the main loop, then StagedEpilogue: per warp and pass (16 columns), 32 STS.32
 // of the accumulators into the warp's buffer, then 8 LDS.128 reading 4 rows per lane back.
 template <class S, bool kTmaCopies>
 StageSmemModel staged_epilogue(const std::string& name, GemmCoord p) {
@@ -317,13 +317,13 @@ StageSmemModel staged_epilogue(const std::string& name, GemmCoord p) {
   return s;
 }
 
-// Stages 14-16 read A and B with wgmma straight from the TMA's boxes and store C from registers
+// Stages 16-18 read A and B with wgmma straight from the TMA's boxes and store C from registers
 // to global memory: no LSU shared-memory instruction (ncu: 0 and 0), on each stage's own tile.
 StageSmemModel no_lsu_instructions(const StageDesc& stage, GemmCoord p) {
   return StageSmemModel{stage.id, 1LL * (p.m / stage.tile_m) * (p.n / stage.tile_n), stage.threads / 32, {}, {}};
 }
 
-// Stage 17: per output tile, each consumer warp (8 per block: 2 warpgroups) stores its 128
+// Stage 19: per output tile, each consumer warp (8 per block: 2 warpgroups) stores its 128
 // accumulators with STS.32 into the swizzled C staging boxes (gmma::c_staging_offset), 16 per
 // 32-column chunk q, in slot q % kStagingSlots of its consumer's buffer; the TMA store reads them
 // back (no LSU). A narrowed tile (persistent_schedule.h: 240 or 248 columns) stores 120 or 124

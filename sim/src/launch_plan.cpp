@@ -18,7 +18,7 @@ Expected<LaunchSpec> stage_launch_spec(const StageDesc& s, GemmCoord problem) {
   o.resources = {s.threads, s.regs, s.smem};
   o.order.kind = s.raster;
   o.order.param = s.raster_param;
-  if (s.raster == OrderKind::Serpentine)  // as the kernel launches it (12_epilogue.cuh)
+  if (s.raster == OrderKind::Serpentine)  // as the kernel launches it (staged_epilogue.cuh)
     o.order.param = serpentine_swizzle::launch_stride((problem.n + s.tile_n - 1) / s.tile_n, s.raster_param);
   o.partition = s.partition;
   o.split_k = 0;  // split-k: the kernel's own choice of slices
@@ -125,7 +125,7 @@ Expected<LaunchPlan> plan_launch(const LaunchSpec& spec, const DeviceDesc& devic
     rq.split_k = spec.split_k > 0 ? spec.split_k
                                   : split_k_parallel_slices(tiles, 1ll * device.sms * p.blocks_per_sm,
                                                             spec.problem.k, spec.tile.k);
-    // One slice is the data-parallel launch (stage 6 then writes C directly).
+    // One slice is the data-parallel launch (stage 13a then writes C directly).
     if (rq.split_k == 1) rq.partition = Partition::None;
   }
   p.split_k = rq.split_k;
@@ -150,7 +150,7 @@ Expected<LaunchPlan> plan_launch(const LaunchSpec& spec, const DeviceDesc& devic
     whole_tile_waves = summarize_waves(p.plan, sms * p.blocks_per_sm);  // the timeline's slots
     p.tail_pieces = persistent::split_tail(p.plan, *persistent);
   }
-  // Clusters along gridDim.y (stage 16) are dispatched as units, in the order of their cluster
+  // Clusters along gridDim.y (stage 18) are dispatched as units, in the order of their cluster
   // index (x fastest, then y / cluster, then z): a cluster's blocks start together.
   if (spec.l2.multicast_b > 1 && !spec.l2.multicast_rank_linear) {
     const int c = spec.l2.multicast_b;

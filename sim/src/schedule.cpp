@@ -94,7 +94,7 @@ void append_phases(const BlockPlan& plan, const BlockWork& b, const CostModel& c
   for (int i = 0; i < b.segment_count; ++i) {
     const int si = b.first_segment + i;
     const WorkSegment& s = plan.segments[static_cast<size_t>(si)];
-    // A narrowed tile (stage 17) computes and stores fewer columns: its wgmma m64nNk16 take
+    // A narrowed tile (stage 19) computes and stores fewer columns: its wgmma m64nNk16 take
     // N / 256 of the time (HOPPER_NOTES.md), its C stores as many fewer bytes.
     const double width = s.cols > 0 ? double(s.cols) / plan.tile.n : 1.0;
     const double main = (s.k_iter_end - s.k_iter_begin) * c.iter_cost * width;

@@ -88,8 +88,8 @@ MeasuredStage stage_as_measured(const StageDesc& s, std::string_view ncu_kernel_
   if (s.track != StageTrack::fp16 && s.track != StageTrack::hopper) return registered;
   const std::string plain = plain_kernel_name(ncu_kernel_name);
   // WgmmaShape<TM, TN, stages, producer> (hopper_shapes.h): TM / 64 consumer warpgroups, one
-  // more with a producer; stage 14 ran 128 x 256 until 2026-11-27. Its shared memory is its
-  // stages of A and B boxes (stages 14-16; stage 17, which stages C too, keeps its shape).
+  // more with a producer; stage 16 ran 128 x 256 until 2026-11-27. Its shared memory is its
+  // stages of A and B boxes (stages 16-18; stage 19, which stages C too, keeps its shape).
   if (int w[4] = {}; template_numbers(plain, "WgmmaShape<", w, 4)) {
     const auto [tm, tn, stages, producer] = w;
     if (tm <= 0 || tm % 64 || tn <= 0 || tn % 8 || tn > 256 || stages <= 0 || producer > 1) return registered;
@@ -97,7 +97,7 @@ MeasuredStage stage_as_measured(const StageDesc& s, std::string_view ncu_kernel_
     if (tm == s.tile_m && tn == s.tile_n && threads == s.threads) return registered;
     MeasuredStage b = earlier_build(s, tm, tn, s.tile_k, threads, int(kernels::hopper::wgmma_smem_bytes(tm, tn, stages)));
     // Which slabs it ran is not in its name: every wgmma build before the 128 x 128 one ran the
-    // fp16 stages' slabs of 8, as stages 15 and 16 still do.
+    // fp16 stages' slabs of 8, as stages 17 and 18 still do.
     b.desc.raster_param = kernels::hopper::WarpSpecializedStage::kMaxStride;
     return b;
   }
@@ -108,7 +108,7 @@ MeasuredStage stage_as_measured(const StageDesc& s, std::string_view ncu_kernel_
   if (tm <= 0 || tn <= 0 || tk <= 0 || wm <= 0 || wn <= 0 || tm % wm || tn % wn) return registered;
   const int threads = kernels::fp16::multistage_threads(tm, tn, wm, wn);
   if (tm == s.tile_m && tn == s.tile_n && tk == s.tile_k && threads == s.threads) return registered;
-  // An earlier build: its shared memory is its stages of A and B tiles (stages 11 and 12; the TMA
+  // An earlier build: its shared memory is its stages of A and B tiles (stages 10 and 12; the TMA
   // and conv stages, whose blocks hold more, have kept their shapes).
   return earlier_build(s, tm, tn, tk, threads, int(kernels::fp16::multistage_smem_bytes(tm, tn, tk, stages)));
 }

@@ -65,7 +65,7 @@ TEST(ConvPicture, TileLoadsFollowTheThreadMap) {
   }
 }
 
-// Stage 21's copy: one TMA im2col box per k-tile, a row per output pixel, 64 channels.
+// Stage 14d's copy: one TMA im2col box per k-tile, a row per output pixel, 64 channels.
 TEST(ConvPicture, TmaBoxRowsAreTheTilesPixels) {
   TileLoadRequest q;
   q.shape = Shape{2, 7, 7, 64, 128, 3, 3, 1, 1, 1};  // M = 98: 64-row tiles (K = 128), 2 along M

@@ -1,6 +1,6 @@
 // The implicit-GEMM address function of the conv stages (gemmlab/conv_problem.h), on the host:
 // sizes, the (m, kk) -> (n, h, w, c) mapping with its padding predicate, the kernels' incremental
-// form against the direct one, stage 21's TMA im2col boxes, int4 packing, the shape rules and the
+// form against the direct one, stage 14d's TMA im2col boxes, int4 packing, the shape rules and the
 // tile choices.
 #include <gtest/gtest.h>
 
@@ -117,7 +117,7 @@ TEST(ConvProblem, ShapeRulesNameTheProblem) {
                "each tensor must have fewer than 2^31 elements (the kernels index with 32-bit ints)");
 }
 
-// Stage 21's TMA im2col boxes: row i of the box for the tile starting at GEMM row m0 and the k-tile
+// Stage 14d's TMA im2col boxes: row i of the box for the tile starting at GEMM row m0 and the k-tile
 // of tap (r, s), channels c0.., is input_of(row m0 + i, that tap): padding, stride, dilation,
 // h != w, tiles across image edges and past the last image (n == N: read as zero).
 TEST(ConvProblem, Im2colBoxIsTheImplicitTile) {
@@ -156,7 +156,7 @@ TEST(ConvProblem, Im2colBoxIsTheImplicitTile) {
   EXPECT_FALSE(im2col_tma_fits(Shape{1, 7, 7, 8, 24, 3, 3, 0, 2, 1}));  // C = 8: the gather
 }
 
-// Stage 21's tiles and split-k (CONV_NOTES.md): per ResNet-50 layer on 132 SMs.
+// Stage 14d's tiles and split-k (CONV_NOTES.md): per ResNet-50 layer on 132 SMs.
 TEST(ConvProblem, WgmmaTileAndWork) {
   EXPECT_EQ(wgmma_tile(kResnet56, 132).m, 128);
   EXPECT_EQ(wgmma_tile(kResnet56, 132).n, 64);

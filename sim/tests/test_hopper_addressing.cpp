@@ -95,7 +95,7 @@ TEST(GmmaDesc, AccumulatorFragmentCoversTheTileOnce) {
   EXPECT_EQ(seen.size(), 64u * 256u);
 }
 
-// Stage 17's staging: every accumulator of a chunk in its own place of the slot's 8 KB, and each
+// Stage 19's staging: every accumulator of a chunk in its own place of the slot's 8 KB, and each
 // the thread's base for i % 4 plus 1 KB per n8 block, the form the kernel stores with.
 TEST(GmmaDesc, StagingOffsetsFillEachChunkOnceFromFourBases) {
   for (int q = 0; q < 8; ++q) {

@@ -16,7 +16,7 @@
 // What stays unexplained (ncu minus the isolated rules, per instruction; H200, 2026-11-22):
 //   sliced-k STS.32 +0.127 and simt-tile STS.32 +0.068, all of it counted as "bank conflicts",
 //     on stores whose 32 lanes hit 32 different banks (kernels/lab/KERNELS_NOTES.md, Notes for the simulator);
-//   the 128-bit tile stores of stages 8 / 9 / 10 +0.21 / +0.14 / +0.30 on STS.128 that write 128
+//   the 128-bit tile stores of stages 7 / 8 / 9 +0.21 / +0.14 / +0.30 on STS.128 that write 128
 //     contiguous bytes per phase (FP16_NOTES.md guesses the other resident block's loads);
 //   within the 0.05 tolerance: double-buffer / block-swizzle / split-k stores +0.014..0.016 on the
 //     8/5 = 1.600 mix, stream-k +0.009 (loads) and +0.021 (stores; its shared fix-up state is not
@@ -32,7 +32,7 @@
 //   counted as conflicts (unexplained; the TMA store reading the other half is a guess).
 //
 // Addresses are byte offsets in the block's shared memory. Where the kernel has two separate
-// __shared__ arrays (sliced-k, stages 8-10) their relative placement is ptxas's; both start on a
+// __shared__ arrays (sliced-k, stages 7-9) their relative placement is ptxas's; both start on a
 // 128-byte boundary (the fp16 arrays are __align__(128); sliced-k's are 4096 bytes each) and a
 // common shift of all addresses by a multiple of 16 bytes only rotates the banks, so the costs
 // below do not depend on it.
@@ -88,7 +88,7 @@ StageModel model_of(const std::string& stage) {
 // Every stage with shared memory, as the simulator models it (gemmlab/kernel_smem_mix.h), but
 // conv-wgmma (its gathered cp.async copies and wgmma reads have no LSU counter to check; see
 // ConvWgmmaSaysItIsNotModelled). The Hopper GEMM stages' TMA writes and wgmma reads are not LSU
-// instructions: what they keep is stage 13's ldmatrix and staged epilogue, and stage 17's STS of
+// instructions: what they keep is stage 15's ldmatrix and staged epilogue, and stage 19's STS of
 // C into the TMA store's boxes.
 std::vector<StageModel> all_stages() {
   std::vector<StageModel> v;

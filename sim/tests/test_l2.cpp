@@ -81,7 +81,7 @@ TEST(L2, WritesAllocateWithoutFetchAndWriteBackWhenEvicted) {
   EXPECT_EQ(c.dirty_sectors(), 0u);
 }
 
-// The TMA's reduce-add (stage 17's stream-k tail): the L2 fetches what it lacks, adds, keeps the
+// The TMA's reduce-add (stage 19's stream-k tail): the L2 fetches what it lacks, adds, keeps the
 // sums dirty; no read look-up is counted, the sectors count as written.
 TEST(L2, ReductionsFetchWhatTheL2LacksAndStayDirty) {
   L2Cache c(tiny(256, 2, 1));

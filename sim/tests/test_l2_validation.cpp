@@ -197,10 +197,10 @@ TEST(L2Validation, HopperStagesOnTheH200) { check_hopper_stages("l2_ncu_h200_hop
 // Lesson 18's problem, 256x32768x8192: 2 x 128 tiles stream B's 512 MB from DRAM, each column of
 // two tiles needing the same B strip (l2_runs_h100_streaming.csv, l2_runs_h200_streaming.csv:
 // `RUNS=... l2_session.sh runs`, H100 2026-11-27 14:03Z, H200 14:04Z; 4096^3 for comparison).
-// Stage 16's pairs read B once: DRAM within 1% of the compulsory A + B bytes, and 3% (H200) to 5%
-// (H100) less than stage 15, whose blocks of a column do not always run together. The model
-// replays that (562.0 MB against 545.3) and stage 16 exactly; its hit rate for stage 15 on this
-// problem is 3.2 / 3.5 points under ncu's, stages 16 and 17 within 0.1 (kernels/lab/L2_VALIDATION.md,
+// Stage 18's pairs read B once: DRAM within 1% of the compulsory A + B bytes, and 3% (H200) to 5%
+// (H100) less than stage 17, whose blocks of a column do not always run together. The model
+// replays that (562.0 MB against 545.3) and stage 18 exactly; its hit rate for stage 17 on this
+// problem is 3.2 / 3.5 points under ncu's, stages 18 and 19 within 0.1 (kernels/lab/L2_VALIDATION.md,
 // "A streamed operand").
 static void check_streamed_operand(const char* csv, const char* device) {
   const auto runs = test::read_ncu_csv_sections(csv, "# stage=");
@@ -232,7 +232,7 @@ static void check_streamed_operand(const char* csv, const char* device) {
   EXPECT_NEAR(model_dram.at("cluster") / compulsory, 1.0, 0.01);
   EXPECT_GT(dram.at("warp-specialized") / dram.at("cluster"), 1.03);
   EXPECT_GT(model_dram.at("warp-specialized") / model_dram.at("cluster"), 1.03);
-  // The one launch ncu timed: stage 16 takes 7.4% (H100) / 3.7% (H200) less time than stage 15.
+  // The one launch ncu timed: stage 18 takes 7.4% (H100) / 3.7% (H200) less time than stage 17.
   EXPECT_LT(time.at("cluster"), 0.97 * time.at("warp-specialized"));
   std::printf("  %s 256x32768x8192: DRAM %.1f / %.1f MB (model %.1f / %.1f), %.1f / %.1f us\n", device,
               dram.at("warp-specialized") / 1e6, dram.at("cluster") / 1e6, model_dram.at("warp-specialized") / 1e6,
@@ -245,7 +245,7 @@ TEST(L2Validation, ClusterReadsAStreamedOperandOnceOnTheH200) {
   check_streamed_operand("l2_runs_h200_streaming.csv", "h200");
 }
 
-// Each block of a multicast pair loads its own half of the B box (16_cluster.cuh, issue_pair_boxes),
+// Each block of a multicast pair loads its own half of the B box (cluster_multicast.cuh, issue_pair_boxes),
 // so each of a column's two tiles fetches its half of the streamed B strip from DRAM: 256 columns
 // x 8192 k x 2 bytes / 2 = 65,536 sectors (plus A's, for the blocks that ask for it first).
 // Charged to one rank only, one tile of each pair would show the whole strip and the other

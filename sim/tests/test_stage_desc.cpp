@@ -188,7 +188,7 @@ TEST(StageTable, LadderPreviousIsTheStageBeforeWithTheSameOperands) {
   EXPECT_EQ(firsts, 2);
 }
 
-// The conv stages: one per element type, listed at their largest tile (stage 11's), lesson 14.
+// The conv stages: one per element type, listed at their largest tile (stage 10's), lesson 14.
 TEST(StageTable, ConvStagesAreImplicitGemms) {
   const StageDesc& f = *find_stage_desc("conv-fp16");
   EXPECT_TRUE(is_conv(f.track));
@@ -345,12 +345,12 @@ TEST(StageTable, AStageAsItsMeasuredKernelWasBuilt) {
   const MeasuredStage conv = stage_as_measured(c, "conv_fprop_kernel<8, MultistageShape<64, 128, 32, 4, 64, 32>>");
   EXPECT_TRUE(conv.current);
   EXPECT_EQ(conv.desc.tile_m, c.tile_m);
-  // Stage 13 keeps its 128 x 256 x 64 shape; its larger shared memory stays the registered one.
+  // Stage 15 keeps its 128 x 256 x 64 shape; its larger shared memory stays the registered one.
   const StageDesc& t = *find_stage_desc("tma");
   const MeasuredStage tma = stage_as_measured(t, "tma_mma_sync_kernel<MultistageShape<128, 256, 64, 4, 64, 64>>");
   EXPECT_TRUE(tma.current);
   EXPECT_EQ(tma.desc.smem, t.smem);
-  // Stage 14 ran two warpgroups on 128 x 256 until 2026-11-27 (the per-stage ncu captures of
+  // Stage 16 ran two warpgroups on 128 x 256 until 2026-11-27 (the per-stage ncu captures of
   // 2026-11-26 were of it): 4 stages of 48 KB boxes, the slack and 8 mbarriers.
   const StageDesc& w = *find_stage_desc("wgmma");
   const MeasuredStage wide = stage_as_measured(w, "void hopper::wgmma_kernel<hopper::WgmmaShape<128, 256, 4, 0>>(CUtensorMap_st)");
@@ -358,10 +358,10 @@ TEST(StageTable, AStageAsItsMeasuredKernelWasBuilt) {
   EXPECT_EQ(wide.desc.tile_n, 256);
   EXPECT_EQ(wide.desc.threads, 256);
   EXPECT_EQ(wide.desc.smem, 4 * 49152 + 1024 + 64);
-  EXPECT_EQ(wide.desc.raster_param, 8);  // its serpentine slabs (stage 14 runs slabs of 4 now)
+  EXPECT_EQ(wide.desc.raster_param, 8);  // its serpentine slabs (stage 16 runs slabs of 4 now)
   EXPECT_EQ(w.raster_param, 4);
   EXPECT_TRUE(stage_as_measured(w, "wgmma_kernel<WgmmaShape<(int)128, (int)128, (int)4, (bool)0>>").current);
-  // A producer warpgroup is one more warpgroup; stage 17's name carries the shape it runs.
+  // A producer warpgroup is one more warpgroup; stage 19's name carries the shape it runs.
   const StageDesc& p = *find_stage_desc("persistent");
   EXPECT_TRUE(stage_as_measured(p, "persistent_kernel<WgmmaShape<128, 256, 4, 1>>").current);
   EXPECT_EQ(stage_as_measured(w, "wgmma_kernel<WgmmaShape<128, 256, 4, 1>>").desc.threads, 384);
@@ -391,7 +391,7 @@ TEST(LaunchPlan, StagesLaunchAsTheirKernelsDo) {
   EXPECT_EQ(db->spec.l2.element_bytes, 4);
   EXPECT_EQ(db->spec.l2.a_order, MatrixOrder::ColumnMajor);
   EXPECT_EQ(db->spec.l2.c_order, MatrixOrder::ColumnMajor);
-  // split-k at 512x512x16384 (06_split_k.cu's own example): 16 tiles, 264 slots -> 17 slices.
+  // split-k at 512x512x16384 (13a_split_k/split_k.cu's own example): 16 tiles, 264 slots -> 17 slices.
   auto sk = plan_launch(*stage_launch_spec(*find_stage_desc("split-k"), {512, 512, 16384}), h100);
   ASSERT_TRUE(sk.ok()) << sk.error();
   EXPECT_EQ(sk->split_k, 17);
@@ -416,7 +416,7 @@ TEST(LaunchPlan, StagesLaunchAsTheirKernelsDo) {
   EXPECT_EQ(order_name(ep->plan.order), "serpentine:8");
 }
 
-// Stage 17 at 8192^3 on the H100: 66 clusters, 1024 units = 15 rounds + 34 units; those 34 units'
+// Stage 19 at 8192^3 on the H100: 66 clusters, 1024 units = 15 rounds + 34 units; those 34 units'
 // 68 tiles become the stream-k tail's pieces (34 x 128 k-tiles over 66 clusters, 65-66 each: 98
 // segments, as the unit boundaries at 128 t fall inside all clusters' ranges but cluster 33's).
 TEST(LaunchPlan, PersistentTailRunsAsPieces) {
@@ -466,7 +466,7 @@ TEST(LaunchPlan, PersistentTailRunsAsPieces) {
   EXPECT_EQ(check_plan_coverage(q->plan), "");
 }
 
-// Stage 17's narrowed rows at 4096^3 on the H100 (persistent_schedule.h): rows 0-15 keep 16 tiles
+// Stage 19's narrowed rows at 4096^3 on the H100 (persistent_schedule.h): rows 0-15 keep 16 tiles
 // of 256 columns, rows 16-31 hold 15 of 240 and 2 of 248; each row's tiles cover its 4096 columns
 // once; the longest cluster computes 1,000 columns (1,024 without); narrowed tiles take 240/256 or
 // 248/256 of a wide tile's main loop.
@@ -509,7 +509,7 @@ TEST(LaunchPlan, PersistentNarrowedRowsCoverEveryColumnOnce) {
   EXPECT_NEAR(main_of(300) / main_of(0), 240.0 / 256.0, 1e-9);
 }
 
-// Stage 17 at 512 x 512 x 16384: 4 units (8 tiles) on 66 clusters; every unit is split over a group
+// Stage 19 at 512 x 512 x 16384: 4 units (8 tiles) on 66 clusters; every unit is split over a group
 // of 16 clusters, the same 16 k-tile ranges for all four units (2 clusters idle): 64 segments =
 // 128 pieces and no tile alone.
 TEST(LaunchPlan, PersistentSplitsFewerUnitsThanClusters) {
@@ -634,7 +634,7 @@ TEST(StageTable, MatchesTheBenchsNcuCaptures) {
       SCOPED_TRACE(l.kernel.substr(0, 80));
       seen.insert(registered->id);
       // An earlier build of the stage (none in these two files since 2026-11-27; a capture of stage
-      // 12's or stage 14's 128 x 256 build would be) is checked as that kernel was built, registers
+      // 12's or stage 16's 128 x 256 build would be) is checked as that kernel was built, registers
       // excepted (known for the current build only).
       const MeasuredStage built = stage_as_measured(*registered, l.kernel);
       const StageDesc* s = &built.desc;
@@ -663,7 +663,7 @@ TEST(StageTable, MatchesTheBenchsNcuCaptures) {
     }
     EXPECT_GE(seen.size(), 10u);  // every fp32 stage, multistage and epilogue
   }
-  // Both were taken again with stage 14's 128 x 128 build (2026-11-27 11:0xZ).
+  // Both were taken again with stage 16's 128 x 128 build (2026-11-27 11:0xZ).
   EXPECT_EQ(earlier_builds["assets/results/nvidia-h100-80gb-hbm3-ncu.csv"], 0);
   EXPECT_EQ(earlier_builds["assets/results/nvidia-h200-ncu.csv"], 0);
 }

@@ -1,4 +1,4 @@
-// The implicit-GEMM conv2d fprop kernel of stages 18-20: stage 11's cp.async multistage loop
+// The implicit-GEMM conv2d fprop kernel of stages 14a-14c: stage 10's cp.async multistage loop
 // (fp16::run_multistage_k_tiles, CpAsyncCopies) with one new copy, the A operand gathered from the
 // NHWC activations through the address function of gemmlab/conv_problem.h, and a math step per
 // element type. Everything is counted in 16-bit units of shared memory: a k-tile is 32 units = 64
@@ -62,7 +62,7 @@ struct ImplicitGemmCopyA {
   }
 };
 
-// Stage 11's copy_tile_async_part for the gathered operand (CpAsyncCopies finds it by argument-
+// Stage 10's copy_tile_async_part for the gathered operand (CpAsyncCopies finds it by argument-
 // dependent lookup): the k-tile's tap once, then one predicated cp.async per row.
 template <int kRows, int kTileK, int kThreads, Element E>
 __device__ __forceinline__ void copy_tile_async_part(const ImplicitGemmCopyA<kRows, kTileK, kThreads, E>& c,

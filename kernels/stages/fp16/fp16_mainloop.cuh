@@ -44,7 +44,7 @@ __device__ __forceinline__ void cp_async_wait() {
   asm volatile("cp.async.wait_group %0;\n" ::"n"(kPending));
 }
 
-// Stage 11's copy: cp.async 16 bytes per vector of the thread map, zero-filled when predicated off.
+// Stage 10's copy: cp.async 16 bytes per vector of the thread map, zero-filled when predicated off.
 // Without 16-byte alignment (kVectorizedLoads false) the copy falls back to a synchronous load and
 // a shared store, which the barrier before the tile's use orders just the same; one vector at a
 // time, as this path is about correctness, not speed.
@@ -92,7 +92,7 @@ __device__ __forceinline__ void load_step_fragments(Tile& f, uint32_t stage_addr
   }
 }
 
-// The k-tile loop of the multistage pipeline (stages 11, 12 and the TMA stage 13) around its
+// The k-tile loop of the multistage pipeline (stages 10, 12 and the TMA stage 15) around its
 // copies, which `copies` provides:
 //   start()                          tiles 0 .. kStages-2 issued, tile 0 visible to every thread
 //   await(t)                         tile t visible to this thread (the block barrier after it also
@@ -151,7 +151,7 @@ __device__ __forceinline__ void run_multistage_k_tiles(Acc& acc, Copies& copies,
   copies.finish(k_tiles, next_tile);
 }
 
-// Stage 11's copies: cp.async of every thread's share of the tile, one commit group per tile.
+// Stage 10's copies: cp.async of every thread's share of the tile, one commit group per tile.
 // kCopyParts > 1 (a tuning option, fp16_tune): the cp.async of the next tile is spread over the
 // first kCopyParts k16 steps of the tile instead of all issued at step 0 (committed after the
 // last part, still before the tile's closing wait).
@@ -228,7 +228,7 @@ struct MultistageMainloop {
   }
 };
 
-// Stage 11: the main loop, then the accumulators straight to C. Grid (m tiles, n tiles).
+// Stage 10: the main loop, then the accumulators straight to C. Grid (m tiles, n tiles).
 template <class Shape, int kMinBlocks, bool kVectorized>
 __global__ void __launch_bounds__(Shape::kThreads, kMinBlocks)
     multistage_kernel(const __half* A, const __half* B, float* C, int M, int N, int K,

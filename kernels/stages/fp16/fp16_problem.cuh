@@ -20,7 +20,7 @@ inline const char* check_extents(int m, int n, int k) {
 // Number of k-tiles, without the overflow of (k + tile - 1) / tile.
 __host__ __device__ constexpr int tiles_of(int extent, int tile) { return (extent - 1) / tile + 1; }
 
-// Stages 8-11 launch grid (ceil(m / 128), ceil(n / 128)): n tiles on gridDim.y.
+// Stages 7-10 launch grid (ceil(m / 128), ceil(n / 128)): n tiles on gridDim.y.
 inline const char* check_grid_m_by_n_128(int m, int n, int k) {
   if (const char* why = check_extents(m, n, k)) return why;
   if ((n + 127LL) / 128 > kMaxGridYZ)

@@ -1,6 +1,6 @@
-// Stage 8's PTX: the tensor-core instruction every FP16 stage is built on (sm_80 or newer, also
+// Stage 7's PTX: the tensor-core instruction every FP16 stage is built on (sm_80 or newer, also
 // on sm_90a). The later stages' own instructions are in their files: ldmatrix in
-// 09_ldmatrix.cuh, cp.async in 11_multistage.cuh.
+// ldmatrix_fragments.cuh, cp.async in fp16_mainloop.cuh.
 //
 //   mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32   -> SASS HMMA.16816.F32
 #pragma once
@@ -16,7 +16,7 @@ __device__ __forceinline__ uint32_t shared_address(const void* p) {
 }
 
 // d += a * b for one 16x8x16 tile: a = 4 registers of half2 (A 16x16, row), b = 2 registers of
-// half2 (B 16x8, col), d = 4 floats (C 16x8). Which lane holds which element: fp16_fragments.cuh.
+// half2 (B 16x8, col), d = 4 floats (C 16x8). Which lane holds which element: gemmlab/fragments.h.
 __device__ __forceinline__ void mma_m16n8k16(float (&d)[4], const uint32_t (&a)[4],
                                              const uint32_t (&b)[2]) {
   asm volatile(

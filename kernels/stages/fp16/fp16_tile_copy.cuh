@@ -88,8 +88,8 @@ struct OperandTileCopy {
     return tile_store_offset<Layout, ThreadMap>(PitchCoord{k_in_tile, row_in_tile}, i);
   }
 
-  // Register-staged copy (stages 8-10): fetch the tile at k0 into registers, later store them.
-  // (Stage 11's copy without registers, cp.async, is in 11_multistage.cuh.)
+  // Register-staged copy (stages 7-9): fetch the tile at k0 into registers, later store them.
+  // (Stage 10's copy without registers, cp.async, is in fp16_mainloop.cuh.)
   __device__ __forceinline__ void fetch(uint4 (&staged)[kAccesses], int k0) const {
 #pragma unroll
     for (int i = 0; i < kAccesses; ++i)

@@ -39,7 +39,7 @@ __device__ __forceinline__ void warp_mma(float (&acc)[kWarpM / 16][kWarpN / 8][4
     }
 }
 
-// Stages 8-11: accumulators straight to C (column-major, ldc = M), C = alpha * acc + beta * C.
+// Stages 7-10: accumulators straight to C (column-major, ldc = M), C = alpha * acc + beta * C.
 // Lane holds c0..c3 at (group, 2*thread_in_group + {0,1}) and 8 rows below: a warp's 32-bit
 // stores cover 4 columns x 8 rows, 32-byte pieces of 4 different columns (stage 12 fixes this).
 // C is read only when beta != 0: the runner poisons C with NaN and 0 * NaN is NaN.

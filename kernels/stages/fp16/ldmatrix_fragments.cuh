@@ -23,7 +23,7 @@ __device__ __forceinline__ void ldmatrix_x4(uint32_t (&r)[4], uint32_t smem_row_
 // ldsm_step_offset ((base ^ kk) + block * 16 * kTileK, no re-swizzling per use; proved for
 // every row by ldsm_offsets_separable) come from gemmlab/fp16_smem_tile.h.
 
-// Stages 9-10: ldmatrix.x4. One instruction per m16 x k16 A tile (four 8x8 matrices, registers in
+// Stages 8-9: ldmatrix.x4. One instruction per m16 x k16 A tile (four 8x8 matrices, registers in
 // a0a1..a6a7 order) and one per pair of k16 x n8 B tiles. Each lane gives one 16-byte row address.
 template <class Layout, int kTileK>
 struct FragmentLoads<FragmentLoad::Ldmatrix, Layout, kTileK> {

@@ -22,7 +22,7 @@ namespace gemmlab::kernels::fp16 {
 template <FragmentLoad kLoad, class Layout, int kTileK>
 struct FragmentLoads;
 
-// Stage 8: plain 32-bit shared loads. Register r of the A fragment holds a_{2r} and a_{2r+1},
+// Stage 7: plain 32-bit shared loads. Register r of the A fragment holds a_{2r} and a_{2r+1},
 // two neighbours along k, so one LDS.32 at a_{2r}'s (row, col) fills it; likewise for B, whose
 // tile is stored n-major (the element (k, n) lives at row n, column k). 4 + 2 loads per mma tile.
 template <class Layout, int kTileK>

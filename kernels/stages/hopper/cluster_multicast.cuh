@@ -12,7 +12,7 @@
 //              arrive.expect_tx(full, 16 KB of A + 32 KB of B), its own A box, and its half of B
 //              (rows 128 r .. 128 r + 127 for cluster rank r) multicast to both blocks: each
 //              block's full barrier counts the half from its peer's copy too.
-//   consumers: as stage 15, but each warp releases a stage on its own block's empty barrier and,
+//   consumers: as stage 17, but each warp releases a stage on its own block's empty barrier and,
 //              through the cluster's shared window (mapa), on the peer's.
 //   exit     : the producer waits until the consumers of both blocks have handed back every
 //              stage, so no block leaves while its peer may still arrive on its barriers. Not a
@@ -87,7 +87,7 @@ __device__ __forceinline__ void tma_load_2d_multicast(void* dst, const CUtensorM
 }
 
 // K-tile t's boxes for block `rank` of a pair: its own A box, and its half of the shared B box
-// (`cols` rows: the tile's, or a narrowed tile's in stage 17) written into both blocks (each
+// (`cols` rows: the tile's, or a narrowed tile's in stage 19) written into both blocks (each
 // block's full barrier counts both halves), from the row gemmlab/tma_box.h's pair_b_part_row names.
 template <class Shape>
 __device__ __forceinline__ void issue_pair_boxes(unsigned char* dst, uint64_t* bar, int t, const CUtensorMap* map_a,

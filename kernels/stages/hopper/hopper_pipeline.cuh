@@ -10,7 +10,7 @@
 //   consumers: warpgroups 1 and 2 take registers (setmaxnreg.inc 232); for each k-tile t: wait
 //              full[t % S] (parity t / S & 1), 4 wgmma, commit, wait until <= 1 group in flight,
 //              then each warp's lane 0 arrives on empty[(t - 1) % S]: tile t-1's MMAs are done.
-//   epilogue : the consumers store their 64 x 256 accumulators as stage 14.
+//   epilogue : the consumers store their 64 x 256 accumulators as stage 16.
 #pragma once
 #include "stages/hopper/wgmma_mainloop.cuh"
 
@@ -63,10 +63,10 @@ __device__ __forceinline__ void produce_k_tiles(unsigned char* tiles, uint64_t* 
 // wgmma, at most one group left in flight, then release(stage) hands back the stage before
 // (whose MMAs are done); after the last k-tile, all MMAs done, its stage too.
 // kGenericWrites: the stage's bytes were written by threads (cp.async), not by the TMA, so a
-// fence.proxy.async after the wait makes them visible to wgmma's async-proxy reads (stage 21).
-// kOverwrite: the first MMA overwrites d (scale-d 0), so d need not be zeroed before (stage 17:
+// fence.proxy.async after the wait makes them visible to wgmma's async-proxy reads (stage 14d).
+// kOverwrite: the first MMA overwrites d (scale-d 0), so d need not be zeroed before (stage 19:
 // 128 register writes less between two tiles). drain(): work for the warpgroup while the last
-// k-tile's MMAs run (stage 17 looks up its next tile there).
+// k-tile's MMAs run (stage 19 looks up its next tile there).
 struct NoDrain {
   __device__ __forceinline__ void operator()() const {}
 };

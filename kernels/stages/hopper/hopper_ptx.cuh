@@ -1,9 +1,9 @@
-// The PTX of stage 13, the first Hopper (sm_90a) instructions of the ladder, one wrapper each:
+// The PTX of stage 15, the first Hopper (sm_90a) instructions of the ladder, one wrapper each:
 //
 //   mbarrier.*                       shared-memory barriers that count arrivals and bytes
 //   cp.async.bulk.tensor.2d          a TMA box global -> shared, completing on an mbarrier
 //                                    (SASS UTMALDG)
-// The later stages' own instructions are in their files: wgmma in wgmma_ptx.cuh (stage 14).
+// The later stages' own instructions are in their files: wgmma in wgmma_ptx.cuh (stage 16).
 //
 // Every wrapper compiles to nothing outside sm_90a (GEMMLAB_SM90A false): the stages are built
 // for sm_80 too (the Ampere users' build), where their launch refuses before any kernel runs.

@@ -4,7 +4,7 @@
 //   setup   : thread 0 initialises one mbarrier per stage (count 1: its own arrive).
 //   prologue: thread 0 issues k-tiles 0 .. kStages-2: per tile one arrive.expect_tx of the two
 //             boxes' bytes, then the A box and the B box, both completing on the stage's barrier.
-//   for each k-tile t, for each k16 step kk (stage 11's loop, fp16::run_multistage_k_tiles, with
+//   for each k-tile t, for each k16 step kk (stage 10's loop, fp16::run_multistage_k_tiles, with
 //   this file's TmaCopies in place of cp.async):
 //     last kk : every thread waits for tile t+1's barrier (parity (t+1)/kStages & 1), then a
 //               block barrier: all warps have left tile t's stage
@@ -57,7 +57,7 @@ __device__ __forceinline__ void start_pipeline(const CUtensorMap* map_a, const C
   fence_barrier_init();
 }
 
-// Stage 13's copies for stage 11's k-tile loop (fp16::run_multistage_k_tiles): thread 0 issues
+// Stage 15's copies for stage 10's k-tile loop (fp16::run_multistage_k_tiles): thread 0 issues
 // one box per operand per tile on the stage's barrier; every thread waits on the barrier's phase.
 template <class S>
 struct TmaCopies {

@@ -31,7 +31,7 @@ struct StageDescriptors {
 };
 
 // One k-tile of one consumer warpgroup: 4 wgmma, committed as one group. accumulate = 0: the
-// first of them overwrites d (a tile's first k-tile, stage 17).
+// first of them overwrites d (a tile's first k-tile, stage 19).
 template <class Shape>
 __device__ __forceinline__ void consume_tile(float (&d)[Shape::kAccumulators], uint32_t stage_address, int wg,
                                              uint32_t accumulate = 1) {

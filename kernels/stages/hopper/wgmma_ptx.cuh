@@ -1,4 +1,4 @@
-// The PTX of stage 14: warpgroup MMA (sm_90a). All 128 threads of a warpgroup issue each
+// The PTX of stage 16: warpgroup MMA (sm_90a). All 128 threads of a warpgroup issue each
 // instruction together; the tensor core reads A and B from shared memory through descriptors
 // (gemmlab/gmma_desc.h) and accumulates into registers spread over the warpgroup.
 //
@@ -80,7 +80,7 @@ __device__ __forceinline__ void wgmma_m64n256k16(float (&d)[128], uint64_t desc_
 #endif
 }
 
-// N = 248 (124 accumulators per thread): stage 17's narrowed tiles.
+// N = 248 (124 accumulators per thread): stage 19's narrowed tiles.
 __device__ __forceinline__ void wgmma_m64n248k16(float (&d)[124], uint64_t desc_a, uint64_t desc_b,
                                                  uint32_t accumulate = 1) {
 #if GEMMLAB_SM90A
@@ -109,7 +109,7 @@ __device__ __forceinline__ void wgmma_m64n248k16(float (&d)[124], uint64_t desc_
 #endif
 }
 
-// N = 240 (120 accumulators per thread): stage 17's narrowed tiles (PersistentStage).
+// N = 240 (120 accumulators per thread): stage 19's narrowed tiles (PersistentStage).
 __device__ __forceinline__ void wgmma_m64n240k16(float (&d)[120], uint64_t desc_a, uint64_t desc_b,
                                                  uint32_t accumulate = 1) {
 #if GEMMLAB_SM90A

@@ -103,7 +103,7 @@ static_assert(row_origin(Shape{1, 56, 56, 64, 64, 3, 3, 1, 1, 1}, 57).base +
                   tap_step(Shape{1, 56, 56, 64, 64, 3, 3, 1, 1, 1}, 64).delta ==
               activation_offset(Shape{1, 56, 56, 64, 64, 3, 3, 1, 1, 1}, Nhwc{0, 0, 1, 0}));
 
-// ---- TMA im2col mode (stage 21 where C is a multiple of 64) ---------------------------------------
+// ---- TMA im2col mode (stage 14d where C is a multiple of 64) ---------------------------------------
 // The copy engine walks a tile's output pixels itself: one cp.async.bulk.tensor.4d ... .im2col per
 // k-tile loads kTileM pixels x 64 channels, starting at the tile's first window origin (n, h0, w0)
 // moved by the tap's offsets (s * dilation, r * dilation). Per image it visits the window origins
@@ -181,7 +181,7 @@ static_assert(s4_get(0x0000'00F0u, 1) == -1 && s4_get(0x7000'0000u, 7) == 7 &&
               s4_set(0, 2, -8) == 0x800u);
 
 // ---- mma.sync rates on an H100 (register-only loops, ../shared/reference/hardware_rules.md) ------
-// Why stage 20 is slow on Hopper, and what the Kernels view says beside it.
+// Why stage 14c is slow on Hopper, and what the Kernels view says beside it.
 struct MmaRate {
   const char* instruction;
   double tera_ops;  // TFLOP/s or TOP/s
@@ -256,7 +256,7 @@ static_assert(choose_tile(Shape{32, 56, 56, 64, 64, 3, 3, 1, 1, 1}, 132) == 1 &&
               choose_tile(Shape{32, 14, 14, 256, 256, 3, 3, 1, 1, 1}, 132) == 2 &&
               choose_tile(Shape{32, 7, 7, 512, 512, 3, 3, 1, 1, 1}, 132) == 2);
 
-// Stage 21 (conv-wgmma): its block tile and its work split, on a GPU of `sms` SMs. Measured on an
+// Stage 14d (conv-wgmma): its block tile and its work split, on a GPU of `sms` SMs. Measured on an
 // H100 (CONV_NOTES.md, TFLOP/s on ResNet-50's 3x3 layers at N = 32):
 // - activations by the TMA's im2col mode (C % 64 == 0): 128 x 64 where K <= 64 (56x56: 203-210
 //   against 191 for 64 x 64 at four blocks per SM); 256 x 128 at one block per SM where those
@@ -281,7 +281,7 @@ static_assert(wgmma_tile(Shape{32, 56, 56, 64, 64, 3, 3, 1, 1, 1}, 132).m == 128
               wgmma_tile(Shape{32, 14, 14, 256, 256, 3, 3, 1, 1, 1}, 132).m == 64 &&
               wgmma_tile(Shape{3, 37, 41, 96, 100, 3, 3, 1, 2, 1}, 132).n == 128);
 
-// The work of stage 21's blocks: block b computes k-tiles [k_begin, k_end) of slice b % splits
+// The work of stage 14d's blocks: block b computes k-tiles [k_begin, k_end) of slice b % splits
 // of tile b / splits (tiles m fastest). With several slices (where the tiles leave SMs idle and K
 // is long) the slices of a tile are one cluster: the others send their accumulators into the
 // shared memory of its first block (distributed shared memory), which adds them and stores the

@@ -8,7 +8,7 @@ namespace gemmlab::kernels::fp16 {
 
 enum class FragmentLoad { Lds32, Ldmatrix };
 
-// Stages 8-10: one block tile 128x128xkTileK, 8 warps of 64x32 (2 along m x 4 along n), one
+// Stages 7-9: one block tile 128x128xkTileK, 8 warps of 64x32 (2 along m x 4 along n), one
 // shared buffer filled through registers.
 template <int kTileK_>
 struct SyncTileShape {
@@ -28,8 +28,8 @@ constexpr std::size_t multistage_smem_bytes(int tile_m, int tile_n, int tile_k, 
   return std::size_t(stages) * std::size_t(tile_m + tile_n) * std::size_t(tile_k) * 2;
 }
 
-// Stages 11-12: kStages shared buffers of (A tile, then B tile), always Swizzle<3,3,3>.
-// kBarrierAfterMma (11_multistage.cuh's k-tile loop): a tile's cp.async wait and block barrier
+// Stages 10 and 12: kStages shared buffers of (A tile, then B tile), always Swizzle<3,3,3>.
+// kBarrierAfterMma (fp16_mainloop.cuh's k-tile loop): a tile's cp.async wait and block barrier
 // come after the mma of its second-to-last k16 step are issued (CUTLASS 2.x's MmaMultistage
 // order), not before those of its last step.
 template <int kTileM_, int kTileN_, int kTileK_, int kStages_, int kWarpM_, int kWarpN_,

@@ -50,13 +50,13 @@ static_assert(OperandThreadMap<128, 32, 256>::kAccesses == 2 &&
 static_assert(OperandThreadMap<256, 32, 256>::kAccesses == 4);
 
 // Half offset of a thread's vector i, from its thread-map start (c = k, s = row): one STS.128
-// (stages 8-10) or one cp.async of 16 bytes (stages 11-12).
+// (stages 7-9) or one cp.async of 16 bytes (stages 10 and 12).
 template <class Layout, class ThreadMap>
 GL_HD constexpr int tile_store_offset(PitchCoord start, int i) {
   return Layout::offset(start.s + i * ThreadMap::kRowStep, start.c);
 }
 
-// Stage 8: the LDS.32 that fills register r (0..3) of an m16 x k16 A fragment (a_{2r}, a_{2r+1}
+// Stage 7: the LDS.32 that fills register r (0..3) of an m16 x k16 A fragment (a_{2r}, a_{2r+1}
 // are neighbours along k), of m16 tile mi of the warp, at k step kk; and register r (0..1) of a
 // k16 x n8 B fragment of n8 tile ni. B is stored n-major: element (k, n) at row n, column k.
 template <class Layout>
@@ -70,7 +70,7 @@ GL_HD constexpr int lds32_b_offset(int warp_n, int ni, int kk, int lane, int r) 
   return Layout::offset(warp_n + ni * 8 + e.col, kk + e.row);
 }
 
-// Stages 9-12: ldmatrix.x4. Each lane's row offsets (halves) for k step 0 and the first m16
+// Stages 8-12: ldmatrix.x4. Each lane's row offsets (halves) for k step 0 and the first m16
 // (A) / n16 (B) block of its warp tile: A rows (lane % 16, k 8 * (lane / 16)); B rows n =
 // (lane % 8) + 8 * (lane / 16), k 8 * ((lane / 8) % 2) (fragments.h, the PTX ldmatrix tables).
 struct LdsmLaneOffsets {

@@ -56,7 +56,7 @@ GL_HD constexpr FragCoord accumulator(int thread, int i) {
 static_assert(accumulator(0, 3) == FragCoord{8, 1} && accumulator(0, 4) == FragCoord{0, 8});
 static_assert(accumulator(37, 0) == FragCoord{17, 2} && accumulator(127, 127) == FragCoord{63, 255});
 
-// Stage 17's TMA epilogue: where accumulator i of warpgroup thread t lands in the staging slot of
+// Stage 19's TMA epilogue: where accumulator i of warpgroup thread t lands in the staging slot of
 // its 32-column chunk (i / 16). The slot holds the chunk as two C boxes (tma_box.h): rows 0-31 of
 // the warpgroup's 64, then rows 32-63.
 //   thread 0: d0 -> 0, d1 -> 128 + 16 (column 1's 16-byte chunk 0 swizzled to 1), d4 -> 1024

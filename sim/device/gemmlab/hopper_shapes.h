@@ -26,7 +26,7 @@ constexpr std::size_t wgmma_smem_bytes(int tile_m, int tile_n, int stages) {
 // A wgmma stage's threads: a consumer warpgroup per 64 rows of the tile, one more with a producer.
 constexpr int wgmma_threads(int tile_m, bool producer) { return (tile_m / 64 + (producer ? 1 : 0)) * 128; }
 
-// Stage 13: stage 12's kernel (8 warps of 64x64, ldmatrix + mma.sync, staged epilogue, serpentine
+// Stage 15: stage 12's kernel (8 warps of 64x64, ldmatrix + mma.sync, staged epilogue, serpentine
 // blocks) on a k64 tile whose copies are TMA boxes.
 struct TmaStage {
   using Shape = fp16::MultistageShape<128, 256, tma::kBoxK, 4, 64, 64>;  // 4 x 48 KB
@@ -34,9 +34,9 @@ struct TmaStage {
   static constexpr std::size_t kSmemBytes = Shape::kSmemBytes + kAlignSlack + barrier_bytes(Shape::kStages);
 };
 
-// Stages 14+: warpgroup MMA. Each consumer warpgroup (128 threads) owns 64 rows x kTileN columns
+// Stages 16+: warpgroup MMA. Each consumer warpgroup (128 threads) owns 64 rows x kTileN columns
 // of the tile (wgmma m64nNk16 with N = kTileN), so kTileM / 64 consumers; with a producer
-// warpgroup that only issues TMA (stage 15 on) the block has one warpgroup more.
+// warpgroup that only issues TMA (stage 17 on) the block has one warpgroup more.
 template <int kTileM_, int kTileN_, int kStages_, bool kProducer_>
 struct WgmmaShape {
   static constexpr int kTileM = kTileM_, kTileN = kTileN_, kTileK = tma::kBoxK;
@@ -57,9 +57,9 @@ struct WgmmaShape {
                 "every box stays 1024-byte aligned");
 };
 
-// 14 wgmma: 2 warpgroups of 64x128 (wgmma m64n128k16) on a 128x128 tile, 4 stages of 32 KB;
+// 16 wgmma: 2 warpgroups of 64x128 (wgmma m64n128k16) on a 128x128 tile, 4 stages of 32 KB;
 // thread 0 issues the TMA. At the tensor peak a k-tile's 32 KB feed 512 cycles: 64 bytes of A and
-// B per cycle, where stage 15's 128x256 tile needs 48 (HOPPER_NOTES.md: 82-87% of cuBLAS at 4096^3
+// B per cycle, where stage 17's 128x256 tile needs 48 (HOPPER_NOTES.md: 82-87% of cuBLAS at 4096^3
 // against 95-96%). Serpentine slabs of 4 tiles (512 columns): slabs of 8 ran 2-3 points faster at 4096^3
 // but put the L2's traffic at the edge of its capacity, where the H100's DRAM bytes varied from
 // launch to launch (199-210 MB) and the L2 replay read 218; slabs of 4 it replays (L2_VALIDATION.md).
@@ -72,7 +72,7 @@ static_assert(WgmmaStage::Shape::kThreads == 256 && WgmmaStage::Shape::kAccumula
 constexpr std::size_t kMaxSmemPerBlock = 232448;
 static_assert(WgmmaStage::Shape::kSmemBytes <= kMaxSmemPerBlock && TmaStage::kSmemBytes <= kMaxSmemPerBlock);
 
-// 15 warp-specialized: a producer warpgroup and two consumer warpgroups of 64x256 on a 128x256
+// 17 warp-specialized: a producer warpgroup and two consumer warpgroups of 64x256 on a 128x256
 // tile, 4 stages of 48 KB (384 threads, 197 KB).
 struct WarpSpecializedStage {
   using Shape = WgmmaShape<128, 256, 4, true>;
@@ -80,14 +80,14 @@ struct WarpSpecializedStage {
 };
 static_assert(WarpSpecializedStage::Shape::kThreads == 384);
 
-// 16 cluster: stage 15 in clusters of 2 blocks along m that multicast their shared B tile.
+// 18 cluster: stage 17 in clusters of 2 blocks along m that multicast their shared B tile.
 struct ClusterStage {
   using Shape = WgmmaShape<128, 256, 4, true>;
   static constexpr int kMaxStride = 8;
   static constexpr int kClusterM = 2;  // blocks per cluster along gridDim.y (m tiles)
 };
 
-// 17 persistent: stage 16's clusters, one block per SM looping over tiles (the same serpentine
+// 19 persistent: stage 18's clusters, one block per SM looping over tiles (the same serpentine
 // order over cluster tiles, gemmlab/persistent_schedule.h).
 struct PersistentStage {
   using Shape = WgmmaShape<128, 256, 4, true>;
@@ -101,7 +101,7 @@ struct PersistentStage {
 static_assert(PersistentStage::kSmemBytes == 230464 && PersistentStage::kSmemBytes <= kMaxSmemPerBlock,
               "192 KB of stages + 32 KB of C staging + 1 KB alignment + barriers");
 
-// 21 conv-wgmma: the implicit-GEMM convolution on this machinery: one producer warpgroup (one
+// 14d conv-wgmma: the implicit-GEMM convolution on this machinery: one producer warpgroup (one
 // thread issuing TMA im2col boxes, or all 128 gathering A) and kTileM / 64 consumers; which tile:
 // conv::wgmma_tile (gemmlab/conv_problem.h), the same {m, n, blocks per SM} as these shapes.
 // 64 x 128: 4 stages of 24 KB, two blocks per SM (its wgmma needs more than the 80 registers a
@@ -128,7 +128,7 @@ static_assert(ConvWgmmaStage::kBlocksPerSm * (ConvWgmmaStage::smem_bytes<ConvWgm
 
 // conv::wgmma_tile (which the launch and the Conv view follow) names exactly these shapes: same
 // rows, columns and blocks per SM, and its max_splits - 1 partial tiles of fp32 fit the stages'
-// shared memory, where the k slices of a tile add up (21_conv_wgmma.cuh).
+// shared memory, where the k slices of a tile add up (conv/14d_conv_wgmma/conv_wgmma.cuh).
 template <class S>
 constexpr bool conv_tile_is(const conv::WgmmaTile& t, int blocks_per_sm) {
   return t.m == S::kTileM && t.n == S::kTileN && t.blocks_per_sm == blocks_per_sm &&

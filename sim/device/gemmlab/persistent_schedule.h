@@ -148,7 +148,7 @@ GL_HD constexpr long long whole_rows_longest_cols(const Plan& p) {
   return static_cast<long long>(ceil_div(units, p.clusters)) * p.tile_cols;
 }
 
-// The kernel's narrowed widths (17_persistent.cuh): 240 and 248 columns.
+// The kernel's narrowed widths (hopper/19_persistent/persistent.cuh): 240 and 248 columns.
 inline constexpr int kNarrowMinCols = 240, kNarrowMaxCols = 248;
 
 // Plan p (no tail, every unit real, rest clusters busy in its last round) with its last rows

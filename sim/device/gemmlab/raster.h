@@ -241,7 +241,7 @@ GL_HD constexpr KRange split_k_parallel_range(int slice, int problem_k, int tile
   return KRange{slice * size, slice + 1 < slices ? (slice + 1) * size : problem_k};
 }
 
-// How many k slices stage 6 (split-k) launches: enough blocks to fill every slot of the GPU
+// How many k slices stage 13a (split-k) launches: enough blocks to fill every slot of the GPU
 // (slots = SMs * blocks per SM), but each slice at least 16 k tiles; 1 when the tiles fill it.
 GL_HD constexpr int split_k_parallel_slices(long long tiles, long long slots, int problem_k, int tile_k) {
   if (slots <= 0 || tiles >= slots) return 1;

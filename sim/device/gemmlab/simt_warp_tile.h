@@ -1,4 +1,4 @@
-// The FP32 SIMT threadblock of stages 3-7 (seeds 000 and 002: CUTLASS's SIMT SGEMM,
+// The FP32 SIMT threadblock of stages 5, 6, 11, 13a, 13b (seeds 000 and 002: CUTLASS's SIMT SGEMM,
 // ThreadblockShape 128x128x8, WarpShape 32x64x8, 256 threads, MmaSimtPolicy<WarpShape<4,8>,
 // RowMajorInterleaved<2>, LaneMmaShape<4,4>>): where each thread's 8x8 accumulators sit in the
 // block tile, where its global->shared stores land and where its shared->register fragment loads

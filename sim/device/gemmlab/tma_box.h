@@ -37,10 +37,10 @@ static_assert(sw128_offset(7, 56) == 7 * 128 + 0);  // chunk 7 of row 7 -> chunk
 // Bytes one box of `rows` rows lands as; what the stage's mbarrier expects (expect_tx) per box.
 GL_HD constexpr int box_bytes(int rows) { return rows * kRowBytes; }
 
-// A B box `cols` rows long shared by the two blocks of a cluster (stages 16, 17): each block loads
+// A B box `cols` rows long shared by the two blocks of a cluster (stages 18, 19): each block loads
 // tile_n / 2 rows of it and multicasts them to both. Block `rank` (0 or 1) starts at this row:
 // rank 1 at cols - tile_n / 2, so a whole tile splits in halves and a narrowed one (240 or 248
-// columns, stage 17) has halves that overlap by 16 or 8 rows, which both blocks write alike.
+// columns, stage 19) has halves that overlap by 16 or 8 rows, which both blocks write alike.
 //   (rank 1, 256, 256) -> 128; (rank 1, 240, 256) -> 112
 GL_HD constexpr int pair_b_part_row(int rank, int cols, int tile_n) { return rank * (cols - tile_n / 2); }
 static_assert(pair_b_part_row(0, 240, 256) == 0 && pair_b_part_row(1, 256, 256) == 128 &&

@@ -3,7 +3,7 @@
 //   - the window of one GEMM row (output pixel) over its input image, padding included;
 //   - a block's slice of the implicit im2col matrix: its rows x the R*S taps, padding marked;
 //   - the A-tile copy of one k-tile: which thread loads which 16-byte vector from which (n, h, w, c),
-//     or (stage 21) which pixel the TMA's im2col box puts in each row;
+//     or (stage 14d) which pixel the TMA's im2col box puts in each row;
 //   - which (row, tap) cells of the slice read a given input pixel (the inverse mapping).
 // sim/tests/test_conv_picture.cpp checks them against the address function directly.
 #pragma once
@@ -24,7 +24,7 @@ struct WindowCell {
 // The R*S cells row m's window covers, r-major.
 std::vector<WindowCell> window_of(const Shape& sh, long long m);
 
-// One 16-byte vector of the A tile's copy for one k-tile (stage 18's ImplicitGemmCopyA).
+// One 16-byte vector of the A tile's copy for one k-tile (stage 14a's ImplicitGemmCopyA).
 struct TileLoad {
   int thread, access;     // thread of the block, its access i
   int row_in_tile;        // GEMM row inside the tile
@@ -44,7 +44,7 @@ struct TileLoadRequest {
   int sms = 132;
   long long block_m = 0;  // which block along M (blockIdx.x)
   int k_tile = 0;         // which k-tile of the main loop
-  // Stage 21's copy instead: one TMA im2col box of the stage's tile rows x 64 channels per k-tile
+  // Stage 14d's copy instead: one TMA im2col box of the stage's tile rows x 64 channels per k-tile
   // (conv::wgmma_tile, im2col_box_pixel), fp16 with C % 64 == 0; `tile` is ignored.
   bool tma_box = false;
 };
@@ -52,7 +52,7 @@ struct TileLoadRequest {
 struct TileLoads {
   int tile;               // the tile used (index into kTiles; -1 for a TMA box)
   int tile_m, tile_n;     // its rows and columns
-  long long blocks;       // the launch's blocks (stage 21: with its k slices)
+  long long blocks;       // the launch's blocks (stage 14d: with its k slices)
   int rows, threads, accesses_per_thread, elements_per_vector, k_tile_elements;
   long long k_tiles;      // of the whole main loop
   std::vector<TileLoad> loads;  // thread-major, then access

@@ -8,7 +8,7 @@
 // H200 (sim/tests/data/kernel_smem_ncu_h200.json).
 //
 // Addresses are byte offsets in the block's shared memory. Where a kernel has two separate
-// __shared__ arrays (sliced-k, stages 8-10) their relative placement is ptxas's; both start on a
+// __shared__ arrays (sliced-k, stages 7-9) their relative placement is ptxas's; both start on a
 // 128-byte boundary and a common shift by a multiple of 16 bytes only rotates the banks.
 #pragma once
 #include <functional>

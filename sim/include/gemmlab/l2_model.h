@@ -180,11 +180,11 @@ struct L2ReplayOptions {
   std::uint64_t max_lookups = kMaxL2Lookups;  // refuse a replay above this (at most kMaxL2Lookups)
   CoresidentRates coresident;     // the replay's clock with 2 blocks per SM (l2_progress.h)
   GlobalLoad global_load = GlobalLoad::Ldg;  // only for the ncu look-up counts (extra_tag_lookups)
-  // Clusters whose blocks share their B tile through TMA multicast (stages 16, 17): one copy per
+  // Clusters whose blocks share their B tile through TMA multicast (stages 18, 19): one copy per
   // cluster reaches L2, so only the cluster's rank-0 block requests B (its DRAM sectors are
   // charged to the C tiles part by part, each rank's tile the part its block loads). A block's rank is
-  // blockIdx.y % multicast_b (stage 16: clusters along gridDim.y) or, with multicast_rank_linear,
-  // its launch index % multicast_b (stage 17's tile list: a cluster's blocks are consecutive).
+  // blockIdx.y % multicast_b (stage 18: clusters along gridDim.y) or, with multicast_rank_linear,
+  // its launch index % multicast_b (stage 19's tile list: a cluster's blocks are consecutive).
   int multicast_b = 1;  // 1 or 2
   bool multicast_rank_linear = false;
 };

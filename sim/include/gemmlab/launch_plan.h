@@ -31,7 +31,7 @@ struct LaunchSpec {
   // blocks along m, serpentine slabs of persistent_stride n tiles) on the device's resident
   // clusters sets the order, as a tile list: round by round, cluster by cluster, block by block,
   // which is the order in which 132 long-lived blocks take their tiles when all tiles take as
-  // long. Where 17_persistent.cu runs its stream-k tail, the tail's tiles become its pieces (a
+  // long. Where hopper/19_persistent/persistent.cu runs its stream-k tail, the tail's tiles become its pieces (a
   // block each, with the piece's k-tiles); the waves still count whole tiles.
   int persistent_cluster_m = 0;
   int persistent_stride = 0;
@@ -52,7 +52,7 @@ struct TileSpans {
   // Rows of the last tile row and columns of the last tile column inside the problem (the tile's
   // size when it divides M or N): the rest of those tiles is predicated off.
   int edge_rows = 0, edge_cols = 0;
-  // Stage 17's narrowed rows (BlockPlan::row_tiles): each tile's first column and column count
+  // Stage 19's narrowed rows (BlockPlan::row_tiles): each tile's first column and column count
   // (0 for the wide rows' missing last tile); empty where the grid is uniform.
   std::vector<int> col_first, col_count;
   long long alone = 0;               // tiles one block computes alone
@@ -60,7 +60,7 @@ struct TileSpans {
 };
 TileSpans tile_spans(const BlockPlan& plan, const Timeline& timeline);
 
-// Stage 17's narrowed rows at this problem (persistent_schedule.h); rows = 0 where none.
+// Stage 19's narrowed rows at this problem (persistent_schedule.h); rows = 0 where none.
 struct NarrowedRows {
   int rows = 0;              // tile rows (both blocks of each cluster row)
   int tiles = 0;             // tiles in each of them (one more than the others)

@@ -43,7 +43,7 @@ enum class SegmentRole {
   SplitParallel, // one k slice; writes its own partial C to the workspace
   SkPartial,     // stream-k: part of the tile's k; stores partial accumulators for the finisher
   SkFinish,      // stream-k: covers the tile's last iteration; waits for peers, fix-up, epilogue
-  ReduceAdd,     // stage 17's stream-k tail: part of the tile's k, then adds its sums into C (the
+  ReduceAdd,     // stage 19's stream-k tail: part of the tile's k, then adds its sums into C (the
                  // TMA's reduce-add in L2) once the tile's k-tile-0 piece has stored it
 };
 const char* segment_role_name(SegmentRole r);
@@ -57,7 +57,7 @@ struct WorkSegment {
   int tile_index = 0;    // m_tile * tiles_n + n_tile
   int slice = 0;         // split-k slice (blockIdx.z)
   int peers = 0;         // SkFinish: partial tiles to wait for and add
-  // Stage 17's narrowed tiles (persistent_schedule.h): columns [col0, col0 + cols) instead of
+  // Stage 19's narrowed tiles (persistent_schedule.h): columns [col0, col0 + cols) instead of
   // n_tile's; n_tile is then the tile's index in its row. cols = 0: n_tile's columns.
   int col0 = 0;
   int cols = 0;
@@ -89,10 +89,10 @@ struct BlockPlan {
   streamk::Plan streamk;
   std::vector<BlockWork> blocks;  // launch order
   std::vector<WorkSegment> segments;
-  // Tiles in each tile row where the rows differ (stage 17's narrowed rows hold one tile more,
+  // Tiles in each tile row where the rows differ (stage 19's narrowed rows hold one tile more,
   // tiled_shape.n is then the most); empty: tiled_shape.n in every row.
   std::vector<int> row_tiles;
-  // Block b runs on SM slot b % slots, after the slot's block before it (stage 17's resident
+  // Block b runs on SM slot b % slots, after the slot's block before it (stage 19's resident
   // blocks with narrowed rows, whose tiles do not all take as long); false: a freed slot takes the
   // next block of the list.
   bool static_slots = false;

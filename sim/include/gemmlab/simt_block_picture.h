@@ -1,4 +1,4 @@
-// The FP32 SIMT block of stages 3-7 as a picture (lesson 5): which warp and lane hold each
+// The FP32 SIMT block of stages 5, 6, 11, 13a, 13b as a picture (lesson 5): which warp and lane hold each
 // accumulator of the 128 x 128 block tile, from simt_tile::thread_tile_origin, the function the
 // kernels call. 8 warps of 32 x 64 (4 along m, 2 along n); a lane's 8 x 8 accumulators are 2 x 2
 // blocks of 4 x 4, 16 rows and 32 columns apart.

@@ -309,7 +309,7 @@ const StageDesc* stage_of_kernel(std::string_view ncu_kernel_name);
 
 // A stage as the kernel of a measurement was built. A kernel whose name carries its shape
 // ("staged_epilogue_kernel<MultistageShape<128, 256, 32, 4, 64, 64>, 1>") may be an earlier build
-// of the stage than the registered one: stage 12 had that 128 x 256 tile until 2026-11-26, stage 14
+// of the stage than the registered one: stage 12 had that 128 x 256 tile until 2026-11-26, stage 16
 // a WgmmaShape<128, 256, 4, 0> until 2026-11-27 (the per-stage ncu captures of 2026-11-26 were of
 // it). Models of such a capture describe that kernel: the tile, threads and
 // shared memory from its name; `current` says whether they are the registered ones (registers,

@@ -1,4 +1,4 @@
-// View 8, "Conv": an implicit-GEMM convolution (the conv stages 18-20). Left, one input image with
+// View 8, "Conv": an implicit-GEMM convolution (the conv stages 14a-14c). Left, one input image with
 // the selected output pixel's filter window sliding over it, padding drawn around; right, the
 // block's slice of the im2col matrix that is never stored (its rows = output pixels, its columns =
 // filter taps), and below it the A tile of one k-tile as the block's threads copy it (which thread
@@ -24,7 +24,7 @@ namespace {
 struct ConvUiState {
   int problem[10] = {1, 8, 8, 64, 64, 3, 3, 1, 1, 1};  // N, H, W, C, K, R, S, pad, stride, dilation
   std::string element = "f16";
-  std::string copy = "cp.async";  // or "tma": stage 21's im2col box
+  std::string copy = "cp.async";  // or "tma": stage 14d's im2col box
   int row = 9;            // the selected GEMM row (output pixel)
   int block = 0;          // block along M
   int k_tile = 0;
@@ -57,7 +57,7 @@ class ConvView final : public View {
     if (const char* why = conv::check_shape(sh, element_of(ui_.element))) return Error{why};
     if (spec.quantity == "conv.gemm_m") return double(sh.gemm_m());
     if (spec.quantity == "conv.gemm_k") return double(sh.gemm_k());
-    if (spec.quantity == "conv.blocks") {  // the launch the view draws: stage 18's tile, or stage 21's
+    if (spec.quantity == "conv.blocks") {  // the launch the view draws: stage 14a's tile, or stage 14d's
       auto l = compute();
       if (!l) return Error{l.error()};
       return double(l->blocks);
@@ -365,7 +365,7 @@ class ConvView final : public View {
     (void)sh;
   }
 
-  // Stage 21's A box of the selected k-tile: one row per output pixel, coloured by the image the
+  // Stage 14d's A box of the selected k-tile: one row per output pixel, coloured by the image the
   // copy engine read it from, dark where it zero-filled (padding, or past the last image).
   void draw_box(const conv::Shape& sh, const conv::TileLoads& l) {
     const conv::Rsc tap = conv::k_tap(sh, ui_.k_tile * 64);

@@ -183,7 +183,7 @@ void GridView::draw_tiles() {
   cv.axis_x(float(m.tiles.tiles_m), grid_width(), m.spec.tile.n, tr("n, elements"));
   cv.axis_y(0, float(m.tiles.tiles_m), m.spec.tile.m, "m");
   draw_partial_tiles(cv);
-  // Clusters (stages 16, 17): m tiles 2j and 2j+1 of one n tile form a cluster.
+  // Clusters (stages 18, 19): m tiles 2j and 2j+1 of one n tile form a cluster.
   if (const int cm = m.spec.l2.multicast_b; cm > 1 && cv.scale() * cm >= 6 && cv.scale_x() >= 6) {
     ImDrawList* dl = cv.draw_list();
     for (int r = 0; r < m.tiles.tiles_m; r += cm)

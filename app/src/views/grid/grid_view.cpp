@@ -105,7 +105,7 @@ Json GridView::export_data() const {
   for (size_t t = 0; t < m.tiles.first_block.size(); ++t) {
     Json row = {t / m.tiles.tiles_n, t % m.tiles.tiles_n, m.tiles.first_block[t], m.tiles.finishing_block[t],
                 m.tiles.blocks[t], m.tiles.start[t], m.tiles.end[t]};
-    if (narrowed()) {  // stage 17's narrowed rows: each tile's columns; a wide row has no last tile
+    if (narrowed()) {  // stage 19's narrowed rows: each tile's columns; a wide row has no last tile
       if (m.tiles.col_count[t] == 0) continue;
       row.push_back(m.tiles.col_first[t]);
       row.push_back(m.tiles.col_count[t]);

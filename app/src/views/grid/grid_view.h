@@ -99,7 +99,7 @@ class GridView final : public View {
   void draw_time_bar();
 
   // ---- grid_tiles.cpp ----
-  // Stage 17's narrowed rows (TileSpans::col_first): tiles of different widths, drawn at their
+  // Stage 19's narrowed rows (TileSpans::col_first): tiles of different widths, drawn at their
   // columns; the canvas stays in units of tile.n columns.
   bool narrowed() const { return !model_->tiles.col_first.empty(); }
   float grid_width() const;

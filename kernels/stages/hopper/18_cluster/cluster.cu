@@ -10,7 +10,7 @@
 namespace gemmlab::kernels {
 namespace {
 
-using Stage = hopper::ClusterStage;  // stage 15's tile, clusters of 2 along m (hopper_shapes.h)
+using Stage = hopper::ClusterStage;  // stage 17's tile, clusters of 2 along m (hopper_shapes.h)
 using Shape = Stage::Shape;
 static_assert(Stage::kClusterM == hopper::kClusterBlocks);
 const void* kKernel = reinterpret_cast<const void*>(hopper::cluster_kernel<Shape>);

@@ -12,7 +12,7 @@
 namespace gemmlab::kernels {
 namespace {
 
-using Stage = hopper::PersistentStage;  // stage 16's tile and clusters (hopper_shapes.h)
+using Stage = hopper::PersistentStage;  // stage 18's tile and clusters (hopper_shapes.h)
 using Shape = Stage::Shape;
 static_assert(Stage::kClusterM == hopper::kClusterBlocks);
 const void* kKernel = reinterpret_cast<const void*>(hopper::persistent_kernel<Shape, true>);

@@ -8,7 +8,7 @@
 //              so stage it % S and parity it / S & 1 run on across tile boundaries.
 //   producer : never waits for an epilogue: as soon as a stage is free it loads the next k-tile,
 //              of this unit or already of the next.
-//   consumers: per unit, the k-tiles as stage 16 (the first MMA overwrites the accumulators, so
+//   consumers: per unit, the k-tiles as stage 18 (the first MMA overwrites the accumulators, so
 //              they are never zeroed); while the last k-tile's MMAs run, look up the next unit;
 //              then wait for all MMAs, release the last stage, store the accumulators while the
 //              producer refills the stages for the next unit, and start it with the pipeline full.
@@ -23,7 +23,7 @@
 //              half to the copy engine as two 32 x 32 TMA stores (cp.async.bulk.tensor ...
 //              bulk_group) while the warpgroup fills the other half; the stores of the last
 //              chunks run on under the next unit's main loop. Otherwise (beta != 0 reads C, or
-//              rows not 16-byte aligned) stage 14's direct stores.
+//              rows not 16-byte aligned) stage 16's direct stores.
 #pragma once
 #include "stages/hopper/cluster_multicast.cuh"
 #include "gemmlab/persistent_schedule.h"
@@ -208,7 +208,7 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
     if (kTmaStore && plan.narrow_rows > 0) tma_prefetch_descriptor(&map_c8);
   }
   __syncwarp();
-  cluster_arrive_relaxed();  // waited for before the first remote operation, as stage 16
+  cluster_arrive_relaxed();  // waited for before the first remote operation, as stage 18
 
   const int k_tiles = plan.k_tiles;
   const int segments = persistent::segments(plan, cluster);
