@@ -6,6 +6,7 @@
 
 #include "fuzz_support.h"
 #include "headless_render.h"
+#include "replay_limit.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   namespace fs = std::filesystem;
@@ -14,6 +15,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     fs::create_directories(scratch() / "course" / "x");
     std::ofstream(scratch() / "course" / "course.toml") << "lessons = [\"x\"]\n";
     gemmlab::fuzz::start_headless_imgui();
+    // Launches up to 2^18 L2 look-ups are replayed (a few milliseconds); larger ones draw the
+    // "not replayed" note. Without this the default 4096^3 replay took a second per input.
+    gemmlab::app::set_l2_replay_limit(1u << 18);
     return true;
   }();
   (void)ready;

@@ -2,6 +2,8 @@
 // on a worker thread).
 #include "views/grid/grid_view.h"
 
+#include "replay_limit.h"
+
 namespace gemmlab::app::grid {
 
 std::string GridView::key() const {
@@ -96,13 +98,13 @@ Expected<GridModel> GridView::build_model() const {
 
 void GridView::start_l2() {
   if (!model_) return;
-  if (model_->l2_lookups > kMaxL2Lookups) {
+  if (model_->l2_lookups > l2_replay_limit()) {
     // A limit of the simulator, not a fault of the settings: said as a note, not an error.
     l2_too_large_ = true;
     l2_error_ = trf("L2 not replayed: it would take %s look-ups, more than the simulator's %s. A smaller problem "
                     "or larger tiles show it.",
                     fmt_int(static_cast<long long>(model_->l2_lookups)).c_str(),
-                    fmt_int(static_cast<long long>(kMaxL2Lookups)).c_str());
+                    fmt_int(static_cast<long long>(l2_replay_limit())).c_str());
     return;
   }
   if (l2_job_.valid()) l2_job_.wait();  // the old one holds its own copy of the model

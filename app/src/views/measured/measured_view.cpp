@@ -26,6 +26,7 @@
 #include "model/ncu_numbers.h"
 #include "model/settings_schema.h"
 #include "model/work_pool.h"
+#include "replay_limit.h"
 #include "ui_util.h"
 #include "view.h"
 
@@ -93,7 +94,7 @@ SimOutcome simulate(const SimSetup& s) {
   }
   auto launch = plan_launch(spec, *dev);
   if (!launch) return out.error = launch.error(), out;
-  if (launch->l2_lookups > kMaxL2Lookups) return out.error = "too large to replay", out;
+  if (launch->l2_lookups > l2_replay_limit()) return out.error = "too large to replay", out;
   auto r = replay_launch_l2(*launch);
   if (!r) return out.error = r.error(), out;
   out.hit_rate = r->hit_rate;
