@@ -19,8 +19,14 @@ std::optional<double> NcuKernel::metric(const std::string& n) const {
 std::string NcuKernel::short_name() const {
   std::string s = name;
   if (s.rfind("void ", 0) == 0) s = s.substr(5);
+  // Namespaces say nothing a learner needs; ncu writes an anonymous one as "unnamed>::" or
+  // "(anonymous namespace)::". "void unnamed>::double_buffer_kernel<4>(int, ...)" -> "double_buffer_kernel".
+  for (const char* anonymous : {"(anonymous namespace)::", "<unnamed>::", "unnamed>::"})
+    for (size_t at; (at = s.find(anonymous)) != std::string::npos;) s.erase(at, std::string(anonymous).size());
   const auto cut = s.find_first_of("<(");
-  return cut == std::string::npos ? s : s.substr(0, cut);
+  if (cut != std::string::npos) s = s.substr(0, cut);
+  const auto scope = s.rfind("::");
+  return scope == std::string::npos ? s : s.substr(scope + 2);
 }
 
 std::vector<std::string> split_csv_line(const std::string& line) {
