@@ -1,6 +1,7 @@
 #include "gemmlab/conv_picture.h"
 
 #include "gemmlab/fp16_smem_tile.h"
+#include "gemmlab/stage_desc.h"
 
 namespace gemmlab::conv {
 
@@ -57,10 +58,13 @@ void list_loads(const TileLoadRequest& q, TileLoads& out) {
 // copy engine fills row i with pixel im2col_box_pixel(i).
 Expected<TileLoads> box_loads(const TileLoadRequest& q) {
   const Shape& sh = q.shape;
-  if (q.element != Element::F16) return Error{"the TMA im2col box is stage 21's copy: fp16 only"};
+  // The stages by their registry numbers (14d, 14a), never typed here.
+  const std::string tma_stage = stage_numbers_of(StageTrack::conv_hopper);
+  if (q.element != Element::F16) return Error{"the TMA im2col box is stage " + tma_stage + "'s copy: fp16 only"};
   if (!im2col_tma_fits(sh))
-    return Error{"stage 21 loads A with TMA im2col boxes only where C is a multiple of 64 (one tap per 64-channel "
-                 "k-tile) and the box corners fit the tensor map; it gathers other shapes like stage 18"};
+    return Error{"stage " + tma_stage + " loads A with TMA im2col boxes only where C is a multiple of 64 (one tap "
+                 "per 64-channel k-tile) and the box corners fit the tensor map; it gathers other shapes like stage " +
+                 stage_numbers_of(StageTrack::conv_fp16)};
   const WgmmaTile t = wgmma_tile(sh, q.sms, true);
   const long long blocks_m = (sh.gemm_m() + t.m - 1) / t.m;
   if (q.block_m < 0 || q.block_m >= blocks_m)

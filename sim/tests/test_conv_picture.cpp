@@ -65,6 +65,22 @@ TEST(ConvPicture, TileLoadsFollowTheThreadMap) {
   }
 }
 
+// A shape the TMA copy cannot take is refused naming the stages by their registry numbers.
+TEST(ConvPicture, TmaBoxRefusalsNameTheStagesByNumber) {
+  TileLoadRequest q;
+  q.shape = Shape{2, 7, 7, 32, 128, 3, 3, 1, 1, 1};  // C 32: not a multiple of 64
+  q.tma_box = true;
+  auto l = tile_loads(q);
+  ASSERT_FALSE(l.ok());
+  EXPECT_NE(l.error().find("stage 14d loads A with TMA im2col boxes"), std::string::npos) << l.error();
+  EXPECT_NE(l.error().find("like stage 14a"), std::string::npos) << l.error();
+  q.shape.c = 64;
+  q.element = Element::S8;
+  auto s8 = tile_loads(q);
+  ASSERT_FALSE(s8.ok());
+  EXPECT_NE(s8.error().find("stage 14d's copy: fp16 only"), std::string::npos) << s8.error();
+}
+
 // Stage 14d's copy: one TMA im2col box per k-tile, a row per output pixel, 64 channels.
 TEST(ConvPicture, TmaBoxRowsAreTheTilesPixels) {
   TileLoadRequest q;

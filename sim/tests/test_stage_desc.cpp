@@ -59,6 +59,10 @@ TEST(StageTable, NumberAndNameComeFromTheLesson) {
   EXPECT_STREQ(find_stage_desc("conv-wgmma")->number, "14d");
   EXPECT_STREQ(find_stage_desc("tma")->number, "15");
   EXPECT_STREQ(find_stage_desc("persistent")->name, "19 persistent blocks");
+  // A track's stages by number, for the messages that name them (conv_picture, the conv view).
+  EXPECT_EQ(stage_numbers_of(StageTrack::conv_int8), "14b");
+  EXPECT_EQ(stage_numbers_of(StageTrack::conv_hopper), "14d");
+  EXPECT_EQ(stage_numbers_of(StageTrack::fp16), "7, 8, 9, 10, 12");
   // Every number is its lesson folder's ("09-swizzle" -> "9"), unique, and the folder's prefix.
   std::set<std::string> numbers;
   for (const StageDesc& s : stage_table()) {

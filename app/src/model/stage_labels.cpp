@@ -10,13 +10,6 @@ std::string stage_label(const std::string& id) {
   return std::string(d->number) + " " + id;
 }
 
-std::string stage_numbers_of_track(StageTrack track) {
-  std::string out;
-  for (const StageDesc& s : stage_table())
-    if (s.track == track && *s.number) out += (out.empty() ? "" : ", ") + std::string(s.number);
-  return out;
-}
-
 std::vector<std::string> stages_taught_by(const std::string& lesson_id) {
   std::vector<std::string> out;
   for (const StageDesc& s : stage_table())

@@ -5,15 +5,10 @@
 #include <string>
 #include <vector>
 
-#include "gemmlab/stage_desc.h"
-
 namespace gemmlab::app {
 
 // "<number> <id>"; the id alone for a stage without a lesson (or an id the registry lacks).
 std::string stage_label(const std::string& id);
-
-// The numbers of a track's stages, in registry order: conv_int8 -> "14b".
-std::string stage_numbers_of_track(StageTrack track);
 
 // The stages lesson `lesson_id` teaches, in registry order.
 std::vector<std::string> stages_taught_by(const std::string& lesson_id);

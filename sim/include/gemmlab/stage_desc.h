@@ -268,6 +268,13 @@ inline constexpr int stage_index(std::string_view id) {
 }
 
 inline std::span<const StageDesc> stage_table() { return kStageTable; }
+// The numbers of a track's stages, in registry order: conv_int8 -> "14b"; several: "14a, 14b".
+inline std::string stage_numbers_of(StageTrack track) {
+  std::string out;
+  for (const StageDesc& s : kStageTable)
+    if (s.track == track && *s.number) out += (out.empty() ? "" : ", ") + std::string(s.number);
+  return out;
+}
 // nullptr when no stage has this id.
 inline const StageDesc* find_stage_desc(std::string_view id) {
   const int i = stage_index(id);

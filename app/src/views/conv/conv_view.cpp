@@ -13,7 +13,7 @@
 #include "canvas.h"
 #include "gemmlab/conv_picture.h"
 #include "gemmlab/fragments.h"
-#include "model/stage_labels.h"
+#include "gemmlab/stage_desc.h"
 #include "palette.h"
 #include "ui_util.h"
 #include "view.h"
@@ -170,19 +170,19 @@ class ConvView final : public View {
     combo_string(tr("element"), &ui_.element, {"f16", "s8", "s4"}, 4);
     help_marker(trf("f16: stage %s (8 channels per 16-byte vector), s8: stage %s (16), s4: stage %s (32, packed "
                     "eight per 32-bit word).",
-                    stage_numbers_of_track(StageTrack::conv_fp16).c_str(),
-                    stage_numbers_of_track(StageTrack::conv_int8).c_str(),
-                    stage_numbers_of_track(StageTrack::conv_int4).c_str())
+                    stage_numbers_of(StageTrack::conv_fp16).c_str(),
+                    stage_numbers_of(StageTrack::conv_int8).c_str(),
+                    stage_numbers_of(StageTrack::conv_int4).c_str())
                     .c_str());
     ImGui::SameLine();
     combo_string(tr("copy"), &ui_.copy, {"cp.async", "tma"}, 7);
-    const std::string cp_async = stage_numbers_of_track(StageTrack::conv_fp16) + ", " +
-                                 stage_numbers_of_track(StageTrack::conv_int8) + ", " +
-                                 stage_numbers_of_track(StageTrack::conv_int4);
+    const std::string cp_async = stage_numbers_of(StageTrack::conv_fp16) + ", " +
+                                 stage_numbers_of(StageTrack::conv_int8) + ", " +
+                                 stage_numbers_of(StageTrack::conv_int4);
     help_marker(trf("cp.async: the threads of stages %s copy 16-byte vectors through the address function. tma: "
                     "stage %s's copy, one TMA im2col box per k-tile that the copy engine fills row by row (fp16, C a "
                     "multiple of 64).",
-                    cp_async.c_str(), stage_numbers_of_track(StageTrack::conv_hopper).c_str())
+                    cp_async.c_str(), stage_numbers_of(StageTrack::conv_hopper).c_str())
                     .c_str());
     ImGui::SameLine();
     input_int(tr("row"), &ui_.row, 0, 1 << 30, 6);
