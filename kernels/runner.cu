@@ -39,6 +39,7 @@ std::string nvidia_driver_version() {
 
 // ---------------------------------------------------------------- public helpers
 std::string Target::id() const {
+  if (launch_instead) return name_instead;
   if (stage) return stage->id;
   return gemm_reference(operand_track(track))->id;
 }

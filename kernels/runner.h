@@ -12,6 +12,7 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <stdexcept>
@@ -37,6 +38,10 @@ struct Problem {
 struct Target {
   const StageInfo* stage = nullptr;  // nullptr: cuBLAS
   Track track = Track::fp32;
+  // Set: this launches instead of the stage's own kernel, under the stage's checks and data (an
+  // exercise's GPU grade: the stage's kernel built with the learner's function, kernels/exercise/).
+  std::function<cudaError_t(const GemmArgs&)> launch_instead;
+  std::string name_instead;  // what id() says for it, e.g. "smem-swizzle (yours)"
   // The data a stage reads is its operand track's (a hopper stage reads the fp16 problem).
   static Target of(const StageInfo& s) { return {&s, operand_track(s.track)}; }
   static Target cublas(Track t) { return {nullptr, t}; }

@@ -50,10 +50,11 @@ __device__ __forceinline__ uint4 load_vector(const __half* first, int k, int K, 
 }
 
 // One thread's share of an operand tile: where its vectors come from and where they go.
-template <int kRows, int kTileK, int kThreads, bool kSwizzled, bool kVectorized>
+template <int kRows, int kTileK, int kThreads, bool kSwizzled, bool kVectorized,
+          class SharedLayout = SmemOperandLayout<kTileK, kSwizzled>>
 struct OperandTileCopy {
   using ThreadMap = OperandThreadMap<kRows, kTileK, kThreads>;
-  using Layout = SmemOperandLayout<kTileK, kSwizzled>;
+  using Layout = SharedLayout;
   static constexpr int kAccesses = ThreadMap::kAccesses;
   static constexpr bool kVectorizedLoads = kVectorized;
 

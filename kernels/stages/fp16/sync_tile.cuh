@@ -11,7 +11,9 @@
 #include "gemmlab/fp16_shapes.h"
 #include "stages/fp16/fp16_tile_copy.cuh"
 #include "stages/fp16/fp16_warp_tile.cuh"
+#ifndef __CUDACC_RTC__  // NVRTC (an exercise's GPU grade, kernels/exercise/) builds the kernel alone
 #include "stage_api.h"
+#endif
 
 namespace gemmlab::kernels::fp16 {
 
@@ -54,13 +56,14 @@ struct FragmentLoads<FragmentLoad::Lds32, Layout, kTileK> {
 
 // Two blocks per SM (at most 128 registers) on the fast path; the scalar fallback, which needs
 // more registers for its 2-byte loads, is left one block so that it does not spill.
-template <class S, FragmentLoad kLoad, bool kSwizzled, bool kVectorized>
+// Layout: the shared layout's offset(row, k); an exercise passes the learner's function here.
+template <class S, FragmentLoad kLoad, bool kSwizzled, bool kVectorized,
+          class Layout = SmemOperandLayout<S::kTileK, kSwizzled>>
 __global__ void __launch_bounds__(S::kThreads, kVectorized ? 2 : 1)
     sync_tile_kernel(const __half* A, const __half* B, float* C, int M, int N, int K, float alpha,
                      float beta) {
-  using Layout = SmemOperandLayout<S::kTileK, kSwizzled>;
-  using CopyA = OperandTileCopy<S::kTileM, S::kTileK, S::kThreads, kSwizzled, kVectorized>;
-  using CopyB = OperandTileCopy<S::kTileN, S::kTileK, S::kThreads, kSwizzled, kVectorized>;
+  using CopyA = OperandTileCopy<S::kTileM, S::kTileK, S::kThreads, kSwizzled, kVectorized, Layout>;
+  using CopyB = OperandTileCopy<S::kTileN, S::kTileK, S::kThreads, kSwizzled, kVectorized, Layout>;
   __shared__ __align__(128) __half sA[S::kTileM * S::kTileK];  // 8 KB for kTileK 32
   __shared__ __align__(128) __half sB[S::kTileN * S::kTileK];
 
@@ -95,6 +98,7 @@ __global__ void __launch_bounds__(S::kThreads, kVectorized ? 2 : 1)
                                                   alpha, beta);
 }
 
+#ifndef __CUDACC_RTC__
 // Host side shared by the three stages: grid (m tiles, n tiles), 16-byte loads when the rows
 // allow them, the scalar form otherwise.
 template <class S, FragmentLoad kLoad, bool kSwizzled>
@@ -111,5 +115,6 @@ cudaError_t launch_sync_tile(const GemmArgs& args) {
         A, B, args.C, args.m, args.n, args.k, args.alpha, args.beta);
   return cudaGetLastError();
 }
+#endif  // __CUDACC_RTC__
 
 }  // namespace gemmlab::kernels::fp16

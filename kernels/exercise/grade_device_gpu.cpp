@@ -1,0 +1,204 @@
+// An exercise graded on the GPU (grade_device.h): the stage's kernel is compiled by NVRTC with the
+// learner's function in it (the harness in kernels/exercise/<grader>_harness.cuh, the kernel
+// sources shipped in kernels/ and sim/device/), checked against cuBLAS by the runner like any stage,
+// then timed in turns with the stage's own kernel. The learner's function has passed the host
+// grade first (exercise_cli.cpp), so on the inputs the kernel gives it, it ends and stays in the
+// tile: the GPU run cannot hang or write outside shared memory.
+#include <cuda.h>
+#include <nvrtc.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "grade_device.h"
+#include "runner.h"
+
+#ifndef GEMMLAB_EXERCISE_ROOT
+#define GEMMLAB_EXERCISE_ROOT ""
+#endif
+#ifndef GEMMLAB_CUDA_INCLUDE
+#define GEMMLAB_CUDA_INCLUDE "/usr/local/cuda/include"
+#endif
+
+namespace gemmlab::exercise {
+namespace {
+namespace fs = std::filesystem;
+using kernels::GemmArgs;
+
+// What the GPU grade of one grader kind compiles: the harness that wraps the learner's function
+// and the two kernels it instantiates (16-byte loads; the scalar loads of a ragged K).
+struct DeviceHarness {
+  const char* grader;
+  const char* harness;  // under kernels/
+  const char* vectorized_kernel;
+  const char* scalar_kernel;
+};
+constexpr DeviceHarness kHarnesses[] = {
+    {"smem-offset", "exercise/smem_offset_harness.cuh",
+     "&gemmlab::kernels::fp16::sync_tile_kernel<gemmlab::kernels::fp16::SmemSwizzleStage::Shape, "
+     "gemmlab::kernels::fp16::FragmentLoad::Ldmatrix, true, true, gemmlab::kernels::exercise_gpu::LearnerLayout>",
+     "&gemmlab::kernels::fp16::sync_tile_kernel<gemmlab::kernels::fp16::SmemSwizzleStage::Shape, "
+     "gemmlab::kernels::fp16::FragmentLoad::Ldmatrix, true, false, gemmlab::kernels::exercise_gpu::LearnerLayout>"},
+};
+
+const DeviceHarness* find_harness(const std::string& grader) {
+  for (const DeviceHarness& h : kHarnesses)
+    if (grader == h.grader) return &h;
+  return nullptr;
+}
+
+std::string project_root() {
+  if (const char* env = std::getenv("GEMMLAB_ROOT"); env && *env) return env;
+  return GEMMLAB_EXERCISE_ROOT;
+}
+
+// NVRTC has no C++ standard library: the two headers the kernel sources name come from libcu++.
+constexpr const char* kCstdint =
+    "#pragma once\n#include <cuda/std/cstdint>\nnamespace std { using namespace cuda::std; }\n"
+    "using cuda::std::uint32_t; using cuda::std::uint64_t; using cuda::std::int64_t; using cuda::std::uintptr_t;\n";
+constexpr const char* kCstddef = "#pragma once\n#include <cuda/std/cstddef>\nnamespace std { using namespace cuda::std; }\n";
+
+struct CompiledKernels {
+  std::string error;  // non-empty: the compiler's words
+  CUmodule module = nullptr;
+  CUfunction vectorized = nullptr, scalar = nullptr;
+  CompiledKernels() = default;
+  CompiledKernels(const CompiledKernels&) = delete;
+  CompiledKernels& operator=(const CompiledKernels&) = delete;
+  ~CompiledKernels() {
+    if (module) cuModuleUnload(module);
+  }
+};
+
+std::string nvrtc_log(nvrtcProgram p) {
+  size_t n = 0;
+  nvrtcGetProgramLogSize(p, &n);
+  std::string log(n, '\0');
+  if (n) nvrtcGetProgramLog(p, log.data());
+  while (!log.empty() && (log.back() == '\0' || log.back() == '\n')) log.pop_back();
+  return log;
+}
+
+// Fills `out` (the kernels, or the compiler's words in out.error).
+void compile(const DeviceHarness& h, const std::string& source, int cc_major, int cc_minor, CompiledKernels& out) {
+  const std::string root = project_root();
+  const std::string unit = "#line 1 \"solution.cpp\"\n" + source + "\n#include \"" + h.harness + "\"\n";
+  const char* headers[] = {kCstdint, kCstddef};
+  const char* names[] = {"cstdint", "cstddef"};
+  nvrtcProgram prog = nullptr;
+  if (nvrtcCreateProgram(&prog, unit.c_str(), "exercise.cu", 2, headers, names) != NVRTC_SUCCESS)
+    return void(out.error = "NVRTC could not start");
+  std::unique_ptr<_nvrtcProgram, void (*)(_nvrtcProgram*)> owner(prog, [](_nvrtcProgram* p) { nvrtcDestroyProgram(&p); });
+  nvrtcAddNameExpression(prog, h.vectorized_kernel);
+  nvrtcAddNameExpression(prog, h.scalar_kernel);
+  const std::string arch = "--gpu-architecture=sm_" + std::to_string(cc_major) + std::to_string(cc_minor);
+  const std::string inc_kernels = "--include-path=" + (fs::path(root) / "kernels").string();
+  const std::string inc_device = "--include-path=" + (fs::path(root) / "sim" / "device").string();
+  const std::string inc_cuda = std::string("--include-path=") + GEMMLAB_CUDA_INCLUDE;
+  const std::string inc_cccl = std::string("--include-path=") + GEMMLAB_CUDA_INCLUDE + "/cccl";
+  const char* options[] = {arch.c_str(), "--std=c++20", "-default-device",
+                           inc_kernels.c_str(), inc_device.c_str(), inc_cuda.c_str(), inc_cccl.c_str()};
+  if (nvrtcCompileProgram(prog, static_cast<int>(std::size(options)), options) != NVRTC_SUCCESS)
+    return void(out.error = nvrtc_log(prog));
+  size_t bytes = 0;
+  nvrtcGetCUBINSize(prog, &bytes);
+  std::vector<char> cubin(bytes);
+  nvrtcGetCUBIN(prog, cubin.data());
+  const char *vectorized = nullptr, *scalar = nullptr;
+  nvrtcGetLoweredName(prog, h.vectorized_kernel, &vectorized);
+  nvrtcGetLoweredName(prog, h.scalar_kernel, &scalar);
+  if (cuModuleLoadData(&out.module, cubin.data()) != CUDA_SUCCESS ||
+      cuModuleGetFunction(&out.vectorized, out.module, vectorized) != CUDA_SUCCESS ||
+      cuModuleGetFunction(&out.scalar, out.module, scalar) != CUDA_SUCCESS)
+    out.error = "the GPU did not load the compiled kernel";
+}
+
+// The learner's kernel as the runner launches a stage: grid (m tiles, n tiles) of 128 x 128,
+// 256 threads, 16-byte loads where every row starts 16-byte aligned (as launch_sync_tile picks).
+cudaError_t launch_learner(const CompiledKernels& k, const GemmArgs& a) {
+  const unsigned grid_x = static_cast<unsigned>((a.m + 127) / 128), grid_y = static_cast<unsigned>((a.n + 127) / 128);
+  const bool aligned = a.k % 8 == 0 && reinterpret_cast<uintptr_t>(a.A) % 16 == 0 && reinterpret_cast<uintptr_t>(a.B) % 16 == 0;
+  const void* A = a.A;
+  const void* B = a.B;
+  float* C = a.C;
+  int m = a.m, n = a.n, kk = a.k;
+  float alpha = a.alpha, beta = a.beta;
+  void* params[] = {&A, &B, &C, &m, &n, &kk, &alpha, &beta};
+  const CUresult r = cuLaunchKernel(aligned ? k.vectorized : k.scalar, grid_x, grid_y, 1, 256, 1, 1, 0,
+                                    reinterpret_cast<CUstream>(a.stream), params, nullptr);
+  return r == CUDA_SUCCESS ? cudaGetLastError() : cudaErrorLaunchFailure;
+}
+
+std::string short_number(double x) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.2g", x);
+  return buf;
+}
+
+}  // namespace
+
+DeviceGrade grade_on_device(const Exercise& exercise, const std::string& source) {
+  DeviceGrade d;
+  const DeviceHarness* h = find_harness(exercise.grader);
+  const kernels::StageInfo* stage = kernels::find_stage(exercise.stage);
+  if (!h || !stage) {
+    d.reason = "not graded on a GPU: this exercise's stage has no GPU harness yet, so the host grade stands alone";
+    return d;
+  }
+  if (std::string why = kernels::gpu_unavailable_reason(); !why.empty()) {
+    d.reason = "not graded on a GPU: " + why;
+    return d;
+  }
+  try {
+    kernels::Runner runner;
+    const kernels::DeviceInfo& dev = runner.device();
+    CompiledKernels k;
+    compile(*h, source, dev.cc_major, dev.cc_minor, k);
+    d.ran = true;
+    if (!k.error.empty()) {
+      d.reason = "the GPU build of stage " + std::string(stage->number) + "'s kernel with your function failed:\n" + k.error;
+      return d;
+    }
+    kernels::Target yours = kernels::Target::of(*stage);
+    yours.launch_instead = [&k](const GemmArgs& a) { return launch_learner(k, a); };
+    yours.name_instead = std::string(stage->id) + " (yours)";
+    // A problem of whole tiles with 16-byte loads, and a ragged one on the scalar path.
+    for (const kernels::Problem p : {kernels::Problem{1024, 1536, 704}, kernels::Problem{1000, 1001, 333}}) {
+      const kernels::CheckResult c = runner.check(yours, p);
+      if (c.ok) continue;
+      std::ostringstream why;
+      why << "stage " << stage->number << "'s kernel with your layout computes a wrong C at " << p.m << " x " << p.n
+          << " x " << p.k << ": ";
+      if (!c.rejected.empty()) why << c.rejected;
+      else if (c.nonfinite) why << c.nonfinite << " elements are NaN or infinite";
+      else if (c.guard_hits) why << c.guard_hits << " words outside C were written";
+      else why << "relative error " << short_number(c.rel_err) << " against cuBLAS (at most " << short_number(kernels::tolerance(stage->track)) << ")";
+      d.reason = why.str();
+      return d;
+    }
+    kernels::TimeOptions opt;
+    opt.reps = 10;
+    opt.budget_s = 2.0;
+    const std::vector<kernels::TimeResult> t =
+        runner.time_interleaved({yours, kernels::Target::of(*stage)}, {4096, 4096, 4096}, opt);
+    d.pass = true;
+    d.ratio_to_stage = t[0].median_ms > 0 ? t[1].median_ms / t[0].median_ms : 0;
+    char buf[256];
+    std::snprintf(buf, sizeof buf,
+                  "correct against cuBLAS on %s; at 4096^3 your kernel runs at %.2fx stage %s's speed (%.3f ms "
+                  "against %.3f ms, timed in turns)",
+                  dev.name.c_str(), d.ratio_to_stage, stage->number, t[0].median_ms, t[1].median_ms);
+    d.reason = buf;
+  } catch (const std::exception& e) {
+    d.pass = false;
+    d.reason = std::string("the GPU grade stopped: ") + e.what();
+  }
+  return d;
+}
+
+}  // namespace gemmlab::exercise

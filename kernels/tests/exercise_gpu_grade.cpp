@@ -1,0 +1,54 @@
+// An exercise graded on the GPU (kernels/exercise/grade_device_gpu.cpp): NVRTC builds stage 9's
+// kernel with the learner's smem_offset, the runner checks it against cuBLAS and times it in turns
+// with the stage's own kernel.
+#include <gtest/gtest.h>
+
+#include "catalog.h"
+#include "grade_device.h"
+
+namespace gemmlab::exercise {
+namespace {
+
+Exercise exercise(const std::string& id) {
+  auto e = find_exercise(GEMMLAB_COURSE_DIR, id);
+  if (!e) throw std::runtime_error(e.error());
+  return *e;
+}
+
+TEST(ExerciseGpuGrade, TheReferenceIsCorrectAndAboutAsFastAsTheStage) {
+  const Exercise e = exercise("09-swizzle/smem-offset");
+  const DeviceGrade d = grade_on_device(e, e.reference);
+  ASSERT_TRUE(d.ran) << d.reason;
+  EXPECT_TRUE(d.pass) << d.reason;
+  // Swizzle<3,3,3> asked for every ldmatrix row instead of stepped by XOR: a little slower at most.
+  EXPECT_GT(d.ratio_to_stage, 0.5) << d.reason;
+  EXPECT_LT(d.ratio_to_stage, 1.5) << d.reason;
+  EXPECT_NE(d.reason.find("correct against cuBLAS"), std::string::npos) << d.reason;
+}
+
+// Offsets that collide (every row past 63 lands on rows 0-63): the tile is overwritten, C is wrong.
+TEST(ExerciseGpuGrade, ALayoutThatCollidesGivesAWrongC) {
+  const DeviceGrade d =
+      grade_on_device(exercise("09-swizzle/smem-offset"), "int smem_offset(int row, int k) { return (row * 32 + k) % 2048; }\n");
+  ASSERT_TRUE(d.ran) << d.reason;
+  EXPECT_FALSE(d.pass);
+  EXPECT_NE(d.reason.find("computes a wrong C at 1024 x 1536 x 704"), std::string::npos) << d.reason;
+}
+
+TEST(ExerciseGpuGrade, ACompileErrorNamesTheLearnersLine) {
+  const DeviceGrade d =
+      grade_on_device(exercise("09-swizzle/smem-offset"), "int smem_offset(int row, int k) {\n  return row * 32 + q;\n}\n");
+  ASSERT_TRUE(d.ran) << d.reason;
+  EXPECT_FALSE(d.pass);
+  EXPECT_NE(d.reason.find("solution.cpp(2): error"), std::string::npos) << d.reason;
+}
+
+TEST(ExerciseGpuGrade, AnExerciseWithoutAHarnessSaysSo) {
+  const Exercise e = exercise("15-tma/box-coords");
+  const DeviceGrade d = grade_on_device(e, e.reference);
+  EXPECT_FALSE(d.ran);
+  EXPECT_NE(d.reason.find("no GPU harness yet"), std::string::npos) << d.reason;
+}
+
+}  // namespace
+}  // namespace gemmlab::exercise
