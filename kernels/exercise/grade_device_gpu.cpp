@@ -4,7 +4,7 @@
 // then timed in turns with the stage's own kernel. The learner's function has passed the host
 // grade first (exercise_cli.cpp), so on the inputs the kernel gives it, it ends and stays in the
 // tile: the GPU run cannot hang or write outside shared memory.
-#include <cuda.h>
+#include <cuda_runtime.h>
 #include <nvrtc.h>
 
 #include <algorithm>
@@ -65,13 +65,15 @@ constexpr const char* kCstddef = "#pragma once\n#include <cuda/std/cstddef>\nnam
 
 struct CompiledKernels {
   std::string error;  // non-empty: the compiler's words
-  CUmodule module = nullptr;
-  CUfunction vectorized = nullptr, scalar = nullptr;
+  // The runtime's library API (CUDA 12+), not the driver's: GEMM Lab must start on a machine
+  // without the NVIDIA driver, so nothing links libcuda directly.
+  cudaLibrary_t library = nullptr;
+  cudaKernel_t vectorized = nullptr, scalar = nullptr;
   CompiledKernels() = default;
   CompiledKernels(const CompiledKernels&) = delete;
   CompiledKernels& operator=(const CompiledKernels&) = delete;
   ~CompiledKernels() {
-    if (module) cuModuleUnload(module);
+    if (library) cudaLibraryUnload(library);
   }
 };
 
@@ -112,10 +114,10 @@ void compile(const DeviceHarness& h, const std::string& source, int cc_major, in
   const char *vectorized = nullptr, *scalar = nullptr;
   nvrtcGetLoweredName(prog, h.vectorized_kernel, &vectorized);
   nvrtcGetLoweredName(prog, h.scalar_kernel, &scalar);
-  if (cuModuleLoadData(&out.module, cubin.data()) != CUDA_SUCCESS ||
-      cuModuleGetFunction(&out.vectorized, out.module, vectorized) != CUDA_SUCCESS ||
-      cuModuleGetFunction(&out.scalar, out.module, scalar) != CUDA_SUCCESS)
-    out.error = "the GPU did not load the compiled kernel";
+  if (cudaLibraryLoadData(&out.library, cubin.data(), nullptr, nullptr, 0, nullptr, nullptr, 0) != cudaSuccess ||
+      cudaLibraryGetKernel(&out.vectorized, out.library, vectorized) != cudaSuccess ||
+      cudaLibraryGetKernel(&out.scalar, out.library, scalar) != cudaSuccess)
+    out.error = std::string("the GPU did not load the compiled kernel: ") + cudaGetErrorString(cudaGetLastError());
 }
 
 // The learner's kernel as the runner launches a stage: grid (m tiles, n tiles) of 128 x 128,
@@ -129,9 +131,8 @@ cudaError_t launch_learner(const CompiledKernels& k, const GemmArgs& a) {
   int m = a.m, n = a.n, kk = a.k;
   float alpha = a.alpha, beta = a.beta;
   void* params[] = {&A, &B, &C, &m, &n, &kk, &alpha, &beta};
-  const CUresult r = cuLaunchKernel(aligned ? k.vectorized : k.scalar, grid_x, grid_y, 1, 256, 1, 1, 0,
-                                    reinterpret_cast<CUstream>(a.stream), params, nullptr);
-  return r == CUDA_SUCCESS ? cudaGetLastError() : cudaErrorLaunchFailure;
+  return cudaLaunchKernel(reinterpret_cast<const void*>(aligned ? k.vectorized : k.scalar), dim3(grid_x, grid_y),
+                          dim3(256), params, 0, a.stream);
 }
 
 std::string short_number(double x) {
