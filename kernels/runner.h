@@ -43,8 +43,17 @@ struct Target {
   std::function<cudaError_t(const GemmArgs&)> launch_instead;
   std::string name_instead;  // what id() says for it, e.g. "smem-swizzle (yours)"
   // The data a stage reads is its operand track's (a hopper stage reads the fp16 problem).
-  static Target of(const StageInfo& s) { return {&s, operand_track(s.track)}; }
-  static Target cublas(Track t) { return {nullptr, t}; }
+  static Target of(const StageInfo& s) {
+    Target t;
+    t.stage = &s;
+    t.track = operand_track(s.track);
+    return t;
+  }
+  static Target cublas(Track track) {
+    Target t;
+    t.track = track;
+    return t;
+  }
   // The stage before `s` on its ladder (gemmlab::ladder_previous), which the bench times in turns
   // with it; none for a ladder's first stage and the convolutions.
   static std::optional<Target> previous_of(const StageInfo& s) {

@@ -2,8 +2,8 @@
 // learner's function in it (the harness in kernels/exercise/<grader>_harness.cuh, the kernel
 // sources shipped in kernels/ and sim/device/), checked against cuBLAS by the runner like any stage,
 // then timed in turns with the stage's own kernel. The learner's function has passed the host
-// grade first (exercise_cli.cpp), so on the inputs the kernel gives it, it ends and stays in the
-// tile: the GPU run cannot hang or write outside shared memory.
+// grade first (exercise_cli.cpp), and each harness calls it only with inputs that grade covered, so
+// on the GPU it ends and stays inside the tile: no hang, no write outside shared memory.
 #include <cuda_runtime.h>
 #include <nvrtc.h>
 
@@ -17,6 +17,8 @@
 
 #include "grade_device.h"
 #include "runner.h"
+#include "stages/fp16/fp16_problem.cuh"  // rows_16_byte_aligned: stage 9's choice of loads
+#include "stages/fp32/fp32_args.h"       // ab_vector_ok, c_vector_ok: stage 11's
 
 #ifndef GEMMLAB_EXERCISE_ROOT
 #define GEMMLAB_EXERCISE_ROOT ""
@@ -29,28 +31,6 @@ namespace gemmlab::exercise {
 namespace {
 namespace fs = std::filesystem;
 using kernels::GemmArgs;
-
-// What the GPU grade of one grader kind compiles: the harness that wraps the learner's function
-// and the two kernels it instantiates (16-byte loads; the scalar loads of a ragged K).
-struct DeviceHarness {
-  const char* grader;
-  const char* harness;  // under kernels/
-  const char* vectorized_kernel;
-  const char* scalar_kernel;
-};
-constexpr DeviceHarness kHarnesses[] = {
-    {"smem-offset", "exercise/smem_offset_harness.cuh",
-     "&gemmlab::kernels::fp16::sync_tile_kernel<gemmlab::kernels::fp16::SmemSwizzleStage::Shape, "
-     "gemmlab::kernels::fp16::FragmentLoad::Ldmatrix, true, true, gemmlab::kernels::exercise_gpu::LearnerLayout>",
-     "&gemmlab::kernels::fp16::sync_tile_kernel<gemmlab::kernels::fp16::SmemSwizzleStage::Shape, "
-     "gemmlab::kernels::fp16::FragmentLoad::Ldmatrix, true, false, gemmlab::kernels::exercise_gpu::LearnerLayout>"},
-};
-
-const DeviceHarness* find_harness(const std::string& grader) {
-  for (const DeviceHarness& h : kHarnesses)
-    if (grader == h.grader) return &h;
-  return nullptr;
-}
 
 std::string project_root() {
   if (const char* env = std::getenv("GEMMLAB_ROOT"); env && *env) return env;
@@ -68,13 +48,26 @@ struct CompiledKernels {
   // The runtime's library API (CUDA 12+), not the driver's: GEMM Lab must start on a machine
   // without the NVIDIA driver, so nothing links libcuda directly.
   cudaLibrary_t library = nullptr;
-  cudaKernel_t vectorized = nullptr, scalar = nullptr;
+  cudaKernel_t fast = nullptr, other = nullptr;
   CompiledKernels() = default;
   CompiledKernels(const CompiledKernels&) = delete;
   CompiledKernels& operator=(const CompiledKernels&) = delete;
   ~CompiledKernels() {
     if (library) cudaLibraryUnload(library);
   }
+};
+
+// What the GPU grade of one grader kind builds and runs: the harness that wraps the learner's
+// function, its two kernels (the fast loads, and the fallback the stage takes otherwise), how they
+// launch, the problems checked against cuBLAS and the one timed in turns with the stage.
+struct DeviceHarness {
+  const char* grader;
+  const char* harness;  // under kernels/
+  const char* fast_kernel;
+  const char* other_kernel;
+  cudaError_t (*launch)(const CompiledKernels&, const GemmArgs&);
+  std::vector<kernels::Problem> checks;
+  kernels::Problem timed;
 };
 
 std::string nvrtc_log(nvrtcProgram p) {
@@ -96,8 +89,8 @@ void compile(const DeviceHarness& h, const std::string& source, int cc_major, in
   if (nvrtcCreateProgram(&prog, unit.c_str(), "exercise.cu", 2, headers, names) != NVRTC_SUCCESS)
     return void(out.error = "NVRTC could not start");
   std::unique_ptr<_nvrtcProgram, void (*)(_nvrtcProgram*)> owner(prog, [](_nvrtcProgram* p) { nvrtcDestroyProgram(&p); });
-  nvrtcAddNameExpression(prog, h.vectorized_kernel);
-  nvrtcAddNameExpression(prog, h.scalar_kernel);
+  nvrtcAddNameExpression(prog, h.fast_kernel);
+  nvrtcAddNameExpression(prog, h.other_kernel);
   const std::string arch = "--gpu-architecture=sm_" + std::to_string(cc_major) + std::to_string(cc_minor);
   const std::string inc_kernels = "--include-path=" + (fs::path(root) / "kernels").string();
   const std::string inc_device = "--include-path=" + (fs::path(root) / "sim" / "device").string();
@@ -111,28 +104,67 @@ void compile(const DeviceHarness& h, const std::string& source, int cc_major, in
   nvrtcGetCUBINSize(prog, &bytes);
   std::vector<char> cubin(bytes);
   nvrtcGetCUBIN(prog, cubin.data());
-  const char *vectorized = nullptr, *scalar = nullptr;
-  nvrtcGetLoweredName(prog, h.vectorized_kernel, &vectorized);
-  nvrtcGetLoweredName(prog, h.scalar_kernel, &scalar);
+  const char *fast = nullptr, *other = nullptr;
+  nvrtcGetLoweredName(prog, h.fast_kernel, &fast);
+  nvrtcGetLoweredName(prog, h.other_kernel, &other);
   if (cudaLibraryLoadData(&out.library, cubin.data(), nullptr, nullptr, 0, nullptr, nullptr, 0) != cudaSuccess ||
-      cudaLibraryGetKernel(&out.vectorized, out.library, vectorized) != cudaSuccess ||
-      cudaLibraryGetKernel(&out.scalar, out.library, scalar) != cudaSuccess)
+      cudaLibraryGetKernel(&out.fast, out.library, fast) != cudaSuccess ||
+      cudaLibraryGetKernel(&out.other, out.library, other) != cudaSuccess)
     out.error = std::string("the GPU did not load the compiled kernel: ") + cudaGetErrorString(cudaGetLastError());
 }
 
-// The learner's kernel as the runner launches a stage: grid (m tiles, n tiles) of 128 x 128,
-// 256 threads, 16-byte loads where every row starts 16-byte aligned (as launch_sync_tile picks).
-cudaError_t launch_learner(const CompiledKernels& k, const GemmArgs& a) {
-  const unsigned grid_x = static_cast<unsigned>((a.m + 127) / 128), grid_y = static_cast<unsigned>((a.n + 127) / 128);
-  const bool aligned = a.k % 8 == 0 && reinterpret_cast<uintptr_t>(a.A) % 16 == 0 && reinterpret_cast<uintptr_t>(a.B) % 16 == 0;
+// The learner's kernel launched as the stage launches its own. Stage 9 (launch_sync_tile): grid
+// (m tiles, n tiles) of 128 x 128, 256 threads, 16-byte loads where every row starts 16-byte
+// aligned.
+cudaError_t launch_sync_tile(const CompiledKernels& k, const GemmArgs& a) {
+  const dim3 grid((a.m + 127) / 128, (a.n + 127) / 128);
   const void* A = a.A;
   const void* B = a.B;
   float* C = a.C;
   int m = a.m, n = a.n, kk = a.k;
   float alpha = a.alpha, beta = a.beta;
   void* params[] = {&A, &B, &C, &m, &n, &kk, &alpha, &beta};
-  return cudaLaunchKernel(reinterpret_cast<const void*>(aligned ? k.vectorized : k.scalar), dim3(grid_x, grid_y),
-                          dim3(256), params, 0, a.stream);
+  const bool fast = kernels::fp16::rows_16_byte_aligned(a.A, a.B, a.k);
+  return cudaLaunchKernel(reinterpret_cast<const void*>(fast ? k.fast : k.other), grid, dim3(256), params, 0, a.stream);
+}
+
+// Stage 11 with the learner's order: one block per 128 x 128 tile on a 1-D grid, in launch order;
+// 128-bit loads and float4 stores where the stage's launch would use them.
+cudaError_t launch_block_order(const CompiledKernels& k, const GemmArgs& a) {
+  int tiles_m = (a.m + 127) / 128, tiles_n = (a.n + 127) / 128;
+  int m = a.m, n = a.n, kk = a.k;
+  float alpha = a.alpha, beta = a.beta;
+  const void* A = a.A;
+  const void* B = a.B;
+  float* C = a.C;
+  bool vec_ok = kernels::simt::c_vector_ok(a);
+  void* params[] = {&m, &n, &kk, &alpha, &A, &B, &beta, &C, &vec_ok, &tiles_m, &tiles_n};
+  const bool fast = kernels::simt::ab_vector_ok(a);
+  return cudaLaunchKernel(reinterpret_cast<const void*>(fast ? k.fast : k.other), dim3(tiles_m * tiles_n), dim3(256),
+                          params, 0, a.stream);
+}
+
+const std::vector<DeviceHarness>& harnesses() {
+  static const std::vector<DeviceHarness> all = {
+      // Any size: a problem of whole tiles on the 16-byte path and a ragged one on the scalar path.
+      {"smem-offset", "exercise/smem_offset_harness.cuh",
+       "&gemmlab::kernels::fp16::sync_tile_kernel<gemmlab::kernels::fp16::SmemSwizzleStage::Shape, "
+       "gemmlab::kernels::fp16::FragmentLoad::Ldmatrix, true, true, gemmlab::kernels::exercise_gpu::LearnerLayout>",
+       "&gemmlab::kernels::fp16::sync_tile_kernel<gemmlab::kernels::fp16::SmemSwizzleStage::Shape, "
+       "gemmlab::kernels::fp16::FragmentLoad::Ldmatrix, true, false, gemmlab::kernels::exercise_gpu::LearnerLayout>",
+       launch_sync_tile, {{1024, 1536, 704}, {1000, 1001, 333}}, {4096, 4096, 4096}},
+      // The exercise's own grid (256 x 8 tiles), the only one its host grade ran block_tile for.
+      {"block-order", "exercise/block_order_harness.cuh", "&gemmlab::kernels::exercise_gpu::block_order_kernel<4>",
+       "&gemmlab::kernels::exercise_gpu::block_order_kernel<1>", launch_block_order, {{32768, 1024, 256}},
+       {32768, 1024, 1024}},
+  };
+  return all;
+}
+
+const DeviceHarness* find_harness(const std::string& grader) {
+  for (const DeviceHarness& h : harnesses())
+    if (grader == h.grader) return &h;
+  return nullptr;
 }
 
 std::string short_number(double x) {
@@ -166,14 +198,13 @@ DeviceGrade grade_on_device(const Exercise& exercise, const std::string& source)
       return d;
     }
     kernels::Target yours = kernels::Target::of(*stage);
-    yours.launch_instead = [&k](const GemmArgs& a) { return launch_learner(k, a); };
+    yours.launch_instead = [&k, h](const GemmArgs& a) { return h->launch(k, a); };
     yours.name_instead = std::string(stage->id) + " (yours)";
-    // A problem of whole tiles with 16-byte loads, and a ragged one on the scalar path.
-    for (const kernels::Problem p : {kernels::Problem{1024, 1536, 704}, kernels::Problem{1000, 1001, 333}}) {
+    for (const kernels::Problem& p : h->checks) {
       const kernels::CheckResult c = runner.check(yours, p);
       if (c.ok) continue;
       std::ostringstream why;
-      why << "stage " << stage->number << "'s kernel with your layout computes a wrong C at " << p.m << " x " << p.n
+      why << "stage " << stage->number << "'s kernel with your function computes a wrong C at " << p.m << " x " << p.n
           << " x " << p.k << ": ";
       if (!c.rejected.empty()) why << c.rejected;
       else if (c.nonfinite) why << c.nonfinite << " elements are NaN or infinite";
@@ -186,14 +217,15 @@ DeviceGrade grade_on_device(const Exercise& exercise, const std::string& source)
     opt.reps = 10;
     opt.budget_s = 2.0;
     const std::vector<kernels::TimeResult> t =
-        runner.time_interleaved({yours, kernels::Target::of(*stage)}, {4096, 4096, 4096}, opt);
+        runner.time_interleaved({yours, kernels::Target::of(*stage)}, h->timed, opt);
     d.pass = true;
     d.ratio_to_stage = t[0].median_ms > 0 ? t[1].median_ms / t[0].median_ms : 0;
-    char buf[256];
+    char buf[320];
     std::snprintf(buf, sizeof buf,
-                  "correct against cuBLAS on %s; at 4096^3 your kernel runs at %.2fx stage %s's speed (%.3f ms "
-                  "against %.3f ms, timed in turns)",
-                  dev.name.c_str(), d.ratio_to_stage, stage->number, t[0].median_ms, t[1].median_ms);
+                  "correct against cuBLAS on %s; at %d x %d x %d your kernel runs at %.2fx stage %s's speed "
+                  "(%.3f ms against %.3f ms, timed in turns)",
+                  dev.name.c_str(), h->timed.m, h->timed.n, h->timed.k, d.ratio_to_stage, stage->number,
+                  t[0].median_ms, t[1].median_ms);
     d.reason = buf;
   } catch (const std::exception& e) {
     d.pass = false;

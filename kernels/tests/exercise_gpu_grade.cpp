@@ -1,7 +1,9 @@
-// An exercise graded on the GPU (kernels/exercise/grade_device_gpu.cpp): NVRTC builds stage 9's
-// kernel with the learner's smem_offset, the runner checks it against cuBLAS and times it in turns
-// with the stage's own kernel.
+// Exercises graded on the GPU (kernels/exercise/grade_device_gpu.cpp): NVRTC builds the stage's
+// kernel with the learner's function (stage 9 with smem_offset, stage 11 with block_tile), the
+// runner checks it against cuBLAS and times it in turns with the stage's own kernel.
 #include <gtest/gtest.h>
+
+#include <cstdio>
 
 #include "catalog.h"
 #include "grade_device.h"
@@ -41,6 +43,32 @@ TEST(ExerciseGpuGrade, ACompileErrorNamesTheLearnersLine) {
   ASSERT_TRUE(d.ran) << d.reason;
   EXPECT_FALSE(d.pass);
   EXPECT_NE(d.reason.find("solution.cpp(2): error"), std::string::npos) << d.reason;
+}
+
+// Stage 11's kernel with the learner's block order: the reference is correct and about as fast
+// as the stage's own order; the launch order (the stub, which the host grade fails on its L2 hit
+// rate) is a correct GEMM too, its speed printed beside.
+TEST(ExerciseGpuGrade, BlockOrdersRunOnStage11sKernel) {
+  const Exercise e = exercise("11-block-swizzle/block-order");
+  const DeviceGrade ref = grade_on_device(e, e.reference);
+  ASSERT_TRUE(ref.ran) << ref.reason;
+  EXPECT_TRUE(ref.pass) << ref.reason;
+  EXPECT_GT(ref.ratio_to_stage, 0.8) << ref.reason;
+  EXPECT_NE(ref.reason.find("at 32768 x 1024 x 1024"), std::string::npos) << ref.reason;
+  const DeviceGrade stub = grade_on_device(e, e.stub);
+  EXPECT_TRUE(stub.pass) << stub.reason;
+  std::printf("block order on the GPU: reference %.3fx, launch order %.3fx stage 11's speed\n", ref.ratio_to_stage,
+              stub.ratio_to_stage);
+}
+
+// An order that computes only n tile 0: the other tiles keep the NaN poison.
+TEST(ExerciseGpuGrade, AnOrderThatSkipsTilesLeavesCUnwritten) {
+  const DeviceGrade d = grade_on_device(
+      exercise("11-block-swizzle/block-order"),
+      "void block_tile(int block, int tiles_m, int, int* m, int* n) { *m = block % tiles_m; *n = 0; }\n");
+  ASSERT_TRUE(d.ran) << d.reason;
+  EXPECT_FALSE(d.pass);
+  EXPECT_NE(d.reason.find("elements are NaN or infinite"), std::string::npos) << d.reason;
 }
 
 TEST(ExerciseGpuGrade, AnExerciseWithoutAHarnessSaysSo) {

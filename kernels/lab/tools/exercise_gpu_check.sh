@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # On a GPU machine: an exercise graded on the GPU (kernels/exercise/), end to end. Builds the GPU
-# tree, runs the `gpu` tests (the exercise grade among them), grades the shipped reference and the
-# stub of 09-swizzle/smem-offset with `gemmlab exercise --json`, and benches the stages whose kernel
-# the exercise rebuilds (7-9) at 4096^3 beside the committed ratios.
+# tree, runs the `gpu` tests (the exercise grades among them), grades the shipped references of the
+# exercises with a GPU harness with `gemmlab exercise --json`, and benches the stages whose kernels
+# the harnesses rebuild at 4096^3 beside the committed ratios.
 #   OUT=out bash kernels/lab/tools/exercise_gpu_check.sh
 #   QUICK=1 ...   the exercise's own test and grades only (no sanitizers, no bench)
 # Needs the packages of gpu_deps.sh (installed, or .deps/ from `gpu_deps.sh fetch`).
@@ -23,12 +23,13 @@ only=(); [ -n "${QUICK:-}" ] && only=(-R gpu_exercise_grade)
 (cd build-gpu && timeout ${CTEST_S:-300} ctest -L gpu "${only[@]}" -j5 --output-on-failure --timeout 280) > "$OUT/ctest.log" 2>&1
 echo "ctest rc=$?"; grep -E "Test +#|tests passed|FAIL|ERROR SUMMARY|Failure|Expected|reason" "$OUT/ctest.log" | head -30
 stamp exercise
-for s in reference stub; do
-  timeout 120 build-gpu/app/gemmlab exercise 09-swizzle/smem-offset --solution $s --json > "$OUT/exercise-$s.json" 2>&1
-  echo "exercise $s rc=$?"; cat "$OUT/exercise-$s.json"
+for e in 09-swizzle/smem-offset 11-block-swizzle/block-order; do
+  f="$OUT/exercise-$(basename $e).json"
+  timeout 120 build-gpu/app/gemmlab exercise $e --solution reference --json > "$f" 2>&1
+  echo "exercise $e rc=$?"; python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['device'])" "$f"
 done
 [ -n "${QUICK:-}" ] && { stamp done; exit 0; }
 stamp bench
-timeout 150 build-gpu/app/gemmlab bench --stages mma-sync,ldmatrix,smem-swizzle --sizes 4096 --json "$OUT/bench.json" > "$OUT/bench.txt" 2>&1
+timeout 150 build-gpu/app/gemmlab bench --stages mma-sync,ldmatrix,smem-swizzle,double-buffer,block-swizzle --sizes 4096 --json "$OUT/bench.json" > "$OUT/bench.txt" 2>&1
 echo "bench rc=$?"; tail -8 "$OUT/bench.txt"
 stamp done
