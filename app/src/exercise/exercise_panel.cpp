@@ -12,6 +12,7 @@
 #include "exercise/exercise_store.h"
 #include "exercise/exercise_picture.h"
 #include "fonts.h"
+#include "grade_device.h"
 #include "grade_host.h"
 #include "markdown_render.h"
 #include "model/markdown_doc.h"
@@ -33,6 +34,9 @@ struct Session {
   std::future<HostGrade> running;
   std::optional<HostGrade> grade;
   std::string graded_code;  // what `grade` graded
+  // The GPU grade (grade_device.h) of graded_code, asked for once the host grade passed.
+  std::future<exercise::DeviceGrade> gpu_running;
+  std::optional<exercise::DeviceGrade> gpu;
   int hints_shown = 0;
   bool show_solution = false;
   bool dirty = false;
@@ -85,7 +89,28 @@ void start_check(Session& s) {
 void poll(Session& s) {
   if (s.running.valid() && s.running.wait_for(std::chrono::seconds(0)) == std::future_status::ready) {
     s.grade = s.running.get();
+    s.gpu.reset();
   }
+  if (s.gpu_running.valid() && s.gpu_running.wait_for(std::chrono::seconds(0)) == std::future_status::ready)
+    s.gpu = s.gpu_running.get();
+}
+
+// After a host pass: the stage's kernel built with the learner's function, checked and timed on
+// the GPU (seconds: NVRTC, cuBLAS, timing in turns), on a worker thread.
+void draw_gpu_grade(Session& s) {
+  if (!s.grade || !s.grade->verdict.pass || s.graded_code != s.text()) return;
+  const bool busy = s.gpu_running.valid();
+  ImGui::BeginDisabled(busy);
+  if (ImGui::Button(busy ? tr("Running on the GPU...") : tr("Run on the GPU")))
+    s.gpu_running = std::async(std::launch::async, [ex = *s.exercise, code = s.graded_code] {
+      return exercise::grade_on_device(ex, code);
+    });
+  ImGui::EndDisabled();
+  if (!s.gpu) return;
+  if (!s.gpu->ran) note_text(s.gpu->reason);
+  else ImGui::TextColored(s.gpu->pass ? ImVec4{0.35f, 0.8f, 0.4f, 1} : ImVec4{0.95f, 0.4f, 0.35f, 1}, "%s",
+                          s.gpu->pass ? tr("Correct on the GPU") : tr("Wrong on the GPU"));
+  if (s.gpu->ran) ImGui::TextWrapped("%s", s.gpu->reason.c_str());
 }
 
 void draw_verdict(const Session& s) {
@@ -183,6 +208,7 @@ void draw_exercise_step(App& app, const std::string& id) {
   if (s.grade) {
     if (s.graded_code != s.text()) note_text(tr("(the verdict below is for the code as it was when you pressed Check)"));
     draw_verdict(s);
+    draw_gpu_grade(s);
     draw_exercise_picture(ex, *s.grade);
   }
   if (s.show_solution) {

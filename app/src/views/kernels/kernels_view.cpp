@@ -19,6 +19,7 @@
 #include "model/files.h"
 #include "model/results_file.h"
 #include "model/settings_schema.h"
+#include "model/stage_labels.h"
 #include "palette.h"
 #include "ui_util.h"
 #include "view.h"
@@ -283,7 +284,7 @@ class KernelsView final : public View {
       label = trf("%.1f %s  %.1f%% of im2col+cuBLAS  %s", r.tflops, unit, 100 * r.ratio_to_im2col, verdict);
     else if (r.speedup_over_previous() > 0)  // the stage before, timed in the same turns
       label = trf("%.1f TFLOP/s  %.1f%% of cuBLAS  %.3fx vs %s  %s", r.tflops, 100 * r.ratio_to_cublas,
-                  r.speedup_over_previous(), r.previous_stage.c_str(), verdict);
+                  r.speedup_over_previous(), stage_label(r.previous_stage).c_str(), verdict);
     else  // one decimal: a stage at 99.5% of cuBLAS is not "100%"
       label = trf("%.1f TFLOP/s  %.1f%% of cuBLAS  %s (rel err %.1e)", r.tflops, 100 * r.ratio_to_cublas, verdict,
                   r.rel_err);
