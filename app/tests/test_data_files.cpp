@@ -3,6 +3,7 @@
 // (kernels/lab/tools/fp16_session.sh); the numbers below are read off that file.
 #include <gtest/gtest.h>
 
+#include "model/files.h"
 #include "model/ncu_csv.h"
 #include "model/results_file.h"
 
@@ -10,6 +11,27 @@ namespace gemmlab::app {
 namespace {
 
 const std::string kFixtures = GEMMLAB_APP_FIXTURES;
+
+// A results file is parsed once per size and modification time: a file rewritten (a Run saved
+// over it) is read again, not served from the cache.
+TEST(ResultsFile, ARewrittenFileIsReadAgain) {
+  const std::string path = testing::TempDir() + "/results_cache.json";
+  auto fixture = read_text_file(kFixtures + "/results/fixture.json", nullptr);
+  ASSERT_TRUE(fixture.has_value());
+  ASSERT_EQ(write_text_file(path, *fixture), "");
+  auto first = load_bench_results(path);
+  ASSERT_TRUE(first.ok()) << first.error();
+  EXPECT_EQ(first->device.name, "Test fixture (not a measurement)");
+  auto again = load_bench_results(path);
+  ASSERT_TRUE(again.ok());
+  EXPECT_EQ(again->results.size(), first->results.size());
+  std::string renamed = *fixture;
+  renamed.replace(renamed.find("Test fixture"), 12, "Another device name");
+  ASSERT_EQ(write_text_file(path, renamed), "");
+  auto second = load_bench_results(path);
+  ASSERT_TRUE(second.ok()) << second.error();
+  EXPECT_EQ(second->device.name, "Another device name (not a measurement)");
+}
 
 TEST(ResultsFile, ReadsTheBenchFormat) {
   auto r = load_bench_results(kFixtures + "/results/fixture.json");

@@ -16,7 +16,8 @@ using bench::bench_results_json;
 
 // The bench's reader, after json_nesting_problem() (a 100,000-deep "[[[..." overflows the stack).
 Expected<BenchResults> parse_bench_results(const std::string& text, const std::string& source);
-// At most 16 MiB (a bench of every stage at every size is under 1 MiB).
+// At most 16 MiB (a bench of every stage at every size is under 1 MiB). Parsed once per file
+// size and modification time (a few files kept).
 Expected<BenchResults> load_bench_results(const std::string& path);
 
 }  // namespace gemmlab::app
