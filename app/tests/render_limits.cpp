@@ -137,7 +137,9 @@ TEST(RenderLimits, FontAtlasStaysWithinItsBudget) {
   bool said = false;
   for (const auto& n : fonts().notes) said |= n.find("distinct characters") != std::string::npos;
   EXPECT_TRUE(said);
-  if (fonts().cjk) EXPECT_NE(fonts().regular->FindGlyphNoFallback(0x4E00 + 6999), nullptr);
+  if (fonts().cjk) {
+    EXPECT_NE(fonts().regular->FindGlyphNoFallback(0x4E00 + 6999), nullptr);
+  }
   load_fonts(16, {}, 4096);  // back to what the other tests draw with
   io.Fonts->GetTexDataAsAlpha8(&pixels, &w, &h);
 }

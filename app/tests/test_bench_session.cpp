@@ -117,13 +117,6 @@ std::string describe(const BenchResult& r) {
   return s.str();
 }
 
-std::vector<std::string> describe(const BenchResults& r) {
-  std::vector<std::string> out;
-  for (const BenchResult& x : r.results) out.push_back(describe(x));
-  for (const BenchSkipped& x : r.skipped) out.push_back("skipped " + x.stage + " " + x.size_key + ": " + x.reason);
-  return out;
-}
-
 const std::string kTmp = testing::TempDir();
 
 TEST(BenchSession, BenchAndTheAppGiveTheSameRows) {
