@@ -1,7 +1,7 @@
 // Exercise 11-block-swizzle/block-order on the GPU: stage 11's kernel (stages/fp32/11_block_swizzle,
 // the main loop and epilogue of stages/fp32/fp32_simt.cuh) with the learner's block_tile choosing
-// each block's C tile, blocks launched in order on a 1-D grid. NVRTC compiles this file right
-// after the learner's (grade_device_gpu.cpp); nothing else includes it.
+// each block's C tile, blocks launched in order on a 1-D grid. NVRTC compiles this file with the
+// learner's after it (grade_device_gpu.cpp); nothing else includes it.
 #pragma once
 #include "stages/fp32/fp32_simt.cuh"
 

@@ -2,8 +2,9 @@
 // learner's function in it (the harness in kernels/exercise/<grader>_harness.cuh, the kernel
 // sources shipped in kernels/ and sim/device/), checked against cuBLAS by the runner like any stage,
 // then timed in turns with the stage's own kernel. The learner's function has passed the host
-// grade first (exercise_cli.cpp), and each harness calls it only with inputs that grade covered, so
-// on the GPU it ends and stays inside the tile: no hang, no write outside shared memory.
+// grade first (exercise_cli.cpp, the exercise panel), each harness calls it only with inputs that
+// grade covered, and the swizzle harness keeps its offsets inside the tile: on the GPU it ends and
+// writes nothing outside shared memory.
 #include <cuda_runtime.h>
 #include <nvrtc.h>
 
@@ -44,7 +45,8 @@ constexpr const char* kCstdint =
 constexpr const char* kCstddef = "#pragma once\n#include <cuda/std/cstddef>\nnamespace std { using namespace cuda::std; }\n";
 
 struct CompiledKernels {
-  std::string error;  // non-empty: the compiler's words
+  std::string error;          // non-empty: what went wrong (the compiler's words, or the runtime's)
+  bool learners_error = false;  // the compiler stopped in the learner's file
   // The runtime's library API (CUDA 12+), not the driver's: GEMM Lab must start on a machine
   // without the NVIDIA driver, so nothing links libcuda directly.
   cudaLibrary_t library = nullptr;
@@ -53,7 +55,9 @@ struct CompiledKernels {
   CompiledKernels(const CompiledKernels&) = delete;
   CompiledKernels& operator=(const CompiledKernels&) = delete;
   ~CompiledKernels() {
-    if (library) cudaLibraryUnload(library);
+    if (!library) return;
+    cudaDeviceSynchronize();  // an exception between launches may leave the kernels queued
+    cudaLibraryUnload(library);
   }
 };
 
@@ -79,18 +83,21 @@ std::string nvrtc_log(nvrtcProgram p) {
   return log;
 }
 
-// Fills `out` (the kernels, or the compiler's words in out.error).
+// Fills `out` (the kernels, or what failed in out.error). The harness comes first and the
+// learner's file after it, so that nothing the learner defines (a macro K, a global kThreads)
+// changes the stage's code; the harness declares the learner's function itself.
 void compile(const DeviceHarness& h, const std::string& source, int cc_major, int cc_minor, CompiledKernels& out) {
   const std::string root = project_root();
-  const std::string unit = "#line 1 \"solution.cpp\"\n" + source + "\n#include \"" + h.harness + "\"\n";
+  const std::string unit = "#include \"" + std::string(h.harness) + "\"\n#line 1 \"solution.cpp\"\n" + source + "\n";
   const char* headers[] = {kCstdint, kCstddef};
   const char* names[] = {"cstdint", "cstddef"};
   nvrtcProgram prog = nullptr;
   if (nvrtcCreateProgram(&prog, unit.c_str(), "exercise.cu", 2, headers, names) != NVRTC_SUCCESS)
     return void(out.error = "NVRTC could not start");
   std::unique_ptr<_nvrtcProgram, void (*)(_nvrtcProgram*)> owner(prog, [](_nvrtcProgram* p) { nvrtcDestroyProgram(&p); });
-  nvrtcAddNameExpression(prog, h.fast_kernel);
-  nvrtcAddNameExpression(prog, h.other_kernel);
+  if (nvrtcAddNameExpression(prog, h.fast_kernel) != NVRTC_SUCCESS ||
+      nvrtcAddNameExpression(prog, h.other_kernel) != NVRTC_SUCCESS)
+    return void(out.error = "NVRTC refused the harness's kernel names");
   const std::string arch = "--gpu-architecture=sm_" + std::to_string(cc_major) + std::to_string(cc_minor);
   const std::string inc_kernels = "--include-path=" + (fs::path(root) / "kernels").string();
   const std::string inc_device = "--include-path=" + (fs::path(root) / "sim" / "device").string();
@@ -98,19 +105,23 @@ void compile(const DeviceHarness& h, const std::string& source, int cc_major, in
   const std::string inc_cccl = std::string("--include-path=") + GEMMLAB_CUDA_INCLUDE + "/cccl";
   const char* options[] = {arch.c_str(), "--std=c++20", "-default-device",
                            inc_kernels.c_str(), inc_device.c_str(), inc_cuda.c_str(), inc_cccl.c_str()};
-  if (nvrtcCompileProgram(prog, static_cast<int>(std::size(options)), options) != NVRTC_SUCCESS)
-    return void(out.error = nvrtc_log(prog));
+  if (nvrtcCompileProgram(prog, static_cast<int>(std::size(options)), options) != NVRTC_SUCCESS) {
+    out.error = nvrtc_log(prog);
+    out.learners_error = out.error.find("solution.cpp(") != std::string::npos;
+    return;
+  }
   size_t bytes = 0;
-  nvrtcGetCUBINSize(prog, &bytes);
-  std::vector<char> cubin(bytes);
-  nvrtcGetCUBIN(prog, cubin.data());
   const char *fast = nullptr, *other = nullptr;
-  nvrtcGetLoweredName(prog, h.fast_kernel, &fast);
-  nvrtcGetLoweredName(prog, h.other_kernel, &other);
-  if (cudaLibraryLoadData(&out.library, cubin.data(), nullptr, nullptr, 0, nullptr, nullptr, 0) != cudaSuccess ||
-      cudaLibraryGetKernel(&out.fast, out.library, fast) != cudaSuccess ||
-      cudaLibraryGetKernel(&out.other, out.library, other) != cudaSuccess)
-    out.error = std::string("the GPU did not load the compiled kernel: ") + cudaGetErrorString(cudaGetLastError());
+  if (nvrtcGetCUBINSize(prog, &bytes) != NVRTC_SUCCESS || bytes == 0)
+    return void(out.error = "NVRTC made no code for " + arch.substr(arch.find('=') + 1));
+  std::vector<char> cubin(bytes);
+  if (nvrtcGetCUBIN(prog, cubin.data()) != NVRTC_SUCCESS || nvrtcGetLoweredName(prog, h.fast_kernel, &fast) != NVRTC_SUCCESS ||
+      nvrtcGetLoweredName(prog, h.other_kernel, &other) != NVRTC_SUCCESS)
+    return void(out.error = "NVRTC did not return the compiled kernels");
+  cudaError_t e = cudaLibraryLoadData(&out.library, cubin.data(), nullptr, nullptr, 0, nullptr, nullptr, 0);
+  if (e == cudaSuccess) e = cudaLibraryGetKernel(&out.fast, out.library, fast);
+  if (e == cudaSuccess) e = cudaLibraryGetKernel(&out.other, out.library, other);
+  if (e != cudaSuccess) out.error = std::string("the GPU did not load the compiled kernel: ") + cudaGetErrorString(e);
 }
 
 // The learner's kernel launched as the stage launches its own. Stage 9 (launch_sync_tile): grid
@@ -173,8 +184,52 @@ std::string short_number(double x) {
   return buf;
 }
 
+// Empty when the learner's kernel computes C as cuBLAS does on every check problem, else what
+// differs, in the learner's terms.
+std::string first_wrong_check(kernels::Runner& runner, const kernels::Target& yours, const DeviceHarness& h,
+                              const kernels::StageInfo& stage) {
+  for (const kernels::Problem& p : h.checks) {
+    const kernels::CheckResult c = runner.check(yours, p);
+    if (c.ok) continue;
+    std::ostringstream why;
+    why << "stage " << stage.number << "'s kernel with your function computes a wrong C at " << p.m << " x " << p.n
+        << " x " << p.k << ": ";
+    if (!c.rejected.empty()) why << c.rejected;
+    else if (c.nonfinite) why << c.nonfinite << " elements are NaN or infinite";
+    else if (c.guard_hits) why << c.guard_hits << " words outside C were written";
+    else why << "relative error " << short_number(c.rel_err) << " against cuBLAS (at most "
+             << short_number(kernels::tolerance(stage.track)) << ")";
+    return why.str();
+  }
+  return {};
+}
+
+// The learner's kernel and the stage's own, timed in turns; the verdict of a correct kernel.
+void time_against_stage(kernels::Runner& runner, const kernels::Target& yours, const DeviceHarness& h,
+                        const kernels::StageInfo& stage, DeviceGrade& d) {
+  kernels::TimeOptions opt;
+  opt.reps = 10;
+  opt.budget_s = 2.0;
+  const std::vector<kernels::TimeResult> t = runner.time_interleaved({yours, kernels::Target::of(stage)}, h.timed, opt);
+  const std::string where = runner.device().name;
+  if (!t[0].rejected.empty() || !t[1].rejected.empty() || t[0].median_ms <= 0) {
+    d.reason = "correct against cuBLAS on " + where + "; not timed: " + (t[0].rejected.empty() ? t[1].rejected : t[0].rejected);
+    return;
+  }
+  d.ratio_to_stage = t[1].median_ms / t[0].median_ms;
+  char buf[320];
+  std::snprintf(buf, sizeof buf,
+                "correct against cuBLAS on %s; at %d x %d x %d your kernel runs at %.2fx stage %s's speed "
+                "(%.3f ms against %.3f ms, timed in turns)",
+                where.c_str(), h.timed.m, h.timed.n, h.timed.k, d.ratio_to_stage, stage.number, t[0].median_ms,
+                t[1].median_ms);
+  d.reason = buf;
+}
+
 }  // namespace
 
+// `ran` is true once the learner's code was built (or its build failed in the learner's file):
+// a GPU, toolkit or memory problem is not the learner's failure, and says so with ran false.
 DeviceGrade grade_on_device(const Exercise& exercise, const std::string& source) {
   DeviceGrade d;
   const DeviceHarness* h = find_harness(exercise.grader);
@@ -189,47 +244,27 @@ DeviceGrade grade_on_device(const Exercise& exercise, const std::string& source)
   }
   try {
     kernels::Runner runner;
-    const kernels::DeviceInfo& dev = runner.device();
     CompiledKernels k;
-    compile(*h, source, dev.cc_major, dev.cc_minor, k);
-    d.ran = true;
+    compile(*h, source, runner.device().cc_major, runner.device().cc_minor, k);
     if (!k.error.empty()) {
-      d.reason = "the GPU build of stage " + std::string(stage->number) + "'s kernel with your function failed:\n" + k.error;
+      d.ran = k.learners_error;
+      d.reason = (k.learners_error ? "the GPU build of stage " + std::string(stage->number) +
+                                         "'s kernel with your function failed:\n"
+                                   : std::string("not graded on a GPU: ")) +
+                 k.error;
       return d;
     }
+    d.ran = true;
     kernels::Target yours = kernels::Target::of(*stage);
     yours.launch_instead = [&k, h](const GemmArgs& a) { return h->launch(k, a); };
     yours.name_instead = std::string(stage->id) + " (yours)";
-    for (const kernels::Problem& p : h->checks) {
-      const kernels::CheckResult c = runner.check(yours, p);
-      if (c.ok) continue;
-      std::ostringstream why;
-      why << "stage " << stage->number << "'s kernel with your function computes a wrong C at " << p.m << " x " << p.n
-          << " x " << p.k << ": ";
-      if (!c.rejected.empty()) why << c.rejected;
-      else if (c.nonfinite) why << c.nonfinite << " elements are NaN or infinite";
-      else if (c.guard_hits) why << c.guard_hits << " words outside C were written";
-      else why << "relative error " << short_number(c.rel_err) << " against cuBLAS (at most " << short_number(kernels::tolerance(stage->track)) << ")";
-      d.reason = why.str();
-      return d;
-    }
-    kernels::TimeOptions opt;
-    opt.reps = 10;
-    opt.budget_s = 2.0;
-    const std::vector<kernels::TimeResult> t =
-        runner.time_interleaved({yours, kernels::Target::of(*stage)}, h->timed, opt);
+    d.reason = first_wrong_check(runner, yours, *h, *stage);
+    if (!d.reason.empty()) return d;
     d.pass = true;
-    d.ratio_to_stage = t[0].median_ms > 0 ? t[1].median_ms / t[0].median_ms : 0;
-    char buf[320];
-    std::snprintf(buf, sizeof buf,
-                  "correct against cuBLAS on %s; at %d x %d x %d your kernel runs at %.2fx stage %s's speed "
-                  "(%.3f ms against %.3f ms, timed in turns)",
-                  dev.name.c_str(), h->timed.m, h->timed.n, h->timed.k, d.ratio_to_stage, stage->number,
-                  t[0].median_ms, t[1].median_ms);
-    d.reason = buf;
+    time_against_stage(runner, yours, *h, *stage, d);
   } catch (const std::exception& e) {
     d.pass = false;
-    d.reason = std::string("the GPU grade stopped: ") + e.what();
+    d.reason = std::string(d.ran ? "the GPU grade stopped: " : "not graded on a GPU: ") + e.what();
   }
   return d;
 }

@@ -111,7 +111,8 @@ Args::Args(const std::string& command, const std::vector<OptionSpec>& options, i
   for (size_t i = 0; i < options.size(); ++i) {
     if (added[i]->count() == 0) continue;
     std::vector<std::string>& v = values_[options[i].name];
-    if (options[i].value.empty() && options[i].name[0] == '-') v.assign(1, "1");  // a flag
+    const bool flag = options[i].value.empty() && !options[i].name.empty() && options[i].name[0] == '-';
+    if (flag) v.assign(1, "1");
     else if (store[i].empty()) v.assign(1, "");  // an optional value left out
     else v = store[i];
   }

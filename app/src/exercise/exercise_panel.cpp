@@ -34,9 +34,10 @@ struct Session {
   std::future<HostGrade> running;
   std::optional<HostGrade> grade;
   std::string graded_code;  // what `grade` graded
-  // The GPU grade (grade_device.h) of graded_code, asked for once the host grade passed.
+  // The GPU grade (grade_device.h) of gpu_code, asked for once the host grade of that code passed.
   std::future<exercise::DeviceGrade> gpu_running;
   std::optional<exercise::DeviceGrade> gpu;
+  std::string gpu_code;
   int hints_shown = 0;
   bool show_solution = false;
   bool dirty = false;
@@ -91,20 +92,27 @@ void poll(Session& s) {
     s.grade = s.running.get();
     s.gpu.reset();
   }
-  if (s.gpu_running.valid() && s.gpu_running.wait_for(std::chrono::seconds(0)) == std::future_status::ready)
+  if (s.gpu_running.valid() && s.gpu_running.wait_for(std::chrono::seconds(0)) == std::future_status::ready) {
     s.gpu = s.gpu_running.get();
+    if (s.gpu_code != s.graded_code) s.gpu.reset();  // a verdict of code checked again since
+  }
 }
 
 // After a host pass: the stage's kernel built with the learner's function, checked and timed on
 // the GPU (seconds: NVRTC, cuBLAS, timing in turns), on a worker thread.
+// Only code whose host grade passed goes to the GPU: not while a Check of newer code runs (its
+// verdict is not in yet), not once the editor holds something else.
 void draw_gpu_grade(Session& s) {
-  if (!s.grade || !s.grade->verdict.pass || s.graded_code != s.text()) return;
+  if (s.running.valid() || !s.grade || !s.grade->verdict.pass || s.graded_code != s.text()) return;
   const bool busy = s.gpu_running.valid();
   ImGui::BeginDisabled(busy);
-  if (ImGui::Button(busy ? tr("Running on the GPU...") : tr("Run on the GPU")))
-    s.gpu_running = std::async(std::launch::async, [ex = *s.exercise, code = s.graded_code] {
+  if (ImGui::Button(busy ? tr("Running on the GPU...") : tr("Run on the GPU"))) {
+    s.gpu_code = s.graded_code;
+    s.gpu.reset();
+    s.gpu_running = std::async(std::launch::async, [ex = *s.exercise, code = s.gpu_code] {
       return exercise::grade_on_device(ex, code);
     });
+  }
   ImGui::EndDisabled();
   if (!s.gpu) return;
   if (!s.gpu->ran) note_text(s.gpu->reason);
