@@ -19,7 +19,6 @@
 #include "model/files.h"
 #include "model/results_file.h"
 #include "model/settings_schema.h"
-#include "model/stage_labels.h"
 #include "palette.h"
 #include "ui_util.h"
 #include "view.h"
@@ -32,6 +31,13 @@
 namespace gemmlab::app {
 namespace fs = std::filesystem;
 namespace {
+
+// The stage before, by its number alone ("15"): the bars' names start with it, and the row must
+// keep its verdict inside a 1280-pixel window in both languages.
+std::string previous_number(const std::string& id) {
+  const StageDesc* d = find_stage_desc(id);
+  return d && *d->number ? std::string(d->number) : id;
+}
 
 struct KernelsUiState {
   std::vector<std::string> stages;  // empty = every stage in the results
@@ -284,7 +290,7 @@ class KernelsView final : public View {
       label = trf("%.1f %s  %.1f%% of im2col+cuBLAS  %s", r.tflops, unit, 100 * r.ratio_to_im2col, verdict);
     else if (r.speedup_over_previous() > 0)  // the stage before, timed in the same turns
       label = trf("%.1f TFLOP/s  %.1f%% of cuBLAS  %.3fx vs %s  %s", r.tflops, 100 * r.ratio_to_cublas,
-                  r.speedup_over_previous(), stage_label(r.previous_stage).c_str(), verdict);
+                  r.speedup_over_previous(), previous_number(r.previous_stage).c_str(), verdict);
     else  // one decimal: a stage at 99.5% of cuBLAS is not "100%"
       label = trf("%.1f TFLOP/s  %.1f%% of cuBLAS  %s (rel err %.1e)", r.tflops, 100 * r.ratio_to_cublas, verdict,
                   r.rel_err);
