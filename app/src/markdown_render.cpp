@@ -97,6 +97,7 @@ float flow_spans(const std::vector<MdSpan>& spans, ImVec2 origin, float width, I
       int len = 0;
       char32_t cp = decode_utf8(p, end, &len);
       if (cp == ' ' || cp == '\t' || cp == '\n') {
+        p += len;  // always forward, whatever the decoder calls a space
         while (p < end && (*p == ' ' || *p == '\t' || *p == '\n')) ++p;
         if (!line_empty) pending_space = space_w;
         continue;

@@ -54,6 +54,20 @@ TEST(RenderLimits, LongWordLaysOutInLinearTime) {
   EXPECT_LT(seconds([&] { draw_markdown(code); }), 5.0);
 }
 
+// Bytes that are not UTF-8 in the lesson text: "C0 60" decoded as a space while the layout skipped
+// only real spaces, and the panel never finished its first frame (found by fuzz_render).
+TEST(RenderLimits, InvalidUtf8LaysOut) {
+  std::string md = "Hover a cell";
+  for (const char* bad : {"\xC0\x60", "\xC0\xA0", "\xE0\x80\x8A", "\xED\xA0\x80", "\xF8\x88", "\xFF", "\x80"})
+    md += std::string(" x") + bad + "y `c" + bad + "` [l" + bad + "](x)";
+  md += std::string("\x00 tail", 6);
+  double s = 0;
+  int most = 0;
+  s = seconds([&] { most = draw_markdown(md); });
+  EXPECT_GT(most, 0);
+  EXPECT_LT(s, 5.0);
+}
+
 // Code spans and links draw backgrounds and underlines ImGui does not clip: 20,000 of them in
 // one paragraph passed 65,536 vertices (ImGui's 16-bit index assert). Only visible lines draw.
 TEST(RenderLimits, LongTextStaysWithinOneDrawList) {

@@ -22,6 +22,18 @@ TEST(TextBreaks, DecodesUtf8AndSaysHowLong) {
   EXPECT_EQ(len, 4);
   EXPECT_EQ(first(std::string("\xE4\xB8"), &len), char32_t(0xE4));  // cut short: one byte, as it is
   EXPECT_EQ(len, 1);
+  // Invalid sequences: each first byte alone, never the ASCII an overlong form spells.
+  EXPECT_EQ(first(std::string("\xC0\x60"), &len), char32_t(0xC0));  // no continuation byte: once decoded as a space
+  EXPECT_EQ(len, 1);
+  EXPECT_EQ(first(std::string("\xC0\xA0"), &len), char32_t(0xC0));  // overlong space
+  EXPECT_EQ(len, 1);
+  EXPECT_EQ(first(std::string("\xE0\x80\x8A"), &len), char32_t(0xE0));  // overlong newline
+  EXPECT_EQ(len, 1);
+  EXPECT_EQ(first(std::string("\xED\xA0\x80"), &len), char32_t(0xED));  // surrogate
+  EXPECT_EQ(first(std::string("\xF4\x90\x80\x80"), &len), char32_t(0xF4));  // past U+10FFFF
+  EXPECT_EQ(first(std::string("\xFF"), &len), char32_t(0xFF));
+  EXPECT_EQ(first(std::string("\xE4\x41\xAD"), &len), char32_t(0xE4));  // 'A' is no continuation
+  EXPECT_EQ(len, 1);
   EXPECT_EQ(last_code_point("tile 中"), U'中');
   EXPECT_EQ(last_code_point("中a"), U'a');
   EXPECT_EQ(last_code_point(""), char32_t(0));

@@ -4,10 +4,18 @@ namespace gemmlab::app {
 
 char32_t decode_utf8(const char* s, const char* end, int* len) {
   const unsigned char c = static_cast<unsigned char>(*s);
-  int n = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : c >= 0xC0 ? 2 : 1;
-  if (s + n > end) n = 1;
-  char32_t cp = n == 1 ? c : n == 2 ? c & 0x1F : n == 3 ? c & 0x0F : c & 0x07;
-  for (int i = 1; i < n; ++i) cp = (cp << 6) | (static_cast<unsigned char>(s[i]) & 0x3F);
+  *len = 1;
+  const int n = c >= 0xF8 ? 0 : c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : c >= 0xC0 ? 2 : 1;
+  if (n <= 1 || s + n > end) return c;
+  char32_t cp = n == 2 ? c & 0x1F : n == 3 ? c & 0x0F : c & 0x07;
+  for (int i = 1; i < n; ++i) {
+    const unsigned char b = static_cast<unsigned char>(s[i]);
+    if ((b & 0xC0) != 0x80) return c;
+    cp = (cp << 6) | (b & 0x3F);
+  }
+  // An overlong form ("C0 A0" for a space) would let a stray byte act as a space or a newline.
+  static constexpr char32_t kSmallest[5] = {0, 0, 0x80, 0x800, 0x10000};
+  if (cp < kSmallest[n] || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return c;
   *len = n;
   return cp;
 }

@@ -6,9 +6,10 @@
 
 namespace gemmlab::app {
 
-// The code point that starts at `s` (before `end`) and its length in bytes (1 for a truncated or
-// stray byte, which is returned as it is).
-//   "中" (E4 B8 AD) -> 0x4E2D, 3 bytes
+// The code point that starts at `s` (before `end`) and its length in bytes. A byte that starts no
+// valid sequence (truncated, stray, overlong, a surrogate, past U+10FFFF) is returned as it is,
+// 1 byte long: never as a space or any other ASCII character.
+//   "中" (E4 B8 AD) -> 0x4E2D, 3 bytes;  "C0 A0" (an overlong space) -> 0xC0, 1 byte
 char32_t decode_utf8(const char* s, const char* end, int* len);
 // The last code point of `s`, 0 when it is empty.
 char32_t last_code_point(const std::string& s);
