@@ -16,8 +16,11 @@
 #include <string>
 #include <vector>
 
+#include "gemmlab/hopper_shapes.h"  // WarpSpecializedStage: stage 17's tile, threads, shared memory
+#include "gemmlab/raster.h"         // serpentine_swizzle: the Hopper stages' grid
 #include "grade_device.h"
 #include "runner.h"
+#include "stages/hopper/hopper_host.h"  // encode_operand_map: the TMA descriptors, as the stages' launch
 #include "stages/fp16/fp16_problem.cuh"  // rows_16_byte_aligned: stage 9's choice of loads
 #include "stages/fp32/fp32_args.h"       // ab_vector_ok, c_vector_ok: stage 11's
 
@@ -72,6 +75,10 @@ struct DeviceHarness {
   cudaError_t (*launch)(const CompiledKernels&, const GemmArgs&);
   std::vector<kernels::Problem> checks;
   kernels::Problem timed;
+  // Where the harness bounds its waits (a wrong plan could otherwise deadlock on the GPU): what
+  // they recorded, read after the checks and the timing, in the learner's words; empty when none
+  // gave up.
+  std::string (*stuck_waits)(const CompiledKernels&) = nullptr;
 };
 
 std::string nvrtc_log(nvrtcProgram p) {
@@ -81,6 +88,13 @@ std::string nvrtc_log(nvrtcProgram p) {
   if (n) nvrtcGetProgramLog(p, log.data());
   while (!log.empty() && (log.back() == '\0' || log.back() == '\n')) log.pop_back();
   return log;
+}
+
+// NVRTC's target for the GPU: sm_90a on Hopper (the Hopper stages' wgmma, TMA and setmaxnreg exist
+// only in the architecture-specific target), sm_XY elsewhere.
+std::string nvrtc_arch(int cc_major, int cc_minor) {
+  const std::string sm = "sm_" + std::to_string(cc_major) + std::to_string(cc_minor);
+  return cc_major == 9 && cc_minor == 0 ? sm + "a" : sm;
 }
 
 // Fills `out` (the kernels, or what failed in out.error). The harness comes first and the
@@ -98,7 +112,7 @@ void compile(const DeviceHarness& h, const std::string& source, int cc_major, in
   if (nvrtcAddNameExpression(prog, h.fast_kernel) != NVRTC_SUCCESS ||
       nvrtcAddNameExpression(prog, h.other_kernel) != NVRTC_SUCCESS)
     return void(out.error = "NVRTC refused the harness's kernel names");
-  const std::string arch = "--gpu-architecture=sm_" + std::to_string(cc_major) + std::to_string(cc_minor);
+  const std::string arch = "--gpu-architecture=" + nvrtc_arch(cc_major, cc_minor);
   const std::string inc_kernels = "--include-path=" + (fs::path(root) / "kernels").string();
   const std::string inc_device = "--include-path=" + (fs::path(root) / "sim" / "device").string();
   const std::string inc_cuda = std::string("--include-path=") + GEMMLAB_CUDA_INCLUDE;
@@ -155,6 +169,64 @@ cudaError_t launch_block_order(const CompiledKernels& k, const GemmArgs& a) {
                           params, 0, a.stream);
 }
 
+// Stage 17 with the learner's phase plan, launched as the stage launches its own
+// (hopper_launch.cuh): a map of 64-half boxes per operand (A: 128 rows, B: 256), the serpentine
+// grid of 128 x 256 tiles, 384 threads and the stage's dynamic shared memory.
+cudaError_t launch_warp_specialized(const CompiledKernels& k, const GemmArgs& a) {
+  using Stage = kernels::hopper::WarpSpecializedStage;
+  using Shape = Stage::Shape;
+  CUtensorMap map_a, map_b;
+  cudaError_t e = kernels::hopper::encode_operand_map(&map_a, a.A, a.m, a.k, Shape::kTileM);
+  if (e == cudaSuccess) e = kernels::hopper::encode_operand_map(&map_b, a.B, a.n, a.k, Shape::kTileN);
+  const void* kernel = reinterpret_cast<const void*>(k.fast);
+  if (e == cudaSuccess)
+    e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(Shape::kSmemBytes));
+  if (e != cudaSuccess) return e;
+  const GemmCoord tiled{kernels::fp16::tiles_of(a.m, Shape::kTileM), kernels::fp16::tiles_of(a.n, Shape::kTileN), 1};
+  const Dim3 g =
+      serpentine_swizzle::get_grid_shape(tiled, serpentine_swizzle::launch_stride(tiled.n, Stage::kMaxStride));
+  float* C = a.C;
+  int m = a.m, n = a.n, kk = a.k;
+  float alpha = a.alpha, beta = a.beta;
+  void* params[] = {&map_a, &map_b, &C, &m, &n, &kk, &alpha, &beta};
+  return cudaLaunchKernel(kernel, dim3(g.x, g.y, g.z), dim3(Shape::kThreads), params, Shape::kSmemBytes, a.stream);
+}
+
+// The waits of mbarrier_parity_harness.cuh that gave up after 100 ms, from its
+// gemmlab_mbarrier_timeouts ([0] the producer's first, [1] the consumers'; 0: none, else
+// 1 << 63 | k_tile << 32 | stage << 8 | parity), with stage 17's own waits at that k-tile.
+std::string mbarrier_timeouts(const CompiledKernels& k) {
+  void* words = nullptr;
+  size_t bytes = 0;
+  unsigned long long w[2] = {};
+  cudaError_t e = cudaLibraryGetGlobal(&words, &bytes, k.library, "gemmlab_mbarrier_timeouts");
+  if (e == cudaSuccess && bytes != sizeof w) e = cudaErrorInvalidSymbol;
+  if (e == cudaSuccess) e = cudaDeviceSynchronize();
+  if (e == cudaSuccess) e = cudaMemcpy(w, words, sizeof w, cudaMemcpyDeviceToHost);
+  if (e != cudaSuccess) throw kernels::GpuError(std::string("the harness's waits could not be read: ") + cudaGetErrorString(e));
+  if (!w[0] && !w[1]) return {};
+  auto field = [](unsigned long long word, int shift, unsigned long long mask) {
+    return std::to_string((word >> shift) & mask);
+  };
+  auto wait = [&](unsigned long long word, const char* barrier) {
+    return std::string(barrier) + "[" + field(word, 8, 0xff) + "] for parity " + field(word, 0, 1) +
+           " before k-tile " + field(word, 32, 0x7fffffff);
+  };
+  std::string why = "your plan deadlocks on the GPU: ";
+  if (w[0]) why += "the producer waited on " + wait(w[0], "empty");
+  if (w[0] && w[1]) why += " and the consumer on " + wait(w[1], "full") + "; neither wait passed within 100 ms";
+  else if (w[1]) why += "the consumer waited on " + wait(w[1], "full") + ", which did not pass within 100 ms";
+  else why += ", which did not pass within 100 ms";
+  const int at = static_cast<int>(((w[0] ? w[0] : w[1]) >> 32) & 0x7fffffff);
+  constexpr int kS = kernels::hopper::WarpSpecializedStage::Shape::kStages;
+  return why + " (stage 17 waits on full for parity " + std::to_string(at / kS & 1) + " and on empty for " +
+         (at < kS ? std::string("none (a fresh barrier)") : "parity " + std::to_string((at / kS - 1) & 1)) +
+         " at k-tile " + std::to_string(at) + ")";
+}
+
+constexpr const char* kMbarrierParityKernel =
+    "&gemmlab::kernels::exercise_gpu::mbarrier_parity_kernel<gemmlab::kernels::hopper::WarpSpecializedStage::Shape>";
+
 const std::vector<DeviceHarness>& harnesses() {
   static const std::vector<DeviceHarness> all = {
       // Any size: a problem of whole tiles on the 16-byte path and a ragged one on the scalar path.
@@ -168,6 +240,10 @@ const std::vector<DeviceHarness>& harnesses() {
       {"block-order", "exercise/block_order_harness.cuh", "&gemmlab::kernels::exercise_gpu::block_order_kernel<4>",
        "&gemmlab::kernels::exercise_gpu::block_order_kernel<1>", launch_block_order, {{32768, 1024, 256}},
        {32768, 1024, 1024}},
+      // K at most 32 k-tiles of 64 (2048): the k-tiles the host grade ran the plan for. Whole tiles,
+      // and M, N, K past whole 128 x 256 x 64 tiles (the TMA fills the rest of a box with zeros).
+      {"mbarrier-parity", "exercise/mbarrier_parity_harness.cuh", kMbarrierParityKernel, kMbarrierParityKernel,
+       launch_warp_specialized, {{1024, 1024, 2048}, {1000, 1000, 1000}}, {4096, 4096, 2048}, mbarrier_timeouts},
   };
   return all;
 }
@@ -226,6 +302,18 @@ void time_against_stage(kernels::Runner& runner, const kernels::Target& yours, c
   d.reason = buf;
 }
 
+// Empty when this GPU runs the stage's code; the Hopper stages' (sm_90a) runs on sm_90 alone.
+std::string gpu_refusal(const kernels::StageInfo& stage, const kernels::DeviceInfo& gpu) {
+  const int sm = track_desc(stage.track).required_sm;
+  if (sm == 0 || gpu.cc_major * 10 + gpu.cc_minor == sm) return {};
+  return "not graded on a GPU: stage " + std::string(stage.number) + " needs a Hopper GPU (sm_" + std::to_string(sm) +
+         "); " + gpu.name + " is sm_" + std::to_string(gpu.cc_major) + std::to_string(gpu.cc_minor);
+}
+
+std::string stuck_waits(const DeviceHarness& h, const CompiledKernels& k) {
+  return h.stuck_waits ? h.stuck_waits(k) : std::string();
+}
+
 }  // namespace
 
 // `ran` is true once the learner's code was built (or its build failed in the learner's file):
@@ -244,6 +332,7 @@ DeviceGrade grade_on_device(const Exercise& exercise, const std::string& source)
   }
   try {
     kernels::Runner runner;
+    if (d.reason = gpu_refusal(*stage, runner.device()); !d.reason.empty()) return d;
     CompiledKernels k;
     compile(*h, source, runner.device().cc_major, runner.device().cc_minor, k);
     if (!k.error.empty()) {
@@ -259,9 +348,14 @@ DeviceGrade grade_on_device(const Exercise& exercise, const std::string& source)
     yours.launch_instead = [&k, h](const GemmArgs& a) { return h->launch(k, a); };
     yours.name_instead = std::string(stage->id) + " (yours)";
     d.reason = first_wrong_check(runner, yours, *h, *stage);
+    if (std::string stuck = stuck_waits(*h, k); !stuck.empty()) d.reason = stuck;  // the cause of the wrong C
     if (!d.reason.empty()) return d;
     d.pass = true;
     time_against_stage(runner, yours, *h, *stage, d);
+    if (std::string stuck = stuck_waits(*h, k); !stuck.empty()) {
+      d.pass = false;
+      d.reason = stuck;
+    }
   } catch (const std::exception& e) {
     d.pass = false;
     d.reason = std::string(d.ran ? "the GPU grade stopped: " : "not graded on a GPU: ") + e.what();
