@@ -3,6 +3,7 @@
 // runner checks it against cuBLAS and times it in turns with the stage's own kernel.
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cstdio>
 
 #include "catalog.h"
@@ -69,6 +70,56 @@ TEST(ExerciseGpuGrade, AnOrderThatSkipsTilesLeavesCUnwritten) {
   ASSERT_TRUE(d.ran) << d.reason;
   EXPECT_FALSE(d.pass);
   EXPECT_NE(d.reason.find("elements are NaN or infinite"), std::string::npos) << d.reason;
+}
+
+// Stage 17's kernel with the learner's phase plan (mbarrier_parity_harness.cuh): the reference is
+// correct and about as fast as the stage's own waits; the harness's bounds on its waits and the
+// consumers' vote before each k-tile cost little.
+TEST(ExerciseGpuGrade, MbarrierPlansRunOnStage17sKernel) {
+  const Exercise e = exercise("17-warp-specialized/mbarrier-parity");
+  const DeviceGrade d = grade_on_device(e, e.reference);
+  ASSERT_TRUE(d.ran) << d.reason;
+  EXPECT_TRUE(d.pass) << d.reason;
+  EXPECT_NE(d.reason.find("at 4096 x 4096 x 2048"), std::string::npos) << d.reason;
+  std::printf("mbarrier plan on the GPU: the reference at %.3fx stage 17's speed\n", d.ratio_to_stage);
+  EXPECT_GT(d.ratio_to_stage, 0.8) << d.reason;
+  EXPECT_LT(d.ratio_to_stage, 1.25) << d.reason;
+}
+
+// A consumer that waits for the phase before, which has already completed: it reads stages before
+// their TMA has landed (a wrong C), or the ring falls out of step and stops (a deadlock, caught).
+TEST(ExerciseGpuGrade, AConsumerThatDoesNotWaitIsCaught) {
+  const DeviceGrade d = grade_on_device(exercise("17-warp-specialized/mbarrier-parity"),
+                                        "int full_parity(int k, int s) { return ((k / s) & 1) ^ 1; }\n"
+                                        "int empty_parity(int k, int s) { return ((k / s) & 1) ^ 1; }\n");
+  ASSERT_TRUE(d.ran) << d.reason;
+  EXPECT_FALSE(d.pass);
+  EXPECT_TRUE(d.reason.find("computes a wrong C at 1024 x 1024 x 2048") != std::string::npos ||
+              d.reason.find("your plan deadlocks on the GPU") != std::string::npos)
+      << d.reason;
+  std::printf("a consumer that does not wait: %s\n", d.reason.c_str());
+}
+
+// A producer that waits on a fresh empty barrier for parity 0 (the consumers' parity): nothing is
+// ever issued, so both sides wait for good. The harness's waits give up after 100 ms, the grade
+// says where, and the CUDA context survives: the reference passes after it.
+TEST(ExerciseGpuGrade, AProducerWaitingForTheWrongPhaseDeadlocksAndIsReported) {
+  const Exercise e = exercise("17-warp-specialized/mbarrier-parity");
+  const auto start = std::chrono::steady_clock::now();
+  const DeviceGrade d = grade_on_device(e,
+                                        "int full_parity(int k, int s) { return (k / s) & 1; }\n"
+                                        "int empty_parity(int k, int s) { return (k / s) & 1; }\n");
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  ASSERT_TRUE(d.ran) << d.reason;
+  EXPECT_FALSE(d.pass);
+  EXPECT_LT(seconds, 10.0) << d.reason;
+  EXPECT_NE(d.reason.find("your plan deadlocks on the GPU: the producer waited on empty[0] for parity 0 before "
+                          "k-tile 0 and the consumer on full[0] for parity 0 before k-tile 0"),
+            std::string::npos)
+      << d.reason;
+  std::printf("a producer waiting for the wrong phase, graded in %.1f s: %s\n", seconds, d.reason.c_str());
+  const DeviceGrade after = grade_on_device(e, e.reference);
+  EXPECT_TRUE(after.pass) << after.reason;
 }
 
 TEST(ExerciseGpuGrade, AnExerciseWithoutAHarnessSaysSo) {
