@@ -3,12 +3,13 @@
 // sources shipped in kernels/ and sim/device/), checked against cuBLAS by the runner like any stage,
 // then timed in turns with the stage's own kernel. The learner's function has passed the host
 // grade first (exercise_cli.cpp, the exercise panel), each harness calls it only with inputs that
-// grade covered, and the swizzle harness keeps its offsets inside the tile: on the GPU it ends and
-// writes nothing outside shared memory.
+// grade covered, and each harness keeps what the learner's function returns inside the tile or the
+// tensor (offsets, elements, box coordinates): on the GPU it ends and writes nothing it should not.
 #include <cuda_runtime.h>
 #include <nvrtc.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdio>
 #include <filesystem>
 #include <memory>
@@ -86,19 +87,20 @@ std::string nvrtc_log(nvrtcProgram p) {
 // Fills `out` (the kernels, or what failed in out.error). The harness comes first and the
 // learner's file after it, so that nothing the learner defines (a macro K, a global kThreads)
 // changes the stage's code; the harness declares the learner's function itself.
-void compile(const DeviceHarness& h, const std::string& source, int cc_major, int cc_minor, CompiledKernels& out) {
+void compile(const DeviceHarness& h, const std::string& source, const std::string& gpu_arch, CompiledKernels& out) {
   const std::string root = project_root();
   const std::string unit = "#include \"" + std::string(h.harness) + "\"\n#line 1 \"solution.cpp\"\n" + source + "\n";
   const char* headers[] = {kCstdint, kCstddef};
   const char* names[] = {"cstdint", "cstddef"};
   nvrtcProgram prog = nullptr;
-  if (nvrtcCreateProgram(&prog, unit.c_str(), "exercise.cu", 2, headers, names) != NVRTC_SUCCESS)
+  if (nvrtcCreateProgram(&prog, unit.c_str(), "exercise.cu", static_cast<int>(std::size(names)), headers, names) !=
+      NVRTC_SUCCESS)
     return void(out.error = "NVRTC could not start");
   std::unique_ptr<_nvrtcProgram, void (*)(_nvrtcProgram*)> owner(prog, [](_nvrtcProgram* p) { nvrtcDestroyProgram(&p); });
   if (nvrtcAddNameExpression(prog, h.fast_kernel) != NVRTC_SUCCESS ||
       nvrtcAddNameExpression(prog, h.other_kernel) != NVRTC_SUCCESS)
     return void(out.error = "NVRTC refused the harness's kernel names");
-  const std::string arch = "--gpu-architecture=sm_" + std::to_string(cc_major) + std::to_string(cc_minor);
+  const std::string arch = "--gpu-architecture=" + gpu_arch;
   const std::string inc_kernels = "--include-path=" + (fs::path(root) / "kernels").string();
   const std::string inc_device = "--include-path=" + (fs::path(root) / "sim" / "device").string();
   const std::string inc_cuda = std::string("--include-path=") + GEMMLAB_CUDA_INCLUDE;
@@ -155,6 +157,20 @@ cudaError_t launch_block_order(const CompiledKernels& k, const GemmArgs& a) {
                           params, 0, a.stream);
 }
 
+// Stage 5 with the learner's thread map (launch as simt_tile.cu's): grid (m tiles, n tiles) of
+// 128 x 128, 256 threads; float4 stores of C where the stage's launch would use them.
+cudaError_t launch_simt_tile(const CompiledKernels& k, const GemmArgs& a) {
+  const dim3 grid((a.m + 127) / 128, (a.n + 127) / 128);
+  int m = a.m, n = a.n, kk = a.k;
+  float alpha = a.alpha, beta = a.beta;
+  const void* A = a.A;
+  const void* B = a.B;
+  float* C = a.C;
+  bool vec_ok = kernels::simt::c_vector_ok(a);
+  void* params[] = {&m, &n, &kk, &alpha, &A, &B, &beta, &C, &vec_ok};
+  return cudaLaunchKernel(reinterpret_cast<const void*>(k.fast), grid, dim3(256), params, 0, a.stream);
+}
+
 const std::vector<DeviceHarness>& harnesses() {
   static const std::vector<DeviceHarness> all = {
       // Any size: a problem of whole tiles on the 16-byte path and a ragged one on the scalar path.
@@ -168,6 +184,10 @@ const std::vector<DeviceHarness>& harnesses() {
       {"block-order", "exercise/block_order_harness.cuh", "&gemmlab::kernels::exercise_gpu::block_order_kernel<4>",
        "&gemmlab::kernels::exercise_gpu::block_order_kernel<1>", launch_block_order, {{32768, 1024, 256}},
        {32768, 1024, 1024}},
+      // Stage 5 has one kernel (scalar loads, any size): whole tiles, then M, N, K all ragged.
+      {"coalesced-map", "exercise/coalesced_map_harness.cuh", "&gemmlab::kernels::exercise_gpu::coalesced_map_kernel",
+       "&gemmlab::kernels::exercise_gpu::coalesced_map_kernel", launch_simt_tile,
+       {{1024, 1536, 704}, {1000, 1001, 333}}, {4096, 4096, 4096}},
   };
   return all;
 }
@@ -244,8 +264,10 @@ DeviceGrade grade_on_device(const Exercise& exercise, const std::string& source)
   }
   try {
     kernels::Runner runner;
+    const kernels::DeviceInfo& gpu = runner.device();
+    const std::string sm = "sm_" + std::to_string(gpu.cc_major) + std::to_string(gpu.cc_minor);
     CompiledKernels k;
-    compile(*h, source, runner.device().cc_major, runner.device().cc_minor, k);
+    compile(*h, source, sm, k);
     if (!k.error.empty()) {
       d.ran = k.learners_error;
       d.reason = (k.learners_error ? "the GPU build of stage " + std::string(stage->number) +
