@@ -18,9 +18,12 @@
 #include <vector>
 
 #include "grade_device.h"
+#include "gemmlab/hopper_shapes.h"  // TmaStage: stage 15's tile, stages and shared memory
+#include "gemmlab/raster.h"         // serpentine_swizzle: stage 15's grid
 #include "runner.h"
 #include "stages/fp16/fp16_problem.cuh"  // rows_16_byte_aligned: stage 9's choice of loads
 #include "stages/fp32/fp32_args.h"       // ab_vector_ok, c_vector_ok: stage 11's
+#include "stages/hopper/hopper_host.h"   // encode_operand_map: stage 15's tensor maps
 
 #ifndef GEMMLAB_EXERCISE_ROOT
 #define GEMMLAB_EXERCISE_ROOT ""
@@ -39,7 +42,8 @@ std::string project_root() {
   return GEMMLAB_EXERCISE_ROOT;
 }
 
-// NVRTC has no C++ standard library: the two headers the kernel sources name come from libcu++.
+// NVRTC has no C++ standard library: the headers the kernel sources name come from libcu++ (the C
+// ones for cuda.h, whose CUtensorMap the Hopper kernels take).
 constexpr const char* kCstdint =
     "#pragma once\n#include <cuda/std/cstdint>\nnamespace std { using namespace cuda::std; }\n"
     "using cuda::std::uint32_t; using cuda::std::uint64_t; using cuda::std::int64_t; using cuda::std::uintptr_t;\n";
@@ -90,8 +94,8 @@ std::string nvrtc_log(nvrtcProgram p) {
 void compile(const DeviceHarness& h, const std::string& source, const std::string& gpu_arch, CompiledKernels& out) {
   const std::string root = project_root();
   const std::string unit = "#include \"" + std::string(h.harness) + "\"\n#line 1 \"solution.cpp\"\n" + source + "\n";
-  const char* headers[] = {kCstdint, kCstddef};
-  const char* names[] = {"cstdint", "cstddef"};
+  const char* headers[] = {kCstdint, kCstddef, kCstdint, kCstddef};
+  const char* names[] = {"cstdint", "cstddef", "stdint.h", "stdlib.h"};
   nvrtcProgram prog = nullptr;
   if (nvrtcCreateProgram(&prog, unit.c_str(), "exercise.cu", static_cast<int>(std::size(names)), headers, names) !=
       NVRTC_SUCCESS)
@@ -171,6 +175,35 @@ cudaError_t launch_simt_tile(const CompiledKernels& k, const GemmArgs& a) {
   return cudaLaunchKernel(reinterpret_cast<const void*>(k.fast), grid, dim3(256), params, 0, a.stream);
 }
 
+// Stage 15 with the learner's box coordinates, launched as tma.cu launches its own: the stage's
+// two tensor maps (hopper_host.cu) as __grid_constant__ parameters, stage 12's serpentine grid,
+// the stage's dynamic shared memory (allowed per launch, as the stage's launch does).
+cudaError_t launch_tma_box(const CompiledKernels& k, const GemmArgs& a) {
+  using Stage = kernels::hopper::TmaStage;
+  using Shape = Stage::Shape;
+  CUtensorMap map_a, map_b;
+  if (cudaError_t e = kernels::hopper::encode_operand_map(&map_a, a.A, a.m, a.k, Shape::kTileM); e != cudaSuccess)
+    return e;
+  if (cudaError_t e = kernels::hopper::encode_operand_map(&map_b, a.B, a.n, a.k, Shape::kTileN); e != cudaSuccess)
+    return e;
+  int device = 0;
+  if (cudaError_t e = cudaGetDevice(&device); e != cudaSuccess) return e;
+  if (cudaError_t e = cudaKernelSetAttributeForDevice(k.fast, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                                      static_cast<int>(Stage::kSmemBytes), device);
+      e != cudaSuccess)
+    return e;
+  const GemmCoord tiled{kernels::fp16::tiles_of(a.m, Shape::kTileM), kernels::fp16::tiles_of(a.n, Shape::kTileN), 1};
+  const Dim3 g =
+      serpentine_swizzle::get_grid_shape(tiled, serpentine_swizzle::launch_stride(tiled.n, Stage::kMaxStride));
+  float* C = a.C;
+  int m = a.m, n = a.n, kk = a.k;
+  float alpha = a.alpha, beta = a.beta;
+  bool vector_c = a.m % 4 == 0 && reinterpret_cast<std::uintptr_t>(a.C) % 16 == 0;
+  void* params[] = {&map_a, &map_b, &C, &m, &n, &kk, &alpha, &beta, &vector_c};
+  return cudaLaunchKernel(reinterpret_cast<const void*>(k.fast), dim3(g.x, g.y, g.z), dim3(Shape::kThreads), params,
+                          Stage::kSmemBytes, a.stream);
+}
+
 const std::vector<DeviceHarness>& harnesses() {
   static const std::vector<DeviceHarness> all = {
       // Any size: a problem of whole tiles on the 16-byte path and a ragged one on the scalar path.
@@ -188,6 +221,11 @@ const std::vector<DeviceHarness>& harnesses() {
       {"coalesced-map", "exercise/coalesced_map_harness.cuh", "&gemmlab::kernels::exercise_gpu::coalesced_map_kernel",
        "&gemmlab::kernels::exercise_gpu::coalesced_map_kernel", launch_simt_tile,
        {{1024, 1536, 704}, {1000, 1001, 333}}, {4096, 4096, 4096}},
+      // Inside the host grade's 512 x 512 x 512 (4 x 2 blocks, 8 k-tiles): the harness calls the
+      // learner's function only there. The ragged one ends inside a block and inside a k-tile (K % 8 == 0: TMA).
+      {"tma-box", "exercise/tma_box_harness.cuh", "&gemmlab::kernels::exercise_gpu::tma_box_kernel",
+       "&gemmlab::kernels::exercise_gpu::tma_box_kernel", launch_tma_box, {{512, 512, 512}, {500, 300, 456}},
+       {512, 512, 512}},
   };
   return all;
 }
@@ -266,8 +304,16 @@ DeviceGrade grade_on_device(const Exercise& exercise, const std::string& source)
     kernels::Runner runner;
     const kernels::DeviceInfo& gpu = runner.device();
     const std::string sm = "sm_" + std::to_string(gpu.cc_major) + std::to_string(gpu.cc_minor);
+    // The Hopper stages' TMA and wgmma code is sm_90a: it runs on an sm_90 GPU and no other.
+    const bool hopper_code = required_sm(stage->track) == 90;
+    if (hopper_code && (gpu.cc_major != 9 || gpu.cc_minor != 0)) {
+      d.reason = "not graded on a GPU: stage " + std::string(stage->number) +
+                 " needs an sm_90 GPU (Hopper: H100, H200, GH200) for its TMA and wgmma code, and " + gpu.name +
+                 " is " + sm;
+      return d;
+    }
     CompiledKernels k;
-    compile(*h, source, sm, k);
+    compile(*h, source, hopper_code ? std::string("sm_90a") : sm, k);
     if (!k.error.empty()) {
       d.ran = k.learners_error;
       d.reason = (k.learners_error ? "the GPU build of stage " + std::string(stage->number) +

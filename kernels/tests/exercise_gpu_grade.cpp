@@ -1,7 +1,8 @@
 // Exercises graded on the GPU (kernels/exercise/grade_device_gpu.cpp): NVRTC builds the stage's
 // kernel with the learner's function (stage 9 with smem_offset, stage 11 with block_tile, stage 5
-// with thread_map), the runner checks it against cuBLAS and times it in turns with the stage's
-// own kernel.
+// with thread_map, stage 15 with tma_box), the runner checks it against cuBLAS and times it in
+// turns with the stage's own kernel.
+#include <cuda_runtime.h>
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -114,6 +115,45 @@ TEST(ExerciseGpuGrade, AThreadMapThatLoadsAnElementTwiceGivesAWrongC) {
   ASSERT_TRUE(d.ran) << d.reason;
   EXPECT_FALSE(d.pass);
   EXPECT_NE(d.reason.find("computes a wrong C at 1024 x 1536 x 704"), std::string::npos) << d.reason;
+}
+
+bool on_sm90() {
+  int device = 0, major = 0, minor = 0;
+  return cudaGetDevice(&device) == cudaSuccess &&
+         cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device) == cudaSuccess &&
+         cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device) == cudaSuccess && major == 9 &&
+         minor == 0;
+}
+
+// Stage 15's kernel with the learner's TMA box coordinates, on the host grade's 512 x 512 x 512
+// (a problem this small times noisily: the reference is the stage's own boxes). Elsewhere than
+// on an sm_90 GPU the grade says why it did not run.
+TEST(ExerciseGpuGrade, TmaBoxesRunOnStage15sKernel) {
+  const Exercise e = exercise("15-tma/box-coords");
+  const DeviceGrade ref = grade_on_device(e, e.reference);
+  if (!on_sm90()) {
+    EXPECT_FALSE(ref.ran);
+    EXPECT_NE(ref.reason.find("not graded on a GPU: stage 15 needs an sm_90 GPU"), std::string::npos) << ref.reason;
+    return;
+  }
+  ASSERT_TRUE(ref.ran) << ref.reason;
+  EXPECT_TRUE(ref.pass) << ref.reason;
+  EXPECT_GT(ref.ratio_to_stage, 0.8) << ref.reason;
+  EXPECT_LT(ref.ratio_to_stage, 1.25) << ref.reason;
+  EXPECT_NE(ref.reason.find("at 512 x 512 x 512"), std::string::npos) << ref.reason;
+  std::printf("TMA boxes on the GPU: reference %.3fx stage 15's speed\n", ref.ratio_to_stage);
+}
+
+// Every box one k-tile late: the block sums k 64 .. K + 63, the last tile zeros past K.
+TEST(ExerciseGpuGrade, ABoxOneKTileLateGivesAWrongC) {
+  if (!on_sm90()) GTEST_SKIP() << "stage 15 runs on sm_90 only (TmaBoxesRunOnStage15sKernel checks that verdict)";
+  const DeviceGrade d = grade_on_device(
+      exercise("15-tma/box-coords"),
+      "void tma_box(int operand, int m_block, int n_block, int k_tile, int* inner, int* outer) {\n"
+      "  *inner = 64 * (k_tile + 1);\n  *outer = operand == 0 ? 128 * m_block : 256 * n_block;\n}\n");
+  ASSERT_TRUE(d.ran) << d.reason;
+  EXPECT_FALSE(d.pass);
+  EXPECT_NE(d.reason.find("computes a wrong C at 512 x 512 x 512"), std::string::npos) << d.reason;
 }
 
 }  // namespace
