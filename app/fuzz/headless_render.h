@@ -55,10 +55,10 @@ inline int draw_frame(app::App& a) {
   return n;
 }
 
-// Which views a walk draws at each step: all of them, or only those the step puts in front or
-// writes settings of (the fuzz target's walk after its first input): the other views show what
-// they showed before, the same code with the same state, and drawing them again cost three
-// quarters of an input's time.
+// Which views a walk draws at each step: all of them, or its own view and those it writes settings
+// of (the fuzz target's walk after its first input): the other views show what they showed
+// before, the same code with the same state, and drawing them again cost three quarters of an
+// input's time.
 enum class ViewsPerStep { All, Changed };
 
 // Every step of every lesson, a few frames each, through the views `which` names. Returns the
@@ -74,7 +74,8 @@ inline int draw_every_step(app::App& a, int frames_per_step = 2, ViewsPerStep wh
       const bool all = which == ViewsPerStep::All;
       const app::LessonStep* step = si < static_cast<int>(lessons[li].steps.size()) ? &lessons[li].steps[si] : nullptr;
       for (const auto& v : a.views()) {
-        if (!all && !(step && (step->view == v->id() || step->written.contains(v->id())))) continue;
+        // The step's own view was just drawn by the frames above (open() put it in front).
+        if (!all && !(step && step->view != v->id() && step->written.contains(v->id()))) continue;
         a.select_view(v->id());
         most = std::max(most, draw_frame(a));
       }

@@ -3,12 +3,13 @@
 // sources shipped in kernels/ and sim/device/), checked against cuBLAS by the runner like any stage,
 // then timed in turns with the stage's own kernel. The learner's function has passed the host
 // grade first (exercise_cli.cpp, the exercise panel), each harness calls it only with inputs that
-// grade covered, and the swizzle harness keeps its offsets inside the tile: on the GPU it ends and
-// writes nothing outside shared memory.
+// grade covered, and each harness keeps what the learner's function returns inside the tile or the
+// tensor (offsets, elements, box coordinates): on the GPU it ends and writes nothing it should not.
 #include <cuda_runtime.h>
 #include <nvrtc.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdio>
 #include <filesystem>
 #include <memory>
@@ -16,13 +17,13 @@
 #include <string>
 #include <vector>
 
-#include "gemmlab/hopper_shapes.h"  // WarpSpecializedStage: stage 17's tile, threads, shared memory
-#include "gemmlab/raster.h"         // serpentine_swizzle: the Hopper stages' grid
 #include "grade_device.h"
+#include "gemmlab/hopper_shapes.h"  // TmaStage, WarpSpecializedStage: stages 15 and 17's tiles and shared memory
+#include "gemmlab/raster.h"         // serpentine_swizzle: the Hopper stages' grid
 #include "runner.h"
-#include "stages/hopper/hopper_host.h"  // encode_operand_map: the TMA descriptors, as the stages' launch
 #include "stages/fp16/fp16_problem.cuh"  // rows_16_byte_aligned: stage 9's choice of loads
 #include "stages/fp32/fp32_args.h"       // ab_vector_ok, c_vector_ok: stage 11's
+#include "stages/hopper/hopper_host.h"   // encode_operand_map: stage 15's tensor maps
 
 #ifndef GEMMLAB_EXERCISE_ROOT
 #define GEMMLAB_EXERCISE_ROOT ""
@@ -41,7 +42,8 @@ std::string project_root() {
   return GEMMLAB_EXERCISE_ROOT;
 }
 
-// NVRTC has no C++ standard library: the two headers the kernel sources name come from libcu++.
+// NVRTC has no C++ standard library: the headers the kernel sources name come from libcu++ (the C
+// ones for cuda.h, whose CUtensorMap the Hopper kernels take).
 constexpr const char* kCstdint =
     "#pragma once\n#include <cuda/std/cstdint>\nnamespace std { using namespace cuda::std; }\n"
     "using cuda::std::uint32_t; using cuda::std::uint64_t; using cuda::std::int64_t; using cuda::std::uintptr_t;\n";
@@ -90,29 +92,23 @@ std::string nvrtc_log(nvrtcProgram p) {
   return log;
 }
 
-// NVRTC's target for the GPU: sm_90a on Hopper (the Hopper stages' wgmma, TMA and setmaxnreg exist
-// only in the architecture-specific target), sm_XY elsewhere.
-std::string nvrtc_arch(int cc_major, int cc_minor) {
-  const std::string sm = "sm_" + std::to_string(cc_major) + std::to_string(cc_minor);
-  return cc_major == 9 && cc_minor == 0 ? sm + "a" : sm;
-}
-
 // Fills `out` (the kernels, or what failed in out.error). The harness comes first and the
 // learner's file after it, so that nothing the learner defines (a macro K, a global kThreads)
 // changes the stage's code; the harness declares the learner's function itself.
-void compile(const DeviceHarness& h, const std::string& source, int cc_major, int cc_minor, CompiledKernels& out) {
+void compile(const DeviceHarness& h, const std::string& source, const std::string& gpu_arch, CompiledKernels& out) {
   const std::string root = project_root();
   const std::string unit = "#include \"" + std::string(h.harness) + "\"\n#line 1 \"solution.cpp\"\n" + source + "\n";
-  const char* headers[] = {kCstdint, kCstddef};
-  const char* names[] = {"cstdint", "cstddef"};
+  const char* headers[] = {kCstdint, kCstddef, kCstdint, kCstddef};
+  const char* names[] = {"cstdint", "cstddef", "stdint.h", "stdlib.h"};
   nvrtcProgram prog = nullptr;
-  if (nvrtcCreateProgram(&prog, unit.c_str(), "exercise.cu", 2, headers, names) != NVRTC_SUCCESS)
+  if (nvrtcCreateProgram(&prog, unit.c_str(), "exercise.cu", static_cast<int>(std::size(names)), headers, names) !=
+      NVRTC_SUCCESS)
     return void(out.error = "NVRTC could not start");
   std::unique_ptr<_nvrtcProgram, void (*)(_nvrtcProgram*)> owner(prog, [](_nvrtcProgram* p) { nvrtcDestroyProgram(&p); });
   if (nvrtcAddNameExpression(prog, h.fast_kernel) != NVRTC_SUCCESS ||
       nvrtcAddNameExpression(prog, h.other_kernel) != NVRTC_SUCCESS)
     return void(out.error = "NVRTC refused the harness's kernel names");
-  const std::string arch = "--gpu-architecture=" + nvrtc_arch(cc_major, cc_minor);
+  const std::string arch = "--gpu-architecture=" + gpu_arch;
   const std::string inc_kernels = "--include-path=" + (fs::path(root) / "kernels").string();
   const std::string inc_device = "--include-path=" + (fs::path(root) / "sim" / "device").string();
   const std::string inc_cuda = std::string("--include-path=") + GEMMLAB_CUDA_INCLUDE;
@@ -169,19 +165,67 @@ cudaError_t launch_block_order(const CompiledKernels& k, const GemmArgs& a) {
                           params, 0, a.stream);
 }
 
-// Stage 17 with the learner's phase plan, launched as the stage launches its own
-// (hopper_launch.cuh): a map of 64-half boxes per operand (A: 128 rows, B: 256), the serpentine
-// grid of 128 x 256 tiles, 384 threads and the stage's dynamic shared memory.
+// Stage 5 with the learner's thread map (launch as simt_tile.cu's): grid (m tiles, n tiles) of
+// 128 x 128, 256 threads; float4 stores of C where the stage's launch would use them.
+cudaError_t launch_simt_tile(const CompiledKernels& k, const GemmArgs& a) {
+  const dim3 grid((a.m + 127) / 128, (a.n + 127) / 128);
+  int m = a.m, n = a.n, kk = a.k;
+  float alpha = a.alpha, beta = a.beta;
+  const void* A = a.A;
+  const void* B = a.B;
+  float* C = a.C;
+  bool vec_ok = kernels::simt::c_vector_ok(a);
+  void* params[] = {&m, &n, &kk, &alpha, &A, &B, &beta, &C, &vec_ok};
+  return cudaLaunchKernel(reinterpret_cast<const void*>(k.fast), grid, dim3(256), params, 0, a.stream);
+}
+
+// Stage 15 with the learner's box coordinates, launched as tma.cu launches its own: the stage's
+// two tensor maps (hopper_host.cu) as __grid_constant__ parameters, stage 12's serpentine grid,
+// the stage's dynamic shared memory (allowed per launch, as the stage's launch does).
+cudaError_t launch_tma_box(const CompiledKernels& k, const GemmArgs& a) {
+  using Stage = kernels::hopper::TmaStage;
+  using Shape = Stage::Shape;
+  CUtensorMap map_a, map_b;
+  if (cudaError_t e = kernels::hopper::encode_operand_map(&map_a, a.A, a.m, a.k, Shape::kTileM); e != cudaSuccess)
+    return e;
+  if (cudaError_t e = kernels::hopper::encode_operand_map(&map_b, a.B, a.n, a.k, Shape::kTileN); e != cudaSuccess)
+    return e;
+  int device = 0;
+  if (cudaError_t e = cudaGetDevice(&device); e != cudaSuccess) return e;
+  if (cudaError_t e = cudaKernelSetAttributeForDevice(k.fast, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                                      static_cast<int>(Stage::kSmemBytes), device);
+      e != cudaSuccess)
+    return e;
+  const GemmCoord tiled{kernels::fp16::tiles_of(a.m, Shape::kTileM), kernels::fp16::tiles_of(a.n, Shape::kTileN), 1};
+  const Dim3 g =
+      serpentine_swizzle::get_grid_shape(tiled, serpentine_swizzle::launch_stride(tiled.n, Stage::kMaxStride));
+  float* C = a.C;
+  int m = a.m, n = a.n, kk = a.k;
+  float alpha = a.alpha, beta = a.beta;
+  bool vector_c = a.m % 4 == 0 && reinterpret_cast<std::uintptr_t>(a.C) % 16 == 0;
+  void* params[] = {&map_a, &map_b, &C, &m, &n, &kk, &alpha, &beta, &vector_c};
+  return cudaLaunchKernel(reinterpret_cast<const void*>(k.fast), dim3(g.x, g.y, g.z), dim3(Shape::kThreads), params,
+                          Stage::kSmemBytes, a.stream);
+}
+
+// Stage 17 with the learner's phase plan, launched as warp_specialized.cu launches its own
+// (hopper_launch.cuh): a map of 64-half boxes per operand (A: 128 rows, B: 256) as
+// __grid_constant__ parameters, the serpentine grid of 128 x 256 tiles, 384 threads and the
+// stage's dynamic shared memory.
 cudaError_t launch_warp_specialized(const CompiledKernels& k, const GemmArgs& a) {
   using Stage = kernels::hopper::WarpSpecializedStage;
   using Shape = Stage::Shape;
   CUtensorMap map_a, map_b;
-  cudaError_t e = kernels::hopper::encode_operand_map(&map_a, a.A, a.m, a.k, Shape::kTileM);
-  if (e == cudaSuccess) e = kernels::hopper::encode_operand_map(&map_b, a.B, a.n, a.k, Shape::kTileN);
-  const void* kernel = reinterpret_cast<const void*>(k.fast);
-  if (e == cudaSuccess)
-    e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(Shape::kSmemBytes));
-  if (e != cudaSuccess) return e;
+  if (cudaError_t e = kernels::hopper::encode_operand_map(&map_a, a.A, a.m, a.k, Shape::kTileM); e != cudaSuccess)
+    return e;
+  if (cudaError_t e = kernels::hopper::encode_operand_map(&map_b, a.B, a.n, a.k, Shape::kTileN); e != cudaSuccess)
+    return e;
+  int device = 0;
+  if (cudaError_t e = cudaGetDevice(&device); e != cudaSuccess) return e;
+  if (cudaError_t e = cudaKernelSetAttributeForDevice(k.fast, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                                      static_cast<int>(Shape::kSmemBytes), device);
+      e != cudaSuccess)
+    return e;
   const GemmCoord tiled{kernels::fp16::tiles_of(a.m, Shape::kTileM), kernels::fp16::tiles_of(a.n, Shape::kTileN), 1};
   const Dim3 g =
       serpentine_swizzle::get_grid_shape(tiled, serpentine_swizzle::launch_stride(tiled.n, Stage::kMaxStride));
@@ -189,7 +233,8 @@ cudaError_t launch_warp_specialized(const CompiledKernels& k, const GemmArgs& a)
   int m = a.m, n = a.n, kk = a.k;
   float alpha = a.alpha, beta = a.beta;
   void* params[] = {&map_a, &map_b, &C, &m, &n, &kk, &alpha, &beta};
-  return cudaLaunchKernel(kernel, dim3(g.x, g.y, g.z), dim3(Shape::kThreads), params, Shape::kSmemBytes, a.stream);
+  return cudaLaunchKernel(reinterpret_cast<const void*>(k.fast), dim3(g.x, g.y, g.z), dim3(Shape::kThreads), params,
+                          Shape::kSmemBytes, a.stream);
 }
 
 // The waits of mbarrier_parity_harness.cuh that gave up after 100 ms, from its
@@ -240,6 +285,15 @@ const std::vector<DeviceHarness>& harnesses() {
       {"block-order", "exercise/block_order_harness.cuh", "&gemmlab::kernels::exercise_gpu::block_order_kernel<4>",
        "&gemmlab::kernels::exercise_gpu::block_order_kernel<1>", launch_block_order, {{32768, 1024, 256}},
        {32768, 1024, 1024}},
+      // Stage 5 has one kernel (scalar loads, any size): whole tiles, then M, N, K all ragged.
+      {"coalesced-map", "exercise/coalesced_map_harness.cuh", "&gemmlab::kernels::exercise_gpu::coalesced_map_kernel",
+       "&gemmlab::kernels::exercise_gpu::coalesced_map_kernel", launch_simt_tile,
+       {{1024, 1536, 704}, {1000, 1001, 333}}, {4096, 4096, 4096}},
+      // Inside the host grade's 512 x 512 x 512 (4 x 2 blocks, 8 k-tiles): the harness calls the
+      // learner's function only there. The ragged one ends inside a block and inside a k-tile (K % 8 == 0: TMA).
+      {"tma-box", "exercise/tma_box_harness.cuh", "&gemmlab::kernels::exercise_gpu::tma_box_kernel",
+       "&gemmlab::kernels::exercise_gpu::tma_box_kernel", launch_tma_box, {{512, 512, 512}, {500, 300, 456}},
+       {512, 512, 512}},
       // K at most 32 k-tiles of 64 (2048): the k-tiles the host grade ran the plan for. Whole tiles,
       // and M, N, K past whole 128 x 256 x 64 tiles (the TMA fills the rest of a box with zeros).
       {"mbarrier-parity", "exercise/mbarrier_parity_harness.cuh", kMbarrierParityKernel, kMbarrierParityKernel,
@@ -302,14 +356,6 @@ void time_against_stage(kernels::Runner& runner, const kernels::Target& yours, c
   d.reason = buf;
 }
 
-// Empty when this GPU runs the stage's code; the Hopper stages' (sm_90a) runs on sm_90 alone.
-std::string gpu_refusal(const kernels::StageInfo& stage, const kernels::DeviceInfo& gpu) {
-  const int sm = track_desc(stage.track).required_sm;
-  if (sm == 0 || gpu.cc_major * 10 + gpu.cc_minor == sm) return {};
-  return "not graded on a GPU: stage " + std::string(stage.number) + " needs a Hopper GPU (sm_" + std::to_string(sm) +
-         "); " + gpu.name + " is sm_" + std::to_string(gpu.cc_major) + std::to_string(gpu.cc_minor);
-}
-
 std::string stuck_waits(const DeviceHarness& h, const CompiledKernels& k) {
   return h.stuck_waits ? h.stuck_waits(k) : std::string();
 }
@@ -332,9 +378,18 @@ DeviceGrade grade_on_device(const Exercise& exercise, const std::string& source)
   }
   try {
     kernels::Runner runner;
-    if (d.reason = gpu_refusal(*stage, runner.device()); !d.reason.empty()) return d;
+    const kernels::DeviceInfo& gpu = runner.device();
+    const std::string sm = "sm_" + std::to_string(gpu.cc_major) + std::to_string(gpu.cc_minor);
+    // The Hopper stages' TMA and wgmma code is sm_90a: it runs on an sm_90 GPU and no other.
+    const bool hopper_code = required_sm(stage->track) == 90;
+    if (hopper_code && (gpu.cc_major != 9 || gpu.cc_minor != 0)) {
+      d.reason = "not graded on a GPU: stage " + std::string(stage->number) +
+                 " needs an sm_90 GPU (Hopper: H100, H200, GH200) for its TMA and wgmma code, and " + gpu.name +
+                 " is " + sm;
+      return d;
+    }
     CompiledKernels k;
-    compile(*h, source, runner.device().cc_major, runner.device().cc_minor, k);
+    compile(*h, source, hopper_code ? std::string("sm_90a") : sm, k);
     if (!k.error.empty()) {
       d.ran = k.learners_error;
       d.reason = (k.learners_error ? "the GPU build of stage " + std::string(stage->number) +

@@ -2,9 +2,9 @@
 // (stages/hopper/hopper_pipeline.cuh: one TMA producer thread, two wgmma consumer warpgroups, a
 // full and an empty mbarrier per stage) whose two waits take their parity from the learner's
 // full_parity(k, 4) and empty_parity(k, 4) in place of the stage's (k / 4) & 1 and, from k-tile 4
-// on, (k / 4 - 1) & 1. NVRTC compiles this file with the learner's after it (grade_device_gpu.cpp);
-// nothing else includes it. The grade runs it only on problems of at most 32 k-tiles (K <= 2048),
-// the k-tiles the host grade ran the plan for.
+// on, (k / 4 - 1) & 1. NVRTC compiles this file (for sm_90a) with the learner's after it
+// (grade_device_gpu.cpp); nothing else includes it. The grade runs it only on problems of at most
+// 32 k-tiles (K <= 2048), the k-tiles the host grade ran the plan for.
 //
 // On the GPU a wrong plan is a race (a wait that passes too early: a wrong C) or a deadlock (a
 // wait that never passes). Neither may hang the GPU or end the CUDA context (a trap would), so:
@@ -22,15 +22,6 @@
 //    lets the producer in early still overwrites a stage the consumers may be reading: a wrong C,
 //    as the host grade's race.
 #pragma once
-
-// NVRTC has no C library, which <cuda.h> includes; the kernels take one type from it, the tensor
-// map: 128 opaque bytes aligned to 128 as cuda.h declares them, passed by value. cuda.h's include
-// guard keeps the header out.
-#define __cuda_cuda_h__
-typedef struct CUtensorMap_st {
-  alignas(128) unsigned long long opaque[16];
-} CUtensorMap;
-
 #include "stages/hopper/hopper_pipeline.cuh"
 
 // The learner's: the parity the consumer waits for on full[k % stages] before k-tile k, and the

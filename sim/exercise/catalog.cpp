@@ -7,6 +7,7 @@
 
 #include <toml++/toml.h>
 
+#include "gemmlab/stage_desc.h"
 #include "grader.h"
 
 namespace gemmlab::exercise {
@@ -80,6 +81,8 @@ Expected<Exercise> load_exercise(const std::string& course_dir, const std::strin
   else if (!find_grader(e.grader))
     problem(toml_path, line_of("grader"), "unknown grader \"" + e.grader + "\"");
   e.stage = t["stage"].value_or(std::string());
+  if (!e.stage.empty() && !find_stage_desc(e.stage))  // the GPU grade would find no kernel to build
+    problem(toml_path, line_of("stage"), "unknown stage \"" + e.stage + "\": a stage id (gemmlab bench --list)");
   e.view = t["view"].value_or(std::string());
   for (const char* lang : kLanguages) {
     if (auto s = t["title"][lang].value<std::string>()) e.title[lang] = *s;

@@ -23,13 +23,14 @@ only=(); [ -n "${QUICK:-}" ] && only=(-R gpu_exercise_grade)
 (cd build-gpu && timeout ${CTEST_S:-300} ctest -L gpu "${only[@]}" -j5 --output-on-failure --timeout 280) > "$OUT/ctest.log" 2>&1
 echo "ctest rc=$?"; grep -E "Test +#|tests passed|FAIL|ERROR SUMMARY|Failure|Expected|reason" "$OUT/ctest.log" | head -30
 stamp exercise
-for e in 09-swizzle/smem-offset 11-block-swizzle/block-order 17-warp-specialized/mbarrier-parity; do
+for e in 09-swizzle/smem-offset 11-block-swizzle/block-order 04-thread-maps/coalesced-map 15-tma/box-coords \
+         17-warp-specialized/mbarrier-parity; do
   f="$OUT/exercise-$(basename $e).json"
   timeout 120 build-gpu/app/gemmlab exercise $e --solution reference --json > "$f" 2>&1
   echo "exercise $e rc=$?"; python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['device'])" "$f"
 done
 [ -n "${QUICK:-}" ] && { stamp done; exit 0; }
 stamp bench
-timeout 150 build-gpu/app/gemmlab bench --stages mma-sync,ldmatrix,smem-swizzle,double-buffer,block-swizzle,warp-specialized --sizes 4096 --json "$OUT/bench.json" > "$OUT/bench.txt" 2>&1
+timeout 240 build-gpu/app/gemmlab bench --stages mma-sync,ldmatrix,smem-swizzle,double-buffer,block-swizzle,simt-tile,tma,warp-specialized --sizes 4096 --json "$OUT/bench.json" > "$OUT/bench.txt" 2>&1
 echo "bench rc=$?"; tail -8 "$OUT/bench.txt"
 stamp done

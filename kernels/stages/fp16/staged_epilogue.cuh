@@ -5,14 +5,16 @@
 #include <cuda_fp16.h>
 
 #include <cstdint>
-#ifndef __CUDACC_RTC__  // NVRTC (an exercise's GPU grade, kernels/exercise/) has no <string>: host code only
+#ifndef __CUDACC_RTC__  // NVRTC (an exercise's GPU grade, kernels/exercise/) builds the kernel alone
 #include <string>
 #endif
 
 #include "stages/fp16/fp16_mainloop.cuh"
 #include "stages/fp16/fp16_problem.cuh"
 #include "gemmlab/raster.h"
+#ifndef __CUDACC_RTC__
 #include "stage_api.h"
+#endif
 
 namespace gemmlab::kernels::fp16 {
 
@@ -110,7 +112,7 @@ Dim3 serpentine_grid(int m, int n, int max_stride) {
   return serpentine_swizzle::get_grid_shape(tiled, serpentine_swizzle::launch_stride(tiled.n, max_stride));
 }
 
-#ifndef __CUDACC_RTC__
+#ifndef __CUDACC_RTC__  // the launch side: std::string, GemmArgs, <<<>>>
 // One message per tile height: 256 rows -> "m must be at most 16776960: ...".
 template <class Shape>
 const char* serpentine_m_limit() {
@@ -145,7 +147,6 @@ cudaError_t launch_staged_epilogue(const GemmArgs& args, int max_stride) {
       args.n, args.k, args.alpha, args.beta, vector_c);
   return cudaGetLastError();
 }
-
 #endif  // __CUDACC_RTC__
 
 }  // namespace gemmlab::kernels::fp16

@@ -2,12 +2,18 @@
 // The stubs' reasons are pinned here, so a grader that stops naming the first thing wrong, or a
 // stub that starts passing, fails this test.
 #include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <iterator>
 
 #include "catalog.h"
 #include "grade_host.h"
 
 namespace gemmlab::exercise {
 namespace {
+namespace fs = std::filesystem;
 
 HostGrade grade(const std::string& id, bool reference) {
   const auto ex = find_exercise(GEMMLAB_COURSE_DIR, id);
@@ -31,6 +37,30 @@ TEST(Exercises, TheCourseShipsSixAcrossTheTracks) {
     EXPECT_EQ(e.hints.at("en").size(), e.hints.at("zh").size()) << e.id;
     EXPECT_GE(e.hints.at("en").size(), 2u) << e.id;
   }
+}
+
+// The GPU grade builds the kernel of an exercise's `stage`: every exercise names one, and an id
+// that is no stage is a problem at its line (here the shipped coalesced-map with a misspelt id).
+TEST(Exercises, EveryExerciseNamesAStageAndAMisspeltOneIsAProblem) {
+  for (const auto& e : load_exercises(GEMMLAB_COURSE_DIR)) EXPECT_FALSE(e.stage.empty()) << e.id;
+  const fs::path shipped = fs::path(GEMMLAB_COURSE_DIR) / "04-thread-maps" / "exercises" / "coalesced-map";
+  const fs::path course = fs::temp_directory_path() / ("gemmlab_stage_" + std::to_string(::getpid()));
+  const fs::path dir = course / "04-thread-maps" / "exercises" / "coalesced-map";
+  fs::create_directories(dir);
+  for (const char* f : {"stub.cpp", "reference.cpp", "task.en.md"})
+    fs::copy_file(shipped / f, dir / f, fs::copy_options::overwrite_existing);
+  std::ifstream in(shipped / "exercise.toml");
+  std::string toml((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const size_t at = toml.find("stage = \"simt-tile\"");
+  ASSERT_NE(at, std::string::npos);
+  toml.replace(at, 19, "stage = \"simt-tiles\"");
+  std::ofstream(dir / "exercise.toml") << toml;
+  std::vector<ExerciseProblem> problems;
+  EXPECT_TRUE(load_exercises(course.string(), &problems).empty());
+  fs::remove_all(course);
+  ASSERT_EQ(problems.size(), 1u);
+  EXPECT_EQ(problems[0].line, 3);
+  EXPECT_EQ(problems[0].message, "unknown stage \"simt-tiles\": a stage id (gemmlab bench --list)");
 }
 
 TEST(Exercises, EveryReferencePasses) {
