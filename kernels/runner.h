@@ -110,6 +110,10 @@ struct ConvTarget {
   Kind kind = Kind::Stage;
   const StageInfo* stage = nullptr;
   conv::Element element = conv::Element::F16;  // the tensors it reads
+  // Target::launch_instead's twin: a conv stage's kernel built with the learner's function runs
+  // under that stage's checks and data (kernels/exercise/).
+  std::function<cudaError_t(const ConvArgs&)> launch_instead = nullptr;
+  std::string name_instead = {};  // what id() says for it, e.g. "conv-fp16 (yours)"
   static ConvTarget of(const StageInfo& s) { return {Kind::Stage, &s, conv_element(s.track)}; }
   static ConvTarget im2col_cublas(conv::Element e) { return {Kind::Im2colCublas, nullptr, e}; }
   static ConvTarget cudnn(conv::Element e) { return {Kind::Cudnn, nullptr, e}; }

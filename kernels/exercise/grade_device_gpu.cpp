@@ -1,7 +1,8 @@
 // An exercise graded on the GPU (grade_device.h): the stage's kernel is compiled by NVRTC with the
 // learner's function in it (the harness in kernels/exercise/<grader>_harness.cuh, the kernel
-// sources shipped in kernels/ and sim/device/), checked against cuBLAS by the runner like any stage,
-// then timed in turns with the stage's own kernel. The learner's function has passed the host
+// sources shipped in kernels/ and sim/device/), checked against cuBLAS by the runner like any stage
+// (a convolution stage's: against im2col + cuBLAS, the runner's conv path), then timed in turns
+// with the stage's own kernel. The learner's function has passed the host
 // grade first (exercise_cli.cpp, the exercise panel), each harness calls it only with inputs that
 // grade covered, and each harness keeps what the learner's function returns inside the tile or the
 // tensor (offsets, elements, box coordinates): on the GPU it ends and writes nothing it should not.
@@ -17,6 +18,8 @@
 #include <string>
 #include <vector>
 
+#include "gemmlab/conv_problem.h"
+#include "gemmlab/fp16_shapes.h"  // multistage_smem_bytes: stage 14a's shared memory
 #include "grade_device.h"
 #include "gemmlab/hopper_shapes.h"  // TmaStage, WarpSpecializedStage: stages 15 and 17's tiles and shared memory
 #include "gemmlab/raster.h"         // serpentine_swizzle: the Hopper stages' grid
@@ -73,10 +76,15 @@ struct DeviceHarness {
   const char* grader;
   const char* harness;  // under kernels/
   const char* fast_kernel;
-  const char* other_kernel;
+  const char* other_kernel;  // nullptr: the harness has one kernel
   cudaError_t (*launch)(const CompiledKernels&, const GemmArgs&);
   std::vector<kernels::Problem> checks;
   kernels::Problem timed;
+  // A convolution stage's harness sets these instead of launch, checks and timed: launched as the
+  // stage's launch_conv, checked and timed by the runner's conv path (ConvTarget).
+  cudaError_t (*launch_conv)(const CompiledKernels&, const kernels::ConvArgs&) = nullptr;
+  std::vector<conv::Shape> conv_checks = {};
+  conv::Shape conv_timed = {};
   // Where the harness bounds its waits (a wrong plan could otherwise deadlock on the GPU): what
   // they recorded, read after the checks and the timing, in the learner's words; empty when none
   // gave up.
@@ -106,7 +114,7 @@ void compile(const DeviceHarness& h, const std::string& source, const std::strin
     return void(out.error = "NVRTC could not start");
   std::unique_ptr<_nvrtcProgram, void (*)(_nvrtcProgram*)> owner(prog, [](_nvrtcProgram* p) { nvrtcDestroyProgram(&p); });
   if (nvrtcAddNameExpression(prog, h.fast_kernel) != NVRTC_SUCCESS ||
-      nvrtcAddNameExpression(prog, h.other_kernel) != NVRTC_SUCCESS)
+      (h.other_kernel && nvrtcAddNameExpression(prog, h.other_kernel) != NVRTC_SUCCESS))
     return void(out.error = "NVRTC refused the harness's kernel names");
   const std::string arch = "--gpu-architecture=" + gpu_arch;
   const std::string inc_kernels = "--include-path=" + (fs::path(root) / "kernels").string();
@@ -126,11 +134,11 @@ void compile(const DeviceHarness& h, const std::string& source, const std::strin
     return void(out.error = "NVRTC made no code for " + arch.substr(arch.find('=') + 1));
   std::vector<char> cubin(bytes);
   if (nvrtcGetCUBIN(prog, cubin.data()) != NVRTC_SUCCESS || nvrtcGetLoweredName(prog, h.fast_kernel, &fast) != NVRTC_SUCCESS ||
-      nvrtcGetLoweredName(prog, h.other_kernel, &other) != NVRTC_SUCCESS)
+      (h.other_kernel && nvrtcGetLoweredName(prog, h.other_kernel, &other) != NVRTC_SUCCESS))
     return void(out.error = "NVRTC did not return the compiled kernels");
   cudaError_t e = cudaLibraryLoadData(&out.library, cubin.data(), nullptr, nullptr, 0, nullptr, nullptr, 0);
   if (e == cudaSuccess) e = cudaLibraryGetKernel(&out.fast, out.library, fast);
-  if (e == cudaSuccess) e = cudaLibraryGetKernel(&out.other, out.library, other);
+  if (e == cudaSuccess && other) e = cudaLibraryGetKernel(&out.other, out.library, other);
   if (e != cudaSuccess) out.error = std::string("the GPU did not load the compiled kernel: ") + cudaGetErrorString(e);
 }
 
@@ -206,6 +214,40 @@ cudaError_t launch_tma_box(const CompiledKernels& k, const GemmArgs& a) {
   void* params[] = {&map_a, &map_b, &C, &m, &n, &kk, &alpha, &beta, &vector_c};
   return cudaLaunchKernel(reinterpret_cast<const void*>(k.fast), dim3(g.x, g.y, g.z), dim3(Shape::kThreads), params,
                           Stage::kSmemBytes, a.stream);
+}
+
+// Exercise 14's problem, the only one the learner's im2col_offset knows (grader_im2col.cpp's, which
+// has 16 filters: A does not depend on them), with K = 64 output channels, the width of the tile
+// stage 14a launches for it (conv::choose_tile: 128 x 64 wherever K <= 64): one block.
+constexpr conv::Shape kIm2colShape{2, 7, 7, 8, 64, 3, 3, 1, 2, 1};
+constexpr int kIm2colTile = 1;  // as in the harness's kernel name, im2col_conv_kernel<1>
+static_assert(kIm2colShape.gemm_m() == 32 && kIm2colShape.gemm_k() == 72);
+static_assert(conv::choose_tile(kIm2colShape, 1) == kIm2colTile && conv::choose_tile(kIm2colShape, 1024) == kIm2colTile);
+
+bool same_shape(const conv::Shape& a, const conv::Shape& b) {
+  return a.n == b.n && a.h == b.h && a.w == b.w && a.c == b.c && a.k == b.k && a.r == b.r && a.s == b.s &&
+         a.pad == b.pad && a.stride == b.stride && a.dilation == b.dilation;
+}
+
+// Stage 14a with the learner's im2col, launched as its launch_tile<1> launches the stage's kernel:
+// grid (m tiles, n tiles), the tile's 128 threads, 4 stages of A and B tiles in dynamic shared
+// memory. Any other problem is refused: the learner's function would give it the wrong addresses.
+cudaError_t launch_im2col(const CompiledKernels& k, const kernels::ConvArgs& a) {
+  constexpr conv::TileShape tile = conv::kTiles[kIm2colTile];
+  constexpr int smem = int(kernels::fp16::multistage_smem_bytes(tile.m, tile.n, conv::kTileKBytes / 2, conv::kStages));
+  if (!same_shape(a.shape, kIm2colShape)) return cudaErrorInvalidValue;
+  const auto* kernel = reinterpret_cast<const void*>(k.fast);
+  if (const cudaError_t e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem);
+      e != cudaSuccess)
+    return e;
+  const void* input = a.input;
+  const void* filter = a.filter;
+  float* output = a.output;
+  conv::Shape shape = a.shape;
+  float alpha = a.alpha, beta = a.beta;
+  void* params[] = {&input, &filter, &output, &shape, &alpha, &beta};
+  const dim3 grid(unsigned((shape.gemm_m() + tile.m - 1) / tile.m), unsigned((shape.k + tile.n - 1) / tile.n));
+  return cudaLaunchKernel(kernel, grid, dim3(unsigned(tile.threads())), params, size_t(smem), a.stream);
 }
 
 // Stage 17 with the learner's phase plan, launched as warp_specialized.cu launches its own
@@ -294,10 +336,19 @@ const std::vector<DeviceHarness>& harnesses() {
       {"tma-box", "exercise/tma_box_harness.cuh", "&gemmlab::kernels::exercise_gpu::tma_box_kernel",
        "&gemmlab::kernels::exercise_gpu::tma_box_kernel", launch_tma_box, {{512, 512, 512}, {500, 300, 456}},
        {512, 512, 512}},
+      // A convolution: the exercise's own problem, the only one its function knows, checked and timed.
+      {"im2col", "exercise/im2col_harness.cuh", "&gemmlab::kernels::exercise_gpu::im2col_conv_kernel<1>", nullptr,
+       nullptr, {}, {}, launch_im2col, {kIm2colShape}, kIm2colShape},
       // K at most 32 k-tiles of 64 (2048): the k-tiles the host grade ran the plan for. Whole tiles,
       // and M, N, K past whole 128 x 256 x 64 tiles (the TMA fills the rest of a box with zeros).
-      {"mbarrier-parity", "exercise/mbarrier_parity_harness.cuh", kMbarrierParityKernel, kMbarrierParityKernel,
-       launch_warp_specialized, {{1024, 1024, 2048}, {1000, 1000, 1000}}, {4096, 4096, 2048}, mbarrier_timeouts},
+      {.grader = "mbarrier-parity",
+       .harness = "exercise/mbarrier_parity_harness.cuh",
+       .fast_kernel = kMbarrierParityKernel,
+       .other_kernel = kMbarrierParityKernel,
+       .launch = launch_warp_specialized,
+       .checks = {{1024, 1024, 2048}, {1000, 1000, 1000}},
+       .timed = {4096, 4096, 2048},
+       .stuck_waits = mbarrier_timeouts},
   };
   return all;
 }
@@ -356,6 +407,53 @@ void time_against_stage(kernels::Runner& runner, const kernels::Target& yours, c
   d.reason = buf;
 }
 
+std::string conv_words(const conv::Shape& s) {
+  return "N " + std::to_string(s.n) + ", H " + std::to_string(s.h) + ", W " + std::to_string(s.w) + ", C " +
+         std::to_string(s.c) + ", K " + std::to_string(s.k) + ", " + std::to_string(s.r) + " x " + std::to_string(s.s) +
+         " filters, pad " + std::to_string(s.pad) + ", stride " + std::to_string(s.stride);
+}
+
+// A convolution stage's harness: the learner's kernel checked against im2col + cuBLAS on every
+// check shape (the first wrong one named), then timed in turns with the stage's own kernel.
+void grade_conv(kernels::Runner& runner, const CompiledKernels& k, const DeviceHarness& h,
+                const kernels::StageInfo& stage, DeviceGrade& d) {
+  kernels::ConvTarget yours = kernels::ConvTarget::of(stage);
+  yours.launch_instead = [&k, &h](const kernels::ConvArgs& a) { return h.launch_conv(k, a); };
+  yours.name_instead = std::string(stage.id) + " (yours)";
+  for (const conv::Shape& s : h.conv_checks) {
+    const kernels::CheckResult c = runner.check_conv(yours, s);
+    if (c.ok) continue;
+    std::ostringstream why;
+    why << "stage " << stage.number << "'s kernel with your function computes a wrong output at " << conv_words(s) << ": ";
+    if (!c.rejected.empty()) why << c.rejected;
+    else if (c.nonfinite) why << c.nonfinite << " elements are NaN or infinite";
+    else if (c.guard_hits) why << c.guard_hits << " words outside the output were written";
+    else why << "relative error " << short_number(c.rel_err) << " against im2col + cuBLAS (at most "
+             << short_number(kernels::tolerance(stage.track)) << ")";
+    d.reason = why.str();
+    return;
+  }
+  d.pass = true;
+  kernels::TimeOptions opt;
+  opt.reps = 20;  // a few microseconds each
+  opt.budget_s = 2.0;
+  const std::vector<kernels::TimeResult> t = runner.time_conv({yours, kernels::ConvTarget::of(stage)}, h.conv_timed, opt);
+  const std::string where = runner.device().name;
+  if (!t[0].rejected.empty() || !t[1].rejected.empty() || t[0].median_ms <= 0) {
+    d.reason = "correct against im2col + cuBLAS on " + where +
+               "; not timed: " + (t[0].rejected.empty() ? t[1].rejected : t[0].rejected);
+    return;
+  }
+  d.ratio_to_stage = t[1].median_ms / t[0].median_ms;
+  char buf[400];
+  std::snprintf(buf, sizeof buf,
+                "correct against im2col + cuBLAS on %s; at %s your kernel runs at %.2fx stage %s's speed "
+                "(%.4f ms against %.4f ms, timed in turns)",
+                where.c_str(), conv_words(h.conv_timed).c_str(), d.ratio_to_stage, stage.number, t[0].median_ms,
+                t[1].median_ms);
+  d.reason = buf;
+}
+
 std::string stuck_waits(const DeviceHarness& h, const CompiledKernels& k) {
   return h.stuck_waits ? h.stuck_waits(k) : std::string();
 }
@@ -399,6 +497,10 @@ DeviceGrade grade_on_device(const Exercise& exercise, const std::string& source)
       return d;
     }
     d.ran = true;
+    if (h->launch_conv) {
+      grade_conv(runner, k, *h, *stage, d);
+      return d;
+    }
     kernels::Target yours = kernels::Target::of(*stage);
     yours.launch_instead = [&k, h](const GemmArgs& a) { return h->launch(k, a); };
     yours.name_instead = std::string(stage->id) + " (yours)";

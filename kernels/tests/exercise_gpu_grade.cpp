@@ -1,7 +1,8 @@
 // Exercises graded on the GPU (kernels/exercise/grade_device_gpu.cpp): NVRTC builds the stage's
 // kernel with the learner's function (stage 9 with smem_offset, stage 11 with block_tile, stage 5
-// with thread_map, stage 15 with tma_box), the runner checks it against cuBLAS and times it in
-// turns with the stage's own kernel.
+// with thread_map, stage 15 with tma_box, stage 14a with im2col_offset), the runner checks it
+// against cuBLAS (the convolution: im2col + cuBLAS) and times it in turns with the stage's own
+// kernel.
 #include <cuda_runtime.h>
 #include <gtest/gtest.h>
 
@@ -74,6 +75,67 @@ TEST(ExerciseGpuGrade, AnOrderThatSkipsTilesLeavesCUnwritten) {
   EXPECT_NE(d.reason.find("elements are NaN or infinite"), std::string::npos) << d.reason;
 }
 
+// Stage 14a's kernel gathering A at the learner's im2col_offset, on the exercise's own problem with
+// 64 output channels (one 128 x 64 block): the reference is correct, its speed beside the stage's
+// printed (one small block: latency, so only a loose bound); the stub (no stride, no padding)
+// reads the wrong pixels.
+TEST(ExerciseGpuGrade, Im2colAddressesRunOnStage14asKernel) {
+  const Exercise e = exercise("14-implicit-gemm/im2col");
+  const DeviceGrade ref = grade_on_device(e, e.reference);
+  ASSERT_TRUE(ref.ran) << ref.reason;
+  EXPECT_TRUE(ref.pass) << ref.reason;
+  EXPECT_NE(ref.reason.find("correct against im2col + cuBLAS"), std::string::npos) << ref.reason;
+  EXPECT_NE(ref.reason.find("at N 2, H 7, W 7, C 8, K 64, 3 x 3 filters, pad 1, stride 2 your kernel"), std::string::npos)
+      << ref.reason;
+  EXPECT_GT(ref.ratio_to_stage, 0.5) << ref.reason;
+  EXPECT_LT(ref.ratio_to_stage, 2.0) << ref.reason;
+  const DeviceGrade stub = grade_on_device(e, e.stub);
+  ASSERT_TRUE(stub.ran) << stub.reason;
+  EXPECT_FALSE(stub.pass) << stub.reason;
+  std::printf("im2col on the GPU: reference %.3fx stage 14a's speed (%s)\n", ref.ratio_to_stage, ref.reason.c_str());
+}
+
+// The padding forgotten: a window pixel outside the image is clamped to its edge and read instead
+// of a zero.
+TEST(ExerciseGpuGrade, AnIm2colThatForgetsThePaddingGivesAWrongOutput) {
+  const DeviceGrade d = grade_on_device(exercise("14-implicit-gemm/im2col"), R"(
+long long im2col_offset(int row, int col) {
+  const int H = 7, W = 7, C = 8, S = 3, P = 4, Q = 4;
+  const int n = row / (P * Q), p = (row / Q) % P, q = row % Q;
+  const int r = col / (C * S), s = (col / C) % S, c = col % C;
+  int h = p * 2 - 1 + r, w = q * 2 - 1 + s;
+  h = h < 0 ? 0 : h >= H ? H - 1 : h;
+  w = w < 0 ? 0 : w >= W ? W - 1 : w;
+  return ((1LL * n * H + h) * W + w) * C + c;
+}
+)");
+  ASSERT_TRUE(d.ran) << d.reason;
+  EXPECT_FALSE(d.pass);
+  EXPECT_NE(d.reason.find("stage 14a's kernel with your function computes a wrong output at N 2, H 7, W 7, C 8, K 64"),
+            std::string::npos)
+      << d.reason;
+  EXPECT_NE(d.reason.find("relative error"), std::string::npos) << d.reason;
+  EXPECT_NE(d.reason.find("against im2col + cuBLAS"), std::string::npos) << d.reason;
+}
+
+// Row and column swapped: images up to n 4 of 2, offsets past the input, which the harness clamps
+// into it (a wrong output, no fault; the next tests still run on the same GPU context).
+TEST(ExerciseGpuGrade, AnIm2colWithRowAndColumnSwappedGivesAWrongOutput) {
+  const DeviceGrade d = grade_on_device(exercise("14-implicit-gemm/im2col"), R"(
+long long im2col_offset(int col, int row) {
+  const int H = 7, W = 7, C = 8, S = 3, P = 4, Q = 4;
+  const int n = row / (P * Q), p = (row / Q) % P, q = row % Q;
+  const int r = col / (C * S), s = (col / C) % S, c = col % C;
+  const int h = p * 2 - 1 + r, w = q * 2 - 1 + s;
+  if (h < 0 || h >= H || w < 0 || w >= W) return -1;
+  return ((1LL * n * H + h) * W + w) * C + c;
+}
+)");
+  ASSERT_TRUE(d.ran) << d.reason;
+  EXPECT_FALSE(d.pass);
+  EXPECT_NE(d.reason.find("computes a wrong output at N 2, H 7, W 7, C 8, K 64"), std::string::npos) << d.reason;
+}
+
 // A grader kind no harness serves (an exercise of another course, or one written before its
 // harness): the host grade stands alone, and nothing was built.
 TEST(ExerciseGpuGrade, AnExerciseWithoutAHarnessSaysSo) {
@@ -88,14 +150,16 @@ TEST(ExerciseGpuGrade, AnExerciseWithoutAHarnessSaysSo) {
 }
 
 // Stage 5's kernel with the learner's thread map for A's 128 x 8 k-tile. The reference is the
-// stage's own stripmined map: correct and as fast. A bijection that puts each lane of a warp in its
-// own 128-byte line (32 lines per access where the stage touches 1) is correct too, and slower.
+// stage's own stripmined map: correct and nearly as fast (0.905x on an H200: the harness holds the
+// learner's 4 offsets per thread where the stage steps one offset by a constant). A bijection that
+// puts each lane of a warp in its own 128-byte line (32 lines per access where the stage touches
+// 1) is correct too, and slower: 0.438x on the H200.
 TEST(ExerciseGpuGrade, ThreadMapsRunOnStage5sKernel) {
   const Exercise e = exercise("04-thread-maps/coalesced-map");
   const DeviceGrade ref = grade_on_device(e, e.reference);
   ASSERT_TRUE(ref.ran) << ref.reason;
   EXPECT_TRUE(ref.pass) << ref.reason;
-  EXPECT_GT(ref.ratio_to_stage, 0.9) << ref.reason;
+  EXPECT_GT(ref.ratio_to_stage, 0.8) << ref.reason;
   EXPECT_LT(ref.ratio_to_stage, 1.1) << ref.reason;
   EXPECT_NE(ref.reason.find("at 4096 x 4096 x 4096"), std::string::npos) << ref.reason;
   const DeviceGrade scattered = grade_on_device(
@@ -103,7 +167,7 @@ TEST(ExerciseGpuGrade, ThreadMapsRunOnStage5sKernel) {
          "  return (lane / 4) * 128 + 32 * (lane % 4) + 4 * warp + access;\n}\n");
   ASSERT_TRUE(scattered.ran) << scattered.reason;
   EXPECT_TRUE(scattered.pass) << scattered.reason;
-  EXPECT_LT(scattered.ratio_to_stage, 1.0) << scattered.reason;
+  EXPECT_LT(scattered.ratio_to_stage, 0.8) << scattered.reason;
   std::printf("thread maps on the GPU: stripmined %.3fx, one line per lane %.3fx stage 5's speed\n",
               ref.ratio_to_stage, scattered.ratio_to_stage);
 }
