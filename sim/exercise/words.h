@@ -5,8 +5,9 @@
 // assets/i18n/<lang>.json) and `gemmlab exercise` with text().
 //   - `format` is English with one "%s" per argument and "%%" for a percent sign; nothing else
 //     is a conversion. The catalogue refuses a translation whose conversions differ from its
-//     key's, so a translation has the same "%s", filled in the key's order; text() still checks the count
-//     and falls back to the English when it differs.
+//     key's, so a translation has the same "%s", filled in the key's order (write the English so
+//     that the arguments can keep it); text() still checks the count and falls back to the
+//     English when it differs.
 //   - An argument is Words itself (a phrase translated too: words("inner")) or literal text (a
 //     number, a name, code, the compiler's line: never translated).
 #pragma once

@@ -64,10 +64,13 @@ void draw_matrix(const Im2colPicture& p) {
   for (int r = 0; r < p.rows; ++r)
     for (int c = 0; c < p.cols; ++c) {
       const Im2colCell cell = p.cells[static_cast<size_t>(r * p.cols + c)];
-      const ImU32 colour = cell == Im2colCell::Wrong ? kWrongColour : cell == Im2colCell::Padding ? kPaddingColour : kRightColour;
+      const ImU32 colour = cell == Im2colCell::Wrong     ? kWrongColour
+                           : cell == Im2colCell::Padding ? kPaddingColour
+                                                         : kRightColour;
       dl->AddRectFilled({o.x + c * w, o.y + r * h}, {o.x + (c + 1) * w, o.y + (r + 1) * h}, colour);
     }
-  dl->AddRect({o.x - 1, o.y + p.row * h - 1}, {o.x + p.cols * w + 1, o.y + (p.row + 1) * h + 1}, IM_COL32(255, 230, 60, 255));
+  dl->AddRect({o.x - 1, o.y + p.row * h - 1}, {o.x + p.cols * w + 1, o.y + (p.row + 1) * h + 1},
+              IM_COL32(255, 230, 60, 255));
   ImGui::Dummy({p.cols * w, p.rows * h});
 }
 
@@ -94,7 +97,8 @@ void draw_im2col_picture(const exercise::Exercise& ex, const exercise::HostGrade
                   {kPaddingColour, tr("padding: -1")},
                   {kWrongColour, tr("wrong")}});
   ImGui::Spacing();
-  ImGui::TextWrapped("%s", trf("Your A, %d x %d: %d elements wrong (the row above outlined)", mine.rows, mine.cols, mine.wrong).c_str());
+  ImGui::TextWrapped("%s", trf("Your A, %d x %d: %d elements wrong (the row above outlined)", mine.rows, mine.cols,
+                               mine.wrong).c_str());
   draw_matrix(mine);
 }
 
