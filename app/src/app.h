@@ -101,6 +101,10 @@ class App {
   PredictState& predict_state() { return predict_; }
   Expected<double> predict_answer(const PredictSpec& spec) const;
   void reveal_predict(bool on);  // shows (or hides again) the answer in the views
+  // `gemmlab shot --exercise-solution`: the code an exercise step grades ("reference" or "stub"
+  // of the exercise; "": what the learner saved, else the stub), the panel scrolled to the verdict.
+  void set_exercise_solution(std::string which) { exercise_solution_ = std::move(which); }
+  const std::string& exercise_solution() const { return exercise_solution_; }
   const std::vector<MdBlock>& step_blocks() const { return step_blocks_; }
   const std::vector<MdBlock>& intro_blocks() const { return intro_blocks_; }
   const std::vector<MdBlock>& notes_blocks() const { return notes_blocks_; }  // empty: no notes
@@ -131,6 +135,7 @@ class App {
   std::string course_key_;  // model/config.h: "" for the shipped course
   Config config_;
   bool headless_;
+  std::string exercise_solution_;
   Course course_;
   std::vector<std::unique_ptr<View>> views_;
   // The Code view's previews: a second set of views, each with the settings it last drew with.

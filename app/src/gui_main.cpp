@@ -61,6 +61,8 @@ const std::vector<OptionSpec>& shot_options() {
       {"--view-only", "", "crop the image to the view", ""},
       {"--meta", "", "also write FILE.png.json (the view's area)", ""},
       {"--reveal", "", "a predict step as after Reveal (the answer drawn)", ""},
+      {"--exercise-solution", "reference|stub", "an exercise step with its shipped solution or its stub in the code "
+       "cell, graded, the lesson panel scrolled to the verdict and the picture", "the code the learner saved, else the stub"},
       {"--data", "FILE", "also write the view's data as JSON to FILE", "none"},
       {"--font-size", "PX", "font size in pixels (8.." + std::to_string(int(kMaxFontSize)) + ")", "the app's"},
   };
@@ -241,6 +243,9 @@ int shot_command(int argc, char** argv) {
   s.view_only = o.has("--view-only");
   s.meta = o.has("--meta");
   s.reveal = o.has("--reveal");
+  s.exercise_solution = o.str("--exercise-solution", "");
+  if (!s.exercise_solution.empty() && s.exercise_solution != "reference" && s.exercise_solution != "stub")
+    throw CliError("--exercise-solution must be reference or stub, got '" + s.exercise_solution + "'");
   s.data = o.str("--data", "");
   if (o.has("--frametime")) {
     s.frametime = true;

@@ -259,7 +259,13 @@ int run_shot(const AppPaths& paths, const ShotOptions& o) {
                     << (L.ok() ? " asks no predict question; `gemmlab lessons --answers` lists the steps that do\n"
                                : " cannot be shown: its lesson has problems (`gemmlab lessons --check`)\n");
           rc = 2;
+        } else if (!o.exercise_solution.empty() && !(L.ok() && !L.steps[o.step - 1].exercise.empty())) {
+          std::cerr << "gemmlab shot: --exercise-solution: step " << o.step << " of " << o.lesson
+                    << (L.ok() ? " is no exercise step; `gemmlab exercise --list` lists the exercises\n"
+                               : " cannot be shown: its lesson has problems (`gemmlab lessons --check`)\n");
+          rc = 2;
         } else {
+          app.set_exercise_solution(o.exercise_solution);
           app.open(li, o.step - 1);
           if (!o.view.empty()) app.select_view(o.view);
           if (o.reveal) app.reveal_predict(true);

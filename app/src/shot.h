@@ -14,6 +14,7 @@ struct ShotOptions {
   bool view_only = false;  // crop to the view's area
   bool meta = false;       // also write <out>.json: lesson, step, view, view_rect, facts drawn
   bool reveal = false;     // a predict step after Reveal (the step must ask a predict question)
+  std::string exercise_solution;  // an exercise step graded with its "reference" or "stub" (App::set_exercise_solution)
   std::string data;        // also write the view's data (File > Export view data) here
   bool all = false;        // every step of every lesson into out_dir (+ manifest.json)
   std::string out_dir;

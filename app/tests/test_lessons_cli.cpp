@@ -243,7 +243,7 @@ TEST(LessonsCli, HelpListsEveryOptionWithItsDefault) {
             {"--lesson ID", "--step N the step, counting from 1 (1..100000)", "--out FILE", "--all every step",
              "--out-dir DIR", "--frametime", "--frames N", "--size WxH image size in pixels", "(default: 1600x1000)",
              "--lang en|zh language (default: en)", "--course DIR", "--view VIEW", "--view-only", "--meta",
-             "--data FILE", "--font-size PX font size in pixels (8.."}},
+             "--data FILE", "--font-size PX font size in pixels (8..", "--exercise-solution reference|stub"}},
            {"lessons --help",
             {"--json print the course as", "--check [DIR] validate a course", "(default: lessons/)",
              "--course DIR the course --json, --answers and --new use", "--answers [DIR] each predict step's answer", "--new ID a scaffold lesson"}},

@@ -67,6 +67,11 @@ if(GEMMLAB_XVFB_RUN)
                    ${GEMMLAB_APP_TEST_DIR}/fixtures/course)
   set_tests_properties(app_gui_shot_reveal PROPERTIES LABELS "gui" TIMEOUT 300
                        ENVIRONMENT "LIBGL_ALWAYS_SOFTWARE=1")
+  add_test(NAME app_gui_shot_exercise
+           COMMAND ${GEMMLAB_XVFB} ${GEMMLAB_APP_TEST_DIR}/gui_shot_exercise.sh $<TARGET_FILE:gemmlab>
+                   ${PROJECT_SOURCE_DIR}/lessons)
+  set_tests_properties(app_gui_shot_exercise PROPERTIES LABELS "gui" TIMEOUT 300
+                       ENVIRONMENT "LIBGL_ALWAYS_SOFTWARE=1")
   if(GEMMLAB_XDOTOOL)
     add_test(NAME app_gui_xdotool
              COMMAND ${GEMMLAB_XVFB} ${GEMMLAB_APP_TEST_DIR}/gui_xdotool.sh $<TARGET_FILE:gemmlab>
@@ -74,4 +79,9 @@ if(GEMMLAB_XVFB_RUN)
     set_tests_properties(app_gui_xdotool PROPERTIES LABELS "gui" TIMEOUT 300
                          ENVIRONMENT "LIBGL_ALWAYS_SOFTWARE=1")
   endif()
+endif()
+
+# The exercise panel's verdicts in Chinese: the graders' words (sim/exercise) through the catalogue.
+if(TARGET app_test_exercise_verdicts)
+  target_link_libraries(app_test_exercise_verdicts PRIVATE gemmlab_exercise)
 endif()

@@ -90,10 +90,10 @@ std::string first_error_text(const std::string& text) {
   return text.substr(0, text.find('\n'));
 }
 
-std::string limit_words(const SandboxLimits& l) {
+Words limit_words(const SandboxLimits& l) {
   std::ostringstream s;
-  s << l.cpu_seconds << " s of CPU";
-  return s.str();
+  s << l.cpu_seconds;
+  return words("%s s of CPU", s.str());
 }
 
 struct TempDir {
@@ -149,43 +149,55 @@ long long parse_results(const std::string& text, ValueTable& table, std::string&
   return done;
 }
 
-HostGrade fail(HostGrade g, HostGrade::Stage stage, std::string reason) {
+HostGrade fail(HostGrade g, HostGrade::Stage stage, Words reason) {
   g.stage = stage;
   g.verdict.pass = false;
-  g.verdict.reason = std::move(reason);
+  g.verdict.say(std::move(reason));
   return g;
+}
+
+std::string find_compiler(Words* why) {
+  const char* env = std::getenv("GEMMLAB_CXX");
+  const std::string chosen = env && *env ? env : GEMMLAB_EXERCISE_CXX;
+  if (chosen.empty()) {
+    *why = words("no C++ compiler is known to this build: install g++ (apt install g++) and reconfigure, or set "
+                 "GEMMLAB_CXX to a compiler");
+    return {};
+  }
+  if (access(chosen.c_str(), X_OK) != 0) {
+    if (env && *env)
+      *why = words("the C++ compiler %s (GEMMLAB_CXX) is not there: install g++ (apt install g++) or set GEMMLAB_CXX "
+                   "to a compiler", chosen);
+    else
+      *why = words("the C++ compiler %s (the one that built GEMM Lab) is not there: install g++ (apt install g++) or "
+                   "set GEMMLAB_CXX to a compiler", chosen);
+    return {};
+  }
+  return chosen;
 }
 
 }  // namespace
 
 std::string compiler_path(std::string* why) {
-  const char* env = std::getenv("GEMMLAB_CXX");
-  const std::string chosen = env && *env ? env : GEMMLAB_EXERCISE_CXX;
-  if (chosen.empty()) {
-    if (why) *why = "no C++ compiler is known to this build: install g++ (apt install g++) and reconfigure, or set GEMMLAB_CXX to a compiler";
-    return {};
-  }
-  if (access(chosen.c_str(), X_OK) != 0) {
-    if (why)
-      *why = "the C++ compiler " + chosen + (env && *env ? " (GEMMLAB_CXX)" : " (the one that built GEMM Lab)") +
-             " is not there: install g++ (apt install g++) or set GEMMLAB_CXX to a compiler";
-    return {};
-  }
-  return chosen;
+  Words w;
+  const std::string path = find_compiler(&w);
+  if (why && path.empty()) *why = w.text();
+  return path;
 }
 
 HostGrade grade_on_host(const Grader& grader, const std::string& source, const HostGradeOptions& options) {
   HostGrade g;
   g.table.points = grader.points;
   g.table.values_per_point = grader.values_per_point;
-  std::string why;
-  const std::string cxx = options.compiler.empty() ? compiler_path(&why) : options.compiler;
-  if (cxx.empty()) return fail(g, HostGrade::Stage::NoCompiler, "cannot grade on this machine: " + why);
+  Words why;
+  const std::string cxx = options.compiler.empty() ? find_compiler(&why) : options.compiler;
+  if (cxx.empty()) return fail(g, HostGrade::Stage::NoCompiler, words("cannot grade on this machine: %s", why));
 
   TempDir dir;
-  if (dir.path.empty()) return fail(g, HostGrade::Stage::NoCompiler, "cannot create a temporary folder to compile in (TMPDIR)");
+  if (dir.path.empty())
+    return fail(g, HostGrade::Stage::NoCompiler, words("cannot create a temporary folder to compile in (TMPDIR)"));
   if (!write_file(dir.path + "/solution.cpp", source) || !write_file(dir.path + "/driver.cpp", driver_source(grader)))
-    return fail(g, HostGrade::Stage::NoCompiler, "cannot write the files to compile in " + dir.path);
+    return fail(g, HostGrade::Stage::NoCompiler, words("cannot write the files to compile in %s", dir.path));
 
   g.stage = HostGrade::Stage::Compile;
   const std::string error_limit = std::string(GEMMLAB_EXERCISE_CXX_ID).find("Clang") != std::string::npos
@@ -195,21 +207,21 @@ HostGrade grade_on_host(const Grader& grader, const std::string& source, const H
   g.compile_seconds = cc.wall_seconds;
   g.compiler_output = clean_compiler_output(cc.output, dir.path, options.display_name);
   if (cc.end == SandboxEnd::WallLimit || cc.end == SandboxEnd::CpuLimit)
-    return fail(g, HostGrade::Stage::Compile, "the compiler did not finish within " +
-                std::to_string(static_cast<int>(options.compile_limits.wall_seconds)) +
-                " s: a template or constexpr recursion that never ends?");
+    return fail(g, HostGrade::Stage::Compile,
+                words("the compiler did not finish within %s s: a template or constexpr recursion that never ends?",
+                      static_cast<int>(options.compile_limits.wall_seconds)));
   if (cc.end == SandboxEnd::StartFailed)
-    return fail(g, HostGrade::Stage::Compile, "could not start the compiler " + cxx + ": " + cc.output);
+    return fail(g, HostGrade::Stage::Compile, words("could not start the compiler %s: %s", cxx, cc.output));
   if (cc.end != SandboxEnd::Exited || cc.exit_code != 0) {
     g.error_line = first_error_line(g.compiler_output, options.display_name);
     if (g.compiler_output.find("undefined reference to") != std::string::npos ||
         g.compiler_output.find("Undefined symbols") != std::string::npos)
-      return fail(g, HostGrade::Stage::Compile, "your file does not define `" + grader.signature +
-                  "`: check the function's name and parameter types");
+      return fail(g, HostGrade::Stage::Compile,
+                  words("your file does not define `%s`: check the function's name and parameter types", grader.signature));
     if (g.error_line > 0)
-      return fail(g, HostGrade::Stage::Compile, "does not compile: " + first_error_text(g.compiler_output));
-    return fail(g, HostGrade::Stage::Compile, "does not compile with `" + grader.signature +
-                "` as the grader calls it: " + first_error_text(g.compiler_output));
+      return fail(g, HostGrade::Stage::Compile, words("does not compile: %s", first_error_text(g.compiler_output)));
+    return fail(g, HostGrade::Stage::Compile, words("does not compile with `%s` as the grader calls it: %s",
+                                                    grader.signature, first_error_text(g.compiler_output)));
   }
 
   g.stage = HostGrade::Stage::Run;
@@ -219,28 +231,28 @@ HostGrade grade_on_host(const Grader& grader, const std::string& source, const H
   std::string exception, malformed;
   bool ended = false;
   const long long done = parse_results(run.results, g.table, exception, ended, malformed);
-  const std::string where = done < grader.points ? grader.describe_point(done) : std::string("the end");
+  const Words where = done < grader.points ? literal(grader.describe_point(done)) : words("the end");
   if (run.end == SandboxEnd::OutputLimit)
-    return fail(g, HostGrade::Stage::Run, "your code printed more than " +
-                std::to_string(options.run_limits.output_bytes / 1024) + " KB (at " + where +
-                "): remove the prints; the grader reads the function's return values");
+    return fail(g, HostGrade::Stage::Run,
+                words("your code printed more than %s KB (at %s): remove the prints; the grader reads the function's "
+                      "return values", options.run_limits.output_bytes / 1024, where));
   if (run.end == SandboxEnd::CpuLimit || run.end == SandboxEnd::WallLimit)
-    return fail(g, HostGrade::Stage::Run, "your function did not finish: still running at " + where + " after " +
-                (run.end == SandboxEnd::CpuLimit ? limit_words(options.run_limits)
-                                                 : std::to_string(static_cast<int>(options.run_limits.wall_seconds)) + " s") +
-                " (a loop that never ends?)");
+    return fail(g, HostGrade::Stage::Run,
+                words("your function did not finish: still running at %s after %s (a loop that never ends?)", where,
+                      run.end == SandboxEnd::CpuLimit ? limit_words(options.run_limits)
+                                                      : words("%s s", static_cast<int>(options.run_limits.wall_seconds))));
   if (run.end == SandboxEnd::Signalled)
-    return fail(g, HostGrade::Stage::Run, "your function crashed at " + where + ": " + signal_words(run.signal));
+    return fail(g, HostGrade::Stage::Run, words("your function crashed at %s: %s", where, signal_words(run.signal)));
   if (run.end == SandboxEnd::StartFailed)
-    return fail(g, HostGrade::Stage::Run, "could not start the compiled program: " + run.output);
+    return fail(g, HostGrade::Stage::Run, words("could not start the compiled program: %s", run.output));
   if (!exception.empty())
-    return fail(g, HostGrade::Stage::Run, "your function threw " + exception + " at " + where);
+    return fail(g, HostGrade::Stage::Run, words("your function threw %s at %s", exception, where));
   if (!malformed.empty())
-    return fail(g, HostGrade::Stage::Run, "the grader could not read the values at " + where +
-                ": does your code write to file descriptor 3?");
+    return fail(g, HostGrade::Stage::Run,
+                words("the grader could not read the values at %s: does your code write to file descriptor 3?", where));
   if (!ended || done != grader.points)
-    return fail(g, HostGrade::Stage::Run, "your program stopped at " + where + " (exit code " +
-                std::to_string(run.exit_code) + "): does it call exit()?");
+    return fail(g, HostGrade::Stage::Run,
+                words("your program stopped at %s (exit code %s): does it call exit()?", where, run.exit_code));
 
   g.stage = HostGrade::Stage::Evaluate;
   g.verdict = grader.evaluate(g.table);

@@ -7,13 +7,29 @@
 #include <string>
 #include <vector>
 
+#include "words.h"
+
 namespace gemmlab::exercise {
 
 // The verdict of the host grading: the first rule broken, in the learner's terms, or a pass.
+// `reason` and `passed` are English (the command line, the tests); `why` and `held` are the same
+// sentences as templates and arguments (words.h) for the app to show in the learner's language.
+// Set them together with say() and hold().
 struct HostVerdict {
   bool pass = false;
   std::string reason;               // one sentence: the first thing wrong, or what the pass means
   std::vector<std::string> passed;  // the rules that held, in order, before the first broken one
+  Words why;                        // `reason`; empty where only English was written
+  std::vector<Words> held;          // `passed`, one for one
+
+  void say(Words w) {
+    reason = w.text();
+    why = std::move(w);
+  }
+  void hold(Words w) {
+    passed.push_back(w.text());
+    held.push_back(std::move(w));
+  }
 };
 
 // The learner's table: `values_per_point` numbers per point of the domain, point-major.

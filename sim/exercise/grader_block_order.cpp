@@ -92,41 +92,40 @@ HostVerdict evaluate(const ValueTable& t) {
   for (long long b = 0; b < kBlocks; ++b) {
     const long long m = t.at(b, 0), n = t.at(b, 1);
     if (m < 0 || m >= kTilesM || n < 0 || n >= kTilesN) {
-      v.reason = "block " + std::to_string(b) + " goes to tile (m " + std::to_string(m) + ", n " + std::to_string(n) +
-                 "), outside the 256 x 8 grid of tiles";
+      v.say(words("block %s goes to tile (m %s, n %s), outside the 256 x 8 grid of tiles", b, m, n));
       return v;
     }
     long long& o = owner[static_cast<size_t>(m * kTilesN + n)];
     if (o >= 0) {
-      v.reason = "tile (m " + std::to_string(m) + ", n " + std::to_string(n) + ") is computed twice: by blocks " +
-                 std::to_string(o) + " and " + std::to_string(b) + " (and so some other tile never is)";
+      v.say(words("tile (m %s, n %s) is computed twice: by blocks %s and %s (and so some other tile never is)", m, n, o,
+                  b));
       return v;
     }
     o = b;
     order.tile_list.push_back({static_cast<int>(m), static_cast<int>(n), 0});
   }
-  v.passed.push_back("every tile of the 256 x 8 grid is computed by exactly one block");
+  v.hold(words("every tile of the 256 x 8 grid is computed by exactly one block"));
   const Baselines& base = baselines();
   if (!base.error.empty()) {
-    v.reason = "the L2 model could not replay the stage's launch: " + base.error;
+    v.say(words("the L2 model could not replay the stage's launch: %s", base.error));
     return v;
   }
   const auto mine = hit_rate(order);
   if (!mine) {
-    v.reason = "the L2 model could not replay your order: " + mine.error();
+    v.say(words("the L2 model could not replay your order: %s", mine.error()));
     return v;
   }
   const double needed = base.launch + 0.5 * (base.stage - base.launch);
-  const std::string numbers = "L2 hit rate " + percent(*mine) + " (launch order " + percent(base.launch) + ", the stage's " +
-                              base.stage_order + " " + percent(base.stage) + ")";
+  const Words numbers = words("L2 hit rate %s (launch order %s, the stage's %s %s)", percent(*mine), percent(base.launch),
+                              base.stage_order, percent(base.stage));
   if (*mine + 1e-9 < needed) {
-    v.reason = numbers + ": needs at least " + percent(needed) +
-               "; blocks that run at the same time should share A rows and B columns";
+    v.say(words("%s: needs at least %s; blocks that run at the same time should share A rows and B columns", numbers,
+                percent(needed)));
     return v;
   }
-  v.passed.push_back(numbers);
+  v.hold(numbers);
   v.pass = true;
-  v.reason = numbers + ": at least halfway from the launch order to the stage's";
+  v.say(words("%s: at least halfway from the launch order to the stage's", numbers));
   return v;
 }
 

@@ -17,9 +17,7 @@ constexpr int kC = 128, kS = 8, kThreads = 256, kAccesses = 4, kElements = kC * 
 constexpr long long kRowFloats = 4096;  // the matrix the tile is cut from
 constexpr int kSectorBytes = 32;
 
-std::string element_words(long long e) {
-  return "(c " + std::to_string(e % kC) + ", s " + std::to_string(e / kC) + ")";
-}
+Words element_words(long long e) { return words("(c %s, s %s)", e % kC, e / kC); }
 long long global_byte(long long e) { return ((e / kC) * kRowFloats + e % kC) * 4; }
 
 // Sectors one warp's access touches, for element(lane).
@@ -46,23 +44,22 @@ HostVerdict evaluate(const ValueTable& t) {
   for (int th = 0; th < kThreads; ++th)
     for (int a = 0; a < kAccesses; ++a)
       if (at(th, a) < 0 || at(th, a) >= kElements) {
-        v.reason = "thread " + std::to_string(th) + "'s access " + std::to_string(a) + " goes to element " +
-                   std::to_string(at(th, a)) + ", outside the 128 x 8 tile (elements 0 .. 1023)";
+        v.say(words("thread %s's access %s goes to element %s, outside the 128 x 8 tile (elements 0 .. 1023)", th, a,
+                    at(th, a)));
         return v;
       }
-  v.passed.push_back("every access is inside the 128 x 8 tile");
+  v.hold(words("every access is inside the 128 x 8 tile"));
   std::vector<int> owner(kElements, -1);
   for (int i = 0; i < kThreads * kAccesses; ++i) {
     int& o = owner[static_cast<size_t>(t.at(i))];
     if (o >= 0) {
-      v.reason = "element " + element_words(t.at(i)) + " is loaded twice: by thread " + std::to_string(o / kAccesses) +
-                 " (access " + std::to_string(o % kAccesses) + ") and thread " + std::to_string(i / kAccesses) +
-                 " (access " + std::to_string(i % kAccesses) + ")";
+      v.say(words("element %s is loaded twice: by thread %s (access %s) and thread %s (access %s)", element_words(t.at(i)),
+                  o / kAccesses, o % kAccesses, i / kAccesses, i % kAccesses));
       return v;
     }
     o = i;
   }
-  v.passed.push_back("every element is loaded exactly once");
+  v.hold(words("every element is loaded exactly once"));
   const int best = (32 * 4) / kSectorBytes;  // 32 lanes x 4 bytes
   for (int warp = 0; warp < kThreads / 32; ++warp)
     for (int a = 0; a < kAccesses; ++a) {
@@ -72,16 +69,14 @@ HostVerdict evaluate(const ValueTable& t) {
       int lane = 0;
       while (lane < 30 && global_byte(at(warp * 32 + lane + 1, a)) == global_byte(at(warp * 32 + lane, a)) + 4) ++lane;
       const long long e0 = at(warp * 32 + lane, a), e1 = at(warp * 32 + lane + 1, a);
-      v.reason = "warp " + std::to_string(warp) + "'s access " + std::to_string(a) + " touches " + std::to_string(n) +
-                 " sectors of 32 bytes where " + std::to_string(best) + " are possible (the stripmined map: " +
-                 std::to_string(stripmined_sectors()) + "): lanes " + std::to_string(lane) + " and " +
-                 std::to_string(lane + 1) + " load " + element_words(e0) + " and " + element_words(e1) + ", " +
-                 std::to_string(global_byte(e1) - global_byte(e0)) + " bytes apart";
+      v.say(words("warp %s's access %s touches %s sectors of 32 bytes where %s are possible (the stripmined map: %s): "
+                  "lanes %s and %s load %s and %s, %s bytes apart", warp, a, n, best, stripmined_sectors(), lane,
+                  lane + 1, element_words(e0), element_words(e1), global_byte(e1) - global_byte(e0)));
       return v;
     }
-  v.passed.push_back("every warp's access reads 128 contiguous bytes: 4 sectors");
+  v.hold(words("every warp's access reads 128 contiguous bytes: 4 sectors"));
   v.pass = true;
-  v.reason = "each element once, and every warp access coalesced into 4 sectors of 32 bytes";
+  v.say(words("each element once, and every warp access coalesced into 4 sectors of 32 bytes"));
   return v;
 }
 

@@ -4,8 +4,6 @@
 // multiple of 8) contiguous, in order and 16-byte aligned, then the stage's own accesses through
 // the bank model: its 16-byte stores (OperandThreadMap: 256 threads, warp-raked 4 x 8) and its
 // ldmatrix.x4 reads of A and B (fp16_smem_tile.h), each at the fewest wavefronts possible.
-#include <sstream>
-
 #include "bank_words.h"
 #include "gemmlab/banks.h"
 #include "gemmlab/fp16_smem_tile.h"
@@ -21,21 +19,21 @@ using ThreadMap = fp16_tile::OperandThreadMap<kRows, kTileK, kThreads>;
 struct Element {
   int row, k;
 };
-std::string words(Element e) { return "(row " + std::to_string(e.row) + ", k " + std::to_string(e.k) + ")"; }
+Words element_words(Element e) { return words("(row %s, k %s)", e.row, e.k); }
 
 // "0 and 2", "0, 2, 4 and 6"
-std::string list_words(const std::vector<int>& v) {
-  std::string s;
-  for (size_t i = 0; i < v.size(); ++i)
-    s += (i == 0 ? "" : i + 1 == v.size() ? " and " : ", ") + std::to_string(v[i]);
-  return s;
+Words list_words(const std::vector<int>& v) {
+  std::string head;
+  for (size_t i = 0; i + 1 < v.size(); ++i) head += (i == 0 ? "" : ", ") + std::to_string(v[i]);
+  if (v.size() < 2) return literal(head + (v.empty() ? "" : std::to_string(v.back())));
+  return words("%s and %s", head, v.back());
 }
 
 // One warp instruction of the stage, with the element each lane addresses.
 struct Access {
   SmemOp op;
   std::array<Element, kWarpLanes> element{};
-  std::string what;  // "the 16-byte stores of warp 2, access 1"
+  Words what;  // "the 16-byte stores (STS.128) of warp 2, access 1"
 };
 
 std::vector<Access> stage_accesses() {
@@ -43,7 +41,7 @@ std::vector<Access> stage_accesses() {
   const SmemOp sts{SmemOpKind::Store, 16, 0, false};
   for (int warp = 0; warp < kThreads / kWarpLanes; ++warp)
     for (int i = 0; i < ThreadMap::kAccesses; ++i) {
-      Access a{sts, {}, "the 16-byte stores (STS.128) of warp " + std::to_string(warp) + ", access " + std::to_string(i)};
+      Access a{sts, {}, words("the 16-byte stores (STS.128) of warp %s, access %s", warp, i)};
       for (int lane = 0; lane < kWarpLanes; ++lane) {
         const PitchCoord start = ThreadMap::Map::initial_offset(warp * kWarpLanes + lane);
         a.element[static_cast<size_t>(lane)] = {start.s + i * ThreadMap::kRowStep, start.c};
@@ -54,8 +52,8 @@ std::vector<Access> stage_accesses() {
   for (int operand = 0; operand < 2; ++operand)
     for (int block = 0; block < kRows / 16; ++block)
       for (int kk = 0; kk < kTileK; kk += 16) {
-        Access a{ldsm, {}, std::string("the ldmatrix.x4 of ") + (operand == 0 ? "A" : "B") + " rows " +
-                               std::to_string(16 * block) + "-" + std::to_string(16 * block + 15) + " at k " + std::to_string(kk)};
+        Access a{ldsm, {}, words("the ldmatrix.x4 of %s rows %s-%s at k %s", operand == 0 ? "A" : "B", 16 * block,
+                                 16 * block + 15, kk)};
         for (int lane = 0; lane < kWarpLanes; ++lane) {
           if (operand == 0) {
             const FragCoord r = ldsm_x4_a_row_start(lane);  // (m, k)
@@ -78,45 +76,47 @@ HostVerdict evaluate(const ValueTable& t) {
   for (int row = 0; row < kRows; ++row)
     for (int k = 0; k < kTileK; ++k)
       if (off(row, k) < 0 || off(row, k) >= kHalves) {
-        v.reason = "offset " + std::to_string(off(row, k)) + " of " + words({row, k}) +
-                   " is outside the 8 KB tile: offsets are halves 0 .. 4095";
+        v.say(words("offset %s of %s is outside the 8 KB tile: offsets are halves 0 .. 4095", off(row, k),
+                    element_words({row, k})));
         return v;
       }
-  v.passed.push_back("every offset is inside the 8 KB tile");
+  v.hold(words("every offset is inside the 8 KB tile"));
   std::vector<int> owner(kHalves, -1);
   for (int i = 0; i < kHalves; ++i) {
     int& o = owner[static_cast<size_t>(t.at(i))];
     if (o >= 0) {
       const Element a{o / kTileK, o % kTileK}, b{i / kTileK, i % kTileK};
-      v.reason = "offsets of " + (a.row != b.row ? "rows " + std::to_string(a.row) + " and " + std::to_string(b.row)
-                                                 : "row " + std::to_string(a.row)) +
-                 " collide: " + words(a) + " and " + words(b) + " both go to offset " + std::to_string(t.at(i));
+      if (a.row != b.row)
+        v.say(words("offsets of rows %s and %s collide: %s and %s both go to offset %s", a.row, b.row,
+                    element_words(a), element_words(b), t.at(i)));
+      else
+        v.say(words("offsets of row %s collide: %s and %s both go to offset %s", a.row, element_words(a),
+                    element_words(b), t.at(i)));
       return v;
     }
     o = i;
   }
-  v.passed.push_back("no two elements share an offset (a bijection onto 0 .. 4095)");
+  v.hold(words("no two elements share an offset (a bijection onto 0 .. 4095)"));
   for (int row = 0; row < kRows; ++row)
     for (int k0 = 0; k0 < kTileK; k0 += 8) {
       const long long base = off(row, k0);
       if (base % 8 != 0) {
-        v.reason = "the 16-byte vector of row " + std::to_string(row) + " at k " + std::to_string(k0) +
-                   " starts at half " + std::to_string(base) + ", not at a multiple of 8: a 16-byte store needs 16-byte alignment";
+        v.say(words("the 16-byte vector of row %s at k %s starts at half %s, not at a multiple of 8: a 16-byte store "
+                    "needs 16-byte alignment", row, k0, base));
         return v;
       }
       for (int j = 1; j < 8; ++j)
         if (off(row, k0 + j) != base + j) {
-          v.reason = "the 16-byte vector of row " + std::to_string(row) + " at k " + std::to_string(k0) +
-                     " is not contiguous: k " + std::to_string(k0 + j) + " is at " + std::to_string(off(row, k0 + j)) +
-                     ", but one vector is 8 halves in a row, so it must be at " + std::to_string(base + j);
+          v.say(words("the 16-byte vector of row %s at k %s is not contiguous: k %s is at %s, but one vector is 8 "
+                      "halves in a row, so it must be at %s", row, k0, k0 + j, off(row, k0 + j), base + j));
           return v;
         }
     }
-  v.passed.push_back("each 16-byte vector (8 k from a multiple of 8) is contiguous, in order, 16-byte aligned");
+  v.hold(words("each 16-byte vector (8 k from a multiple of 8) is contiguous, in order, 16-byte aligned"));
   bool stores_done = false;
   for (const Access& a : stage_accesses()) {
     if (a.op.kind == SmemOpKind::Ldmatrix && !stores_done) {
-      v.passed.push_back("the stage's 16-byte stores are conflict-free (4 wavefronts per STS.128)");
+      v.hold(words("the stage's 16-byte stores are conflict-free (4 wavefronts per STS.128)"));
       stores_done = true;
     }
     WarpRequest req;
@@ -127,31 +127,28 @@ HostVerdict evaluate(const ValueTable& t) {
     }
     const auto r = analyze_banks(req);
     if (!r) {
-      v.reason = a.what + ": " + r.error();
+      v.say(words("%s: %s", a.what, r.error()));
       return v;
     }
     if (r->wavefronts <= fewest_wavefronts(a.op)) continue;
     const BankClash c = first_bank_clash(*r);
     const Element ea = a.element[static_cast<size_t>(c.lane_a)], eb = a.element[static_cast<size_t>(c.lane_b)];
-    std::ostringstream s;
     if (a.op.kind == SmemOpKind::Ldmatrix) {
       std::vector<int> rows;
       for (int lane : c.lanes) rows.push_back(a.element[static_cast<size_t>(lane)].row);
-      s << "rows " << list_words(rows) << " of the ldmatrix phase (matrix " << c.phase << " of " << a.what
-        << ") hit bank " << c.bank << ": " << c.wavefronts << " wavefronts where 1 is possible ("
-        << r->wavefronts << " for the .x4 where 4 are)";
+      v.say(words("rows %s of the ldmatrix phase (matrix %s of %s) hit bank %s: %s wavefronts where 1 is possible (%s "
+                  "for the .x4 where 4 are)", list_words(rows), c.phase, a.what, c.bank, c.wavefronts, r->wavefronts));
     } else {
-      s << a.what << ": lanes " << c.lane_a << " " << words(ea) << " and " << c.lane_b << " " << words(eb)
-        << " hit bank " << c.bank << " in one quarter-warp phase: " << c.wavefronts << " wavefronts where 1 is possible ("
-        << r->wavefronts << " for the instruction where 4 are)";
+      v.say(words("%s: lanes %s %s and %s %s hit bank %s in one quarter-warp phase: %s wavefronts where 1 is possible "
+                  "(%s for the instruction where 4 are)", a.what, c.lane_a, element_words(ea), c.lane_b,
+                  element_words(eb), c.bank, c.wavefronts, r->wavefronts));
     }
-    v.reason = s.str();
     return v;
   }
-  v.passed.push_back("the stage's ldmatrix.x4 reads of A and B are conflict-free (1 wavefront per 8x8 matrix)");
+  v.hold(words("the stage's ldmatrix.x4 reads of A and B are conflict-free (1 wavefront per 8x8 matrix)"));
   v.pass = true;
-  v.reason = "a bijection onto the 8 KB tile with whole 16-byte vectors; the stage's stores and ldmatrix reads "
-             "are conflict-free (1 wavefront per 8x8 matrix)";
+  v.say(words("a bijection onto the 8 KB tile with whole 16-byte vectors; the stage's stores and ldmatrix reads "
+              "are conflict-free (1 wavefront per 8x8 matrix)"));
   return v;
 }
 

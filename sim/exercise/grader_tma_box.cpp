@@ -4,6 +4,9 @@
 // (m_block, n_block), on a 512 x 512 x 512 problem. Both operands are K-contiguous, so the inner
 // coordinate is along K. The stage's tile is 128 x 256 x 64 (hopper_shapes.h TmaStage); each box
 // is checked with the simulator's TMA model (gemmlab/tma_map.h): which elements it copies.
+#include <utility>
+
+#include "exercise_pictures.h"
 #include "gemmlab/hopper_shapes.h"
 #include "gemmlab/tma_map.h"
 #include "grader.h"
@@ -43,8 +46,20 @@ tma::TensorMap2D map_of(int operand) {
   return m;
 }
 
+// Where stage 15 starts the box (tma_mainloop.cuh: tile * kTileK along K, the block's first row).
+std::pair<long long, long long> stage_start(const Point& q) {
+  return {static_cast<long long>(q.k_tile) * Shape::kTileK,
+          static_cast<long long>(q.operand == 0 ? q.m_block : q.n_block) * map_of(q.operand).box[1]};
+}
+
 std::string span(long long first, long long count) {
   return std::to_string(first) + "-" + std::to_string(first + count - 1);
+}
+
+// "k 64-127 of rows (m) 0-127"
+Words cover_words(int operand, const tma::TensorMap2D& map, long long x, long long y) {
+  if (operand == 0) return words("k %s of rows (m) %s", span(x, map.box[0]), span(y, map.box[1]));
+  return words("k %s of columns (n) %s", span(x, map.box[0]), span(y, map.box[1]));
 }
 
 HostVerdict evaluate(const ValueTable& t) {
@@ -52,33 +67,32 @@ HostVerdict evaluate(const ValueTable& t) {
   for (long long p = 0; p < kPoints; ++p) {
     const Point q = point_of(p);
     const long long x = t.at(p, 0), y = t.at(p, 1);
-    const char* name = q.operand == 0 ? "A" : "B";
-    const std::string which = std::string("the ") + name + " box of k-tile " + std::to_string(q.k_tile) +
-                              " of block (m " + std::to_string(q.m_block) + ", n " + std::to_string(q.n_block) + ")";
+    const Words which = words("the %s box of k-tile %s of block (m %s, n %s)", q.operand == 0 ? "A" : "B", q.k_tile,
+                              q.m_block, q.n_block);
     if (x == kUnset || y == kUnset) {
-      v.reason = which + ": your function did not set *" + (x == kUnset ? "inner" : "outer");
+      v.say(words("%s: your function did not set *%s", which, x == kUnset ? "inner" : "outer"));
       return v;
     }
     const tma::TensorMap2D map = map_of(q.operand);
-    const long long want_x = static_cast<long long>(q.k_tile) * Shape::kTileK;
-    const long long want_y = static_cast<long long>(q.operand == 0 ? q.m_block : q.n_block) * map.box[1];
+    const auto [want_x, want_y] = stage_start(q);
     if (x == want_x && y == want_y) continue;
     const auto box = tma::copy_box(map, x, y);
-    const std::string rows = q.operand == 0 ? "rows (m) " : "columns (n) ";
-    std::string got = "starts at (inner " + std::to_string(x) + ", outer " + std::to_string(y) + ")";
+    Words got = words("starts at (inner %s, outer %s)", x, y);
     if (box) {
-      got += ": k " + span(x, map.box[0]) + " of " + rows + span(y, map.box[1]);
       const long long outside = static_cast<long long>(box->elements.size()) - box->in_bounds;
-      if (outside > 0) got += ", " + std::to_string(outside) + " of its elements past the tensor (the TMA writes zeros)";
+      const Words cover = cover_words(q.operand, map, x, y);
+      got = outside > 0 ? words("starts at (inner %s, outer %s): %s, %s of its elements past the tensor (the TMA "
+                                "writes zeros)", x, y, cover, outside)
+                        : words("starts at (inner %s, outer %s): %s", x, y, cover);
     }
-    v.reason = which + " " + got + "; the stage's box starts at (inner " + std::to_string(want_x) + ", outer " +
-               std::to_string(want_y) + "): k " + span(want_x, map.box[0]) + " of " + rows + span(want_y, map.box[1]);
+    v.say(words("%s %s; the stage's box starts at (inner %s, outer %s): %s", which, got, want_x, want_y,
+                cover_words(q.operand, map, want_x, want_y)));
     return v;
   }
   v.pass = true;
-  v.passed.push_back("all 128 boxes start where the stage's do");
-  v.reason = "every A and B box of every k-tile starts where stage 15's does: inner = k_tile * 64 along K, "
-             "outer = the block's first row of A (m) or column of B (n)";
+  v.hold(words("all 128 boxes start where the stage's do"));
+  v.say(words("every A and B box of every k-tile starts where stage 15's does: inner = k_tile * 64 along K, "
+              "outer = the block's first row of A (m) or column of B (n)"));
   return v;
 }
 
@@ -105,6 +119,66 @@ Grader make_tma_box_grader() {
   };
   g.evaluate = evaluate;
   return g;
+}
+
+}  // namespace gemmlab::exercise
+
+namespace gemmlab::exercise {
+namespace {
+
+long long point_index(const Point& q) {
+  return ((static_cast<long long>(q.operand) * kMBlocks + q.m_block) * kNBlocks + q.n_block) * kKTiles + q.k_tile;
+}
+
+TmaBox box_at(int operand, long long inner, long long outer, bool right) {
+  TmaBox b{inner, outer, 0, right};
+  if (const auto copy = tma::copy_box(map_of(operand), inner, outer)) b.in_bounds = copy->in_bounds;
+  return b;
+}
+
+TmaBoxPicture frame_of(int m_block, int n_block) {
+  TmaBoxPicture p;
+  p.m_block = m_block;
+  p.n_block = n_block;
+  for (int operand = 0; operand < 2; ++operand) {
+    const tma::TensorMap2D map = map_of(operand);
+    TmaOperandPicture& o = operand == 0 ? p.a : p.b;
+    o.dims[0] = map.dims[0], o.dims[1] = map.dims[1];
+    o.box[0] = map.box[0], o.box[1] = map.box[1];
+  }
+  return p;
+}
+
+}  // namespace
+
+TmaBoxPicture tma_box_picture_stage(int m_block, int n_block) {
+  TmaBoxPicture p = frame_of(m_block, n_block);
+  for (int operand = 0; operand < 2; ++operand)
+    for (int k = 0; k < kKTiles; ++k) {
+      const auto [x, y] = stage_start({operand, m_block, n_block, k});
+      (operand == 0 ? p.a : p.b).boxes.push_back(box_at(operand, x, y, true));
+    }
+  return p;
+}
+
+TmaBoxPicture tma_box_picture(const ValueTable& t) {
+  if (t.values_per_point != 2 || static_cast<long long>(t.values.size()) != 2 * kPoints) return frame_of(1, 1);
+  Point first{0, 1, 1, 0};  // a block in the middle when every box is right
+  for (long long i = 0; i < kPoints; ++i) {
+    const Point q = point_of(i);
+    if (std::make_pair(t.at(i, 0), t.at(i, 1)) != stage_start(q)) {
+      first = q;
+      break;
+    }
+  }
+  TmaBoxPicture p = frame_of(first.m_block, first.n_block);
+  for (int operand = 0; operand < 2; ++operand)
+    for (int k = 0; k < kKTiles; ++k) {
+      const Point q{operand, first.m_block, first.n_block, k};
+      const long long i = point_index(q), x = t.at(i, 0), y = t.at(i, 1);
+      (operand == 0 ? p.a : p.b).boxes.push_back(box_at(operand, x, y, std::make_pair(x, y) == stage_start(q)));
+    }
+  return p;
 }
 
 }  // namespace gemmlab::exercise

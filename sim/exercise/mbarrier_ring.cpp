@@ -5,6 +5,16 @@
 namespace gemmlab::exercise {
 namespace {
 
+RingOutcome outcome(RingOutcome::Kind kind, Words w, int k) {
+  RingOutcome o;
+  o.ok = false;
+  o.problem = w.text();
+  o.words = std::move(w);
+  o.kind = kind;
+  o.k_tile = k;
+  return o;
+}
+
 struct Ring {
   int stages, k_tiles;
   const std::function<int(int)>& full_parity;
@@ -15,10 +25,14 @@ struct Ring {
   std::vector<int> in_flight;                // k-tile whose TMA is writing the stage (-1: none)
   std::vector<bool> released;                // per k-tile: the consumer gave its stage back
   int produced = 0, consumed = 0;
-  std::string problem;
+  Words problem;  // empty while no race was seen
+  int problem_k = -1;
 
   static bool passes(int parity, int phase) { return parity < 0 || parity != (phase & 1); }
-  std::string stage_words(int s) const { return "stage " + std::to_string(s); }
+  void race(Words w, int k) {
+    problem = std::move(w);
+    problem_k = k;
+  }
 
   bool producer_step() {
     if (produced >= k_tiles) return false;
@@ -26,10 +40,9 @@ struct Ring {
     if (!passes(empty_parity(k), empty_phase[s])) return false;
     const int previous = k - stages;
     if (previous >= 0 && !released[static_cast<size_t>(previous)]) {
-      problem = "race: the producer's wait on empty[" + std::to_string(s) + "] for parity " +
-                std::to_string(empty_parity(k)) + " passes before k-tile " + std::to_string(previous) +
-                " was given back, so k-tile " + std::to_string(k) + "'s TMA overwrites " + stage_words(s) +
-                " while the consumer may still read it";
+      race(words("race: the producer's wait on empty[%s] for parity %s passes before k-tile %s was given back, so "
+                 "k-tile %s's TMA overwrites stage %s while the consumer may still read it",
+                 s, empty_parity(k), previous, k, s), k);
       return false;
     }
     in_flight[s] = k;
@@ -52,17 +65,20 @@ struct Ring {
     const int k = consumed, s = k % stages;
     const int parity = full_parity(k);
     if (parity < 0) {
-      problem = "the consumer must wait on full[" + std::to_string(s) + "] before reading k-tile " + std::to_string(k) +
-                " (full_parity returned " + std::to_string(parity) + ")";
+      race(words("the consumer must wait on full[%s] before reading k-tile %s (full_parity returned %s)", s, k, parity), k);
       return false;
     }
     if (!passes(parity, full_phase[s])) return false;
     if (holds[s] != k) {
-      problem = "race: the consumer's wait on full[" + std::to_string(s) + "] for parity " + std::to_string(parity) +
-                " passes before k-tile " + std::to_string(k) + "'s TMA has landed, so it reads " + stage_words(s) +
-                (in_flight[s] == k ? " while the TMA is still writing it"
-                 : holds[s] < 0    ? " before anything was written there"
-                                   : " holding k-tile " + std::to_string(holds[s]));
+      if (in_flight[s] == k)
+        race(words("race: the consumer's wait on full[%s] for parity %s passes before k-tile %s's TMA has landed, so it "
+                   "reads stage %s while the TMA is still writing it", s, parity, k, s), k);
+      else if (holds[s] < 0)
+        race(words("race: the consumer's wait on full[%s] for parity %s passes before k-tile %s's TMA has landed, so it "
+                   "reads stage %s before anything was written there", s, parity, k, s), k);
+      else
+        race(words("race: the consumer's wait on full[%s] for parity %s passes before k-tile %s's TMA has landed, so it "
+                   "reads stage %s holding k-tile %s", s, parity, k, s, holds[s]), k);
       return false;
     }
     holds[s] = -1;
@@ -81,15 +97,17 @@ struct Ring {
       bool moved;
       if (consumer_first) moved = consumer_step() || producer_step() || land_one();
       else moved = producer_step() || land_one() || consumer_step();
-      if (!problem.empty()) return {false, problem};
+      if (!problem.empty()) return outcome(RingOutcome::Kind::Race, std::move(problem), problem_k);
       if (moved) continue;
       const int pk = produced, ck = consumed;
-      std::string p = pk < k_tiles ? "the producer waits on empty[" + std::to_string(pk % stages) + "] for parity " +
-                                         std::to_string(empty_parity(pk)) + " before k-tile " + std::to_string(pk)
-                                   : "the producer is done";
-      return {false, "deadlock: " + p + " and the consumer waits on full[" + std::to_string(ck % stages) +
-                         "] for parity " + std::to_string(full_parity(ck)) + " before k-tile " + std::to_string(ck) +
-                         "; neither phase can complete"};
+      const Words p = pk < k_tiles ? words("the producer waits on empty[%s] for parity %s before k-tile %s", pk % stages,
+                                           empty_parity(pk), pk)
+                                   : words("the producer is done");
+      // The consumer's k-tile: the producer is stuck on it (ck == pk) or the consumer waits on a wrong phase.
+      return outcome(RingOutcome::Kind::Deadlock,
+                     words("deadlock: %s and the consumer waits on full[%s] for parity %s before k-tile %s; neither "
+                           "phase can complete", p, ck % stages, full_parity(ck), ck),
+                     ck);
     }
     return {};
   }

@@ -12,11 +12,16 @@
 #include <functional>
 #include <string>
 
+#include "words.h"
+
 namespace gemmlab::exercise {
 
 struct RingOutcome {
   bool ok = true;
-  std::string problem;  // the first race or the deadlock, in words; empty when ok
+  std::string problem;  // the first race or the deadlock, in English; empty when ok
+  Words words;          // the same, to be translated (words.h)
+  enum class Kind { None, Race, Deadlock } kind = Kind::None;
+  int k_tile = -1;      // the k-tile the ring stops at: the one read too early, overwritten, or waited for
 };
 
 // full_parity(k) / empty_parity(k): the parity the consumer waits for on full[k % S] before

@@ -58,16 +58,16 @@ bool drain(int fd, std::string& into) {
 
 }  // namespace
 
-std::string signal_words(int sig) {
+Words signal_words(int sig) {
   switch (sig) {
-    case SIGSEGV: return "segmentation fault (SIGSEGV): a read or write outside its memory";
-    case SIGBUS: return "bus error (SIGBUS): a misaligned or unmapped access";
-    case SIGFPE: return "arithmetic exception (SIGFPE): an integer division by zero";
-    case SIGABRT: return "abort (SIGABRT): an assert failed or memory ran out";
-    case SIGILL: return "illegal instruction (SIGILL)";
-    case SIGXFSZ: return "file too large (SIGXFSZ)";
-    case SIGKILL: return "killed (SIGKILL)";
-    default: return std::string("signal ") + std::to_string(sig) + " (" + strsignal(sig) + ")";
+    case SIGSEGV: return words("segmentation fault (SIGSEGV): a read or write outside its memory");
+    case SIGBUS: return words("bus error (SIGBUS): a misaligned or unmapped access");
+    case SIGFPE: return words("arithmetic exception (SIGFPE): an integer division by zero");
+    case SIGABRT: return words("abort (SIGABRT): an assert failed or memory ran out");
+    case SIGILL: return words("illegal instruction (SIGILL)");
+    case SIGXFSZ: return words("file too large (SIGXFSZ)");
+    case SIGKILL: return words("killed (SIGKILL)");
+    default: return words("signal %s (%s)", sig, strsignal(sig));
   }
 }
 

@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "words.h"
+
 namespace gemmlab::exercise {
 
 struct SandboxLimits {
@@ -40,7 +42,7 @@ struct SandboxResult {
 SandboxResult run_sandboxed(const std::vector<std::string>& argv, const std::string& cwd,
                             const SandboxLimits& limits);
 
-// "segmentation fault (SIGSEGV)", "abort (SIGABRT)", ...
-std::string signal_words(int signal);
+// "segmentation fault (SIGSEGV): ...", "abort (SIGABRT): ...", as a verdict's words (words.h).
+Words signal_words(int signal);
 
 }  // namespace gemmlab::exercise

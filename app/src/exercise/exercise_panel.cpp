@@ -11,6 +11,7 @@
 #include "catalog.h"
 #include "exercise/exercise_store.h"
 #include "exercise/exercise_picture.h"
+#include "exercise/verdict_text.h"
 #include "fonts.h"
 #include "grade_device.h"
 #include "grade_host.h"
@@ -68,17 +69,20 @@ Session& session(App& app, const std::string& id) {
     auto ex = exercise::find_exercise(app.paths().course, id);
     if (ex) s->exercise = *ex;
     else s->load_error = ex.error();
-    const auto saved = load_exercise_code(s->course, id);
-    s->set_text(saved ? *saved : (s->exercise ? s->exercise->stub : std::string()));
+    const std::string& which = app.exercise_solution();  // `gemmlab shot --exercise-solution`
+    const auto saved = which.empty() ? load_exercise_code(s->course, id) : std::nullopt;
+    if (s->exercise && which == "reference") s->set_text(s->exercise->reference);
+    else s->set_text(saved ? *saved : (s->exercise ? s->exercise->stub : std::string()));
   }
   return *s;
 }
 
-void start_check(Session& s) {
+// `keep`: save the code first (the window; a shot never writes the learner's files).
+void start_check(Session& s, bool keep = true) {
   if (!s.exercise || s.running.valid()) return;
   const exercise::Grader* grader = exercise::find_grader(s.exercise->grader);
   if (!grader) return;
-  s.save();
+  if (keep) s.save();
   s.graded_code = s.text();
   exercise::HostGradeOptions options;
   options.display_name = "your code";
@@ -121,19 +125,22 @@ void draw_gpu_grade(Session& s) {
   if (s.gpu->ran) ImGui::TextWrapped("%s", s.gpu->reason.c_str());
 }
 
-void draw_verdict(const Session& s) {
+// `scroll_to`: the verdict at the top of the lesson panel, the picture below it (a shot of a
+// graded solution, `gemmlab shot --exercise-solution`).
+void draw_verdict(const Session& s, bool scroll_to) {
   const HostGrade& g = *s.grade;
   const FontSet& f = fonts();
-  for (const auto& p : g.verdict.passed) {
+  for (size_t i = 0; i < g.verdict.passed.size(); ++i) {
     ImGui::TextColored({0.35f, 0.75f, 0.4f, 1}, "%s", "✓");
     ImGui::SameLine();
-    ImGui::TextWrapped("%s", p.c_str());
+    ImGui::TextWrapped("%s", ui_held(g.verdict, i).c_str());
   }
+  if (scroll_to) ImGui::SetScrollHereY(0);
   ImGui::PushFont(f.bold);
   if (g.verdict.pass) ImGui::TextColored({0.35f, 0.8f, 0.4f, 1}, "%s", tr("Passed"));
   else ImGui::TextColored({0.95f, 0.4f, 0.35f, 1}, "%s", tr("Not yet"));
   ImGui::PopFont();
-  ImGui::TextWrapped("%s", g.verdict.reason.c_str());
+  ImGui::TextWrapped("%s", ui_reason(g.verdict).c_str());
   if (!g.verdict.pass && !g.compiler_output.empty()) {
     if (g.error_line > 0) note_text(trf("The compiler stops at line %d of your code:", g.error_line));
     ImGui::PushFont(f.mono);
@@ -160,7 +167,7 @@ void draw_exercise_step(App& app, const std::string& id) {
   // Headless (`gemmlab shot`): grade the code in the cell at once, so a screenshot shows the
   // verdict of the code it shows (the stub, or what the learner saved).
   if (app.headless() && !s.grade && !s.running.valid()) {
-    start_check(s);
+    start_check(s, false);
     s.running.wait();
   }
   poll(s);
@@ -215,7 +222,7 @@ void draw_exercise_step(App& app, const std::string& id) {
     note_text(trf("Hint %d: ", i + 1) + hints[static_cast<size_t>(i)]);
   if (s.grade) {
     if (s.graded_code != s.text()) note_text(tr("(the verdict below is for the code as it was when you pressed Check)"));
-    draw_verdict(s);
+    draw_verdict(s, app.headless() && !app.exercise_solution().empty());
     draw_gpu_grade(s);
     draw_exercise_picture(ex, *s.grade);
   }

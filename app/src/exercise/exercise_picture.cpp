@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "exercise/exercise_picture_parts.h"
 #include "model/stage_labels.h"
 #include "model/ui_text.h"
 #include "exercise_pictures.h"
@@ -68,9 +69,37 @@ void draw_first_wave(const char* title, const exercise::FirstWavePicture& p) {
 
 }  // namespace
 
+void picture_legend(std::initializer_list<LegendItem> items) {
+  const float s = ImGui::GetFontSize() * 0.7f, gap = ImGui::GetStyle().ItemSpacing.x;
+  const float right = ImGui::GetCursorScreenPos().x + ImGui::GetContentRegionAvail().x;
+  bool first = true;
+  for (const LegendItem& item : items) {
+    const float width = s + gap + ImGui::CalcTextSize(item.meaning).x;
+    if (!first) {
+      ImGui::SameLine(0, 2 * gap);
+      if (ImGui::GetCursorScreenPos().x + width > right) ImGui::NewLine();
+    }
+    first = false;
+    const ImVec2 o = ImGui::GetCursorScreenPos();
+    const float y = o.y + (ImGui::GetTextLineHeight() - s) / 2;
+    ImGui::GetWindowDrawList()->AddRectFilled({o.x, y}, {o.x + s, y + s}, item.colour);
+    ImGui::Dummy({s, s});
+    ImGui::SameLine();
+    ImGui::TextWrapped("%s", item.meaning);
+  }
+}
+
+std::string stage_number(const std::string& stage_id) {
+  const std::string label = stage_label(stage_id);
+  return label.substr(0, label.find(' '));
+}
+
 void draw_exercise_picture(const exercise::Exercise& ex, const exercise::HostGrade& grade) {
   if (grade.stage != exercise::HostGrade::Stage::Evaluate) return;
   ImGui::Spacing();
+  if (ex.grader == "im2col") return draw_im2col_picture(ex, grade);
+  if (ex.grader == "tma-box") return draw_tma_box_picture(ex, grade);
+  if (ex.grader == "mbarrier-parity") return draw_parity_plan_picture(ex, grade);
   if (ex.grader == "coalesced-map") {
     ImGui::TextWrapped("%s", tr("Warp 0's first access in the 128 x 8 tile"));
     draw_warp_access(tr("Yours"), exercise::warp_access_picture(grade.table));

@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# `gemmlab shot --exercise-solution` (label "gui", under Xvfb): an exercise step of the shipped
+# course graded with its stub and with its reference: two different pictures, neither written
+# into the learner's exercise files. On a step that is no exercise, or with another value, the
+# shot is refused with exit code 2 and a message.
+# Usage: gui_shot_exercise.sh GEMMLAB_EXE COURSE
+set -euo pipefail
+exe=$1
+course=$2
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+export XDG_CONFIG_HOME=$work/config
+
+for sol in stub reference; do
+  "$exe" shot --course "$course" --lesson 15-tma --step 7 --size 1280x800 --lang zh --exercise-solution $sol \
+    --out "$work/$sol.png"
+  [ -s "$work/$sol.png" ] || fail "--exercise-solution $sol wrote no PNG"
+done
+cmp -s "$work/stub.png" "$work/reference.png" && fail "the stub's verdict looks the same as the reference's"
+[ ! -e "$XDG_CONFIG_HOME/gemmlab/exercises" ] || fail "a shot wrote the learner's exercise files: $(find "$XDG_CONFIG_HOME")"
+
+set +e
+out=$("$exe" shot --course "$course" --lesson 15-tma --step 1 --out "$work/x.png" --exercise-solution stub 2>&1)
+rc=$?
+set -e
+[ "$rc" = 2 ] || fail "--exercise-solution on a step without an exercise: exit $rc, want 2 ($out)"
+echo "$out" | grep -q "step 1 of 15-tma is no exercise step" || fail "message: $out"
+[ ! -e "$work/x.png" ] || fail "--exercise-solution on a step without an exercise still wrote a PNG"
+
+set +e
+out=$("$exe" shot --course "$course" --lesson 15-tma --step 7 --out "$work/y.png" --exercise-solution mine 2>&1)
+rc=$?
+set -e
+[ "$rc" = 2 ] || fail "--exercise-solution mine: exit $rc, want 2 ($out)"
+echo "$out" | grep -q "must be reference or stub, got 'mine'" || fail "message: $out"
+echo "ok: shot --exercise-solution"
