@@ -11,13 +11,13 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <cstdio>
 #include <filesystem>
 #include <memory>
-#include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "device_words.h"  // the verdicts' sentences, English and the catalogue's templates
 #include "gemmlab/conv_problem.h"
 #include "gemmlab/fp16_shapes.h"  // multistage_smem_bytes: stage 14a's shared memory
 #include "grade_device.h"
@@ -53,7 +53,7 @@ constexpr const char* kCstdint =
 constexpr const char* kCstddef = "#pragma once\n#include <cuda/std/cstddef>\nnamespace std { using namespace cuda::std; }\n";
 
 struct CompiledKernels {
-  std::string error;          // non-empty: what went wrong (the compiler's words, or the runtime's)
+  Words error;                // non-empty: what went wrong (the compiler's log, or the runtime's words)
   bool learners_error = false;  // the compiler stopped in the learner's file
   // The runtime's library API (CUDA 12+), not the driver's: GEMM Lab must start on a machine
   // without the NVIDIA driver, so nothing links libcuda directly.
@@ -88,7 +88,7 @@ struct DeviceHarness {
   // Where the harness bounds its waits (a wrong plan could otherwise deadlock on the GPU): what
   // they recorded, read after the checks and the timing, in the learner's words; empty when none
   // gave up.
-  std::string (*stuck_waits)(const CompiledKernels&) = nullptr;
+  Words (*stuck_waits)(const CompiledKernels&) = nullptr;
 };
 
 std::string nvrtc_log(nvrtcProgram p) {
@@ -111,11 +111,11 @@ void compile(const DeviceHarness& h, const std::string& source, const std::strin
   nvrtcProgram prog = nullptr;
   if (nvrtcCreateProgram(&prog, unit.c_str(), "exercise.cu", static_cast<int>(std::size(names)), headers, names) !=
       NVRTC_SUCCESS)
-    return void(out.error = "NVRTC could not start");
+    return void(out.error = words("NVRTC could not start"));
   std::unique_ptr<_nvrtcProgram, void (*)(_nvrtcProgram*)> owner(prog, [](_nvrtcProgram* p) { nvrtcDestroyProgram(&p); });
   if (nvrtcAddNameExpression(prog, h.fast_kernel) != NVRTC_SUCCESS ||
       (h.other_kernel && nvrtcAddNameExpression(prog, h.other_kernel) != NVRTC_SUCCESS))
-    return void(out.error = "NVRTC refused the harness's kernel names");
+    return void(out.error = words("NVRTC refused the harness's kernel names"));
   const std::string arch = "--gpu-architecture=" + gpu_arch;
   const std::string inc_kernels = "--include-path=" + (fs::path(root) / "kernels").string();
   const std::string inc_device = "--include-path=" + (fs::path(root) / "sim" / "device").string();
@@ -124,22 +124,23 @@ void compile(const DeviceHarness& h, const std::string& source, const std::strin
   const char* options[] = {arch.c_str(), "--std=c++20", "-default-device",
                            inc_kernels.c_str(), inc_device.c_str(), inc_cuda.c_str(), inc_cccl.c_str()};
   if (nvrtcCompileProgram(prog, static_cast<int>(std::size(options)), options) != NVRTC_SUCCESS) {
-    out.error = nvrtc_log(prog);
-    out.learners_error = out.error.find("solution.cpp(") != std::string::npos;
+    const std::string log = nvrtc_log(prog);
+    out.learners_error = log.find("solution.cpp(") != std::string::npos;
+    out.error = log.empty() ? words("NVRTC stopped without a log") : literal(log);
     return;
   }
   size_t bytes = 0;
   const char *fast = nullptr, *other = nullptr;
   if (nvrtcGetCUBINSize(prog, &bytes) != NVRTC_SUCCESS || bytes == 0)
-    return void(out.error = "NVRTC made no code for " + arch.substr(arch.find('=') + 1));
+    return void(out.error = words("NVRTC made no code for %s", gpu_arch));
   std::vector<char> cubin(bytes);
   if (nvrtcGetCUBIN(prog, cubin.data()) != NVRTC_SUCCESS || nvrtcGetLoweredName(prog, h.fast_kernel, &fast) != NVRTC_SUCCESS ||
       (h.other_kernel && nvrtcGetLoweredName(prog, h.other_kernel, &other) != NVRTC_SUCCESS))
-    return void(out.error = "NVRTC did not return the compiled kernels");
+    return void(out.error = words("NVRTC did not return the compiled kernels"));
   cudaError_t e = cudaLibraryLoadData(&out.library, cubin.data(), nullptr, nullptr, 0, nullptr, nullptr, 0);
   if (e == cudaSuccess) e = cudaLibraryGetKernel(&out.fast, out.library, fast);
   if (e == cudaSuccess && other) e = cudaLibraryGetKernel(&out.other, out.library, other);
-  if (e != cudaSuccess) out.error = std::string("the GPU did not load the compiled kernel: ") + cudaGetErrorString(e);
+  if (e != cudaSuccess) out.error = words("the GPU did not load the compiled kernel: %s", cudaGetErrorString(e));
 }
 
 // The learner's kernel launched as the stage launches its own. Stage 9 (launch_sync_tile): grid
@@ -280,35 +281,18 @@ cudaError_t launch_warp_specialized(const CompiledKernels& k, const GemmArgs& a)
 }
 
 // The waits of mbarrier_parity_harness.cuh that gave up after 100 ms, from its
-// gemmlab_mbarrier_timeouts ([0] the producer's first, [1] the consumers'; 0: none, else
-// 1 << 63 | k_tile << 32 | stage << 8 | parity), with stage 17's own waits at that k-tile.
-std::string mbarrier_timeouts(const CompiledKernels& k) {
-  void* words = nullptr;
+// gemmlab_mbarrier_timeouts (device_words.h: mbarrier_deadlock reads them), with stage 17's own
+// waits at that k-tile.
+Words mbarrier_timeouts(const CompiledKernels& k) {
+  void* timeouts = nullptr;
   size_t bytes = 0;
   unsigned long long w[2] = {};
-  cudaError_t e = cudaLibraryGetGlobal(&words, &bytes, k.library, "gemmlab_mbarrier_timeouts");
+  cudaError_t e = cudaLibraryGetGlobal(&timeouts, &bytes, k.library, "gemmlab_mbarrier_timeouts");
   if (e == cudaSuccess && bytes != sizeof w) e = cudaErrorInvalidSymbol;
   if (e == cudaSuccess) e = cudaDeviceSynchronize();
-  if (e == cudaSuccess) e = cudaMemcpy(w, words, sizeof w, cudaMemcpyDeviceToHost);
+  if (e == cudaSuccess) e = cudaMemcpy(w, timeouts, sizeof w, cudaMemcpyDeviceToHost);
   if (e != cudaSuccess) throw kernels::GpuError(std::string("the harness's waits could not be read: ") + cudaGetErrorString(e));
-  if (!w[0] && !w[1]) return {};
-  auto field = [](unsigned long long word, int shift, unsigned long long mask) {
-    return std::to_string((word >> shift) & mask);
-  };
-  auto wait = [&](unsigned long long word, const char* barrier) {
-    return std::string(barrier) + "[" + field(word, 8, 0xff) + "] for parity " + field(word, 0, 1) +
-           " before k-tile " + field(word, 32, 0x7fffffff);
-  };
-  std::string why = "your plan deadlocks on the GPU: ";
-  if (w[0]) why += "the producer waited on " + wait(w[0], "empty");
-  if (w[0] && w[1]) why += " and the consumer on " + wait(w[1], "full") + "; neither wait passed within 100 ms";
-  else if (w[1]) why += "the consumer waited on " + wait(w[1], "full") + ", which did not pass within 100 ms";
-  else why += ", which did not pass within 100 ms";
-  const int at = static_cast<int>(((w[0] ? w[0] : w[1]) >> 32) & 0x7fffffff);
-  constexpr int kS = kernels::hopper::WarpSpecializedStage::Shape::kStages;
-  return why + " (stage 17 waits on full for parity " + std::to_string(at / kS & 1) + " and on empty for " +
-         (at < kS ? std::string("none (a fresh barrier)") : "parity " + std::to_string((at / kS - 1) & 1)) +
-         " at k-tile " + std::to_string(at) + ")";
+  return mbarrier_deadlock(w[0], w[1], kernels::hopper::WarpSpecializedStage::Shape::kStages);
 }
 
 constexpr const char* kMbarrierParityKernel =
@@ -359,28 +343,17 @@ const DeviceHarness* find_harness(const std::string& grader) {
   return nullptr;
 }
 
-std::string short_number(double x) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.2g", x);
-  return buf;
+WrongResult wrong_result(const kernels::CheckResult& c, const kernels::StageInfo& stage) {
+  return {c.rejected, c.nonfinite, c.guard_hits, c.rel_err, kernels::tolerance(stage.track)};
 }
 
 // Empty when the learner's kernel computes C as cuBLAS does on every check problem, else what
 // differs, in the learner's terms.
-std::string first_wrong_check(kernels::Runner& runner, const kernels::Target& yours, const DeviceHarness& h,
-                              const kernels::StageInfo& stage) {
+Words first_wrong_check(kernels::Runner& runner, const kernels::Target& yours, const DeviceHarness& h,
+                        const kernels::StageInfo& stage) {
   for (const kernels::Problem& p : h.checks) {
     const kernels::CheckResult c = runner.check(yours, p);
-    if (c.ok) continue;
-    std::ostringstream why;
-    why << "stage " << stage.number << "'s kernel with your function computes a wrong C at " << p.m << " x " << p.n
-        << " x " << p.k << ": ";
-    if (!c.rejected.empty()) why << c.rejected;
-    else if (c.nonfinite) why << c.nonfinite << " elements are NaN or infinite";
-    else if (c.guard_hits) why << c.guard_hits << " words outside C were written";
-    else why << "relative error " << short_number(c.rel_err) << " against cuBLAS (at most "
-             << short_number(kernels::tolerance(stage.track)) << ")";
-    return why.str();
+    if (!c.ok) return wrong_c(stage.number, p.m, p.n, p.k, wrong_result(c, stage));
   }
   return {};
 }
@@ -394,23 +367,12 @@ void time_against_stage(kernels::Runner& runner, const kernels::Target& yours, c
   const std::vector<kernels::TimeResult> t = runner.time_interleaved({yours, kernels::Target::of(stage)}, h.timed, opt);
   const std::string where = runner.device().name;
   if (!t[0].rejected.empty() || !t[1].rejected.empty() || t[0].median_ms <= 0) {
-    d.reason = "correct against cuBLAS on " + where + "; not timed: " + (t[0].rejected.empty() ? t[1].rejected : t[0].rejected);
+    d.say(correct_not_timed(where, t[0].rejected.empty() ? t[1].rejected : t[0].rejected));
     return;
   }
   d.ratio_to_stage = t[1].median_ms / t[0].median_ms;
-  char buf[320];
-  std::snprintf(buf, sizeof buf,
-                "correct against cuBLAS on %s; at %d x %d x %d your kernel runs at %.2fx stage %s's speed "
-                "(%.3f ms against %.3f ms, timed in turns)",
-                where.c_str(), h.timed.m, h.timed.n, h.timed.k, d.ratio_to_stage, stage.number, t[0].median_ms,
-                t[1].median_ms);
-  d.reason = buf;
-}
-
-std::string conv_words(const conv::Shape& s) {
-  return "N " + std::to_string(s.n) + ", H " + std::to_string(s.h) + ", W " + std::to_string(s.w) + ", C " +
-         std::to_string(s.c) + ", K " + std::to_string(s.k) + ", " + std::to_string(s.r) + " x " + std::to_string(s.s) +
-         " filters, pad " + std::to_string(s.pad) + ", stride " + std::to_string(s.stride);
+  d.say(timed_against_stage(where, h.timed.m, h.timed.n, h.timed.k, stage.number, d.ratio_to_stage, t[0].median_ms,
+                            t[1].median_ms));
 }
 
 // A convolution stage's harness: the learner's kernel checked against im2col + cuBLAS on every
@@ -423,14 +385,7 @@ void grade_conv(kernels::Runner& runner, const CompiledKernels& k, const DeviceH
   for (const conv::Shape& s : h.conv_checks) {
     const kernels::CheckResult c = runner.check_conv(yours, s);
     if (c.ok) continue;
-    std::ostringstream why;
-    why << "stage " << stage.number << "'s kernel with your function computes a wrong output at " << conv_words(s) << ": ";
-    if (!c.rejected.empty()) why << c.rejected;
-    else if (c.nonfinite) why << c.nonfinite << " elements are NaN or infinite";
-    else if (c.guard_hits) why << c.guard_hits << " words outside the output were written";
-    else why << "relative error " << short_number(c.rel_err) << " against im2col + cuBLAS (at most "
-             << short_number(kernels::tolerance(stage.track)) << ")";
-    d.reason = why.str();
+    d.say(wrong_conv_output(stage.number, s, wrong_result(c, stage)));
     return;
   }
   d.pass = true;
@@ -440,38 +395,33 @@ void grade_conv(kernels::Runner& runner, const CompiledKernels& k, const DeviceH
   const std::vector<kernels::TimeResult> t = runner.time_conv({yours, kernels::ConvTarget::of(stage)}, h.conv_timed, opt);
   const std::string where = runner.device().name;
   if (!t[0].rejected.empty() || !t[1].rejected.empty() || t[0].median_ms <= 0) {
-    d.reason = "correct against im2col + cuBLAS on " + where +
-               "; not timed: " + (t[0].rejected.empty() ? t[1].rejected : t[0].rejected);
+    d.say(correct_conv_not_timed(where, t[0].rejected.empty() ? t[1].rejected : t[0].rejected));
     return;
   }
   d.ratio_to_stage = t[1].median_ms / t[0].median_ms;
-  char buf[400];
-  std::snprintf(buf, sizeof buf,
-                "correct against im2col + cuBLAS on %s; at %s your kernel runs at %.2fx stage %s's speed "
-                "(%.4f ms against %.4f ms, timed in turns)",
-                where.c_str(), conv_words(h.conv_timed).c_str(), d.ratio_to_stage, stage.number, t[0].median_ms,
-                t[1].median_ms);
-  d.reason = buf;
+  d.say(timed_conv_against_stage(where, h.conv_timed, stage.number, d.ratio_to_stage, t[0].median_ms, t[1].median_ms));
 }
 
-std::string stuck_waits(const DeviceHarness& h, const CompiledKernels& k) {
-  return h.stuck_waits ? h.stuck_waits(k) : std::string();
+Words stuck_waits(const DeviceHarness& h, const CompiledKernels& k) {
+  return h.stuck_waits ? h.stuck_waits(k) : Words{};
 }
 
 }  // namespace
 
 // `ran` is true once the learner's code was built (or its build failed in the learner's file):
 // a GPU, toolkit or memory problem is not the learner's failure, and says so with ran false.
+// What the runtime and the runner say (gpu_unavailable_reason, CUDA's errors, NVRTC's log) is
+// an argument of the verdict, in their words.
 DeviceGrade grade_on_device(const Exercise& exercise, const std::string& source) {
   DeviceGrade d;
   const DeviceHarness* h = find_harness(exercise.grader);
   const kernels::StageInfo* stage = kernels::find_stage(exercise.stage);
   if (!h || !stage) {
-    d.reason = "not graded on a GPU: this exercise's stage has no GPU harness yet, so the host grade stands alone";
+    d.say(words("not graded on a GPU: this exercise's stage has no GPU harness yet, so the host grade stands alone"));
     return d;
   }
   if (std::string why = kernels::gpu_unavailable_reason(); !why.empty()) {
-    d.reason = "not graded on a GPU: " + why;
+    d.say(words("not graded on a GPU: %s", why));
     return d;
   }
   try {
@@ -481,19 +431,18 @@ DeviceGrade grade_on_device(const Exercise& exercise, const std::string& source)
     // The Hopper stages' TMA and wgmma code is sm_90a: it runs on an sm_90 GPU and no other.
     const bool hopper_code = required_sm(stage->track) == 90;
     if (hopper_code && (gpu.cc_major != 9 || gpu.cc_minor != 0)) {
-      d.reason = "not graded on a GPU: stage " + std::string(stage->number) +
-                 " needs an sm_90 GPU (Hopper: H100, H200, GH200) for its TMA and wgmma code, and " + gpu.name +
-                 " is " + sm;
+      d.say(words("not graded on a GPU: stage %s needs an sm_90 GPU (Hopper: H100, H200, GH200) for its TMA and "
+                  "wgmma code, and %s is %s",
+                  stage->number, gpu.name, sm));
       return d;
     }
     CompiledKernels k;
     compile(*h, source, hopper_code ? std::string("sm_90a") : sm, k);
     if (!k.error.empty()) {
       d.ran = k.learners_error;
-      d.reason = (k.learners_error ? "the GPU build of stage " + std::string(stage->number) +
-                                         "'s kernel with your function failed:\n"
-                                   : std::string("not graded on a GPU: ")) +
-                 k.error;
+      if (k.learners_error)
+        d.say(words("the GPU build of stage %s's kernel with your function failed:\n%s", stage->number, k.error));
+      else d.say(words("not graded on a GPU: %s", k.error));
       return d;
     }
     d.ran = true;
@@ -504,18 +453,19 @@ DeviceGrade grade_on_device(const Exercise& exercise, const std::string& source)
     kernels::Target yours = kernels::Target::of(*stage);
     yours.launch_instead = [&k, h](const GemmArgs& a) { return h->launch(k, a); };
     yours.name_instead = std::string(stage->id) + " (yours)";
-    d.reason = first_wrong_check(runner, yours, *h, *stage);
-    if (std::string stuck = stuck_waits(*h, k); !stuck.empty()) d.reason = stuck;  // the cause of the wrong C
+    d.say(first_wrong_check(runner, yours, *h, *stage));
+    if (Words stuck = stuck_waits(*h, k); !stuck.empty()) d.say(std::move(stuck));  // the cause of the wrong C
     if (!d.reason.empty()) return d;
     d.pass = true;
     time_against_stage(runner, yours, *h, *stage, d);
-    if (std::string stuck = stuck_waits(*h, k); !stuck.empty()) {
+    if (Words stuck = stuck_waits(*h, k); !stuck.empty()) {
       d.pass = false;
-      d.reason = stuck;
+      d.say(std::move(stuck));
     }
   } catch (const std::exception& e) {
     d.pass = false;
-    d.reason = std::string(d.ran ? "the GPU grade stopped: " : "not graded on a GPU: ") + e.what();
+    if (d.ran) d.say(words("the GPU grade stopped: %s", e.what()));
+    else d.say(words("not graded on a GPU: %s", e.what()));
   }
   return d;
 }

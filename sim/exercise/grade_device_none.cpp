@@ -6,9 +6,10 @@ namespace gemmlab::exercise {
 
 DeviceGrade grade_on_device(const Exercise& exercise, const std::string&) {
   DeviceGrade d;
-  d.reason = "not graded on a GPU: this version of GEMM Lab does not yet rebuild " +
-             (exercise.stage.empty() ? std::string("a stage's kernel") : "stage `" + exercise.stage + "`'s kernel") +
-             " with your function, so the host grade stands alone";
+  const Words kernel = exercise.stage.empty() ? words("a stage's kernel") : words("stage `%s`'s kernel", exercise.stage);
+  d.say(words("not graded on a GPU: this version of GEMM Lab does not yet rebuild %s with your function, so the host "
+              "grade stands alone",
+              kernel));
   return d;
 }
 

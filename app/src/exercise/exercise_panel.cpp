@@ -104,25 +104,27 @@ void poll(Session& s) {
 
 // After a host pass: the stage's kernel built with the learner's function, checked and timed on
 // the GPU (seconds: NVRTC, cuBLAS, timing in turns), on a worker thread.
+void start_gpu_grade(Session& s) {
+  s.gpu_code = s.graded_code;
+  s.gpu.reset();
+  s.gpu_running = std::async(std::launch::async, [ex = *s.exercise, code = s.gpu_code] {
+    return exercise::grade_on_device(ex, code);
+  });
+}
+
 // Only code whose host grade passed goes to the GPU: not while a Check of newer code runs (its
 // verdict is not in yet), not once the editor holds something else.
 void draw_gpu_grade(Session& s) {
   if (s.running.valid() || !s.grade || !s.grade->verdict.pass || s.graded_code != s.text()) return;
   const bool busy = s.gpu_running.valid();
   ImGui::BeginDisabled(busy);
-  if (ImGui::Button(busy ? tr("Running on the GPU...") : tr("Run on the GPU"))) {
-    s.gpu_code = s.graded_code;
-    s.gpu.reset();
-    s.gpu_running = std::async(std::launch::async, [ex = *s.exercise, code = s.gpu_code] {
-      return exercise::grade_on_device(ex, code);
-    });
-  }
+  if (ImGui::Button(busy ? tr("Running on the GPU...") : tr("Run on the GPU"))) start_gpu_grade(s);
   ImGui::EndDisabled();
   if (!s.gpu) return;
-  if (!s.gpu->ran) note_text(s.gpu->reason);
+  if (!s.gpu->ran) note_text(ui_reason(*s.gpu));
   else ImGui::TextColored(s.gpu->pass ? ImVec4{0.35f, 0.8f, 0.4f, 1} : ImVec4{0.95f, 0.4f, 0.35f, 1}, "%s",
                           s.gpu->pass ? tr("Correct on the GPU") : tr("Wrong on the GPU"));
-  if (s.gpu->ran) ImGui::TextWrapped("%s", s.gpu->reason.c_str());
+  if (s.gpu->ran) ImGui::TextWrapped("%s", ui_reason(*s.gpu).c_str());
 }
 
 // `scroll_to`: the verdict at the top of the lesson panel, the picture below it (a shot of a
@@ -171,6 +173,13 @@ void draw_exercise_step(App& app, const std::string& id) {
     s.running.wait();
   }
   poll(s);
+  // Code that passes goes on to the GPU at once too, so that the shot shows that verdict (on a
+  // machine without a GPU: why it was not graded there).
+  if (app.headless() && s.grade && s.grade->verdict.pass && !s.gpu && !s.gpu_running.valid()) {
+    start_gpu_grade(s);
+    s.gpu_running.wait();
+    poll(s);
+  }
   ImGui::PushID(id.c_str());
   ImGui::PushFont(f.bold);
   ImGui::TextUnformatted((tr("Exercise: ") + ex.text(ex.title, lang)).c_str());
