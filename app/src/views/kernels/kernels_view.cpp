@@ -17,6 +17,7 @@
 #include "gemmlab/stage_desc.h"
 #include "label_placer.h"
 #include "model/files.h"
+#include "model/result_placeholders.h"  // load_results_dir
 #include "model/results_file.h"
 #include "model/settings_schema.h"
 #include "palette.h"
@@ -146,7 +147,7 @@ class KernelsView final : public View {
     g.m = ui_.size[0], g.n = ui_.size[1], g.k = ui_.size[2];
     return g.size_key();
   }
-  // A step shows the first set (in file-name order) that has its size, if the current one has not.
+  // A step shows the first set (in load_results_dir's order) that has its size, if the current one has not.
   void pick_set_for_step() {
     pick_set_ = false;
     auto has = [&](int i) {
@@ -172,21 +173,14 @@ class KernelsView final : public View {
     return n.find(preset) != std::string::npos;
   }
 
+  // In the lesson panel's order (load_results_dir), so that a step shows the file its text quotes.
   void load_references(ViewContext& ctx) {
     references_loaded_ = true;
-    const fs::path dir = fs::path(ctx.paths.assets) / "results";
-    std::error_code ec;
-    std::vector<std::string> files;
-    for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec))
-      if (it->path().extension() == ".json") files.push_back(it->path().string());
-    std::sort(files.begin(), files.end());
-    for (const auto& f : files) {
-      auto r = load_bench_results(f);
-      if (r)
-        sets_.push_back(std::move(*r));
-      else if (ctx.log)
-        ctx.log("warning", "reference results not shown: " + r.error());
-    }
+    std::vector<std::string> problems;
+    for (BenchResults& r : load_results_dir((fs::path(ctx.paths.assets) / "results").string(), &problems))
+      sets_.push_back(std::move(r));
+    if (ctx.log)
+      for (const std::string& p : problems) ctx.log("warning", "reference results not shown: " + p);
     reference_count_ = static_cast<int>(sets_.size());
   }
 
