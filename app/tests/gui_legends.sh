@@ -29,6 +29,7 @@ done <<'LIST'
 11-block-swizzle 1 grid launch order
 17-warp-specialized 2 pipeline timeline
 19-persistent 6 kernels bars
+19-persistent 7 kernels % of cuBLAS
 14-implicit-gemm 2 conv window
 15-tma 2 gmma bank group
 06-double-buffer 7 code lines

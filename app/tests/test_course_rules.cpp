@@ -252,6 +252,35 @@ TEST(Placeholders, FilledFromTheLearnersRunFirstThenTheShippedResults) {
   EXPECT_EQ(f.missing, std::vector<std::string>{"{ratio persistent 8192}: no results are loaded"});
 }
 
+// A second file for a device (nvidia-h200-shapes.json beside nvidia-h200.json) changes nothing
+// the first one showed: files are read by name without ".json", so where both hold a row the
+// device's own file, its ladder, counts ('-' sorts before '.', which put the suffixed file first).
+TEST(Placeholders, ADevicesOwnFileComesBeforeItsSuffixedOnes) {
+  const fs::path dir = fs::temp_directory_path() / ("gemmlab-results-order-" +
+                       std::to_string(::testing::UnitTest::GetInstance()->random_seed()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  for (const auto& [name, stage_ms] : {std::pair{"gpu-shapes.json", 2.0}, std::pair{"gpu.json", 1.0},
+                                       std::pair{"gpu-conv.json", 4.0}, std::pair{"another.json", 8.0}}) {
+    BenchResults r = results_of("NVIDIA H200", stage_ms, 1.05);
+    std::ofstream(dir / name) << bench_results_json(r);
+  }
+  std::vector<std::string> problems;
+  const std::vector<BenchResults> sets = load_results_dir(dir.string(), &problems);
+  fs::remove_all(dir);
+  EXPECT_TRUE(problems.empty());
+  std::vector<std::string> names;
+  for (const BenchResults& r : sets) names.push_back(fs::path(r.source).filename().string());
+  EXPECT_EQ(names, (std::vector<std::string>{"another.json", "gpu.json", "gpu-conv.json", "gpu-shapes.json"}));
+  // "another" is first by name; then "gpu.json" (1.05 / 1.0 ms), not "gpu-shapes.json" (1.05 / 2.0).
+  std::vector<BenchResults> gpu(sets.begin() + 1, sets.end());
+  EXPECT_EQ(fill_placeholders("{ratio persistent 8192}", results_sources({}, gpu)).markdown, "105.0%");
+  // The shipped files: the H200's ladder file opens its section of RESULTS.md, before the sweep.
+  const std::string md = results_markdown(load_results_dir(kAssets + "/results", &problems));
+  EXPECT_LT(md.find("### GEMM (`nvidia-h200.json`)"), md.find("### GEMM (`nvidia-h200-shapes.json`)"));
+  EXPECT_NE(md.find("### GEMM (`nvidia-h200-shapes.json`)"), std::string::npos);
+}
+
 TEST(Placeholders, TheCheckerRefusesWhatNoShippedFileResolves) {
   TempCourse t({{"lesson.toml", kTwoSteps},
                 {"en.md", "## First\n{ratio persistent 8192} on {device}\n## Second\n{ratio persistent 123x45x6}\n"},

@@ -250,7 +250,14 @@ std::vector<BenchResults> load_results_dir(const std::string& dir, std::vector<s
   std::error_code ec;
   for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec))
     if (it->path().extension() == ".json") files.push_back(it->path().string());
-  std::sort(files.begin(), files.end());
+  // By name without ".json": a device's own file ("nvidia-h200") before its suffixed ones
+  // ("nvidia-h200-conv", "-shapes"), which '-' < '.' would put first. A text quoting the ladder at
+  // a size two files share then keeps the ladder file's number, and RESULTS.md and the Kernels
+  // view open a device with its ladder.
+  std::sort(files.begin(), files.end(), [](const std::string& a, const std::string& b) {
+    const std::string sa = fs::path(a).stem().string(), sb = fs::path(b).stem().string();
+    return sa != sb ? sa < sb : a < b;
+  });
   std::vector<BenchResults> out;
   for (const auto& f : files) {
     auto r = load_bench_results(f);

@@ -41,7 +41,7 @@ struct ResultsSource {
 };
 
 // Sources in the order placeholders prefer them: `own` newest first (one source each), then the
-// shipped sets grouped by device, in the order given (file-name order).
+// shipped sets grouped by device, in the order given (load_results_dir's).
 std::vector<ResultsSource> results_sources(const std::vector<const BenchResults*>& own,
                                            const std::vector<BenchResults>& shipped);
 
@@ -57,7 +57,8 @@ struct FilledText {
 // Picks the source that resolves the most placeholders of the text (the earliest on a tie).
 FilledText fill_placeholders(const std::string& markdown, const std::vector<ResultsSource>& sources);
 
-// assets/results/*.json in file-name order; a file that does not parse is skipped with a problem.
+// assets/results/*.json in the order of their names without ".json" (nvidia-h200.json before
+// nvidia-h200-conv.json); a file that does not parse is skipped with a problem.
 std::vector<BenchResults> load_results_dir(const std::string& dir, std::vector<std::string>* problems);
 
 // The checker's rule: every placeholder of lesson text and notes well formed and resolved by one

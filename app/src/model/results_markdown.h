@@ -9,7 +9,7 @@
 
 namespace gemmlab::app {
 
-// The whole document for these sets (file-name order: assets/results/*.json).
+// The whole document for these sets (in load_results_dir's order: assets/results/*.json).
 std::string results_markdown(const std::vector<BenchResults>& sets);
 
 }  // namespace gemmlab::app

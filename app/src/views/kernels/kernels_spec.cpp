@@ -36,7 +36,8 @@ const ViewSpec& kernels_view_spec() {
       {{"stages", stage_list()},
         {"size", int_tuple(3, 1, gemmlab::kMaxProblemExtent, "[M, N, K]")},
         {"conv", int_tuple(10, 0, 1 << 20, "[N, H, W, C, K, R, S, pad, stride, dilation]")},
-        {"device", one_of({"h100", "h200", "a100", "rtx4090"})}},
+        {"device", one_of({"h100", "h200", "a100", "rtx4090"})},
+        {"sweep", boolean()}},
       {
       },
       {

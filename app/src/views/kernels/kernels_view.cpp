@@ -1,6 +1,7 @@
 // View 6, "Kernels & timings": the stage registry (sim/device/gemmlab/stages.def), results of
-// `gemmlab bench --json` as bars of TFLOP/s and % of cuBLAS with their correctness status, and,
-// in a build with the CUDA runner and a GPU, "Run" on a worker thread (progress, cancel).
+// `gemmlab bench --json` as bars of TFLOP/s and % of cuBLAS with their correctness status, or as
+// a shape sweep (kernels_sweep.h), and, in a build with the CUDA runner and a GPU, "Run" on a
+// worker thread (progress, cancel).
 // Without CUDA the view says so and shows the reference results in assets/results/.
 #include <algorithm>
 #include <cctype>
@@ -17,11 +18,13 @@
 #include "gemmlab/stage_desc.h"
 #include "label_placer.h"
 #include "model/files.h"
+#include "model/result_placeholders.h"  // load_results_dir
 #include "model/results_file.h"
 #include "model/settings_schema.h"
 #include "palette.h"
 #include "ui_util.h"
 #include "view.h"
+#include "views/kernels/kernels_sweep.h"
 
 #if GEMMLAB_WITH_RUNNER
 #include "model/kernel_run.h"
@@ -46,6 +49,7 @@ struct KernelsUiState {
   int set = 0;                      // which loaded results set
   std::string device;               // a step's device ("h200"): prefer its results
   bool show_registry = false;
+  bool sweep = false;               // the shape sweep instead of one size's bars
 };
 
 class KernelsView final : public View {
@@ -61,6 +65,8 @@ class KernelsView final : public View {
     if (s.contains("device")) ui_.device = s["device"];
     if (s.contains("size"))
       for (int i = 0; i < 3; ++i) ui_.size[i] = s["size"][i];
+    if (s.contains("sweep")) ui_.sweep = s["sweep"];
+    sweep_.select({ui_.size[0], ui_.size[1], ui_.size[2]});
     if (s.contains("conv")) {
       BenchResult key;
       key.is_conv = true;
@@ -94,6 +100,7 @@ class KernelsView final : public View {
       out["results"] = Json::parse(bench_results_json(sets_[ui_.set]));
     out["size"] = {ui_.size[0], ui_.size[1], ui_.size[2]};
     out["stages"] = ui_.stages;
+    out["sweep"] = ui_.sweep;
     return out;
   }
 
@@ -112,6 +119,8 @@ class KernelsView final : public View {
     ImGui::EndDisabled();
     same_line_if_fits(ImGui::GetFrameHeight() + ImGui::CalcTextSize(tr("stage registry")).x + 8);
     ImGui::Checkbox(tr("stage registry"), &ui_.show_registry);
+    same_line_if_fits(ImGui::GetFrameHeight() + ImGui::CalcTextSize(tr("shape sweep")).x + 8);
+    ImGui::Checkbox(tr("shape sweep"), &ui_.sweep);
     if (!save_message_.empty()) note_text(save_message_);
     if (ui_.show_registry) draw_registry();
     if (sets_.empty()) {
@@ -122,6 +131,10 @@ class KernelsView final : public View {
     if (pick_set_) pick_set_for_step();
     ui_.set = std::clamp(ui_.set, 0, static_cast<int>(sets_.size()) - 1);
     draw_set_picker();
+    if (ui_.sweep) {
+      sweep_.draw(sweep_sets(), ui_.stages);
+      return;
+    }
     const std::string size = draw_bars(sets_[ui_.set]);
     draw_roofline(sets_[ui_.set], size);
   }
@@ -146,7 +159,7 @@ class KernelsView final : public View {
     g.m = ui_.size[0], g.n = ui_.size[1], g.k = ui_.size[2];
     return g.size_key();
   }
-  // A step shows the first set (in file-name order) that has its size, if the current one has not.
+  // A step shows the first set (in load_results_dir's order) that has its size, if the current one has not.
   void pick_set_for_step() {
     pick_set_ = false;
     auto has = [&](int i) {
@@ -172,22 +185,26 @@ class KernelsView final : public View {
     return n.find(preset) != std::string::npos;
   }
 
+  // In the lesson panel's order (load_results_dir), so that a step shows the file its text quotes.
   void load_references(ViewContext& ctx) {
     references_loaded_ = true;
-    const fs::path dir = fs::path(ctx.paths.assets) / "results";
-    std::error_code ec;
-    std::vector<std::string> files;
-    for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec))
-      if (it->path().extension() == ".json") files.push_back(it->path().string());
-    std::sort(files.begin(), files.end());
-    for (const auto& f : files) {
-      auto r = load_bench_results(f);
-      if (r)
-        sets_.push_back(std::move(*r));
-      else if (ctx.log)
-        ctx.log("warning", "reference results not shown: " + r.error());
-    }
+    std::vector<std::string> problems;
+    for (BenchResults& r : load_results_dir((fs::path(ctx.paths.assets) / "results").string(), &problems))
+      sets_.push_back(std::move(r));
+    if (ctx.log)
+      for (const std::string& p : problems) ctx.log("warning", "reference results not shown: " + p);
     reference_count_ = static_cast<int>(sets_.size());
+  }
+
+  // The sweep's results: the shown file; for the learner's own runs, every one on the same GPU
+  // (each Run times one size: together they are a sweep), oldest first so the newest counts.
+  std::vector<const BenchResults*> sweep_sets() const {
+    const BenchResults& shown = sets_[ui_.set];
+    if (ui_.set < reference_count_) return {&shown};
+    std::vector<const BenchResults*> out;
+    for (size_t i = size_t(reference_count_); i < sets_.size(); ++i)
+      if (sets_[i].device.name == shown.device.name) out.push_back(&sets_[i]);
+    return out;
   }
 
   std::string set_label(int i) const {
@@ -571,6 +588,7 @@ class KernelsView final : public View {
 #endif
 
   KernelsUiState ui_;
+  SweepPanel sweep_;
   std::vector<BenchResults> sets_;
   int reference_count_ = 0;
   bool references_loaded_ = false;
