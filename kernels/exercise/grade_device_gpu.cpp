@@ -188,32 +188,46 @@ cudaError_t launch_simt_tile(const CompiledKernels& k, const GemmArgs& a) {
   return cudaLaunchKernel(reinterpret_cast<const void*>(k.fast), grid, dim3(256), params, 0, a.stream);
 }
 
-// Stage 15 with the learner's box coordinates, launched as tma.cu launches its own: the stage's
-// two tensor maps (hopper_host.cu) as __grid_constant__ parameters, stage 12's serpentine grid,
-// the stage's dynamic shared memory (allowed per launch, as the stage's launch does).
-cudaError_t launch_tma_box(const CompiledKernels& k, const GemmArgs& a) {
-  using Stage = kernels::hopper::TmaStage;
-  using Shape = Stage::Shape;
+// What stages 15 and 17 launch alike (hopper_launch.cuh): both operands' tensor maps
+// (hopper_host.cu) as __grid_constant__ parameters, the kernel's dynamic shared memory allowed
+// (per launch, as the stages' launches do), stage 12's serpentine grid of the stage's tiles.
+struct HopperLaunch {
   CUtensorMap map_a, map_b;
-  if (cudaError_t e = kernels::hopper::encode_operand_map(&map_a, a.A, a.m, a.k, Shape::kTileM); e != cudaSuccess)
+  dim3 grid;
+};
+
+template <class Stage>
+cudaError_t prepare_hopper_launch(const CompiledKernels& k, const GemmArgs& a, int smem_bytes, HopperLaunch& out) {
+  using Shape = typename Stage::Shape;
+  if (cudaError_t e = kernels::hopper::encode_operand_map(&out.map_a, a.A, a.m, a.k, Shape::kTileM); e != cudaSuccess)
     return e;
-  if (cudaError_t e = kernels::hopper::encode_operand_map(&map_b, a.B, a.n, a.k, Shape::kTileN); e != cudaSuccess)
+  if (cudaError_t e = kernels::hopper::encode_operand_map(&out.map_b, a.B, a.n, a.k, Shape::kTileN); e != cudaSuccess)
     return e;
   int device = 0;
   if (cudaError_t e = cudaGetDevice(&device); e != cudaSuccess) return e;
   if (cudaError_t e = cudaKernelSetAttributeForDevice(k.fast, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                                      static_cast<int>(Stage::kSmemBytes), device);
+                                                      smem_bytes, device);
       e != cudaSuccess)
     return e;
   const GemmCoord tiled{kernels::fp16::tiles_of(a.m, Shape::kTileM), kernels::fp16::tiles_of(a.n, Shape::kTileN), 1};
   const Dim3 g =
       serpentine_swizzle::get_grid_shape(tiled, serpentine_swizzle::launch_stride(tiled.n, Stage::kMaxStride));
+  out.grid = dim3(g.x, g.y, g.z);
+  return cudaSuccess;
+}
+
+// Stage 15 with the learner's box coordinates, launched as tma.cu launches its own.
+cudaError_t launch_tma_box(const CompiledKernels& k, const GemmArgs& a) {
+  using Stage = kernels::hopper::TmaStage;
+  HopperLaunch h;
+  if (cudaError_t e = prepare_hopper_launch<Stage>(k, a, static_cast<int>(Stage::kSmemBytes), h); e != cudaSuccess)
+    return e;
   float* C = a.C;
   int m = a.m, n = a.n, kk = a.k;
   float alpha = a.alpha, beta = a.beta;
   bool vector_c = a.m % 4 == 0 && reinterpret_cast<std::uintptr_t>(a.C) % 16 == 0;
-  void* params[] = {&map_a, &map_b, &C, &m, &n, &kk, &alpha, &beta, &vector_c};
-  return cudaLaunchKernel(reinterpret_cast<const void*>(k.fast), dim3(g.x, g.y, g.z), dim3(Shape::kThreads), params,
+  void* params[] = {&h.map_a, &h.map_b, &C, &m, &n, &kk, &alpha, &beta, &vector_c};
+  return cudaLaunchKernel(reinterpret_cast<const void*>(k.fast), h.grid, dim3(Stage::Shape::kThreads), params,
                           Stage::kSmemBytes, a.stream);
 }
 
@@ -252,32 +266,19 @@ cudaError_t launch_im2col(const CompiledKernels& k, const kernels::ConvArgs& a) 
 }
 
 // Stage 17 with the learner's phase plan, launched as warp_specialized.cu launches its own
-// (hopper_launch.cuh): a map of 64-half boxes per operand (A: 128 rows, B: 256) as
-// __grid_constant__ parameters, the serpentine grid of 128 x 256 tiles, 384 threads and the
-// stage's dynamic shared memory.
+// (boxes of 64 halves: A 128 rows, B 256; 384 threads).
 cudaError_t launch_warp_specialized(const CompiledKernels& k, const GemmArgs& a) {
   using Stage = kernels::hopper::WarpSpecializedStage;
-  using Shape = Stage::Shape;
-  CUtensorMap map_a, map_b;
-  if (cudaError_t e = kernels::hopper::encode_operand_map(&map_a, a.A, a.m, a.k, Shape::kTileM); e != cudaSuccess)
-    return e;
-  if (cudaError_t e = kernels::hopper::encode_operand_map(&map_b, a.B, a.n, a.k, Shape::kTileN); e != cudaSuccess)
-    return e;
-  int device = 0;
-  if (cudaError_t e = cudaGetDevice(&device); e != cudaSuccess) return e;
-  if (cudaError_t e = cudaKernelSetAttributeForDevice(k.fast, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                                      static_cast<int>(Shape::kSmemBytes), device);
+  HopperLaunch h;
+  if (cudaError_t e = prepare_hopper_launch<Stage>(k, a, static_cast<int>(Stage::Shape::kSmemBytes), h);
       e != cudaSuccess)
     return e;
-  const GemmCoord tiled{kernels::fp16::tiles_of(a.m, Shape::kTileM), kernels::fp16::tiles_of(a.n, Shape::kTileN), 1};
-  const Dim3 g =
-      serpentine_swizzle::get_grid_shape(tiled, serpentine_swizzle::launch_stride(tiled.n, Stage::kMaxStride));
   float* C = a.C;
   int m = a.m, n = a.n, kk = a.k;
   float alpha = a.alpha, beta = a.beta;
-  void* params[] = {&map_a, &map_b, &C, &m, &n, &kk, &alpha, &beta};
-  return cudaLaunchKernel(reinterpret_cast<const void*>(k.fast), dim3(g.x, g.y, g.z), dim3(Shape::kThreads), params,
-                          Shape::kSmemBytes, a.stream);
+  void* params[] = {&h.map_a, &h.map_b, &C, &m, &n, &kk, &alpha, &beta};
+  return cudaLaunchKernel(reinterpret_cast<const void*>(k.fast), h.grid, dim3(Stage::Shape::kThreads), params,
+                          Stage::Shape::kSmemBytes, a.stream);
 }
 
 // The waits of mbarrier_parity_harness.cuh that gave up after 100 ms, from its
