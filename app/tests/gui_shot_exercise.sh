@@ -20,18 +20,17 @@ done
 cmp -s "$work/stub.png" "$work/reference.png" && fail "the stub's verdict looks the same as the reference's"
 [ ! -e "$XDG_CONFIG_HOME/gemmlab/exercises" ] || fail "a shot wrote the learner's exercise files: $(find "$XDG_CONFIG_HOME")"
 
-set +e
-out=$("$exe" shot --course "$course" --lesson 15-tma --step 1 --out "$work/x.png" --exercise-solution stub 2>&1)
-rc=$?
-set -e
-[ "$rc" = 2 ] || fail "--exercise-solution on a step without an exercise: exit $rc, want 2 ($out)"
-echo "$out" | grep -q "step 1 of 15-tma is no exercise step" || fail "message: $out"
-[ ! -e "$work/x.png" ] || fail "--exercise-solution on a step without an exercise still wrote a PNG"
-
-set +e
-out=$("$exe" shot --course "$course" --lesson 15-tma --step 7 --out "$work/y.png" --exercise-solution mine 2>&1)
-rc=$?
-set -e
-[ "$rc" = 2 ] || fail "--exercise-solution mine: exit $rc, want 2 ($out)"
-echo "$out" | grep -q "must be reference or stub, got 'mine'" || fail "message: $out"
+# A refused shot: exit 2, the message, no PNG.
+refused() {  # STEP VALUE MESSAGE
+  local png="$work/refused-$1-$2.png" out rc
+  set +e
+  out=$("$exe" shot --course "$course" --lesson 15-tma --step "$1" --out "$png" --exercise-solution "$2" 2>&1)
+  rc=$?
+  set -e
+  [ "$rc" = 2 ] || fail "step $1, --exercise-solution $2: exit $rc, want 2 ($out)"
+  echo "$out" | grep -q "$3" || fail "message: $out"
+  [ ! -e "$png" ] || fail "step $1, --exercise-solution $2: refused but still wrote a PNG"
+}
+refused 1 stub "step 1 of 15-tma is no exercise step"
+refused 7 mine "must be reference or stub, got 'mine'"
 echo "ok: shot --exercise-solution"

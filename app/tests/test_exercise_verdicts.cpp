@@ -12,6 +12,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "source_text.h"
+
 #include "catalog.h"
 #include "device_words.h"
 #include "exercise/verdict_text.h"
@@ -22,15 +24,11 @@
 namespace gemmlab::app {
 namespace {
 
+using gemmlab::test::read_all;
+using gemmlab::test::unescape;
+
 using exercise::ValueTable;
 using exercise::Words;
-
-std::string read_all(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
 
 ValueTable table(const std::string& kind, const std::function<long long(long long, int)>& f) {
   const exercise::Grader* g = exercise::find_grader(kind);
@@ -43,20 +41,6 @@ ValueTable table(const std::string& kind, const std::function<long long(long lon
 void literals(const Words& w, std::vector<std::string>& out) {
   if (w.literal) out.push_back(w.format);
   for (const Words& a : w.args) literals(a, out);
-}
-
-// A C++ string literal's body as the compiler reads it (the templates with a line break: \n).
-std::string unescape(const std::string& body) {
-  std::string out;
-  for (size_t i = 0; i < body.size(); ++i) {
-    if (body[i] != '\\' || i + 1 == body.size()) {
-      out += body[i];
-      continue;
-    }
-    const char c = body[++i];
-    out += c == 'n' ? '\n' : c;
-  }
-  return out;
 }
 
 bool has_cjk(const std::string& s) {

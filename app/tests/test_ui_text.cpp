@@ -10,6 +10,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "source_text.h"
+
 #include "model/predict_rules.h"
 #include "model/ui_catalogue_check.h"
 #include "model/settings_schema.h"
@@ -19,28 +21,8 @@ using namespace gemmlab::app;
 
 namespace {
 
-std::string read_all(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-// A C++ string literal's body as the compiler reads it: \" \\ \n \xHH.
-std::string unescape(const std::string& body) {
-  std::string out;
-  for (size_t i = 0; i < body.size(); ++i) {
-    if (body[i] != '\\' || i + 1 == body.size()) {
-      out += body[i];
-      continue;
-    }
-    const char c = body[++i];
-    if (c == 'n') out += '\n';
-    else if (c == 'x' && i + 2 < body.size()) out += char(std::stoi(body.substr(i + 1, 2), nullptr, 16)), i += 2;
-    else out += c;
-  }
-  return out;
-}
+using gemmlab::test::read_all;
+using gemmlab::test::unescape;
 
 }  // namespace
 
