@@ -17,14 +17,13 @@
 // K must be a multiple of 16 (TMA's 16-byte row strides: K bytes per row); any M and N.
 // Measurements and the ncu comparison with cuBLASLt: kernels/lab/FP8_NOTES.md.
 // The kernel: fp8_tensor.cuh. Run: build/kernels/fp8_bench --json out.json (a build with nvcc).
-#include <cudaTypedefs.h>  // PFN_cuTensorMapEncodeTiled
-
 #include <atomic>
 #include <cstdlib>
 #include <cstring>
 
 #include "fp8_tensor.cuh"
 #include "fp8_tensor.h"
+#include "stages/fp8/fp8_maps.h"
 #include "stages/hopper/hopper_host.h"    // check_hopper_device
 #include "stages/hopper/hopper_launch.cuh"  // ClusterLaunch
 
@@ -32,50 +31,9 @@ namespace gemmlab::kernels::fp8 {
 namespace {
 
 using S = Fp8TensorShape;
-
-PFN_cuTensorMapEncodeTiled_v12000 encode_tiled() {
-  static const auto fn = [] {
-    void* p = nullptr;
-    cudaDriverEntryPointQueryResult found{};
-    if (cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &p, 12000, cudaEnableDefault, &found) !=
-            cudaSuccess ||
-        found != cudaDriverEntryPointSuccess)
-      p = nullptr;
-    return reinterpret_cast<PFN_cuTensorMapEncodeTiled_v12000>(p);
-  }();
-  return fn;
-}
-
-// A K-contiguous e4m3 operand of `rows` rows, read as boxes of 128 bytes x box_rows rows with the
-// 128-byte swizzle; elements outside the tensor read as zero.
-cudaError_t encode_fp8_map(CUtensorMap* map, const void* operand, int rows, int k, int box_rows) {
-  const auto encode = encode_tiled();
-  if (encode == nullptr) return cudaErrorNotSupported;
-  const cuuint64_t dims[2] = {cuuint64_t(k), cuuint64_t(rows)};
-  const cuuint64_t strides[1] = {cuuint64_t(k)};  // bytes between rows
-  const cuuint32_t box[2] = {cuuint32_t(S::kTileK), cuuint32_t(box_rows)};
-  const cuuint32_t element_strides[2] = {1, 1};
-  const CUresult r = encode(map, CU_TENSOR_MAP_DATA_TYPE_UINT8, 2, const_cast<void*>(operand), dims, strides, box,
-                            element_strides, CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
-                            CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
-  return r == CUDA_SUCCESS ? cudaSuccess : cudaErrorInvalidValue;
-}
+static_assert(S::kTileK == 128 && S::kChunkCols == 64, "the boxes of fp8_maps.h");
 
 const void* kKernel = reinterpret_cast<const void*>(fp8_tensor_kernel<Epilogue::Tma>);
-
-// D (bf16, M x N row-major) for TMA stores of 64 x 64 boxes, 128-byte swizzle. Needs N % 8 == 0.
-cudaError_t encode_d_map(CUtensorMap* map, void* D, int m, int n) {
-  const auto encode = encode_tiled();
-  if (encode == nullptr) return cudaErrorNotSupported;
-  const cuuint64_t dims[2] = {cuuint64_t(n), cuuint64_t(m)};
-  const cuuint64_t strides[1] = {cuuint64_t(n) * 2};
-  const cuuint32_t box[2] = {cuuint32_t(S::kChunkCols), 64};
-  const cuuint32_t element_strides[2] = {1, 1};
-  const CUresult r = encode(map, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 2, D, dims, strides, box, element_strides,
-                            CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_NONE,
-                            CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
-  return r == CUDA_SUCCESS ? cudaSuccess : cudaErrorInvalidValue;
-}
 
 // Clusters of the kernel the current GPU holds at once (66 on a 132-SM H100 / H200), per device.
 cudaError_t resident_clusters(int* clusters) {

@@ -112,13 +112,15 @@ static_assert(unit_of(130, 16, 16).m_pair == 10 && unit_of(130, 16, 16).n_tile =
 static_assert(unit_of(5, 3, 4).m_pair == 2 && unit_of(5, 3, 4).n_tile == 1);  // a group of 3 pairs
 static_assert(unit_of(5, 16, 16, 4).m_pair == 1 && unit_of(5, 16, 16, 4).n_tile == 1);
 
-// Warpgroup `consumer`'s 64 x 256 accumulators, times `scale`, to D as bf16 (row-major, ldd = N).
-// Pairs go out as one 4-byte store where the pair is inside N and 4-byte aligned (N even).
-__device__ __forceinline__ void store_bf16(const float (&d)[128], __nv_bfloat16* D, int M, int N, int row0,
+// Warpgroup `consumer`'s 64 x (kAcc / 2) accumulators (64 x 256 here, 64 x 128 in stage 20b),
+// times `scale`, to D as bf16 (row-major, ldd = N). Pairs go out as one 4-byte store where the
+// pair is inside N and 4-byte aligned (N even).
+template <int kAcc>
+__device__ __forceinline__ void store_bf16(const float (&d)[kAcc], __nv_bfloat16* D, int M, int N, int row0,
                                            int col0, int thread_in_wg, float scale) {
   const bool pairs = N % 2 == 0;
 #pragma unroll
-  for (int i = 0; i < 128; i += 2) {
+  for (int i = 0; i < kAcc; i += 2) {
     const FragCoord e = gmma::accumulator(thread_in_wg, i);
     const int row = row0 + e.row, col = col0 + e.col;
     if (row >= M || col >= N) continue;
@@ -138,12 +140,13 @@ __device__ __forceinline__ void store_bf16(const float (&d)[128], __nv_bfloat16*
 // banks), then one thread hands it to the copy engine. Before a buffer is rewritten, its store two
 // chunks ago must have read it (wait_group.read 1: the last one may still run). The stores of a
 // unit's last chunks run on under the next unit's main loop; the TMA clips rows and columns past D.
-__device__ __forceinline__ void store_bf16_tma(const float (&d)[128], unsigned char* staging, const CUtensorMap* map_d,
+template <int kAcc>
+__device__ __forceinline__ void store_bf16_tma(const float (&d)[kAcc], unsigned char* staging, const CUtensorMap* map_d,
                                                int row0, int col0, int thread_in_wg, float scale, int barrier_id) {
   using S = Fp8TensorShape;
   const bool issuer = thread_in_wg == 0;
 #pragma unroll
-  for (int q = 0; q < S::kTileN / S::kChunkCols; ++q) {
+  for (int q = 0; q < kAcc / 32; ++q) {  // 64-column chunks: 4 of a 64 x 256 tile
     unsigned char* buffer = staging + (q % 2) * S::kChunkBytes;
     if (issuer) bulk_wait_read<1>();
     warpgroup_barrier(barrier_id);  // buffer q % 2 is free

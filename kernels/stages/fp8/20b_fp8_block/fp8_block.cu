@@ -1,0 +1,85 @@
+// Stage 20b - FP8 with block scales (1 x 128 for A, 128 x 128 for B) and FP32 promotion (sm_90a).
+// Adds over stage 20a: per-tensor scales lose the small values of a tensor with one outlier;
+// scales per block keep them. A block's scale cannot sit in the tensor cores' sum, so each
+// 128-wide k-block is summed on its own (wgmma from zero), then multiplied by its scales and added
+// into FP32 registers on the CUDA cores. That promotion also cures the tensor cores' short
+// accumulator (about 14 significant bits, kernels/lab/FP8_NOTES.md): no sum runs longer than 128.
+//
+//   - Tile 128 x 128 x 128 (stage 20a: 128 x 256): a consumer now holds its running FP32 total
+//     beside the k-block's partial sums: 64 + 2 x 64 registers (two partial-sum arrays, so that
+//     the next k-block's wgmmas run while this one is promoted).
+//   - Cluster multicast, persistent units and the TMA epilogue: stage 20a's.
+// K must be a multiple of 16 (TMA); any M and N. The kernel: fp8_block.cuh.
+// Run: gemmlab bench --stages fp8-block --sizes 4096,4096x7168x16384 --check
+#include <atomic>
+#include <cstdlib>
+#include <cstring>
+
+#include "fp8_block.cuh"
+#include "fp8_block.h"
+#include "stages/fp8/fp8_maps.h"
+#include "stages/hopper/hopper_host.h"      // check_hopper_device
+#include "stages/hopper/hopper_launch.cuh"  // ClusterLaunch
+
+namespace gemmlab::kernels::fp8 {
+namespace {
+
+using S = Fp8BlockShape;
+const void* kKernel = reinterpret_cast<const void*>(fp8_block_kernel<Epilogue::Tma>);
+
+cudaError_t resident_clusters(int* clusters) {
+  constexpr int kDevices = 64;
+  static std::atomic<int> known[kDevices] = {};
+  int device = 0;
+  if (const cudaError_t e = cudaGetDevice(&device); e != cudaSuccess) return e;
+  if (device < kDevices && (*clusters = known[device].load()) > 0) return cudaSuccess;
+  for (auto* kernel : {fp8_block_kernel<Epilogue::Tma>, fp8_block_kernel<Epilogue::Direct>})
+    if (const cudaError_t e =
+            cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(S::kSmemBytes));
+        e != cudaSuccess)
+      return e;
+  ClusterLaunch probe(dim3(S::kClusterM), dim3(S::kClusterM, 1, 1), S::kThreads, S::kSmemBytes, nullptr);
+  if (const cudaError_t e = cudaOccupancyMaxActiveClusters(clusters, fp8_block_kernel<Epilogue::Tma>, &probe.config);
+      e != cudaSuccess)
+    return e;
+  if (*clusters < 1) return cudaErrorInvalidConfiguration;
+  if (device < kDevices) known[device] = *clusters;
+  return cudaSuccess;
+}
+
+}  // namespace
+
+const char* check_fp8_block(int m, int n, int k) {
+  if (m < 1 || n < 1 || k < 1) return "m, n and k must be at least 1";
+  if (m > (1 << 30) || n > (1 << 30) || k > (1 << 30))
+    return "m, n and k must be at most 1073741824 (2^30): the kernel indexes in 32-bit ints";
+  if (k % 16 != 0)
+    return "K must be a multiple of 16: TMA needs 16-byte row strides (K e4m3 bytes per row of A and B); "
+           "pad K with zeros";
+  if (const char* why = check_hopper_device(kKernel)) return why;
+  return nullptr;
+}
+
+cudaError_t launch_fp8_block(const Fp8GemmArgs& args) {
+  if (check_fp8_block(args.m, args.n, args.k) != nullptr) return cudaErrorInvalidValue;
+  CUtensorMap map_a, map_b_half;
+  if (const cudaError_t e = encode_fp8_map(&map_a, args.A, args.m, args.k, S::kTileM); e != cudaSuccess) return e;
+  if (const cudaError_t e = encode_fp8_map(&map_b_half, args.B, args.n, args.k, S::kTileN / S::kClusterM);
+      e != cudaSuccess)
+    return e;
+  int clusters = 0;
+  if (const cudaError_t e = resident_clusters(&clusters); e != cudaSuccess) return e;
+  const int m_tiles = (args.m + S::kTileM - 1) / S::kTileM, n_tiles = (args.n + S::kTileN - 1) / S::kTileN;
+  const int m_pairs = (m_tiles + 1) / 2, units = m_pairs * n_tiles;
+  if (clusters > units) clusters = units;
+  const ClusterLaunch launch(dim3(S::kClusterM * clusters), dim3(S::kClusterM, 1, 1), S::kThreads, S::kSmemBytes,
+                             args.stream);
+  CUtensorMap map_d{};
+  const bool tma_store = args.n % 8 == 0 && reinterpret_cast<uintptr_t>(args.D) % 16 == 0 &&
+                         encode_d_map(&map_d, args.D, args.m, args.n) == cudaSuccess;
+  auto* kernel = tma_store ? fp8_block_kernel<Epilogue::Tma> : fp8_block_kernel<Epilogue::Direct>;
+  return cudaLaunchKernelEx(&launch.config, kernel, map_a, map_b_half, map_d, args.D, args.m, args.n, args.k,
+                            args.scale_a, args.scale_b, m_pairs, n_tiles, S::kGroupPairs);
+}
+
+}  // namespace gemmlab::kernels::fp8

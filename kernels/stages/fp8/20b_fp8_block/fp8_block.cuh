@@ -1,0 +1,231 @@
+// The kernel of stage 20b: stage 20a with block scales and FP32 promotion. fp8_block.cu says why;
+// this file says how.
+//
+//   problem  : D (bf16, row-major M x N) = sum over k-blocks kb of
+//                scale_a[kb][m] * scale_b[n / 128][kb] * (A[m, 128 kb ..] . B[n, 128 kb ..])
+//              A (e4m3, M x K) and B (e4m3, N x K) K-major as in stage 20a; scale_a holds one
+//              float per row and 128-wide k-block (M contiguous: [kb][m]), scale_b one per 128 x 128
+//              block of B ([nb][kb], rows of KB rounded up to 4 floats: cuBLASLt's layout).
+//   tile     : 128 x 128 x 128: a k-tile is exactly one k-block, and a tile's 128 columns one scale
+//              block of B, so a consumer needs three scales per k-tile (its two rows' and B's).
+//   mma      : per k-tile and consumer warpgroup, 4 x wgmma m64n128k32 e4m3 into `part` (64 floats
+//              per thread), the first with scale-d 0: the tensor cores sum only one k-block.
+//   promote  : then on the CUDA cores, total += part * (scale_a[row] * scale_b): FP32 sums across
+//              k-blocks, 64 FFMAs per thread per k-tile. While one consumer warpgroup promotes,
+//              the other's wgmmas keep the tensor cores busy.
+//   cluster, schedule, epilogue: stage 20a's (2 blocks share B by multicast, persistent units in
+//              groups of m pairs, D through the TMA in 64-column chunks).
+#pragma once
+#include "stages/fp8/20a_fp8_tensor/fp8_tensor.cuh"
+
+namespace gemmlab::kernels::fp8 {
+
+struct Fp8BlockShape {
+  static constexpr int kTileM = 128, kTileN = 128, kTileK = 128;  // kTileK = the scales' k-block
+  static constexpr int kScaleBlock = 128;                         // B's scale blocks are 128 x 128
+  static constexpr int kStages = 6;
+  static constexpr int kConsumers = kTileM / 64;
+  static constexpr int kThreads = 128 * (kConsumers + 1);
+  static constexpr int kClusterM = 2;
+  static constexpr int kStepK = 32, kStepsPerTile = kTileK / kStepK;  // 4 x k32
+  static constexpr int kAccumulators = kTileN / 2;                    // 64 x 128 f32 over 128 threads
+  static constexpr int kRowBytes = kTileK;
+  static constexpr int kABytes = kTileM * kRowBytes, kBBytes = kTileN * kRowBytes;
+  static constexpr int kStageBytes = kABytes + kBBytes;  // 32 KB
+  static constexpr int kGroupPairs = 8;
+  static constexpr int kChunkCols = 64, kChunkBytes = 64 * kChunkCols * 2, kStagingBytes = 2 * kChunkBytes;
+  static constexpr size_t kSmemBytes =
+      size_t(kStages) * kStageBytes + size_t(kConsumers) * kStagingBytes + 1024 + 2 * kStages * 8;
+};
+static_assert(Fp8BlockShape::kTileK == Fp8BlockShape::kScaleBlock && Fp8BlockShape::kTileN == Fp8BlockShape::kScaleBlock,
+              "one k-tile = one k-block of scales; one tile's columns = one scale block of B");
+static_assert(Fp8BlockShape::kSmemBytes == 230496, "192 KB of stages + 32 KB of D staging + 1 KB + barriers");
+static_assert(Fp8BlockShape::kChunkCols == Fp8TensorShape::kChunkCols, "stage 20a's D staging and boxes");
+
+// d (64 x 128, f32) (+)= A (64 x 32, e4m3, K-major) * B (32 x 128, e4m3, K-major).
+__device__ __forceinline__ void wgmma_m64n128k32_e4m3(float (&d)[64], uint64_t desc_a, uint64_t desc_b,
+                                                      uint32_t accumulate) {
+#if GEMMLAB_SM90A
+  asm volatile(
+      "{\n.reg .pred p;\nsetp.ne.b32 p, %66, 0;\n"
+      "wgmma.mma_async.sync.aligned.m64n128k32.f32.e4m3.e4m3 {"
+      "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "
+      "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, "
+      "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, "
+      "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63}, "
+      "%64, %65, p, 1, 1;\n}\n"
+      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
+        "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),
+        "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
+        "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]),
+        "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]),
+        "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]),
+        "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]),
+        "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63])
+      : "l"(desc_a), "l"(desc_b), "r"(accumulate));
+#endif
+}
+
+// One consumer's scales for k-tile t: its rows r and r + 8 (accumulators i % 4 < 2 and >= 2, the
+// mma.sync C layout inside each warp's 16 rows) and B's scale of the tile's column block. Rows
+// past M read row M - 1's scale (their sums are never stored); k-tiles past K read nothing.
+// Loaded two k-tiles before their promotion and multiplied only there: a load's latency (an L2
+// round trip, longer than a k-tile's wgmmas) must not stand between a wgmma and its wait.
+// Floats between two rows of scale_b: KB rounded up to 4 (cuBLASLt's layout of 128 x 128 scales).
+__host__ __device__ constexpr int scale_b_stride(int k_blocks) { return (k_blocks + 3) / 4 * 4; }
+static_assert(scale_b_stride(6) == 8 && scale_b_stride(128) == 128);
+
+struct Scales {
+  float a_low, a_high, b;
+};
+__device__ __forceinline__ Scales load_scales(const float* scale_a, const float* scale_b_row, int M, int row, int t,
+                                              int k_tiles) {
+  if (t >= k_tiles) return {0.f, 0.f, 0.f};
+  const float* column = scale_a + size_t(t) * size_t(M);
+  return {__ldg(column + min(row, M - 1)), __ldg(column + min(row + 8, M - 1)), __ldg(scale_b_row + t)};
+}
+
+// total += part * scale, row by row (the promotion into FP32 registers).
+__device__ __forceinline__ void promote(float (&total)[64], const float (&part)[64], Scales s) {
+  const float low = s.a_low * s.b, high = s.a_high * s.b;
+#pragma unroll
+  for (int i = 0; i < 64; ++i) total[i] = fmaf(part[i], (i % 4) < 2 ? low : high, total[i]);
+}
+
+// The four k32 wgmmas of one k-tile (the stage's boxes at a and b) into part, from zero.
+__device__ __forceinline__ void mma_k_tile(float (&part)[64], uint32_t a, uint32_t b, int consumer) {
+  wgmma_fence();
+#pragma unroll
+  for (int s = 0; s < Fp8BlockShape::kStepsPerTile; ++s)
+    wgmma_m64n128k32_e4m3(part, fp8_desc(a, 64 * consumer, s), fp8_desc(b, 0, s), s == 0 ? 0u : 1u);
+  wgmma_commit();
+}
+
+// Launched in clusters of (2, 1, 1) blocks, gridDim.x = 2 x clusters (fp8_block.cu).
+template <Epilogue kEpilogue>
+__global__ void __launch_bounds__(Fp8BlockShape::kThreads, 1)
+    fp8_block_kernel(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b_half,
+                     const __grid_constant__ CUtensorMap map_d, __nv_bfloat16* D, int M, int N, int K,
+                     const float* scale_a, const float* scale_b, int m_pairs, int n_tiles, int group_pairs) {
+#if GEMMLAB_SM90A
+  using S = Fp8BlockShape;
+  constexpr int kS = S::kStages;
+  extern __shared__ __align__(16) unsigned char smem_raw[];
+  unsigned char* tiles = align_tiles(smem_raw);
+  unsigned char* staging = tiles + kS * S::kStageBytes;
+  uint64_t* full = reinterpret_cast<uint64_t*>(staging + S::kConsumers * S::kStagingBytes);
+  uint64_t* empty = full + kS;
+
+  const uint32_t rank = cluster_rank(), peer = rank ^ 1u;
+  const int cluster = int(blockIdx.x) / S::kClusterM, clusters = int(gridDim.x) / S::kClusterM;
+  const int units = m_pairs * n_tiles, k_tiles = (K + S::kTileK - 1) / S::kTileK;
+
+  if (threadIdx.x == 0) start_pipeline(&map_a, &map_b_half, full, empty, kS, S::kClusterM * S::kConsumers * 4);
+  __syncwarp();
+  cluster_arrive_relaxed();
+
+  const int wg = threadIdx.x / 128;
+  int it = 0;
+  if (wg == 0) {  // the producer: stage 20a's, with 64 of B's 128 rows per block
+    setmaxnreg_dec<kProducerRegisters>();
+    cluster_wait();
+    if (threadIdx.x == 0) {
+#pragma unroll 1
+      for (int u = cluster; u < units; u += clusters) {
+        const Unit unit = unit_of(u, m_pairs, n_tiles, group_pairs);
+        const int m0 = (2 * unit.m_pair + int(rank)) * S::kTileM, n0 = unit.n_tile * S::kTileN;
+        const int b_row = int(rank) * (S::kTileN / 2);
+#pragma unroll 1
+        for (int t = 0; t < k_tiles; ++t, ++it) {
+          const int stage = it % kS;
+          wait_stage_free<kS>(empty, it);
+          unsigned char* dst = tiles + stage * S::kStageBytes;
+          mbarrier_arrive_expect_tx(&full[stage], S::kStageBytes);
+          tma_load_2d(dst, &map_a, &full[stage], t * S::kTileK, m0);
+          tma_load_2d_multicast(dst + S::kABytes + b_row * S::kRowBytes, &map_b_half, &full[stage], t * S::kTileK,
+                                n0 + b_row, uint16_t(0x3));
+        }
+      }
+      for (int j = it; j < it + kS; ++j) wait_stage_free<kS>(empty, j);
+    }
+    return;
+  }
+
+  setmaxnreg_inc<kConsumerRegisters>();
+  cluster_wait();
+  const int consumer = wg - 1, thread_in_wg = threadIdx.x % 128;
+  const bool warp_leader = threadIdx.x % 32 == 0;
+  const int k_blocks = k_tiles;  // one scale per k-tile (static_assert above)
+  const uint32_t tiles_address = smem_u32(tiles);
+  auto release = [&](int stage) {
+    if (warp_leader) {
+      mbarrier_arrive(&empty[stage]);
+      mbarrier_arrive_cluster(&empty[stage], peer);
+    }
+  };
+  auto stage_a = [&](int i) { return tiles_address + uint32_t((i % kS) * S::kStageBytes); };
+  // This thread's first accumulator row inside the consumer's 64 (warp w: 16 w + lane / 4).
+  const int row_in_tile = 64 * consumer + gmma::accumulator(thread_in_wg, 0).row;
+  float total[64], part[64], next[64];
+#pragma unroll 1
+  for (int u = cluster; u < units; u += clusters) {
+    const Unit unit = unit_of(u, m_pairs, n_tiles, group_pairs);
+    const int row0 = (2 * unit.m_pair + int(rank)) * S::kTileM;
+    const float* scale_b_row = scale_b + size_t(unit.n_tile) * size_t(scale_b_stride(k_blocks));
+#pragma unroll
+    for (int i = 0; i < 64; ++i) total[i] = 0.f;
+    const int row = row0 + row_in_tile;
+    // Even k-tiles' scales in `even`, odd ones' in `odd`: each is used, then reloaded for two
+    // k-tiles on, straight into the registers it is read from a loop trip later (a rotation
+    // through a third set would copy the loaded value at once and wait for the load there).
+    Scales even = load_scales(scale_a, scale_b_row, M, row, 0, k_tiles);
+    Scales odd = load_scales(scale_a, scale_b_row, M, row, 1, k_tiles);
+    auto issue = [&](float (&into)[64], int i) {
+      mbarrier_wait(&full[i % kS], uint32_t(i / kS) & 1u);
+      mma_k_tile(into, stage_a(i), stage_a(i) + S::kABytes, consumer);
+    };
+    // Promote k-tile t (in `from`, its wgmmas retired by the caller's wait) with its scales and
+    // hand its stage back.
+    auto retire = [&](float (&from)[64], int t, Scales& scales) {
+      fence_accumulators(from);
+      release((it + t) % kS);
+      promote(total, from, scales);
+      scales = load_scales(scale_a, scale_b_row, M, row, t + 2, k_tiles);
+    };
+    // Two partial-sum arrays: k-tile t + 1's wgmmas are queued before k-tile t is promoted, so
+    // the tensor cores have this warpgroup's next work while its FFMAs run. Invariant at the
+    // loop's head: k-tile t is in flight in `part`.
+    issue(part, it);
+    int t = 0;
+#pragma unroll 1
+    for (; t + 2 < k_tiles; t += 2) {
+      issue(next, it + t + 1);
+      wgmma_wait<1>();
+      retire(part, t, even);
+      issue(part, it + t + 2);
+      wgmma_wait<1>();
+      retire(next, t + 1, odd);
+    }
+    if (t + 1 < k_tiles) {
+      issue(next, it + t + 1);
+      wgmma_wait<1>();
+      retire(part, t, even);
+      wgmma_wait<0>();
+      retire(next, t + 1, odd);
+    } else {
+      wgmma_wait<0>();
+      retire(part, t, even);
+    }
+    it += k_tiles;
+    const int out_row0 = row0 + 64 * consumer, col0 = unit.n_tile * S::kTileN;
+    if constexpr (kEpilogue == Epilogue::Direct)
+      store_bf16(total, D, M, N, out_row0, col0, thread_in_wg, 1.f);
+    else
+      store_bf16_tma(total, staging + consumer * S::kStagingBytes, &map_d, out_row0, col0, thread_in_wg, 1.f,
+                     1 + consumer);
+  }
+  if (kEpilogue == Epilogue::Tma && thread_in_wg == 0) bulk_wait_read<0>();
+#endif
+}
+
+}  // namespace gemmlab::kernels::fp8
