@@ -3,6 +3,9 @@
 // runs joined newest last, and the device the launch facts are planned on.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <map>
+
 #include "model/results_sweep.h"
 
 namespace gemmlab::app {
@@ -52,6 +55,31 @@ TEST(ResultsSweep, TheNewerRunWins) {
   const ShapeSweep sw = shape_sweep(sweep_rows({&older, &newer}, {}), {}, "cublas-fp16");
   EXPECT_DOUBLE_EQ(sw.best_geomean, 0.5);
   EXPECT_NEAR(shape_sweep(sweep_rows({&newer, &older}, {}), {}, "cublas-fp16").best_geomean, 0.913956, 1e-6);
+}
+
+// The dispatcher's rows (stage 19b, `auto`) join the table as one more stage, after the ladder's:
+// here each a point above the best stage at its shape, so it is the best of every shape.
+TEST(ResultsSweep, TheDispatchersRowsAreOneMoreStage) {
+  BenchResults shapes = load("nvidia-h200-shapes.json");
+  std::map<std::string, double> best;
+  auto key = [](const BenchResult& r) { return std::to_string(r.m) + "x" + std::to_string(r.n) + "x" + std::to_string(r.k); };
+  for (const BenchResult& r : shapes.results)
+    if (!r.is_reference()) best[key(r)] = std::max(best[key(r)], r.ratio_to_cublas);
+  const std::vector<BenchResult> ladder = shapes.results;
+  for (const BenchResult& r : ladder)
+    if (r.stage == "persistent") {
+      BenchResult a = r;
+      a.stage = "auto";
+      a.ratio_to_cublas = best[key(r)] + 0.01;
+      shapes.results.push_back(a);
+    }
+  const ShapeSweep sw = shape_sweep(sweep_rows({&shapes}, {}), {}, "cublas-fp16");
+  ASSERT_EQ(sw.stages.size(), 6u);
+  EXPECT_EQ(sw.stages.back().stage, "auto");
+  for (size_t r = 0; r < sw.shapes.size(); ++r) EXPECT_EQ(sw.best[r], 5) << r;
+  EXPECT_GT(sw.best_geomean, 0.913956 + 0.009);
+  // A step that lists the dispatcher beside the stage it most often runs.
+  EXPECT_EQ(shape_sweep(sweep_rows({&shapes}, {"persistent", "auto"}), {}, "cublas-fp16").stages.size(), 2u);
 }
 
 BenchDevice gpu(const std::string& name, int sms) {

@@ -49,6 +49,14 @@ const Problem kSplitAllSize{256, 124, 33792};
 // beta the same tiles through the direct stores.
 const Problem kNarrowedSize{4096, 4096, 56};
 
+// The dispatcher (a Dispatch row, stage 19b): the shape sweep's smaller shapes, one per clause of
+// gemmlab/auto_dispatch.h's rule on 132 SMs, and ragged ones beside them (M, N not multiples of
+// the tiles; K % 8 == 0): 17 rows in one tile row, 63 x 28680 one wave of big tiles, 1000^3 and
+// 520 x 500 x 16384 under the split.
+const Problem kDispatchSizes[] = {{16, 8192, 8192},  {128, 8192, 8192},  {64, 28672, 8192}, {1024, 1024, 1024},
+                                  {512, 512, 16384}, {2048, 2048, 2048}, {17, 8200, 8192},  {63, 28680, 8192},
+                                  {1000, 1000, 1000}, {520, 500, 16384}, {130, 8190, 4104}};
+
 // Convolutions for an element type whose 16-byte vector holds cv channels: the ragged
 // shapes (N = 1, 7x7, K = 24, 3x3 stride 2 with pad 0 and 1; 1x1; 5x5), dilation, odd K, several
 // images, one tile with a long K; small enough for the host reference and the sanitizers.
@@ -195,6 +203,8 @@ int main(int argc, char** argv) {
       for (const Problem& p : kSizes) report(t, "cuBLAS", p, runner.check(target, p), s.track);
       if (s.track == Track::hopper)  // the Hopper issue's second benchmark size
         report(t, "cuBLAS", Problem{8192, 8192, 8192}, runner.check(target, {8192, 8192, 8192}), s.track);
+      if (s.schedule == gemmlab::BlockSchedule::Dispatch)  // each launch it picks, and ragged edges
+        for (const Problem& p : kDispatchSizes) report(t, "cuBLAS", p, runner.check(target, p), s.track);
       report(t, "cuBLAS a/b", Problem{1000, 1500, 700},
              runner.check(target, {1000, 1500, 700}, 0.5f, 2.0f), s.track);
       // A rejection must name its rule.

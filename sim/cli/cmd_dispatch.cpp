@@ -4,7 +4,8 @@
 //   gemmlab sim dispatch --problem 16,8192,8192 --device h200 --json
 //   {"problem":[16,8192,8192],"device":"H200","sms":132,"tile":[64,128,64],"tiles":[1,64],
 //    "cluster":[1,1],"split":"split-k","splits":2,...,"order":"along-m:1",
-//    "explanation":"M = 16: 1 wave of 64 tiles of 64 x 128 would fill 48% of the 132 SMs -> ..."}
+//    "explanation":"M = 16: 1 wave of 64 tiles of 64 x 128 would fill 48% of the 132 SMs -> ...",
+//    "auto_stage":{"stage":"persistent","stage_name":"19a persistent blocks",...,"explanation":"M = 16: ..."}}
 #include "commands.h"
 #include "gemmlab/dispatch.h"
 
@@ -42,6 +43,15 @@ Json cmd_dispatch(const Args& a) {
     table.push_back({{"tile", {f.tile_m, f.tile_n}}, {"tiles", f.tiles}, {"waves", f.waves}, {"fill", f.fill}});
   out["candidates"] = table;
   out["explanation"] = d->explanation;
+  // What the `auto` stage runs there: one of the ladder's launches (gemmlab/auto_dispatch.h).
+  const auto a2 = dispatch_auto(GemmCoord{int(p[0]), int(p[1]), int(p[2])}, dev);
+  if (!a2) throw CliError(a2.error());
+  out["auto_stage"] = {{"stage", a2->stage->id},
+                 {"stage_name", a2->stage->name},
+                 {"big_tiles", a2->pick.big_tiles},
+                 {"small_tiles", a2->pick.small_tiles},
+                 {"k_tiles", a2->pick.k_tiles},
+                 {"explanation", a2->explanation}};
   return out;
 }
 

@@ -1,5 +1,7 @@
 #include "launch_options.h"
 
+#include "sched_options.h"
+
 namespace gemmlab::cli {
 
 namespace {
@@ -96,7 +98,7 @@ LaunchSpec read_launch_spec(const Args& a, bool need_resources, const StageDesc*
     const GemmCoord problem = o.problem;
     const OrderSpec order = o.order;
     const bool order_given = a.has("--order");
-    auto spec = stage_launch_spec(s, problem);
+    auto spec = stage_launch_spec(s, problem, read_device(a));  // `auto`: the stage it picks there
     if (!spec) throw CliError(spec.error());
     o = *spec;
     if (order_given) o.order = order;

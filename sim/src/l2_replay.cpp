@@ -383,7 +383,8 @@ class Replay {
       case PhaseKind::Mainloop: {
         const int kk = s.k_iter_begin + cur.step;
         const int side = cache_.near_partition(sm);
-        requests_.push_back({0, s.m_tile, kk, side, index, s.m_tile});
+        // A cluster's padding block: its A box lies past M, which the TMA fills without reading.
+        if (s.role != SegmentRole::ClusterPad) requests_.push_back({0, s.m_tile, kk, side, index, s.m_tile});
         if (cluster_rank(cur.block) == 0) {
           if (s.cols > 0)  // key: first column and width (240, 248 or 256)
             requests_.push_back({1, s.col0 / 8 * 4 + s.cols / 8 % 4, kk, side, index, s.n_tile});
@@ -476,7 +477,8 @@ class Replay {
       const ReadResult part = read_region(b_columns(plan_, L_, std::min(first, last), last, kk), sm_of(cur.block));
       all.sectors += part.sectors;
       all.dram_sectors += part.dram_sectors;
-      r_.c_tile_dram_sectors[static_cast<size_t>(rank_tile(cur, r))] += static_cast<std::uint32_t>(part.dram_sectors);
+      if (const int tile = charged_tile(cur, r); tile >= 0)
+        r_.c_tile_dram_sectors[static_cast<size_t>(tile)] += static_cast<std::uint32_t>(part.dram_sectors);
     }
     return all;
   }
@@ -492,6 +494,12 @@ class Replay {
     const Phase& ph = tl_.phases[static_cast<size_t>(run.first_phase + cur.phase)];
     const WorkSegment& s = plan_.segments[static_cast<size_t>(ph.segment)];
     return ph.kind == PhaseKind::Mainloop && s.n_tile == own.n_tile ? s.tile_index : own.tile_index;
+  }
+  // The C tile that pays for part r's DRAM sectors: rank r's, or where rank r is a cluster's
+  // padding block (no C tile), the other rank's, whose tile the part serves.
+  int charged_tile(const Cursor& cur, int r) const {
+    const int t = rank_tile(cur, r);
+    return t >= 0 || o_.multicast_b != 2 ? t : rank_tile(cur, 1 - r);
   }
 
   // Counters, rates, bytes and the hit rate over time.

@@ -12,6 +12,9 @@ Expected<LaunchSpec> stage_launch_spec(const StageDesc& s, GemmCoord problem) {
   if (!s.has_tile())
     return Error{std::string("stage ") + s.id + " has no threadblock tile: each thread computes one C element, "
                  "there is no block plan to simulate"};
+  if (s.schedule == BlockSchedule::Dispatch)
+    return Error{std::string("stage ") + s.id + " picks another stage's launch per problem and device: "
+                 "plan it on a device"};
   LaunchSpec o;
   o.problem = problem;
   o.tile = {s.tile_m, s.tile_n, s.tile_k};
@@ -34,6 +37,11 @@ Expected<LaunchSpec> stage_launch_spec(const StageDesc& s, GemmCoord problem) {
   if (s.cluster_m > 1) o.l2.multicast_b = s.cluster_m;
   if (s.schedule == BlockSchedule::Persistent) persistent::configure_launch(o, s);
   return o;
+}
+
+Expected<LaunchSpec> stage_launch_spec(const StageDesc& s, GemmCoord problem, const DeviceDesc& device) {
+  if (problem.m < 1 || problem.n < 1 || problem.k < 1) return Error{"M, N and K must be at least 1"};
+  return stage_launch_spec(launched_stage(s, problem, std::max(1, device.sms)), problem);
 }
 
 TileSpans tile_spans(const BlockPlan& plan, const Timeline& tl) {
@@ -115,6 +123,9 @@ Expected<LaunchPlan> plan_launch(const LaunchSpec& spec, const DeviceDesc& devic
     p.spec.order = rq.order;
   }
   rq.partition = spec.partition;
+  // Clusters along gridDim.y (stage 18): its grid holds whole clusters, M rounded up.
+  const bool grid_clusters = spec.l2.multicast_b > 1 && !spec.l2.multicast_rank_linear;
+  if (grid_clusters && rq.order.kind == OrderKind::Serpentine) rq.cluster_m = spec.l2.multicast_b;
   rq.sms = device.sms;
   rq.sm_occupancy = p.blocks_per_sm;
   if (spec.partition == Partition::SplitKSerial || spec.partition == Partition::SplitKParallel) {
@@ -152,7 +163,7 @@ Expected<LaunchPlan> plan_launch(const LaunchSpec& spec, const DeviceDesc& devic
   }
   // Clusters along gridDim.y (stage 18) are dispatched as units, in the order of their cluster
   // index (x fastest, then y / cluster, then z): a cluster's blocks start together.
-  if (spec.l2.multicast_b > 1 && !spec.l2.multicast_rank_linear) {
+  if (grid_clusters) {
     const int c = spec.l2.multicast_b;
     const Dim3 g = p.plan.grid;
     auto key = [&](const BlockWork& w) {

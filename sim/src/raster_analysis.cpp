@@ -119,6 +119,7 @@ const char* segment_role_name(SegmentRole r) {
     case SegmentRole::SkPartial: return "sk-partial";
     case SegmentRole::SkFinish: return "sk-finish";
     case SegmentRole::ReduceAdd: return "reduce-add";
+    case SegmentRole::ClusterPad: return "cluster-pad";
   }
   return "?";
 }
@@ -179,6 +180,17 @@ std::vector<WorkSegment> grid_block_segments(const BlockPlan& plan, GemmCoord ti
       s.k_iter_end = plan.k_iterations;
       s.role = SegmentRole::Full;
   }
+  return {s};
+}
+
+// A block of a cluster rounded up past M (PlanRequest::cluster_m): it loads B for its peer.
+std::vector<WorkSegment> cluster_pad_segments(const BlockPlan& plan, GemmCoord tile) {
+  WorkSegment s;
+  s.m_tile = tile.m;
+  s.n_tile = tile.n;
+  s.k_iter_end = plan.k_iterations;
+  s.role = SegmentRole::ClusterPad;
+  s.tile_index = -1;
   return {s};
 }
 
@@ -311,13 +323,17 @@ Expected<BlockPlan> make_block_plan(const PlanRequest& rq) {
     case OrderKind::Serpentine: {
       if (slices != 1)
         return Error{"serpentine uses gridDim.z for its swizzle (the hand-written mma_base HGEMM), so it cannot also carry split-k slices"};
+      if (rq.cluster_m < 1 || rq.cluster_m > 16)
+        return Error{"blocks per cluster must be 1 .. 16 (got " + std::to_string(rq.cluster_m) + ")"};
       plan.grid = serpentine_swizzle::get_grid_shape(tiled, rq.order.param);
+      plan.grid.y = ceil_div(plan.grid.y, rq.cluster_m) * rq.cluster_m;
       if (auto e = check_grid(plan.grid); !e.empty()) return Error{e};
       for (int z = 0; z < plan.grid.z; ++z)
         for (int y = 0; y < plan.grid.y; ++y)
           for (int x = 0; x < plan.grid.x; ++x) {
             const GemmCoord t = serpentine_swizzle::get_tile_offset(Dim3{x, y, z}, plan.grid);
-            add_block(plan, Dim3{x, y, z}, t, grid_block_segments(plan, t, 0));
+            add_block(plan, Dim3{x, y, z}, t,
+                      t.m >= tiled.m && t.n < tiled.n ? cluster_pad_segments(plan, t) : grid_block_segments(plan, t, 0));
           }
       break;
     }
@@ -378,6 +394,12 @@ std::string check_plan_coverage(const BlockPlan& plan) {
   const size_t tiles = static_cast<size_t>(plan.tiles());
   std::vector<std::vector<std::pair<int, int>>> ranges(tiles);
   for (const auto& s : plan.segments) {
+    if (s.role == SegmentRole::ClusterPad) {
+      if (s.m_tile < plan.tiled_shape.m || s.n_tile < 0 || s.n_tile >= plan.tiled_shape.n)
+        return "a cluster's padding block works on tile (" + std::to_string(s.m_tile) + "," +
+               std::to_string(s.n_tile) + "), which is not past M in the problem's columns";
+      continue;
+    }
     if (s.m_tile < 0 || s.n_tile < 0 || s.m_tile >= plan.tiled_shape.m || s.n_tile >= plan.tiled_shape.n)
       return "a segment works on tile (" + std::to_string(s.m_tile) + "," + std::to_string(s.n_tile) +
              ") outside the problem";

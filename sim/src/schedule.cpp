@@ -122,6 +122,8 @@ void append_phases(const BlockPlan& plan, const BlockWork& b, const CostModel& c
         out.push_back({PhaseKind::ReadPartials, si, s.peers * c.partial_cost});
         out.push_back({PhaseKind::Epilogue, si, c.epilogue_cost});
         break;
+      case SegmentRole::ClusterPad:  // loads for its peer and stores nothing
+        break;
     }
   }
 }

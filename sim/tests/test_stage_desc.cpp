@@ -32,8 +32,8 @@ TEST(StageTable, EveryStageIsDescribed) {
     EXPECT_LE(s.regs, 255);
     if (s.has_tile()) {
       EXPECT_GT(s.smem, 0);
-      // Every stage with a tile has a launch the simulator can replay.
-      auto spec = stage_launch_spec(s, {1024, 1024, 1024});
+      // Every stage with a tile has a launch the simulator can replay (the dispatcher's: on a device).
+      auto spec = stage_launch_spec(s, {1024, 1024, 1024}, *device_preset("h100"));
       ASSERT_TRUE(spec.ok()) << spec.error();
       auto plan = plan_launch(*spec, *device_preset("h100"));
       EXPECT_TRUE(plan.ok()) << plan.error();
@@ -58,7 +58,9 @@ TEST(StageTable, NumberAndNameComeFromTheLesson) {
   EXPECT_STREQ(find_stage_desc("conv-fp16")->number, "14a");
   EXPECT_STREQ(find_stage_desc("conv-wgmma")->number, "14d");
   EXPECT_STREQ(find_stage_desc("tma")->number, "15");
-  EXPECT_STREQ(find_stage_desc("persistent")->name, "19 persistent blocks");
+  // Lesson 19 teaches the persistent stage and the dispatcher that picks among the ladder's launches.
+  EXPECT_STREQ(find_stage_desc("persistent")->name, "19a persistent blocks");
+  EXPECT_STREQ(find_stage_desc("auto")->name, "19b dispatcher");
   // A track's stages by number, for the messages that name them (conv_picture, the conv view).
   EXPECT_EQ(stage_numbers_of(StageTrack::conv_int8), "14b");
   EXPECT_EQ(stage_numbers_of(StageTrack::conv_hopper), "14d");
@@ -118,14 +120,16 @@ TEST(ReferenceTable, ReferencesAreRowsWithOwnIds) {
 // The simulator's behaviour is in the rows: cluster multicast, the persistent schedule, the
 // shared-memory mix.
 TEST(StageTable, SimulatorBehaviourIsTyped) {
-  int persistent = 0, clusters = 0;
+  int persistent = 0, clusters = 0, dispatchers = 0;
   for (const StageDesc& s : stage_table()) {
     persistent += s.schedule == BlockSchedule::Persistent;
+    dispatchers += s.schedule == BlockSchedule::Dispatch;
     clusters += s.cluster_m > 1;
     EXPECT_EQ(s.smem_mix == SmemMix::None, !s.has_tile()) << s.id;
   }
   EXPECT_EQ(persistent, 1);
-  EXPECT_EQ(clusters, 2);
+  EXPECT_EQ(dispatchers, 1);
+  EXPECT_EQ(clusters, 3);  // stages 18, 19a, and 19b's facts of its default pick (19a's)
   EXPECT_EQ(find_stage_desc("cluster")->cluster_m, 2);
   EXPECT_EQ(find_stage_desc("persistent")->schedule, BlockSchedule::Persistent);
   EXPECT_EQ(find_stage_desc("smem-swizzle")->smem_mix, SmemMix::MmaSyncLdmatrixSwizzled);

@@ -27,6 +27,7 @@
 #include "gemmlab/device_presets.h"
 #include "gemmlab/expected.h"
 #include "gemmlab/raster.h"
+#include "gemmlab/stage_desc.h"
 
 namespace gemmlab {
 
@@ -68,5 +69,28 @@ struct Dispatch {
 
 // The rule above for an fp16 problem on a device with d.sms SMs. Errors name the bad input.
 Expected<Dispatch> dispatch_fp16(GemmCoord problem, const DeviceDesc& d);
+
+// ---- The `auto` stage: which existing launch runs the problem (gemmlab/auto_dispatch.h) -------
+// The rule above describes a kernel with 64-row tiles and a K split of its own; the `auto` stage
+// runs what the ladder has: stage 16's, 17's or 19a's launch, by auto_dispatch.h's rule. Its
+// sentence is a template (a UI catalogue key, one "%s" per argument, "%%" for a percent sign) and
+// its arguments, so that the app shows it in the learner's language:
+//   16 x 8192 x 8192 on 132 SMs: "M = 16: one row of tiles with 16 of its 128 rows used; 64
+//   tiles of 128 x 128 fill 48% of the 132 SMs and K is 128 k-tiles -> 19a persistent blocks
+//   splits K over its clusters, twice the SMs reading B"
+struct AutoDispatch {
+  GemmCoord problem;
+  int sms = 0;
+  AutoPick pick;
+  const StageDesc* stage = nullptr;  // the stage whose launch runs
+  const char* format = "";           // the rule's sentence
+  std::vector<std::string> args;
+  std::string explanation;           // format filled with args (English)
+};
+Expected<AutoDispatch> dispatch_auto(GemmCoord problem, const DeviceDesc& d);
+// Each "%s" of `format` replaced by the next argument, "%%" by "%".
+std::string fill_sentence(const std::string& format, const std::vector<std::string>& args);
+// Every sentence template of dispatch_auto, one per AutoRule (for the UI catalogue's test).
+std::vector<const char*> auto_sentence_formats();
 
 }  // namespace gemmlab

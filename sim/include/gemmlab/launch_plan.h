@@ -38,8 +38,12 @@ struct LaunchSpec {
 };
 
 // The stage's launch at this problem: its tile, resources, raster, partition, layouts, loads and
-// co-residency (stages.def). Fails for a stage without a threadblock tile (the naive stages).
+// co-residency (stages.def). Fails for a stage without a threadblock tile (the naive stages) and
+// for a Dispatch stage (`auto`), whose launch depends on the device: give it.
 Expected<LaunchSpec> stage_launch_spec(const StageDesc& stage, GemmCoord problem);
+// The same on `device`: a Dispatch stage's launch is that of the stage its rule picks there
+// (stage_desc.h launched_stage).
+Expected<LaunchSpec> stage_launch_spec(const StageDesc& stage, GemmCoord problem, const DeviceDesc& device);
 
 // Per C tile of the plan: which blocks work on it and when (the Grid view's tile colours).
 struct TileSpans {

@@ -34,6 +34,11 @@ struct PlanRequest {
   // Stream-k only: the machine its heuristics balance across.
   int sms = 0;
   int sm_occupancy = 1;
+  // Serpentine only: blocks per thread block cluster along gridDim.y (stage 18). The kernel's
+  // grid rounds its m tiles up to whole clusters (hopper_launch.cuh serpentine_cluster_grid), and
+  // a block past M still runs the main loop to load its part of B for its peer (ClusterPad).
+  //   64 x 28672 with 128 x 256 tiles, clusters of 2: 1 x 112 tiles in 224 blocks
+  int cluster_m = 1;
 };
 
 // What one block does on one C tile.
@@ -45,6 +50,9 @@ enum class SegmentRole {
   SkFinish,      // stream-k: covers the tile's last iteration; waits for peers, fix-up, epilogue
   ReduceAdd,     // stage 19's stream-k tail: part of the tile's k, then adds its sums into C (the
                  // TMA's reduce-add in L2) once the tile's k-tile-0 piece has stored it
+  ClusterPad,    // stage 18's block past M (its cluster rounded up): the whole main loop, loading
+                 // its part of B for its peer, and no epilogue; m_tile is past the problem and
+                 // tile_index is -1
 };
 const char* segment_role_name(SegmentRole r);
 

@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "gemmlab/auto_dispatch.h"
 #include "gemmlab/conv_problem.h"
 #include "gemmlab/fp16_shapes.h"
 #include "gemmlab/hopper_shapes.h"
@@ -51,8 +52,10 @@ enum class SmemMix {
   PersistentEpilogue, Unmodelled
 };
 // Who decides which tile a block computes: the grid (one block per tile, launched in `raster`
-// order) or the kernel's persistent tile scheduler (gemmlab/persistent_schedule.h).
-enum class BlockSchedule { Grid, Persistent };
+// order) or the kernel's persistent tile scheduler (gemmlab/persistent_schedule.h); Dispatch: the
+// stage runs, per problem, the launch of another stage that gemmlab/auto_dispatch.h's rule picks
+// (stage_of_auto_launch below), whose facts its launch then has.
+enum class BlockSchedule { Grid, Persistent, Dispatch };
 
 // ---- The track table: one row per operand track ------------------------------------------------
 struct TrackDesc {
@@ -279,6 +282,17 @@ inline std::string stage_numbers_of(StageTrack track) {
 inline const StageDesc* find_stage_desc(std::string_view id) {
   const int i = stage_index(id);
   return i < 0 ? nullptr : &kStageTable[static_cast<size_t>(i)];
+}
+
+// The stage whose launch the `auto` stage runs for a pick of gemmlab/auto_dispatch.h's rule.
+inline const StageDesc& stage_of_auto_launch(AutoLaunch l) {
+  const char* id = l == AutoLaunch::Wgmma ? "wgmma" : l == AutoLaunch::WarpSpecialized ? "warp-specialized" : "persistent";
+  return kStageTable[static_cast<size_t>(stage_index(id))];
+}
+// The stage a Dispatch stage runs at this problem on `sms` SMs; any other stage itself.
+inline const StageDesc& launched_stage(const StageDesc& s, GemmCoord problem, int sms) {
+  if (s.schedule != BlockSchedule::Dispatch) return s;
+  return stage_of_auto_launch(pick_auto_launch(problem.m, problem.n, problem.k, sms).launch);
 }
 
 // The stages of a track, in ladder order (what `gemmlab bench --track` and the Kernels view list

@@ -34,12 +34,14 @@ struct SweepLaunch {
   int slots = 0;             // blocks the GPU holds at once (SMs x blocks per SM)
   double waves = 0;          // a grid stage's blocks over the slots; stage 19's rounds of whole tiles
   double busy = 0;           // share of the whole GPU's block slots busy until the last block ends
+  const StageDesc* launched = nullptr;  // the dispatcher (`auto`): the stage whose launch it runs here
 };
 
 // Tiles a sweep plans at most (16384 x 8192 x 8192 is 8192 tiles of 128 x 128).
 inline constexpr long long kMaxSweepTiles = 1 << 18;
 
-// The stage's launch at `problem` on `device` (its SM count as the results file states it).
+// The stage's launch at `problem` on `device` (its SM count as the results file states it); the
+// dispatcher's, that of the stage its rule picks (SweepLaunch::launched).
 // Fails for a stage without a threadblock tile, M, N or K outside 1 .. 2^20, or more tiles than
 // kMaxSweepTiles.
 Expected<SweepLaunch> sweep_launch(const StageDesc& stage, GemmCoord problem, const DeviceDesc& device);

@@ -52,7 +52,9 @@ Expected<LaunchSpec> GridView::launch_spec() const {
   if (!ui_.stage.empty()) {
     const StageDesc* st = find_stage_desc(ui_.stage);
     if (!st) return Error{"no stage '" + ui_.stage + "' in stages.def"};
-    auto s = stage_launch_spec(*st, problem);
+    auto dev = device_preset(ui_.device);
+    if (!dev) return Error{dev.error()};
+    auto s = stage_launch_spec(*st, problem, *dev);  // `auto`: the launch its rule picks there
     if (!s) return Error{s.error()};
     spec = *s;
     if (!ui_.stage_order.empty()) {

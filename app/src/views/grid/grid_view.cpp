@@ -1,6 +1,8 @@
 // The grid view's settings, predict answers, export, layout and controls (grid_view.h).
 #include "views/grid/grid_view.h"
 
+#include "gemmlab/dispatch.h"
+
 namespace gemmlab::app::grid {
 
 GridView::~GridView() {
@@ -299,6 +301,10 @@ void GridView::draw_summary() {
     note_text(trf("The scheduler leaves %d of the %d SMs idle: with two clusters spare the tiles still take no "
                   "more rounds, and no stream-k tail is needed.",
                   m.device.sms - m.timeline.sms, m.device.sms));
+  // The dispatcher (`auto`) draws the launch its rule picks at this problem: say which, and why.
+  if (const StageDesc* st = find_stage_desc(ui_.stage); st && st->schedule == BlockSchedule::Dispatch && !hide_tiles)
+    if (const auto d = dispatch_auto(m.spec.problem, m.device))
+      note_text(trf("%s picks this launch: %s", st->name, fill_sentence(tr(d->format), d->args).c_str()));
   if (m.spec.l2.multicast_b > 1)
     note_text(trf("Outlined pairs: the %d blocks of a cluster (neighbouring m tiles, the same n tile). One B load "
                   "per cluster reaches L2; the TMA multicasts it into both blocks' shared memory.",

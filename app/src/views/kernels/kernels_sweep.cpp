@@ -219,6 +219,7 @@ std::string SweepPanel::launch_line(const std::string& stage, GemmCoord shape, c
   if (l->tiles_m == 1 && l->rows_used < l->tile_m) line += trf("; %d of %d rows used", l->rows_used, l->tile_m);
   if (!l->persistent && l->blocks > l->tiles) line += tr("; each tile's cluster peer only loads B");
   if (l->pieces > 0) line += trf("; the tiles' K split into %lld pieces in all (stream-k)", l->pieces);
+  if (l->launched) line += trf("; the launch of %s, which its rule picks here", l->launched->name);
   return line;
 }
 

@@ -1,0 +1,89 @@
+// dispatch_auto (gemmlab/dispatch.h): the `auto` stage's pick (gemmlab/auto_dispatch.h) with the
+// stage it runs and the rule's sentence.
+#include <cmath>
+#include <cstdio>
+
+#include "gemmlab/dispatch.h"
+
+namespace gemmlab {
+
+namespace {
+
+// Indexed by AutoRule.
+constexpr const char* kFormats[] = {
+    "M = %s: %s tiles of %s fill the %s SMs %s times -> %s: its scheduler evens out the last round, its clusters "
+    "share B",
+    "M = %s: one wave of %s tiles of %s fills %s of the %s SMs -> %s: one block per tile, no round to even out, no "
+    "cluster partner idle",
+    "M = %s: even %s tiles of %s would fill %s of the %s SMs and K is %s k-tiles -> %s splits K over its clusters",
+    "M = %s: one row of tiles with %s of its %s rows used; %s tiles of %s fill %s of the %s SMs and K is %s k-tiles "
+    "-> %s splits K over its clusters, twice the SMs reading B",
+    "M = %s: %s tiles of %s would fill %s of the %s SMs, %s tiles of %s fill %s -> %s: twice the blocks, K not split",
+};
+static_assert(std::size(kFormats) == size_t(AutoRule::SmallTiles) + 1);
+
+std::string num(long long v) { return std::to_string(v); }
+std::string tile(int m, int n) { return num(m) + " x " + num(n); }
+// The share of the SMs one wave of `tiles` keeps busy.
+std::string share(long long tiles, int sms) {
+  return num(std::lround(100.0 * double(std::min<long long>(tiles, sms)) / sms)) + "%";
+}
+
+std::vector<std::string> sentence_args(const AutoDispatch& d) {
+  const AutoPick& p = d.pick;
+  const std::string m = num(d.problem.m), sms = num(d.sms), stage = d.stage->name;
+  const std::string big = tile(p.big_m, p.big_n), small = tile(p.small_m, p.small_n);
+  switch (p.rule) {
+    case AutoRule::FullWaves: {
+      char times[32];
+      std::snprintf(times, sizeof times, "%.1f", double(p.big_tiles) / d.sms);
+      return {m, num(p.big_tiles), big, sms, times, stage};
+    }
+    case AutoRule::OneWave: return {m, num(p.big_tiles), big, share(p.big_tiles, d.sms), sms, stage};
+    case AutoRule::FewTiles: return {m, num(p.small_tiles), small, share(p.small_tiles, d.sms), sms, num(p.k_tiles), stage};
+    case AutoRule::ThinRows:
+      return {m, m, num(p.small_m), num(p.small_tiles), small, share(p.small_tiles, d.sms), sms, num(p.k_tiles), stage};
+    case AutoRule::SmallTiles:
+      return {m, num(p.big_tiles), big, share(p.big_tiles, d.sms), sms, num(p.small_tiles), small,
+              share(p.small_tiles, d.sms), stage};
+  }
+  return {};
+}
+
+}  // namespace
+
+std::string fill_sentence(const std::string& format, const std::vector<std::string>& args) {
+  std::string out;
+  size_t next = 0;
+  for (size_t i = 0; i < format.size(); ++i) {
+    if (format[i] == '%' && i + 1 < format.size() && format[i + 1] == '%') {
+      out += '%', ++i;
+    } else if (format[i] == '%' && i + 1 < format.size() && format[i + 1] == 's') {
+      out += next < args.size() ? args[next] : std::string();
+      ++next, ++i;
+    } else {
+      out += format[i];
+    }
+  }
+  return out;
+}
+
+std::vector<const char*> auto_sentence_formats() { return {std::begin(kFormats), std::end(kFormats)}; }
+
+Expected<AutoDispatch> dispatch_auto(GemmCoord problem, const DeviceDesc& dev) {
+  if (problem.m < 1 || problem.n < 1 || problem.k < 1 || problem.m > (1 << 20) || problem.n > (1 << 20) ||
+      problem.k > (1 << 20))
+    return Error{"M, N and K must be 1 .. 1048576"};
+  if (dev.sms < 1) return Error{"the device needs at least one SM"};
+  AutoDispatch d;
+  d.problem = problem;
+  d.sms = dev.sms;
+  d.pick = pick_auto_launch(problem.m, problem.n, problem.k, dev.sms);
+  d.stage = &stage_of_auto_launch(d.pick.launch);
+  d.format = kFormats[static_cast<size_t>(d.pick.rule)];
+  d.args = sentence_args(d);
+  d.explanation = fill_sentence(d.format, d.args);
+  return d;
+}
+
+}  // namespace gemmlab
