@@ -96,6 +96,7 @@ Runner::Runner() : impl_(std::make_unique<Impl>()) {
 }
 
 Runner::~Runner() {
+  if (impl_->cublaslt) cublasLtDestroy(impl_->cublaslt);
   if (impl_->cublas) cublasDestroy(impl_->cublas);
   if (impl_->stream) cudaStreamDestroy(impl_->stream);
 }

@@ -83,6 +83,12 @@ struct CheckResult {
   long long nonfinite = 0;  // NaN/Inf elements left in C (poison not overwritten, or a real NaN)
   long long guard_hits = 0; // words changed in the guard zones around C (out-of-bounds writes)
   bool ok = false;
+  // FP8 checks (check_fp8): per element against the exact product of the dequantized operands
+  // (fp8_runner.cu); rel_err is then the relative Frobenius error on the random data, for show.
+  bool per_element = false;
+  long long outside = 0;        // random data: elements with |d - r| > 2^-7 |r| + ceil(K/32) 2^-13 S
+  long long outside_exact = 0;  // +-1 data (every sum exact): elements with |d - r| > 2^-8 |r|
+  double worst = 0;             // random data: the largest |d - r| / tolerance (<= 1 passes)
 };
 
 struct TimeOptions {
@@ -118,6 +124,18 @@ struct ConvTarget {
   static ConvTarget im2col_cublas(conv::Element e) { return {Kind::Im2colCublas, nullptr, e}; }
   static ConvTarget cudnn(conv::Element e) { return {Kind::Cudnn, nullptr, e}; }
   std::string id() const;  // the stage id, or the reference row's of its kind
+};
+
+// What runs an FP8 GEMM (the fp8 and fp8-block tracks; Fp8GemmArgs in stage_api.h): an FP8 stage,
+// or cuBLASLt with the track's scaling (per-tensor, or VEC128 / BLK128x128 block scales).
+struct Fp8Target {
+  enum class Kind { Stage, CublasLt };
+  Kind kind = Kind::Stage;
+  const StageInfo* stage = nullptr;
+  Track track = Track::fp8;  // its scales: fp8 per tensor, fp8_block per block
+  static Fp8Target of(const StageInfo& s) { return {Kind::Stage, &s, s.track}; }
+  static Fp8Target cublaslt(Track t) { return {Kind::CublasLt, nullptr, t}; }
+  std::string id() const;  // the stage id, or the track's reference row's
 };
 
 // Whether this build has cuDNN (found at configure time: GEMMLAB_CUDNN_ROOT), and its version.
@@ -174,10 +192,22 @@ class Runner {
   std::vector<TimeResult> time_conv(const std::vector<ConvTarget>& targets, const conv::Shape& s,
                                     const TimeOptions& opt);
 
+  // FP8 GEMMs (fp8_runner.cu): random non-zero e4m3 operands, per-tensor scales 0.75 / 1.25 or
+  // random block scales, D poisoned with NaN and fenced by guard words; checked per element
+  // against the exact product of the dequantized operands in double (check_fp8: computed on the
+  // GPU; check_fp8_host: on the host, up to M*N*K = 2^30), on random data and on +-1 data whose
+  // sums are exact. cuBLASLt's refusal of a problem comes back as `rejected` with its status.
+  std::string validate_fp8(const Problem& p, const Fp8Target& t) const;
+  CheckResult check_fp8(const Fp8Target& t, const Problem& p);
+  CheckResult check_fp8_host(const Fp8Target& t, const Problem& p);
+  // In turns on rotated inputs (all targets of one track); a target cuBLASLt refuses is rejected
+  // alone, the others timed without it.
+  std::vector<TimeResult> time_fp8(const std::vector<Fp8Target>& targets, const Problem& p, const TimeOptions& opt);
+
   // Runs the target once on given device buffers (for tools and tests that bring their own data).
   void launch(const Target& t, const GemmArgs& args);
 
-  struct Impl;  // runner_support.cuh: the runner's internals, shared by runner.cu and conv_runner.cu
+  struct Impl;  // runner_support.cuh: the runner's internals, shared by runner.cu, conv_runner.cu and fp8_runner.cu
 
  private:
   std::unique_ptr<Impl> impl_;

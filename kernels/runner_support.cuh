@@ -1,13 +1,16 @@
 // The runner's internals (runner.h's Runner::Impl and its helpers), shared by runner.cu (GEMM) and
-// conv_runner.cu (convolutions). Not part of the runner's interface.
+// conv_runner.cu (convolutions) and fp8_runner.cu (FP8). Not part of the runner's interface.
 #pragma once
+#include <cublasLt.h>
 #include <cublas_v2.h>
 #include <cuda_fp16.h>
 
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <array>
 #include <functional>
+#include <map>
 #include <vector>
 #include <cstdint>
 #include <sstream>
@@ -223,6 +226,11 @@ struct Runner::Impl {
   cublasHandle_t cublas = nullptr;
   uint64_t seed = 0;
   DeviceBuffer sums, counts;  // allocated once the device is known to work
+  // cuBLASLt (the FP8 references, fp8_runner.cu): made on first use; the algorithm chosen for each
+  // (block scales?, m, n, k), the fastest of its heuristic's candidates.
+  cublasLtHandle_t cublaslt = nullptr;
+  DeviceBuffer lt_workspace;
+  std::map<std::array<int, 4>, std::array<uint64_t, 8>> lt_algos;  // cublasLtMatmulAlgo_t's bytes (fp8_cublaslt.h: Algo)
 
   uint64_t next_seed() { return seed += 0x9E3779B97F4A7C15ull; }
 

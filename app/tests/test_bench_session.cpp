@@ -11,6 +11,8 @@
 #include <sstream>
 #include <thread>
 
+#include <nlohmann/json.hpp>
+
 #include "bench/bench_command.h"
 #include "model/kernel_run.h"
 #include "model/results_file.h"
@@ -28,12 +30,15 @@ using bench::Timing;
 // A GPU whose every time is a function of what runs and the problem, so two sessions that ask
 // for the same work get the same numbers: ms = (1 + index in the registry) * M*N*K / 1e9, a
 // reference 0.5 * M*N*K / 1e9. It refuses N > 5000 for `naive`, and `sliced-k` fails its check.
+// Its FP8 reference (the fp8 track's, like cuBLASLt) checks itself: it refuses N > 5000 and fails
+// its check at M = 7.
 class FakeGpu final : public Backend {
  public:
   explicit FakeGpu(std::vector<std::string>* log = nullptr) : log_(log) {}
   bench::BenchDevice device() override { return {"Fake GPU", "1.0", "13.0", 4, 1000, 1 << 20}; }
   std::vector<const Reference*> references_for(StageTrack t) const override {
     if (is_conv(t)) return {&refs_[2]};
+    if (is_fp8(t)) return {&refs_[3]};
     return {operand_track(t) == StageTrack::fp32 ? &refs_[0] : &refs_[1]};
   }
   const Reference* find_reference(std::string_view id) const override {
@@ -49,6 +54,15 @@ class FakeGpu final : public Backend {
     note("check " + std::string(s.id) + " " + p.text());
     const bool bad = std::string_view(s.id) == "sliced-k";
     return {"", bad ? 0.5 : 1e-7, 1e-5, bad ? 3 : 0, 0, !bad};
+  }
+  std::optional<CheckOutcome> check_reference(const Reference& r, const Problem& p) override {
+    if (&r != &refs_[3]) return std::nullopt;
+    note("check " + r.id + " " + p.text());
+    if (p.gemm.n > 5000) return CheckOutcome{"FakeLt refuses N > 5000 (status 15)"};
+    const bool bad = p.gemm.m == 7;
+    CheckOutcome c{"", 1e-3, 7.8e-3, 0, 0, !bad};
+    c.per_element = true, c.outside = bad ? 12 : 0, c.worst = bad ? 3.5 : 0.25;
+    return c;
   }
   std::vector<Timing> time_in_turns(const std::vector<Target>& targets, const Problem& p) override {
     std::string line = "time " + p.text();
@@ -70,9 +84,10 @@ class FakeGpu final : public Backend {
   void note(const std::string& s) {
     if (log_) log_->push_back(s);
   }
-  const Reference refs_[3] = {{"fake-blas-32", "FakeBLAS", StageTrack::fp32},
+  const Reference refs_[4] = {{"fake-blas-32", "FakeBLAS", StageTrack::fp32},
                               {"fake-blas-16", "FakeBLAS", StageTrack::fp16},
-                              {"fake-im2col", "fake im2col", StageTrack::conv_fp16}};
+                              {"fake-im2col", "fake im2col", StageTrack::conv_fp16},
+                              {"fake-lt-8", "FakeLt FP8", StageTrack::fp8}};
   std::vector<std::string>* log_;
 };
 
@@ -243,8 +258,90 @@ TEST(BenchCli, HelpListsEveryOptionWithItsDefault) {
     EXPECT_NE(help.find(want), std::string::npos) << want << "\n" << h.out;
   const Captured l = bench_cli({"--list"}, fake_factory());
   EXPECT_EQ(l.code, 0);
-  for (const char* want : {"\n2a     naive-uncoalesced", "\n2b     naive ", "\n9      smem-swizzle", "\n13b    stream-k"})
+  for (const char* want : {"\n2a     naive-uncoalesced", "\n2b     naive ", "\n9      smem-swizzle", "\n13b    stream-k",
+                           "\n20a    fp8-tensor         20a FP8 per-tensor scales      fp8 "})
     EXPECT_NE(l.out.find(want), std::string::npos) << want << "\n" << l.out;
+  // ... and every track with its reference row, GPU and unit.
+  for (const char* want : {"\nfp8         cublaslt-fp8         cuBLASLt FP8 (per-tensor scales)   sm_90  TFLOP/s",
+                           "\nfp8-block   cublaslt-fp8-block   cuBLASLt FP8 (block scales)        sm_90  TFLOP/s",
+                           "\nfp16        cublas-fp16          cuBLAS fp16 (GemmEx)               any    TFLOP/s"})
+    EXPECT_NE(l.out.find(want), std::string::npos) << want << "\n" << l.out;
+  const Captured j = bench_cli({"--list", "--json"}, fake_factory());
+  EXPECT_EQ(j.code, 0);
+  const nlohmann::json list = nlohmann::json::parse(j.out);
+  bool fp8_track = false, fp8_stage = false;
+  for (const auto& t : list["tracks"])
+    fp8_track |= t["name"] == "fp8" && t["reference"] == "cublaslt-fp8" && t["required_sm"] == 90 && t["element_bytes"] == 1;
+  for (const auto& st : list["stages"]) fp8_stage |= st["id"] == "fp8-tensor" && st["number"] == "20a" && st["track"] == "fp8";
+  EXPECT_TRUE(fp8_track) << j.out;
+  EXPECT_TRUE(fp8_stage) << j.out;
+}
+
+// FP8: `--stages fp8` selects the track's stages; its reference row checks itself before it is
+// timed, and the stage's row carries that reference and its ratio.
+TEST(BenchSession, Fp8RowsCarryTheirCheckedReference) {
+  std::vector<std::string> log;
+  const KernelRunSnapshot s = run_app({"fp8-tensor"}, {512, 512, 512}, fake_factory(&log));
+  ASSERT_EQ(s.error, "");
+  ASSERT_EQ(s.results.results.size(), 2u);
+  const BenchResult& ref = s.results.results[0];
+  EXPECT_EQ(ref.stage, "fake-lt-8");
+  EXPECT_EQ(ref.track, "fp8");
+  EXPECT_TRUE(ref.is_reference());
+  EXPECT_TRUE(ref.ok);
+  EXPECT_EQ(ref.rel_err, 1e-3);  // its own check's
+  const BenchResult& stage = s.results.results[1];
+  EXPECT_EQ(stage.stage, "fp8-tensor");
+  EXPECT_EQ(stage.reference, "fake-lt-8");
+  EXPECT_EQ(stage.reference_name, "FakeLt FP8");
+  const double size = 512.0 * 512 * 512 / 1e9;
+  EXPECT_DOUBLE_EQ(stage.ratio_to_cublas, 0.5 * size / ((1 + stage_index("fp8-tensor")) * size));
+  EXPECT_EQ(log, (std::vector<std::string>{"check fake-lt-8 512x512x512", "time 512x512x512 fake-lt-8",
+                                           "check fp8-tensor 512x512x512", "time 512x512x512 fp8-tensor fake-lt-8"}));
+  // The same through the CLI: the track's name selects its stages.
+  const Captured cli = bench_cli({"--stages", "fp8", "--sizes", "512"}, fake_factory());
+  EXPECT_EQ(cli.code, 0) << cli.err;
+  EXPECT_NE(cli.out.find("% FakeLt FP8"), std::string::npos) << cli.out;
+  EXPECT_NE(cli.out.find("reference, ok"), std::string::npos) << cli.out;
+  EXPECT_NE(cli.out.find("\nfp8-tensor         512x512x512"), std::string::npos) << cli.out;
+}
+
+// Where the FP8 reference refuses a size, the stage (checked against its own exact reference) is
+// still checked and timed, alone: no ratio, the reference's refusal in the skipped rows.
+TEST(BenchSession, AnFp8ReferenceRefusalLeavesTheStageTimedAlone) {
+  std::vector<std::string> log;
+  const KernelRunSnapshot s = run_app({"fp8-tensor"}, {512, 6000, 512}, fake_factory(&log));
+  ASSERT_EQ(s.results.results.size(), 1u);
+  EXPECT_EQ(s.results.results[0].stage, "fp8-tensor");
+  EXPECT_EQ(s.results.results[0].ratio_to_cublas, 0.0);
+  EXPECT_EQ(s.results.results[0].reference, "fake-lt-8");
+  ASSERT_EQ(s.results.skipped.size(), 1u);
+  EXPECT_EQ(s.results.skipped[0].stage, "fake-lt-8");
+  EXPECT_EQ(s.results.skipped[0].reason, "FakeLt refuses N > 5000 (status 15)");
+  EXPECT_EQ(log.back(), "time 512x6000x512 fp8-tensor");
+}
+
+// A reference that fails its own check fails the bench (exit 1), in the table as FAILED with the
+// per-element counts; --check shows the reference's check too.
+TEST(BenchCli, AnFp8ReferenceThatFailsItsCheckFailsTheBench) {
+  const Captured c = bench_cli({"--stages", "fp8-tensor", "--sizes", "7x64x64", "--check"}, fake_factory());
+  EXPECT_EQ(c.code, 1) << c.err;
+  EXPECT_NE(c.out.find("FAILED (12 outside the e4m3 tolerance on random data, worst 3.5 x it"), std::string::npos)
+      << c.out;
+  EXPECT_NE(c.out.find("fake-lt-8"), std::string::npos) << c.out;
+  const Captured ok = bench_cli({"--stages", "fp8", "--sizes", "64", "--check"}, fake_factory());
+  EXPECT_EQ(ok.code, 0) << ok.out;
+  EXPECT_NE(ok.out.find("reference, ok"), std::string::npos) << ok.out;
+}
+
+// An fp8 row goes through the results JSON and back (the Kernels view loads such files).
+TEST(BenchSession, Fp8RowsSurviveTheResultsJson) {
+  const KernelRunSnapshot s = run_app({"fp8-tensor"}, {512, 512, 512}, fake_factory());
+  auto back = parse_bench_results(bench_results_json(s.results), "fp8.json");
+  ASSERT_TRUE(back.ok()) << back.error();
+  ASSERT_EQ(back->results.size(), 2u);
+  EXPECT_EQ(describe(back->results[1]), describe(s.results.results[1]));
+  EXPECT_EQ(back->results[1].track, "fp8");
 }
 
 // The results JSON goes through the one file writer: a folder that is not there is a message and

@@ -27,7 +27,7 @@ constexpr long kMaxExtent = 1l << 20;
 const std::vector<OptionSpec>& bench_options() {
   static const std::vector<OptionSpec> o = {
       {"--stages", "LIST",
-       "comma-separated stage ids, or all, conv, or a track (fp32, fp16, hopper, conv-fp16, ...)",
+       "comma-separated stage ids, or all, conv, or a track (fp32, fp16, hopper, fp8, fp8-block, conv-fp16, ...)",
        "all: the GEMM stages, or with --conv the conv stages"},
       {"--sizes", "LIST", "comma-separated N (N x N x N) or MxNxK, each 1..1048576",
        "4096; with --check 1,127x129x65,1000x1500x700,4096"},
@@ -56,6 +56,9 @@ std::string help_text() {
          "accumulate) before timing. Each reference first runs alone, in the same process. Each stage is\n"
          "timed in turns with its reference (the % column) and with the stage before it on its ladder when\n"
          "that is selected too (\"x prev\": that stage's time over this one's).\n"
+         "FP8 stages (tracks fp8, fp8-block: e4m3 in, bf16 out, K a multiple of 16) and their cuBLASLt\n"
+         "references alike are checked per element against the exact product of the dequantized operands in\n"
+         "double: |d - r| <= 2^-7 |r| + ceil(K/32) 2^-13 S on random data, 2^-8 |r| on +-1 data.\n"
          "Exit: 0 all checks passed, 1 a check failed, 2 bad arguments, no GPU or a CUDA error.\n";
 }
 
@@ -172,21 +175,8 @@ Options parse(int argc, char** argv, int first) {
   return o;
 }
 
-// "09-swizzle" -> "9"; a letter where the lesson teaches several stages (registry order): "13b".
-std::string stage_number(const StageDesc& s) {
-  int n = 0;
-  for (const char* p = s.lesson; *p >= '0' && *p <= '9'; ++p) n = n * 10 + (*p - '0');
-  if (n == 0) return "-";
-  int same = 0, before = 0;
-  bool seen = false;
-  for (const StageDesc& x : stage_table())
-    if (std::string_view(x.lesson) == s.lesson) {
-      ++same;
-      if (std::string_view(x.id) == s.id) seen = true;
-      else if (!seen) ++before;
-    }
-  return std::to_string(n) + (same > 1 ? std::string(1, char('a' + before)) : "");
-}
+// The registry's number ("9", "13b", "20a": gemmlab/stage_desc.h derives it), "-" for none.
+std::string stage_number(const StageDesc& s) { return *s.number ? std::string(s.number) : "-"; }
 
 Json registry_json() {
   Json stages = Json::array();
@@ -202,7 +192,15 @@ Json registry_json() {
                       {"smem", s.smem},
                       {"loads", load_name(s.loads)},
                       {"coresident", coresidency_name(s.coresident)}});
-  return {{"stages", stages}};
+  Json tracks = Json::array();
+  for (const TrackDesc& t : kTrackTable)
+    tracks.push_back({{"name", t.name},
+                      {"reference", t.reference},
+                      {"reference_name", find_reference(t.reference)->name},
+                      {"required_sm", t.required_sm},
+                      {"element_bytes", t.element_bytes},
+                      {"rate_unit", t.rate_unit}});
+  return {{"stages", stages}, {"tracks", tracks}};
 }
 
 void print_registry_table() {
@@ -214,6 +212,10 @@ void print_registry_table() {
     std::printf("%-6s %-18s %-30s %-11s %-22s %-13s %-7d %-5d %d\n", stage_number(s).c_str(), s.id, s.name,
                 track_name(s.track), s.lesson, tile, s.threads, s.regs, s.smem);
   }
+  std::printf("\n%-11s %-20s %-34s %-6s %s\n", "track", "reference", "reference name", "GPU", "unit");
+  for (const TrackDesc& t : kTrackTable)
+    std::printf("%-11s %-20s %-34s %-6s %s\n", t.name, t.reference, find_reference(t.reference)->name,
+                t.required_sm ? ("sm_" + std::to_string(t.required_sm)).c_str() : "any", t.rate_unit);
 }
 
 class Progress {
@@ -248,18 +250,26 @@ std::string percent_header(const std::vector<Row>& rows, size_t i) {
   return i == 0 ? "% ref" : "";
 }
 
+void print_failure(const CheckOutcome& c) {
+  if (c.per_element)
+    std::printf("FAILED (%lld outside the e4m3 tolerance on random data, worst %.3g x it; %lld outside 2^-8 |r| on "
+                "+-1 data; %lld non-finite, %lld guard words changed)\n",
+                c.outside, c.worst, c.outside_exact, c.nonfinite, c.guard_hits);
+  else
+    std::printf("FAILED (tolerance %.0e, %lld non-finite, %lld guard words changed)\n", c.tolerance, c.nonfinite,
+                c.guard_hits);
+}
+
 void print_row_tail(const Row& r) {
   if (r.checked) std::printf("%10.2e ", r.check.rel_err);
   else std::printf("%10s ", "-");
   if (r.timed) std::printf("%6d ", r.time.reps);
   else std::printf("%6s ", "-");
   if (!r.rejected.empty()) std::printf("skipped: %s\n", r.rejected.c_str());
-  else if (r.is_reference) std::printf("reference\n");
+  else if (r.checked && !r.check.ok) print_failure(r.check);
+  else if (r.is_reference) std::printf(r.checked ? "reference, ok\n" : "reference\n");
   else if (!r.checked) std::printf("-\n");
-  else if (r.check.ok) std::printf("ok\n");
-  else
-    std::printf("FAILED (tolerance %.0e, %lld non-finite, %lld guard words changed)\n", r.check.tolerance,
-                r.check.nonfinite, r.check.guard_hits);
+  else std::printf("ok\n");
 }
 
 // One table for GEMMs and convolutions: the first reference's % and, for convolutions, the second's.

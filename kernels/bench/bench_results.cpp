@@ -55,18 +55,14 @@ int whole(const Json& obj, const std::string& where, const char* key, long long 
   return static_cast<int>(v.get<long long>());
 }
 
-// The tracks of the registry, by the name the results JSON uses.
-constexpr StageTrack kTracks[] = {StageTrack::fp32,      StageTrack::fp16,      StageTrack::hopper,
-                                  StageTrack::conv_fp16, StageTrack::conv_int8, StageTrack::conv_int4,
-                                  StageTrack::conv_hopper};
+// The tracks of the registry (kTrackTable), by the name the results JSON uses.
 const StageTrack* track_named(const std::string& name) {
-  for (const StageTrack& t : kTracks)
-    if (name == track_name(t)) return &t;
-  return nullptr;
+  const TrackDesc* t = find_track(name);
+  return t ? &t->track : nullptr;
 }
 std::string track_names() {
   std::string out;
-  for (StageTrack t : kTracks) out += (out.empty() ? "" : ", ") + std::string(track_name(t));
+  for (const TrackDesc& t : kTrackTable) out += (out.empty() ? "" : ", ") + std::string(t.name);
   return out;
 }
 

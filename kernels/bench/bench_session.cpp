@@ -44,16 +44,20 @@ void add_once(std::vector<const Reference*>& list, const Reference* r) {
 
 }  // namespace
 
-// The references the entries of this problem's kind need, in the order their entries come.
+// The references the entries of this problem's kind need, in the order their entries come. A
+// check-only session keeps those whose stages are not checked against them (fp8: cuBLASLt has a
+// check of its own, which a check-only run shows too).
 std::vector<const Reference*> BenchSession::references_needed(const Problem& p) const {
   std::vector<const Reference*> refs;
-  if (request_.check_only) return refs;
+  auto add = [&](StageTrack track) {
+    if (request_.check_only && track_desc(track).checked_by_reference) return;
+    for (const Reference* r : backend_.references_for(track)) add_once(refs, r);
+  };
   for (const std::string& id : request_.entries) {
     if (const StageDesc* s = find_stage_desc(id)) {
-      if (is_conv(s->track) == p.is_conv())
-        for (const Reference* r : backend_.references_for(s->track)) add_once(refs, r);
+      if (is_conv(s->track) == p.is_conv()) add(s->track);
     } else if (const Reference* r = backend_.find_reference(id); r && is_conv(r->track) == p.is_conv()) {
-      for (const Reference* same : backend_.references_for(r->track)) add_once(refs, same);
+      add(r->track);
     }
   }
   return refs;
@@ -85,7 +89,7 @@ void BenchSession::run_problem(const Problem& p, const std::function<void(const 
   };
   for (const Reference* r : references_needed(p)) {
     if (cancel && *cancel) return;
-    step(r->id, "timing");
+    step(r->id, request_.check_only ? "checking" : "timing");
     reference_row(*r, p);
     ++done_;
   }
@@ -102,7 +106,13 @@ void BenchSession::reference_row(const Reference& r, const Problem& p) {
   Row row;
   row.stage = r.id, row.track = track_name(r.track), row.problem = p, row.is_reference = true;
   row.rejected = backend_.validate({nullptr, &r}, p);
-  if (row.rejected.empty()) {
+  if (row.rejected.empty())
+    if (const std::optional<CheckOutcome> c = backend_.check_reference(r, p)) {
+      row.check = *c;
+      row.rejected = c->rejected;
+      row.checked = row.rejected.empty();
+    }
+  if (row.rejected.empty() && !request_.check_only) {
     row.time = backend_.time_in_turns({{nullptr, &r}}, p).front();
     row.rejected = row.time.rejected;
     row.timed = row.rejected.empty();
@@ -144,8 +154,9 @@ void BenchSession::entry_row(const std::string& id, const Problem& p) {
   }
   const std::vector<const Reference*> refs = backend_.references_for(s->track);
   row.rejected = backend_.validate({s, nullptr}, p);
-  // A stage is compared with its reference: where that one cannot run this size, neither is checked.
-  if (row.rejected.empty() && !refs.empty())
+  // A stage is compared with its reference: where that one cannot run this size, neither is checked
+  // (fp8: the stage is checked against its own exact reference and timed without cuBLASLt there).
+  if (row.rejected.empty() && !refs.empty() && track_desc(s->track).checked_by_reference)
     for (const Row& r : rows_)
       if (r.is_reference && r.stage == refs[0]->id && r.track == track_name(refs[0]->track) &&
           r.problem.text() == p.text() && !r.rejected.empty())
@@ -163,8 +174,19 @@ void BenchSession::entry_row(const std::string& id, const Problem& p) {
 // one's good, timed row at this size.
 void BenchSession::time_stage(Row& row, const StageDesc& s, const std::vector<const Reference*>& refs,
                               const Problem& p) {
+  // A reference whose own row refused this size is left out of the turns (its time stays 0).
+  auto refused = [&](const Reference* r) {
+    return std::any_of(rows_.begin(), rows_.end(), [&](const Row& x) {
+      return x.is_reference && x.stage == r->id && x.problem.text() == p.text() && !x.rejected.empty();
+    });
+  };
   std::vector<Target> turns{{&s, nullptr}};
-  for (const Reference* r : refs) turns.push_back({nullptr, r});
+  std::vector<size_t> turn_of(refs.size(), 0);  // 0: not timed
+  for (size_t i = 0; i < refs.size(); ++i)
+    if (!refused(refs[i])) {
+      turn_of[i] = turns.size();
+      turns.push_back({nullptr, refs[i]});
+    }
   const StageDesc* before = ladder_previous(s);
   if (before && std::none_of(rows_.begin(), rows_.end(), [&](const Row& r) {
         return r.stage == before->id && r.problem.text() == p.text() && r.timed && r.check.ok;
@@ -179,7 +201,7 @@ void BenchSession::time_stage(Row& row, const StageDesc& s, const std::vector<co
     return;
   }
   for (size_t i = 0; i < refs.size(); ++i)
-    row.against.push_back({refs[i], t[1 + i].rejected.empty() ? t[1 + i].ms : 0.0});
+    row.against.push_back({refs[i], turn_of[i] && t[turn_of[i]].rejected.empty() ? t[turn_of[i]].ms : 0.0});
   if (before) row.previous = before->id, row.previous_ms = t.back().ms;
 }
 
@@ -199,8 +221,9 @@ BenchResult result_of(const Row& r) {
   b.stage = r.stage, b.track = r.track;
   b.m = r.problem.gemm.m, b.n = r.problem.gemm.n, b.k = r.problem.gemm.k;
   b.ms = r.time.ms, b.tflops = r.time.tflops, b.reps = r.time.reps;
-  b.rel_err = r.is_reference ? 0.0 : r.check.rel_err;
-  b.ok = r.is_reference || r.check.ok;
+  // A reference row with a check of its own (cuBLASLt FP8) carries it like a stage's.
+  b.rel_err = r.checked ? r.check.rel_err : 0.0;
+  b.ok = r.checked ? r.check.ok : r.is_reference;
   const Row::Against& first = r.against.front();
   b.reference = first.reference->id, b.reference_name = first.reference->name;
   b.reference_ms = first.ms, b.ratio = r.ratio();

@@ -63,6 +63,10 @@ struct CheckOutcome {
   long long nonfinite = 0;  // NaN/Inf left in the output
   long long guard_hits = 0; // words changed around the output (out-of-bounds writes)
   bool ok = false;
+  // FP8 (kernels/fp8_runner.cu): checked per element against the exact product, not by rel_err.
+  bool per_element = false;
+  long long outside = 0, outside_exact = 0;  // elements outside the tolerance: random, +-1 data
+  double worst = 0;                          // random data: the largest error over its tolerance
 };
 
 struct Timing {
@@ -85,11 +89,15 @@ class Backend {
   virtual std::string validate(const Target& t, const Problem& p) = 0;
   // The stage on fresh random inputs against its first reference.
   virtual CheckOutcome check(const StageDesc& s, const Problem& p) = 0;
+  // A reference's own check, where it has one (cuBLASLt FP8 against the exact product); nullopt:
+  // the reference is what the others are checked against.
+  virtual std::optional<CheckOutcome> check_reference(const Reference&, const Problem&) { return std::nullopt; }
   // The targets timed in turns (one alone: by itself); a Timing per target.
   virtual std::vector<Timing> time_in_turns(const std::vector<Target>& targets, const Problem& p) = 0;
 };
 
-// One row of the session: a reference timed alone, or an entry (checked, then timed in turns).
+// One row of the session: a reference timed alone (and checked, where it has a check of its own),
+// or an entry (checked, then timed in turns).
 struct Row {
   std::string stage;       // id, as the entry named it
   std::string track;       // track_name

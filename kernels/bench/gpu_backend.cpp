@@ -9,14 +9,16 @@ namespace gemmlab::bench {
 namespace {
 
 using kernels::ConvTarget;
+using kernels::Fp8Target;
 using kernels::GpuError;
 
 // A reference row and what the runner runs for it.
 struct GpuReference {
   Reference row;
-  bool conv = false;
-  kernels::Target gemm;  // !conv
+  bool conv = false, fp8 = false;
+  kernels::Target gemm;  // neither
   ConvTarget convolution;  // conv
+  Fp8Target fp8_target = {};  // fp8
 };
 
 class GpuBackend final : public Backend {
@@ -25,15 +27,19 @@ class GpuBackend final : public Backend {
     time_.warmup = t.warmup, time_.reps = t.reps, time_.budget_s = t.budget_s, time_.per_turn = t.per_turn;
     for (kernels::Track track : {kernels::Track::fp32, kernels::Track::fp16}) {
       const kernels::Target target = kernels::Target::cublas(track);
-      refs_.push_back({{target.id(), "cuBLAS", track}, false, target, {}});
+      refs_.push_back({{target.id(), "cuBLAS", track}, false, false, target, {}});
+    }
+    for (kernels::Track track : {kernels::Track::fp8, kernels::Track::fp8_block}) {
+      const Fp8Target target = Fp8Target::cublaslt(track);
+      refs_.push_back({{target.id(), gemm_reference(track)->name, track}, false, true, {}, {}, target});
     }
     for (conv::Element e : {conv::Element::F16, conv::Element::S8, conv::Element::S4}) {
       const ConvTarget target = ConvTarget::im2col_cublas(e);
-      refs_.push_back({{target.id(), "im2col + cuBLAS", conv_track(e)}, true, {}, target});
+      refs_.push_back({{target.id(), "im2col + cuBLAS", conv_track(e)}, true, false, {}, target});
     }
     if (kernels::cudnn_built()) {
       const ConvTarget target = ConvTarget::cudnn(conv::Element::F16);
-      refs_.push_back({{target.id(), "cuDNN", conv_track(conv::Element::F16)}, true, {}, target});
+      refs_.push_back({{target.id(), "cuDNN", conv_track(conv::Element::F16)}, true, false, {}, target});
     }
   }
 
@@ -42,14 +48,15 @@ class GpuBackend final : public Backend {
     return {d.name, d.driver, d.cuda, d.sms, d.clock_mhz, static_cast<long long>(d.l2_bytes)};
   }
 
-  // GEMM: cuBLAS of the stage's operands. Convolution: im2col + cuBLAS of its element type, and
-  // cuDNN for fp16 tensors where the build has it.
+  // GEMM: cuBLAS of the stage's operands; FP8: cuBLASLt with the track's scales. Convolution:
+  // im2col + cuBLAS of its element type, and cuDNN for fp16 tensors where the build has it.
   std::vector<const Reference*> references_for(StageTrack track) const override {
     std::vector<const Reference*> out;
     for (const GpuReference& r : refs_) {
-      const bool serves = !is_conv(track) ? !r.conv && r.gemm.track == operand_track(track)
-                                          : r.conv && r.convolution.element == conv_element(track) &&
-                                                (r.convolution.kind == ConvTarget::Kind::Im2colCublas || out.size() == 1);
+      const bool serves = is_fp8(track)    ? r.fp8 && r.fp8_target.track == track
+                          : !is_conv(track) ? !r.conv && !r.fp8 && r.gemm.track == operand_track(track)
+                                            : r.conv && r.convolution.element == conv_element(track) &&
+                                                  (r.convolution.kind == ConvTarget::Kind::Im2colCublas || out.size() == 1);
       if (serves) out.push_back(&r.row);
     }
     if (is_conv(track) && !kernels::cudnn_built() && !said_no_cudnn_) {
@@ -67,6 +74,7 @@ class GpuBackend final : public Backend {
   }
 
   std::string validate(const Target& t, const Problem& p) override {
+    if (is_fp8_target(t)) return runner_.validate_fp8(gemm(p), fp8_target(t));
     if (!p.is_conv()) return runner_.validate(gemm(p), gemm_target(t));
     try {
       return runner_.validate_conv(*p.conv, conv_target(t));
@@ -78,12 +86,27 @@ class GpuBackend final : public Backend {
 
   CheckOutcome check(const StageDesc& s, const Problem& p) override {
     const kernels::StageInfo& info = *kernels::find_stage(s.id);
-    const kernels::CheckResult c = p.is_conv() ? runner_.check_conv(ConvTarget::of(info), *p.conv)
-                                               : runner_.check(kernels::Target::of(info), gemm(p));
-    return {c.rejected, c.rel_err, kernels::tolerance(s.track), c.nonfinite, c.guard_hits, c.ok};
+    const kernels::CheckResult c = is_fp8(s.track) ? runner_.check_fp8(Fp8Target::of(info), gemm(p))
+                                   : p.is_conv()   ? runner_.check_conv(ConvTarget::of(info), *p.conv)
+                                                   : runner_.check(kernels::Target::of(info), gemm(p));
+    return outcome(c, s.track);
+  }
+
+  // cuBLASLt's FP8 output is checked like a stage's (per element, against the exact product): a
+  // scale layout it reads otherwise than this code writes fails here. cuBLAS and cuDNN are the
+  // references other checks compare with.
+  std::optional<CheckOutcome> check_reference(const Reference& r, const Problem& p) override {
+    const GpuReference& g = of(&r);
+    if (!g.fp8) return std::nullopt;
+    return outcome(runner_.check_fp8(g.fp8_target, gemm(p)), r.track);
   }
 
   std::vector<Timing> time_in_turns(const std::vector<Target>& targets, const Problem& p) override {
+    if (!targets.empty() && is_fp8_target(targets.front())) {
+      std::vector<Fp8Target> turns;
+      for (const Target& t : targets) turns.push_back(fp8_target(t));
+      return timings(runner_.time_fp8(turns, gemm(p), time_));
+    }
     if (!p.is_conv()) {
       std::vector<kernels::Target> turns;
       for (const Target& t : targets) turns.push_back(gemm_target(t));
@@ -125,6 +148,15 @@ class GpuBackend final : public Backend {
   }
   ConvTarget conv_target(const Target& t) const {
     return t.stage ? ConvTarget::of(*kernels::find_stage(t.stage->id)) : of(t.reference).convolution;
+  }
+  bool is_fp8_target(const Target& t) const { return t.stage ? is_fp8(t.stage->track) : of(t.reference).fp8; }
+  Fp8Target fp8_target(const Target& t) const {
+    return t.stage ? Fp8Target::of(*kernels::find_stage(t.stage->id)) : of(t.reference).fp8_target;
+  }
+  static CheckOutcome outcome(const kernels::CheckResult& c, StageTrack track) {
+    CheckOutcome o{c.rejected, c.rel_err, kernels::tolerance(track), c.nonfinite, c.guard_hits, c.ok};
+    o.per_element = c.per_element, o.outside = c.outside, o.outside_exact = c.outside_exact, o.worst = c.worst;
+    return o;
   }
   bool is_cudnn(const Target& t) const {
     return !t.stage && of(t.reference).conv && of(t.reference).convolution.kind == ConvTarget::Kind::Cudnn;

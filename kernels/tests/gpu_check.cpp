@@ -6,7 +6,7 @@
 //   gpu_check                       the full test
 //   gpu_check --sanitizer           small sizes, host reference only (no cuBLAS kernels in the
 //                                   sanitizer's trace): what run_sanitizer.sh runs
-//   gpu_check --stages a,b          only these stages (ids or tracks: fp32, fp16, hopper, conv-fp16, ...)
+//   gpu_check --stages a,b          only these stages (ids or tracks: fp32, fp16, hopper, fp8, conv-fp16, ...)
 //   gpu_check --probe               77 when there is no GPU, else 0
 #include <cstdio>
 #include <algorithm>
@@ -106,10 +106,34 @@ void report(Tally& t, const std::string& what, const Size& p, const CheckResult&
     return;
   }
   const bool ok = r.ok;
-  std::printf("  %s  %-18s %-16s rel_err %.3e (< %.0e)  non-finite %lld  guard %lld\n",
-              ok ? "ok  " : "FAIL", what.c_str(), text(p).c_str(), r.rel_err, tolerance(tr),
-              r.nonfinite, r.guard_hits);
+  if (r.per_element)  // FP8: per element, against the exact product (fp8_runner.cu)
+    std::printf("  %s  %-18s %-16s outside %lld (+-1 data: %lld), worst %.3f of the tolerance, rel_err %.3e  "
+                "non-finite %lld  guard %lld\n",
+                ok ? "ok  " : "FAIL", what.c_str(), text(p).c_str(), r.outside, r.outside_exact, r.worst, r.rel_err,
+                r.nonfinite, r.guard_hits);
+  else
+    std::printf("  %s  %-18s %-16s rel_err %.3e (< %.0e)  non-finite %lld  guard %lld\n",
+                ok ? "ok  " : "FAIL", what.c_str(), text(p).c_str(), r.rel_err, tolerance(tr),
+                r.nonfinite, r.guard_hits);
   ok ? ++t.passed : ++t.failed;
+}
+
+// FP8: K a multiple of 16 (TMA), partial tiles in M, N and K, N odd and N % 8 != 0 (the direct
+// bf16 stores), one full unit; small enough for the host reference and the sanitizers.
+const Problem kFp8SmallSizes[] = {{1, 1, 16}, {129, 257, 144}, {130, 255, 48}, {256, 256, 128}, {77, 1000, 272}};
+const Problem kFp8Sizes[] = {{4096, 4096, 4096}, {1000, 1500, 2048}, {4000, 3000, 2000}, {777, 1531, 4112},
+                             {8192, 8192, 8192}, {4096, 7168, 16384}};
+
+void check_fp8_stage(Runner& runner, Tally& t, const StageInfo& s, bool sanitizer) {
+  const Fp8Target target = Fp8Target::of(s);
+  for (const Problem& p : kFp8SmallSizes) report(t, "host", p, runner.check_fp8_host(target, p), s.track);
+  if (sanitizer) return;
+  for (const Problem& p : kFp8Sizes) report(t, "gpu double", p, runner.check_fp8(target, p), s.track);
+  // K = 1000: rows of 1000 bytes, which TMA cannot stride: refused with the rule.
+  const CheckResult r = runner.check_fp8(target, {1024, 1024, 1000});
+  const bool named = r.rejected.find("K must be a multiple of 16") != std::string::npos;
+  std::printf("  %s  refuses K = 1000: %s\n", named ? "ok  " : "FAIL", r.rejected.c_str());
+  named ? ++t.passed : ++t.failed;
 }
 
 }  // namespace
@@ -163,11 +187,22 @@ int main(int argc, char** argv) {
       }
     }
 
+    // cuBLASLt FP8 (both scalings) against the exact product on the host (fp8_runner.cu).
+    if (!sanitizer && runner.device().cc_major == 9) {
+      std::printf("cuBLASLt FP8 references vs host double:\n");
+      for (Track tr : {Track::fp8, Track::fp8_block})
+        for (const Problem& p : kFp8SmallSizes) report(t, Fp8Target::cublaslt(tr).id(), p, runner.check_fp8_host(Fp8Target::cublaslt(tr), p), tr);
+    }
+
     for (const StageInfo& s : stage_registry()) {
       if (!only.empty() && std::find(only.begin(), only.end(), s.id) == only.end() &&
           std::find(only.begin(), only.end(), track_name(s.track)) == only.end())
         continue;
       std::printf("%s (%s, %s):\n", s.id, s.name, track_name(s.track));
+      if (is_fp8(s.track)) {
+        check_fp8_stage(runner, t, s, sanitizer);
+        continue;
+      }
       if (is_conv(s.track)) {
         const ConvTarget target = ConvTarget::of(s);
         for (const conv::Shape& c : small_convs(conv::elements_per_vector(target.element))) {

@@ -28,6 +28,9 @@ DeviceDesc hopper_base() {
   d.mma_sync_s8_tops = 1285;
   d.mma_sync_s4_tops = 34;
   d.wgmma_f16_tflops = 989.4;
+  // The datasheets' dense FP8 tensor rate (3,958 TFLOPS with sparsity, half without): wgmma k32
+  // e4m3 takes as long as k16 f16, twice the multiply-adds.
+  d.wgmma_e4m3_tflops = 2 * d.wgmma_f16_tflops;
   return d;
 }
 
@@ -39,7 +42,7 @@ DeviceDesc h100() {
   d.dram_tb_s = 3.35;         // H100 SXM5 datasheet: HBM3, 3.35 TB/s
   d.rate_notes =
       "FP32 66.9 TFLOP/s (132 SMs x 128 FFMA lanes x 2 x 1.98 GHz); wgmma 989.4 TFLOP/s (H100 SXM5 "
-      "datasheet, dense FP16 tensor); mma.sync f16 634 TFLOP/s, s8 1285, s4 34 TOP/s (measured, "
+      "datasheet, dense FP16 tensor), e4m3 1978.8 (dense FP8 tensor); mma.sync f16 634 TFLOP/s, s8 1285, s4 34 TOP/s (measured, "
       "hardware_rules.md); DRAM 3.35 TB/s (datasheet).";
   d.notes =
       "132 SMs and 50 MB L2 (52428800 B as cudaDeviceProp reports): H100 whitepaper. Per-SM limits: "
@@ -56,7 +59,7 @@ DeviceDesc h200() {
   d.dram_tb_s = 4.8;          // H200 datasheet: HBM3e, 4.8 TB/s
   d.rate_notes =
       "FP32 66.9 TFLOP/s (132 SMs x 128 FFMA lanes x 2 x 1.98 GHz); wgmma 989.4 TFLOP/s (H200 "
-      "datasheet, dense FP16 tensor); mma.sync f16 634 TFLOP/s, s8 1285, s4 34 TOP/s (measured, "
+      "datasheet, dense FP16 tensor), e4m3 1978.8 (dense FP8 tensor); mma.sync f16 634 TFLOP/s, s8 1285, s4 34 TOP/s (measured, "
       "hardware_rules.md); DRAM 4.8 TB/s (datasheet).";
   d.notes =
       "Read with cudaGetDeviceProperties on the lab's H200 (CUDA 13.0): 132 SMs, l2CacheSize "

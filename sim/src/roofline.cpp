@@ -11,6 +11,7 @@ const char* math_name(MathOp m) {
     case MathOp::Ffma: return "FP32 FFMA";
     case MathOp::MmaSyncF16: return "mma.sync f16";
     case MathOp::WgmmaF16: return "wgmma f16";
+    case MathOp::WgmmaE4m3: return "wgmma e4m3";
     case MathOp::MmaSyncS8: return "mma.sync s8";
     case MathOp::MmaSyncS4: return "mma.sync s4";
   }
@@ -22,6 +23,7 @@ std::vector<Roof> device_roofs(const DeviceDesc& d) {
   const Roof all[] = {{MathOp::Ffma, math_name(MathOp::Ffma), d.fp32_tflops},
                       {MathOp::MmaSyncF16, math_name(MathOp::MmaSyncF16), d.mma_sync_f16_tflops},
                       {MathOp::WgmmaF16, math_name(MathOp::WgmmaF16), d.wgmma_f16_tflops},
+                      {MathOp::WgmmaE4m3, math_name(MathOp::WgmmaE4m3), d.wgmma_e4m3_tflops},
                       {MathOp::MmaSyncS8, math_name(MathOp::MmaSyncS8), d.mma_sync_s8_tops},
                       {MathOp::MmaSyncS4, math_name(MathOp::MmaSyncS4), d.mma_sync_s4_tops}};
   std::vector<Roof> out;
@@ -72,7 +74,7 @@ std::optional<GemmOperands> gemm_operands(std::string_view id, const DeviceDesc&
     if (is_conv(r->track)) return std::nullopt;
     // A GPU without wgmma runs the reference's f16 GEMM on mma.sync.
     const MathOp math = r->math == MathOp::WgmmaF16 && d.wgmma_f16_tflops <= 0 ? MathOp::MmaSyncF16 : r->math;
-    return GemmOperands{math, double(track_desc(r->track).element_bytes), 4};
+    return GemmOperands{math, double(track_desc(r->track).element_bytes), double(track_desc(r->track).c_element_bytes)};
   }
   const StageDesc* s = find_stage_desc(id);
   if (s == nullptr || is_conv(s->track)) return std::nullopt;

@@ -61,8 +61,17 @@ TEST(Roofline, EachStageHasItsInstructionsRoof) {
   auto p = place_on_roofline(a100, MathOp::WgmmaF16, {4096, 4096, 4096}, 2, 4, 100);
   ASSERT_FALSE(p.ok());
   EXPECT_NE(p.error().find("the A100 SXM4 has no wgmma f16 rate"), std::string::npos) << p.error();
-  EXPECT_EQ(device_roofs(h200).size(), 5u);
+  EXPECT_EQ(device_roofs(h200).size(), 6u);
   EXPECT_EQ(device_roofs(a100).size(), 4u);
+  // FP8: e4m3 wgmma, twice the f16 roof (the datasheets' dense FP8 tensor rate), 1-byte operands
+  // and a bf16 D; no such roof on an A100.
+  EXPECT_EQ(gemm_operands("fp8-tensor", h200)->math, MathOp::WgmmaE4m3);
+  EXPECT_EQ(gemm_operands("fp8-tensor", h200)->ab_bytes, 1);
+  EXPECT_EQ(gemm_operands("fp8-tensor", h200)->c_bytes, 2);
+  EXPECT_EQ(gemm_operands("cublaslt-fp8", h200)->c_bytes, 2);
+  EXPECT_DOUBLE_EQ(roof_for(h200, MathOp::WgmmaE4m3)->rate, 1978.8);
+  EXPECT_DOUBLE_EQ(roof_for(*device_preset("h100"), MathOp::WgmmaE4m3)->rate, 2 * 989.4);
+  EXPECT_FALSE(roof_for(a100, MathOp::WgmmaE4m3).has_value());
 }
 
 TEST(Roofline, RefusesNonsense) {

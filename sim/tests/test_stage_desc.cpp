@@ -75,13 +75,24 @@ TEST(StageTable, NumberAndNameComeFromTheLesson) {
     EXPECT_EQ(std::string(s.name), number + " " + s.short_name);
     const std::string leaf = folder.substr(folder.find('/') + 1);
     EXPECT_EQ(std::stoi(leaf), std::stoi(number));
-    EXPECT_EQ(folder.substr(0, folder.find('/')), is_conv(s.track) ? "conv" : track_name(s.track));
+    EXPECT_EQ(folder.substr(0, folder.find('/')), is_conv(s.track) ? "conv" : is_fp8(s.track) ? "fp8" : track_name(s.track));
+    // A folder that names a letter ("13a_split_k") names the number's.
+    if (const char letter = stage_rows::folder_letter(s.folder)) {
+      EXPECT_EQ(number.back(), letter);
+    }
   }
+  // Stage 20a is the fp8 lesson's first: its folder gives the letter while it is the lesson's only row.
+  EXPECT_STREQ(find_stage_desc("fp8-tensor")->number, "20a");
+  EXPECT_STREQ(find_stage_desc("fp8-tensor")->name, "20a FP8 per-tensor scales");
+  EXPECT_EQ(stage_rows::folder_letter("fp8/20a_fp8_tensor"), 'a');
+  EXPECT_EQ(stage_rows::folder_letter("fp32/02_naive"), 0);
+  EXPECT_EQ(stage_rows::folder_letter("hopper/15_tma"), 0);
+  EXPECT_EQ(stage_numbers_of(StageTrack::fp8), "20a");
 }
 
 // The track table: one row per track, with its operands, GPU and reference.
 TEST(TrackTable, EveryTrackHasOneRowAndAReference) {
-  EXPECT_EQ(std::size(kTrackTable), 7u);
+  EXPECT_EQ(std::size(kTrackTable), 9u);
   for (const TrackDesc& t : kTrackTable) {
     SCOPED_TRACE(t.name);
     EXPECT_EQ(&track_desc(t.track), &t);
@@ -89,15 +100,37 @@ TEST(TrackTable, EveryTrackHasOneRowAndAReference) {
     ASSERT_NE(find_reference(t.reference), nullptr);
     EXPECT_EQ(&track_reference(t.track), find_reference(t.reference));
     EXPECT_EQ(t.conv, t.peer != nullptr);  // the convolutions also time cuDNN
-    EXPECT_FALSE(stages_of_track(t.track).empty());
+    // (fp8-block's stage 20b comes with its kernel: until then its track lists none.)
+    if (t.track != StageTrack::fp8_block) {
+      EXPECT_FALSE(stages_of_track(t.track).empty());
+    }
   }
-  EXPECT_EQ(find_track("fp8"), nullptr);
+  EXPECT_EQ(find_track("int8"), nullptr);
   EXPECT_STREQ(track_desc(StageTrack::hopper).reference, "cublas-fp16");
   EXPECT_STREQ(track_desc(StageTrack::conv_int4).rate_unit, "TOP/s");
   EXPECT_EQ(track_desc(StageTrack::fp32).tolerance, 1e-5);
   EXPECT_EQ(conv_track(conv::Element::S8), StageTrack::conv_int8);
   EXPECT_EQ(gemm_reference(StageTrack::fp32)->kind, ReferenceKind::CublasSgemm);
   EXPECT_EQ(gemm_reference(StageTrack::conv_fp16), nullptr);
+  // The FP8 tracks: e4m3 operands, bf16 D row-major, sm_90, each with its cuBLASLt reference.
+  for (StageTrack fp8 : {StageTrack::fp8, StageTrack::fp8_block}) {
+    const TrackDesc& t = track_desc(fp8);
+    EXPECT_TRUE(is_fp8(fp8));
+    EXPECT_EQ(t.required_sm, 90);
+    EXPECT_EQ(t.element_bytes, 1);
+    EXPECT_EQ(t.c_element_bytes, 2);
+    EXPECT_EQ(t.c_order, MatrixOrder::RowMajor);
+    EXPECT_FALSE(t.checked_by_reference);
+    EXPECT_STREQ(t.rate_unit, "TFLOP/s");
+    EXPECT_EQ(operand_track(fp8), fp8);
+    EXPECT_EQ(gemm_reference(fp8), &track_reference(fp8));
+  }
+  EXPECT_STREQ(find_track("fp8-block")->reference, "cublaslt-fp8-block");
+  EXPECT_EQ(gemm_reference(StageTrack::fp8)->kind, ReferenceKind::CublasLtFp8);
+  EXPECT_EQ(gemm_reference(StageTrack::fp8_block)->kind, ReferenceKind::CublasLtFp8Block);
+  EXPECT_FALSE(is_fp8(StageTrack::hopper));
+  EXPECT_TRUE(track_desc(StageTrack::hopper).checked_by_reference);
+  EXPECT_EQ(track_desc(StageTrack::fp16).c_element_bytes, 4);
   // The stages of a track in ladder order.
   const auto fp16 = stages_of_track(StageTrack::fp16);
   ASSERT_EQ(fp16.size(), 5u);
@@ -107,13 +140,15 @@ TEST(TrackTable, EveryTrackHasOneRowAndAReference) {
 
 // References are rows too: ids distinct from every stage's.
 TEST(ReferenceTable, ReferencesAreRowsWithOwnIds) {
-  EXPECT_EQ(std::size(kReferenceTable), 4u);
+  EXPECT_EQ(std::size(kReferenceTable), 6u);
   for (const ReferenceDesc& r : kReferenceTable) {
     SCOPED_TRACE(r.id);
     EXPECT_EQ(find_stage_desc(r.id), nullptr);
     EXPECT_EQ(&reference_of_kind(r.kind), &r);
   }
   EXPECT_STREQ(find_reference("cudnn")->name, "cuDNN (graph API)");
+  EXPECT_EQ(find_reference("cublaslt-fp8")->track, StageTrack::fp8);
+  EXPECT_EQ(find_reference("cublaslt-fp8-block")->math, MathOp::WgmmaE4m3);
   EXPECT_EQ(find_reference("naive"), nullptr);
 }
 
@@ -127,9 +162,9 @@ TEST(StageTable, SimulatorBehaviourIsTyped) {
     clusters += s.cluster_m > 1;
     EXPECT_EQ(s.smem_mix == SmemMix::None, !s.has_tile()) << s.id;
   }
-  EXPECT_EQ(persistent, 1);
+  EXPECT_EQ(persistent, 2);  // stages 19a and 20a
   EXPECT_EQ(dispatchers, 1);
-  EXPECT_EQ(clusters, 3);  // stages 18, 19a, and 19b's facts of its default pick (19a's)
+  EXPECT_EQ(clusters, 4);  // stages 18, 19a, 19b's facts of its default pick (19a's) and 20a
   EXPECT_EQ(find_stage_desc("cluster")->cluster_m, 2);
   EXPECT_EQ(find_stage_desc("persistent")->schedule, BlockSchedule::Persistent);
   EXPECT_EQ(find_stage_desc("smem-swizzle")->smem_mix, SmemMix::MmaSyncLdmatrixSwizzled);
@@ -170,6 +205,28 @@ TEST(StageTable, HopperStagesAreFp16ProblemsOnSm90) {
   EXPECT_STREQ(track_name(t.track), "hopper");
 }
 
+// Stage 20a: the e4m3 problem (1-byte operands, bf16 D row-major) on stage 19's machinery.
+TEST(StageTable, Fp8TensorIsAnE4m3ProblemOnSm90) {
+  const StageDesc& s = *find_stage_desc("fp8-tensor");
+  EXPECT_EQ(s.track, StageTrack::fp8);
+  EXPECT_STREQ(s.lesson, "20-fp8");
+  EXPECT_STREQ(s.folder, "fp8/20a_fp8_tensor");
+  EXPECT_EQ(stage_of_kernel("void gemmlab::kernels::fp8::fp8_tensor_kernel<(gemmlab::kernels::fp8::Epilogue)1>(...)"),
+            &s);
+  EXPECT_EQ(s.element_bytes(), 1);
+  EXPECT_EQ(s.c_element_bytes(), 2);
+  EXPECT_EQ(s.c_order(), MatrixOrder::RowMajor);
+  EXPECT_EQ(s.math, MathOp::WgmmaE4m3);
+  // 128 x 256 x 128 (k in bytes), 3 warpgroups, 4 x 48 KB stages + 2 x 16 KB D staging + 1 KB + barriers.
+  EXPECT_EQ(s.tile_m, 128);
+  EXPECT_EQ(s.tile_n, 256);
+  EXPECT_EQ(s.tile_k, 128);
+  EXPECT_EQ(s.threads, 384);
+  EXPECT_EQ(s.smem, 4 * 49152 + 2 * 16384 + 1024 + 64);
+  EXPECT_EQ(s.cluster_m, 2);
+  EXPECT_EQ(ladder_previous(s), nullptr);  // the first of its ladder
+}
+
 // The stage each one is timed against in the bench: the one before it with the same operands.
 TEST(StageTable, LadderPreviousIsTheStageBeforeWithTheSameOperands) {
   auto previous = [](const char* id) -> std::string {
@@ -187,13 +244,14 @@ TEST(StageTable, LadderPreviousIsTheStageBeforeWithTheSameOperands) {
   EXPECT_EQ(previous("persistent"), "cluster");
   EXPECT_EQ(previous("conv-int8"), "none");  // the conv bench compares im2col + cuBLAS and cuDNN
   EXPECT_EQ(previous("conv-wgmma"), "none");
+  EXPECT_EQ(previous("fp8-tensor"), "none");  // the e4m3 problem: a ladder of its own
   // A copy of a table entry (the kernels' StageInfo) finds the same stage.
   const StageDesc copy = *find_stage_desc("wgmma");
   ASSERT_NE(ladder_previous(copy), nullptr);
   EXPECT_STREQ(ladder_previous(copy)->id, "tma");
   int firsts = 0;
   for (const StageDesc& s : stage_table()) firsts += !is_conv(s.track) && !ladder_previous(s);
-  EXPECT_EQ(firsts, 2);
+  EXPECT_EQ(firsts, 3);  // naive-uncoalesced, mma-sync, fp8-tensor
 }
 
 // The conv stages: one per element type, listed at their largest tile (stage 10's), lesson 14.

@@ -13,7 +13,7 @@ t0=$(date +%s)
 stamp() { echo "[$(( $(date +%s) - t0 ))s] $*"; }
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$OUT/device.txt"
 stamp build
-bash kernels/lab/tools/gpu_build.sh "$OUT/build.log" gemmlab gpu_check app_kernel_run stream_hold_test fp8_bench
+bash kernels/lab/tools/gpu_build.sh "$OUT/build.log" gemmlab gpu_check app_kernel_run stream_hold_test fp8_gpu_test
 rc=$?
 grep -E "error|warning: .*C75" "$OUT/build.log" | head -20
 if [ $rc -ne 0 ]; then tail -30 "$OUT/build.log"; exit 1; fi

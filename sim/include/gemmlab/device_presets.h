@@ -43,6 +43,7 @@ struct DeviceDesc {
   double mma_sync_s8_tops = 0;
   double mma_sync_s4_tops = 0;
   double wgmma_f16_tflops = 0;    // Hopper's wgmma, f16 in, f32 accumulate (0: no wgmma)
+  double wgmma_e4m3_tflops = 0;   // Hopper's wgmma, e4m3 in, f32 accumulate (0: no FP8 wgmma)
   double dram_tb_s = 0;
   std::string rate_notes;
   std::string notes;      // sources and assumptions, shown by the CLI and the app

@@ -13,6 +13,7 @@
 #include "gemmlab/auto_dispatch.h"
 #include "gemmlab/conv_problem.h"
 #include "gemmlab/fp16_shapes.h"
+#include "gemmlab/fp8_shapes.h"
 #include "gemmlab/hopper_shapes.h"
 #include "gemmlab/l2_model.h"
 #include "gemmlab/raster_analysis.h"
@@ -24,13 +25,14 @@ namespace gemmlab {
 // The operand tracks (kTrackTable below says what each one is): fp32 and fp16, the Ampere-style
 // ladders (any sm_80+ GPU); hopper: TMA and wgmma on the fp16 problem (sm_90a); conv_*: implicit-GEMM
 // convolutions (gemmlab/conv_problem.h) of fp16, int8 or int4 tensors; conv_hopper: the fp16
-// convolution with TMA and wgmma (sm_90a).
-enum class StageTrack { fp32, fp16, hopper, conv_fp16, conv_int8, conv_int4, conv_hopper };
+// convolution with TMA and wgmma (sm_90a); fp8 and fp8_block: e4m3 GEMMs with bf16 output, per-tensor
+// or block scales (sm_90a).
+enum class StageTrack { fp32, fp16, hopper, conv_fp16, conv_int8, conv_int4, conv_hopper, fp8, fp8_block };
 // How two co-resident blocks of one SM progress (l2_progress.h, kernels/lab/L2_VALIDATION.md).
 enum class Coresidency { OlderFirst, Even };
 // The instruction that does a stage's multiply-adds: FP32 FFMA, mma.sync (f16 in f32 out, s8, s4)
-// or Hopper's wgmma (f16 in f32 out).
-enum class MathOp { Ffma, MmaSyncF16, MmaSyncS8, MmaSyncS4, WgmmaF16 };
+// or Hopper's wgmma (f16 in f32 out; e4m3 in f32 out, twice the f16 rate).
+enum class MathOp { Ffma, MmaSyncF16, MmaSyncS8, MmaSyncS4, WgmmaF16, WgmmaE4m3 };
 // Which shared-memory instructions a stage's kernel issues, as the simulator rebuilds them
 // (gemmlab/kernel_smem_mix.h builds each from the kernel's own addressing headers):
 //   None                no shared memory (the naive stages);
@@ -70,10 +72,19 @@ struct TrackDesc {
   const char* reference;      // the reference row a stage's time ratio divides by
   const char* peer;           // a second reference timed beside it, or nullptr
   const char* rate_unit;      // "TFLOP/s", or "TOP/s" for the integer tracks
-  double tolerance;           // relative Frobenius error allowed against the reference
+  double tolerance;           // relative Frobenius error allowed against the reference; fp8: per
+                              // element (kernels/fp8_runner.cu), |d - r| <= tolerance |r| + ceil(K/32) 2^-13 S
+  // Added after the first tracks (their rows keep the defaults):
+  int c_element_bytes = 4;    // C / D: f32 on the GEMM tracks, bf16 on the fp8 ones
+  MatrixOrder c_order = MatrixOrder::ColumnMajor;  // fp8: D row-major (ldd = N)
+  // true: a stage is checked against its reference row's output (a stage cannot be checked where
+  // that reference refuses the size); false: against an exact host / GPU reference of its own
+  // (fp8: double sums of the dequantized operands), the reference row only timed beside it.
+  bool checked_by_reference = true;
 };
 
-// C is f32 and column-major on every GEMM track (a conv stage's C is NPQK, row-major in its GEMM).
+// C is f32 and column-major on the fp32 / fp16 / hopper tracks (a conv stage's C is NPQK, row-major in
+// its GEMM); the fp8 tracks write D in bf16, row-major.
 inline constexpr TrackDesc kTrackTable[] = {
     {StageTrack::fp32, "fp32", StageTrack::fp32, 0, false, conv::Element::F16, 4, MatrixOrder::ColumnMajor,
      "cublas-fp32", nullptr, "TFLOP/s", 1e-5},
@@ -89,6 +100,12 @@ inline constexpr TrackDesc kTrackTable[] = {
      MatrixOrder::RowMajor, "im2col-cublas", "cudnn", "TOP/s", 1e-5},
     {StageTrack::conv_hopper, "conv-hopper", StageTrack::conv_fp16, 90, true, conv::Element::F16, 2,
      MatrixOrder::RowMajor, "im2col-cublas", "cudnn", "TFLOP/s", 2e-3},
+    // A e4m3 row-major M x K, B e4m3 N x K (K contiguous, a_order / b_order's column-major K x N),
+    // D bf16 row-major: cuBLASLt's FP8 "TN". Tolerance 2^-7: bf16's 8 bits, one of margin.
+    {StageTrack::fp8, "fp8", StageTrack::fp8, 90, false, conv::Element::F16, 1, MatrixOrder::RowMajor,
+     "cublaslt-fp8", nullptr, "TFLOP/s", 0.0078125, 2, MatrixOrder::RowMajor, false},
+    {StageTrack::fp8_block, "fp8-block", StageTrack::fp8_block, 90, false, conv::Element::F16, 1,
+     MatrixOrder::RowMajor, "cublaslt-fp8-block", nullptr, "TFLOP/s", 0.0078125, 2, MatrixOrder::RowMajor, false},
 };
 
 constexpr const TrackDesc& track_desc(StageTrack t) {
@@ -97,12 +114,12 @@ constexpr const TrackDesc& track_desc(StageTrack t) {
   return kTrackTable[0];  // unreachable: every track has its row (static_assert below)
 }
 constexpr bool every_track_has_one_row() {
-  for (int t = 0; t <= int(StageTrack::conv_hopper); ++t) {
+  for (int t = 0; t <= int(StageTrack::fp8_block); ++t) {
     int rows = 0;
     for (const TrackDesc& d : kTrackTable) rows += int(d.track) == t;
     if (rows != 1) return false;
   }
-  return std::size(kTrackTable) == size_t(StageTrack::conv_hopper) + 1;
+  return std::size(kTrackTable) == size_t(StageTrack::fp8_block) + 1;
 }
 static_assert(every_track_has_one_row());
 
@@ -114,6 +131,8 @@ constexpr const TrackDesc* find_track(std::string_view name) {
 }
 constexpr const char* track_name(StageTrack t) { return track_desc(t).name; }
 constexpr bool is_conv(StageTrack t) { return track_desc(t).conv; }
+// The e4m3 GEMMs with bf16 D (kernels/fp8_runner.cu runs them, not the fp32 / fp16 runner).
+constexpr bool is_fp8(StageTrack t) { return t == StageTrack::fp8 || t == StageTrack::fp8_block; }
 // The operands a track's stages read: the hopper track solves the fp16 track's problem.
 constexpr StageTrack operand_track(StageTrack t) { return track_desc(t).operands; }
 // The GPU a track's kernels need: 0 = any the build targets, 90 = exactly sm_90 (Hopper, sm_90a code).
@@ -132,7 +151,9 @@ enum class ReferenceKind {
   CublasSgemm,    // cublasSgemm(N, N), CUBLAS_DEFAULT_MATH (no TF32)
   CublasGemmEx,   // cublasGemmEx(T, N), fp16 in, fp32 compute and out
   Im2colCublas,   // the explicit im2col kernel + cublasGemmEx (int8 / int4 widened to fp16 exactly)
-  Cudnn           // cuDNN's graph API, when the build found cuDNN
+  Cudnn,          // cuDNN's graph API, when the build found cuDNN
+  CublasLtFp8,      // cublasLtMatmul e4m3 x e4m3 -> bf16, per-tensor scales, FAST_ACCUM (fp8_runner.cu)
+  CublasLtFp8Block  // the same with A / B scale modes VEC128_32F / BLK128x128_32F
 };
 struct ReferenceDesc {
   const char* id;       // results JSON's "stage" of its rows
@@ -149,6 +170,10 @@ inline constexpr ReferenceDesc kReferenceTable[] = {
     {"im2col-cublas", "im2col + cuBLAS", "im2col + cuBLAS", ReferenceKind::Im2colCublas, StageTrack::conv_fp16,
      MathOp::WgmmaF16},
     {"cudnn", "cuDNN (graph API)", "cuDNN", ReferenceKind::Cudnn, StageTrack::conv_fp16, MathOp::WgmmaF16},
+    {"cublaslt-fp8", "cuBLASLt FP8 (per-tensor scales)", "cuBLASLt e4m3", ReferenceKind::CublasLtFp8,
+     StageTrack::fp8, MathOp::WgmmaE4m3},
+    {"cublaslt-fp8-block", "cuBLASLt FP8 (block scales)", "cuBLASLt e4m3 blk", ReferenceKind::CublasLtFp8Block,
+     StageTrack::fp8_block, MathOp::WgmmaE4m3},
 };
 // nullptr when no reference has this id.
 constexpr const ReferenceDesc* find_reference(std::string_view id) {
@@ -163,11 +188,15 @@ constexpr const ReferenceDesc& reference_of_kind(ReferenceKind k) {
 }
 // The reference a track's ratios divide by (cuBLAS of its operands, or im2col + cuBLAS).
 constexpr const ReferenceDesc& track_reference(StageTrack t) { return *find_reference(track_desc(t).reference); }
-// The GEMM reference of an operand track (fp32 / fp16): the row of kind Cublas* with these operands.
+// The GEMM reference of an operand track (fp32 / fp16 / fp8 / fp8-block): the row of kind Cublas*
+// with these operands.
+constexpr bool is_gemm_reference(ReferenceKind k) {
+  return k == ReferenceKind::CublasSgemm || k == ReferenceKind::CublasGemmEx || k == ReferenceKind::CublasLtFp8 ||
+         k == ReferenceKind::CublasLtFp8Block;
+}
 constexpr const ReferenceDesc* gemm_reference(StageTrack operands) {
   for (const ReferenceDesc& r : kReferenceTable)
-    if ((r.kind == ReferenceKind::CublasSgemm || r.kind == ReferenceKind::CublasGemmEx) && r.track == operands)
-      return &r;
+    if (is_gemm_reference(r.kind) && r.track == operands) return &r;
   return nullptr;
 }
 // Compares ids only: GCC under -fsanitize does not fold a pointer into a table against nullptr.
@@ -212,8 +241,8 @@ struct StageDesc {
   int element_bytes() const { return track_desc(track).element_bytes; }
   MatrixOrder a_order() const { return track_desc(track).a_order; }
   MatrixOrder b_order() const { return MatrixOrder::ColumnMajor; }
-  MatrixOrder c_order() const { return MatrixOrder::ColumnMajor; }
-  int c_element_bytes() const { return 4; }
+  MatrixOrder c_order() const { return track_desc(track).c_order; }
+  int c_element_bytes() const { return track_desc(track).c_element_bytes; }
 };
 
 namespace stage_rows {
@@ -231,8 +260,18 @@ constexpr int lesson_number(const char* lesson) {
 }
 constexpr bool same_text(const char* a, const char* b) { return std::string_view(a) == std::string_view(b); }
 
+// The letter a stage folder's name gives its number: "fp8/20a_fp8_tensor" -> 'a', "fp32/02_naive" -> 0.
+constexpr char folder_letter(const char* folder) {
+  const char* name = folder;
+  for (const char* p = folder; *p; ++p)
+    if (*p == '/') name = p + 1;
+  while (*name >= '0' && *name <= '9') ++name;
+  return *name >= 'a' && *name <= 'z' && name[1] == '_' ? *name : char(0);
+}
+
 // Every row with its number and name: the number is its lesson's, followed by a letter when the
-// lesson teaches several stages ("13a", "13b", in row order).
+// lesson teaches several stages ("13a", "13b", in row order), or when its folder names one: a
+// lesson whose later stages have no row yet ("20a" before 20b's row is in).
 template <size_t N>
 constexpr std::array<StageDesc, N> with_labels(const StageDesc (&rows)[N]) {
   std::array<StageDesc, N> out{};
@@ -252,6 +291,7 @@ constexpr std::array<StageDesc, N> with_labels(const StageDesc (&rows)[N]) {
     if (n >= 10) put(char('0' + n / 10));
     put(char('0' + n % 10));
     if (same > 1) put(char('a' + before));
+    else if (folder_letter(s.folder)) put(folder_letter(s.folder));
     for (size_t k = 0; k < at && k + 1 < sizeof(s.number); ++k) s.number[k] = s.name[k];
     put(' ');
     for (const char* p = s.short_name; *p; ++p) put(*p);

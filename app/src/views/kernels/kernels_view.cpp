@@ -279,16 +279,19 @@ class KernelsView final : public View {
   }
 
   // Bar and point colours, and the legend that names them.
-  enum BarColour { kFp32, kFp16, kHopper, kConv, kReference, kWrong };
+  enum BarColour { kFp32, kFp16, kHopper, kConv, kReference, kWrong, kFp8 };
   static Rgba bar_colour(BarColour c) {
     static const Rgba colours[] = {rgba(110, 200, 120), rgba(90, 170, 240), rgba(240, 160, 60),
-                                   rgba(200, 120, 220), rgba(150, 150, 160), rgba(220, 70, 70)};
+                                   rgba(200, 120, 220), rgba(150, 150, 160), rgba(220, 70, 70),
+                                   rgba(240, 220, 80)};
     return colours[c];
   }
   static Rgba track_colour(const BenchResult& x) {
+    const TrackDesc* track = find_track(x.track);
     return bar_colour(x.is_reference() ? kReference : !x.ok ? kWrong
                       : x.track == "fp16" ? kFp16
                       : x.track == "hopper" ? kHopper
+                      : track && is_fp8(track->track) ? kFp8
                       : x.is_conv ? kConv : kFp32);
   }
 
@@ -341,7 +344,8 @@ class KernelsView final : public View {
       note_text(tr("No results for these stages at this size in this file."));
     }
     legend_swatches(tr("bars"), {{bar_colour(kFp32), tr("fp32")}, {bar_colour(kFp16), tr("fp16 (mma.sync)")},
-                             {bar_colour(kHopper), tr("hopper")}, {bar_colour(kConv), tr("conv")},
+                             {bar_colour(kHopper), tr("hopper")}, {bar_colour(kFp8), tr("fp8 (e4m3)")},
+                             {bar_colour(kConv), tr("conv")},
                              {bar_colour(kReference), tr("reference")}, {bar_colour(kWrong), tr("wrong result")}});
     const float font = ImGui::GetFontSize();
     const float name_w = font * 16;
@@ -465,7 +469,8 @@ class KernelsView final : public View {
     // highest first.
     std::vector<Roof> roofs;
     for (const Roof& roof : device_roofs(*dev))
-      if (roof.math == MathOp::Ffma || roof.math == MathOp::MmaSyncF16 || roof.math == MathOp::WgmmaF16)
+      if (roof.math == MathOp::Ffma || roof.math == MathOp::MmaSyncF16 || roof.math == MathOp::WgmmaF16 ||
+          roof.math == MathOp::WgmmaE4m3)
         roofs.push_back(roof);
     std::sort(roofs.begin(), roofs.end(), [](const Roof& l, const Roof& r) { return l.rate > r.rate; });
     const double top = roofs.empty() ? 1.0 : roofs.front().rate;

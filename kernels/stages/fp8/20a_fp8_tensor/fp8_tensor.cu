@@ -16,7 +16,9 @@
 //     (direct bf16x2 stores, kept for N % 8 != 0, leave the tensor cores idle at every unit's end).
 // K must be a multiple of 16 (TMA's 16-byte row strides: K bytes per row); any M and N.
 // Measurements and the ncu comparison with cuBLASLt: kernels/lab/FP8_NOTES.md.
-// The kernel: fp8_tensor.cuh. Run: build/kernels/fp8_bench --json out.json (a build with nvcc).
+// The kernel: fp8_tensor.cuh. Checked and timed against cuBLASLt FP8 (per-tensor scales, fast
+// accumulation) in turns by the bench (kernels/fp8_runner.cu).
+// Run: gemmlab bench --stages fp8-tensor --sizes 4096,8192,4096x7168x16384 [--check]
 #include <atomic>
 #include <cstdlib>
 #include <cstring>
@@ -105,3 +107,18 @@ cudaError_t launch_fp8_tensor(const Fp8GemmArgs& args) {
 }
 
 }  // namespace gemmlab::kernels::fp8
+
+namespace gemmlab::kernels {
+namespace {
+// An FP8 stage solves no fp32 / fp16 GEMM: the runner calls check_fp8 / launch_fp8.
+const char* refuse_gemm(int, int, int) {
+  return "an FP8 stage: it runs e4m3 problems (gemmlab bench --stages fp8)";
+}
+size_t no_workspace(int, int, int) { return 0; }
+}  // namespace
+
+StageLaunch launch_fp8_tensor() {
+  return {refuse_gemm, no_workspace, nullptr, nullptr, nullptr, fp8::check_fp8_tensor, fp8::launch_fp8_tensor};
+}
+
+}  // namespace gemmlab::kernels

@@ -21,34 +21,13 @@
 #pragma once
 #include <cuda_bf16.h>
 
+#include "gemmlab/fp8_shapes.h"  // Fp8TensorShape
 #include "gemmlab/gmma_desc.h"
 #include "stages/hopper/19_persistent/persistent.cuh"  // cluster_rank, multicast TMA, remote arrive, setmaxnreg, TMA store
 
 namespace gemmlab::kernels::fp8 {
 
 using namespace gemmlab::kernels::hopper;
-
-struct Fp8TensorShape {
-  static constexpr int kTileM = 128, kTileN = 256, kTileK = 128;  // k in e4m3 elements (= bytes)
-  static constexpr int kStages = 4;
-  static constexpr int kConsumers = kTileM / 64;
-  static constexpr int kThreads = 128 * (kConsumers + 1);  // + the producer warpgroup
-  static constexpr int kClusterM = 2;
-  static constexpr int kStepK = 32;                        // wgmma k32
-  static constexpr int kStepsPerTile = kTileK / kStepK;    // 4
-  static constexpr int kAccumulators = kTileN / 2;         // 64 x 256 f32 over 128 threads
-  static constexpr int kRowBytes = kTileK;                 // 128: one swizzle row
-  static constexpr int kABytes = kTileM * kRowBytes, kBBytes = kTileN * kRowBytes;
-  static constexpr int kStageBytes = kABytes + kBBytes;    // 48 KB
-  static constexpr int kGroupPairs = 8;                    // units ordered in groups of 8 m pairs
-  // The TMA epilogue's staging per consumer: two 64 x 64 bf16 chunks (8 KB each: 128-byte rows).
-  static constexpr int kChunkCols = 64, kChunkBytes = 64 * kChunkCols * 2, kStagingBytes = 2 * kChunkBytes;
-  static constexpr size_t kSmemBytes =
-      size_t(kStages) * kStageBytes + size_t(kConsumers) * kStagingBytes + 1024 + 2 * kStages * 8;
-};
-static_assert(Fp8TensorShape::kRowBytes == tma::kRowBytes, "the fp16 stages' 128-byte box rows");
-static_assert(Fp8TensorShape::kSmemBytes == 230464 && Fp8TensorShape::kThreads == 384,
-              "192 KB of stages + 32 KB of D staging + 1 KB alignment + barriers");
 
 // How the consumers write D: Tma (N % 8 == 0: 16-byte rows for the D map), else Direct.
 enum class Epilogue : int { Direct = 0, Tma = 1 };
