@@ -13,7 +13,7 @@
 //     (our Fp8GemmArgs::scale_a as it is). PyTorch's _scaled_mm passes its 1x128 scales to
 //     cuBLASLt with this shape and stride (M, K/128) : (1, M).
 //   A' (BLK128x128): one float per 128 x 128 block of our B, k-blocks contiguous: [nb][kb], with the
-//     kb row padded to a multiple of 4 floats (16 bytes): ceil(N/128) x lt_scale_stride(K). PyTorch
+//     kb row padded to a multiple of 4 floats (16 bytes): ceil(N/128) x scale_b_stride(K) (gemmlab/fp8_shapes.h). PyTorch
 //     checks its 128x128 scales for (N/128, round_up(K/128, 4)) : (round_up(K/128, 4), 1).
 // Our stages read scale_b unpadded ([nb][kb], stride ceil(K/128)); the runner gives cuBLASLt a
 // padded copy (the same where ceil(K/128) % 4 == 0). A wrong guess shows as cuBLASLt failing its
@@ -28,9 +28,6 @@
 
 namespace gemmlab::kernels::fp8lt {
 
-// The floats between two rows of cuBLASLt's BLK128x128 scale tensor: ceil(K/128) rounded up to 4.
-constexpr int lt_scale_stride(int k) { return ((k + 127) / 128 + 3) / 4 * 4; }
-static_assert(lt_scale_stride(2000) == 16 && lt_scale_stride(4112) == 36 && lt_scale_stride(16) == 4);
 
 // cublasLtMatmulAlgo_t is a typedef of an unnamed struct, which nvcc 13's front end fails on
 // (an internal error) inside std::vector and std::map: containers in .cu files hold it through
@@ -54,7 +51,7 @@ class Matmul {
   // Up to `most` of the heuristic's algorithms for this problem (workspace up to `workspace_bytes`).
   cublasStatus_t candidates(cublasLtHandle_t h, size_t workspace_bytes, int most,
                             std::vector<Algo>* out) const;
-  // D = scales * A * B^T; a.scale_b is cuBLASLt's layout (lt_scale_stride) with block scales.
+  // D = scales * A * B^T; a.scale_b is cuBLASLt's layout (fp8::scale_b_stride) with block scales.
   cublasStatus_t run(cublasLtHandle_t h, const Fp8GemmArgs& a, const cublasLtMatmulAlgo_t& algo, void* workspace,
                      size_t workspace_bytes) const;
 

@@ -21,6 +21,7 @@
 #include <memory>
 
 #include "fp8_cublaslt.h"
+#include "gemmlab/fp8_shapes.h"  // scale_b_stride
 #include "runner.h"
 #include "runner_support.cuh"
 
@@ -29,8 +30,8 @@ namespace gemmlab::kernels {
 namespace {
 
 static_assert(sizeof(cublasLtMatmulAlgo_t) == sizeof(uint64_t) * 8, "Impl::lt_algos holds its bytes");
-constexpr int kBlock = 128;  // the block scales' extent along k, m and n (gemmlab/fp8_shapes.h)
-int blocks_of(int extent) { return (extent + kBlock - 1) / kBlock; }
+constexpr int kBlock = fp8::kScaleBlock;  // the block scales' extent along k, m and n
+int blocks_of(int extent) { return fp8::scale_blocks(extent); }
 bool block_scaled(Track t) { return t == Track::fp8_block; }
 
 // ---------------------------------------------------------------- data
@@ -54,7 +55,8 @@ __global__ void fill_scales(float* p, size_t n, uint64_t seed, bool powers_of_tw
     p[i] = powers_of_two ? (u < 1.f / 3 ? 0.5f : u < 2.f / 3 ? 1.f : 2.f) : 0.5f + 1.5f * u;
   }
 }
-// cuBLASLt's copy of the weights' block scales: rows of ceil(K/128) floats at stride lt_scale_stride.
+// The weights' block scales as stage 20b and cuBLASLt read them: rows of ceil(K/128) floats at
+// stride scale_b_stride (gemmlab/fp8_shapes.h); the reference reads the unpadded rows.
 __global__ void pad_scales(const float* in, float* out, int rows, int cols, int stride) {
   for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < rows * stride; i += gridDim.x * blockDim.x)
     out[i] = i % stride < cols ? in[(i / stride) * cols + i % stride] : 0.f;
@@ -216,7 +218,7 @@ size_t d_words(const Problem& p) { return (size_t(p.m) * p.n * 2 + 15) / 16 * 4;
 size_t scale_a_floats(const Problem& p, bool block) { return block ? size_t(blocks_of(p.k)) * p.m : 1; }
 size_t scale_b_floats(const Problem& p, bool block) { return block ? size_t(blocks_of(p.n)) * blocks_of(p.k) : 1; }
 double set_bytes(const Problem& p, bool block) {
-  const size_t lt = block ? size_t(blocks_of(p.n)) * fp8lt::lt_scale_stride(p.k) : 1;
+  const size_t lt = block ? size_t(blocks_of(p.n)) * fp8::scale_b_stride(p.k) : 1;
   return double(p.m + p.n) * p.k + 4.0 * (d_words(p) + 2 * kGuardWords) +
          4.0 * double(scale_a_floats(p, block) + scale_b_floats(p, block) + lt);
 }
@@ -246,7 +248,7 @@ struct Fp8Ops {
     Fp8Set s{DeviceBuffer(size_t(p.m) * p.k), DeviceBuffer(size_t(p.n) * p.k),
              DeviceBuffer(4 * (d_words(p) + 2 * kGuardWords)), DeviceBuffer(4 * scale_a_floats(p, block)),
              DeviceBuffer(4 * scale_b_floats(p, block)), DeviceBuffer()};
-    if (block) s.scale_b_lt = DeviceBuffer(4 * size_t(blocks_of(p.n)) * fp8lt::lt_scale_stride(p.k));
+    if (block) s.scale_b_lt = DeviceBuffer(4 * size_t(blocks_of(p.n)) * fp8::scale_b_stride(p.k));
     fill_data(s, p, block, false);
     poison(s, p);
     return s;
@@ -265,7 +267,7 @@ struct Fp8Ops {
     }
     for (DeviceBuffer* b : {&s.scale_a, &s.scale_b})
       fill_scales<<<blocks(b->bytes() / 4), 256, 0, I.stream>>>(b->get<float>(), b->bytes() / 4, I.next_seed(), exact);
-    const int stride = fp8lt::lt_scale_stride(p.k);
+    const int stride = fp8::scale_b_stride(p.k);
     pad_scales<<<blocks(size_t(blocks_of(p.n)) * stride), 256, 0, I.stream>>>(
         s.scale_b.get<float>(), s.scale_b_lt.get<float>(), blocks_of(p.n), blocks_of(p.k), stride);
     GL_CUDA(cudaGetLastError());
@@ -277,12 +279,13 @@ struct Fp8Ops {
     I.fill(s.D.get<uint32_t>() + kGuardWords + d_words(p), kGuardWords, kGuardWord);
   }
 
-  Fp8GemmArgs args(const Fp8Set& s, const Problem& p, bool for_cublaslt) const {
+  Fp8GemmArgs args(const Fp8Set& s, const Problem& p) const {
     Fp8GemmArgs a;
     a.A = s.A.get<__nv_fp8_e4m3>(), a.B = s.B.get<__nv_fp8_e4m3>(), a.D = s.d();
     a.m = p.m, a.n = p.n, a.k = p.k, a.stream = I.stream;
     a.scale_a = s.scale_a.get<float>();
-    a.scale_b = for_cublaslt && s.scale_b_lt.bytes() ? s.scale_b_lt.get<float>() : s.scale_b.get<float>();
+    // Block scales: stage 20b reads cuBLASLt's layout (gemmlab/fp8_shapes.h, scale_b_stride).
+    a.scale_b = s.scale_b_lt.bytes() ? s.scale_b_lt.get<float>() : s.scale_b.get<float>();
     return a;
   }
 
@@ -293,14 +296,14 @@ struct Fp8Ops {
   void run(const Fp8Target& t, const Problem& p, const Fp8Set& s) {
     const bool block = block_scaled(t.track);
     if (t.kind == Fp8Target::Kind::Stage) {
-      const cudaError_t e = t.stage->get().launch_fp8(args(s, p, false));
+      const cudaError_t e = t.stage->get().launch_fp8(args(s, p));
       if (e != cudaSuccess) throw_cuda(e, ("launch of " + t.id()).c_str(), __FILE__, __LINE__);
       GL_CUDA(cudaGetLastError());
       return;
     }
     cublasLtMatmulAlgo_t algo;
     std::memcpy(&algo, I.lt_algos.at({block, p.m, p.n, p.k}).data(), sizeof algo);
-    const cublasStatus_t st = matmul(p, block).run(lt(), args(s, p, true), algo, I.lt_workspace.get(), I.lt_workspace.bytes());
+    const cublasStatus_t st = matmul(p, block).run(lt(), args(s, p), algo, I.lt_workspace.get(), I.lt_workspace.bytes());
     if (st != CUBLAS_STATUS_SUCCESS) throw GpuError("cublasLtMatmul (FP8) failed: " + fp8lt::status_text(st));
   }
 };
@@ -320,7 +323,7 @@ std::string Fp8Ops::pick(const Problem& p, bool block, const Fp8Set& s) {
   cublasStatus_t last = CUBLAS_STATUS_SUCCESS;
   for (const fp8lt::Algo& candidate : found) {
     const cublasLtMatmulAlgo_t& algo = candidate.algo;
-    auto once = [&] { return mm.run(I.cublaslt, args(s, p, true), algo, I.lt_workspace.get(), I.lt_workspace.bytes()); };
+    auto once = [&] { return mm.run(I.cublaslt, args(s, p), algo, I.lt_workspace.get(), I.lt_workspace.bytes()); };
     if ((last = once()) != CUBLAS_STATUS_SUCCESS) continue;
     GL_CUDA(cudaEventRecord(ev[0], I.stream));
     for (int i = 0; i < 5; ++i) once();

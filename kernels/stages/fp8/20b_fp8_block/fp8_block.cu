@@ -83,3 +83,17 @@ cudaError_t launch_fp8_block(const Fp8GemmArgs& args) {
 }
 
 }  // namespace gemmlab::kernels::fp8
+
+namespace gemmlab::kernels {
+namespace {
+const char* refuse_gemm(int, int, int) {
+  return "an FP8 stage: it runs e4m3 problems with block scales (gemmlab bench --stages fp8-block)";
+}
+size_t no_workspace(int, int, int) { return 0; }
+}  // namespace
+
+StageLaunch launch_fp8_block() {
+  return {refuse_gemm, no_workspace, nullptr, nullptr, nullptr, fp8::check_fp8_block, fp8::launch_fp8_block};
+}
+
+}  // namespace gemmlab::kernels

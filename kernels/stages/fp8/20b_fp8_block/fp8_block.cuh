@@ -16,30 +16,11 @@
 //   cluster, schedule, epilogue: stage 20a's (2 blocks share B by multicast, persistent units in
 //              groups of m pairs, D through the TMA in 64-column chunks).
 #pragma once
+#include "gemmlab/fp8_shapes.h"  // Fp8BlockShape, scale_b_stride
 #include "stages/fp8/20a_fp8_tensor/fp8_tensor.cuh"
 
 namespace gemmlab::kernels::fp8 {
 
-struct Fp8BlockShape {
-  static constexpr int kTileM = 128, kTileN = 128, kTileK = 128;  // kTileK = the scales' k-block
-  static constexpr int kScaleBlock = 128;                         // B's scale blocks are 128 x 128
-  static constexpr int kStages = 6;
-  static constexpr int kConsumers = kTileM / 64;
-  static constexpr int kThreads = 128 * (kConsumers + 1);
-  static constexpr int kClusterM = 2;
-  static constexpr int kStepK = 32, kStepsPerTile = kTileK / kStepK;  // 4 x k32
-  static constexpr int kAccumulators = kTileN / 2;                    // 64 x 128 f32 over 128 threads
-  static constexpr int kRowBytes = kTileK;
-  static constexpr int kABytes = kTileM * kRowBytes, kBBytes = kTileN * kRowBytes;
-  static constexpr int kStageBytes = kABytes + kBBytes;  // 32 KB
-  static constexpr int kGroupPairs = 8;
-  static constexpr int kChunkCols = 64, kChunkBytes = 64 * kChunkCols * 2, kStagingBytes = 2 * kChunkBytes;
-  static constexpr size_t kSmemBytes =
-      size_t(kStages) * kStageBytes + size_t(kConsumers) * kStagingBytes + 1024 + 2 * kStages * 8;
-};
-static_assert(Fp8BlockShape::kTileK == Fp8BlockShape::kScaleBlock && Fp8BlockShape::kTileN == Fp8BlockShape::kScaleBlock,
-              "one k-tile = one k-block of scales; one tile's columns = one scale block of B");
-static_assert(Fp8BlockShape::kSmemBytes == 230496, "192 KB of stages + 32 KB of D staging + 1 KB + barriers");
 static_assert(Fp8BlockShape::kChunkCols == Fp8TensorShape::kChunkCols, "stage 20a's D staging and boxes");
 
 // d (64 x 128, f32) (+)= A (64 x 32, e4m3, K-major) * B (32 x 128, e4m3, K-major).
@@ -71,10 +52,6 @@ __device__ __forceinline__ void wgmma_m64n128k32_e4m3(float (&d)[64], uint64_t d
 // past M read row M - 1's scale (their sums are never stored); k-tiles past K read nothing.
 // Loaded two k-tiles before their promotion and multiplied only there: a load's latency (an L2
 // round trip, longer than a k-tile's wgmmas) must not stand between a wgmma and its wait.
-// Floats between two rows of scale_b: KB rounded up to 4 (cuBLASLt's layout of 128 x 128 scales).
-__host__ __device__ constexpr int scale_b_stride(int k_blocks) { return (k_blocks + 3) / 4 * 4; }
-static_assert(scale_b_stride(6) == 8 && scale_b_stride(128) == 128);
-
 struct Scales {
   float a_low, a_high, b;
 };
@@ -155,7 +132,6 @@ __global__ void __launch_bounds__(Fp8BlockShape::kThreads, 1)
   cluster_wait();
   const int consumer = wg - 1, thread_in_wg = threadIdx.x % 128;
   const bool warp_leader = threadIdx.x % 32 == 0;
-  const int k_blocks = k_tiles;  // one scale per k-tile (static_assert above)
   const uint32_t tiles_address = smem_u32(tiles);
   auto release = [&](int stage) {
     if (warp_leader) {
@@ -171,7 +147,7 @@ __global__ void __launch_bounds__(Fp8BlockShape::kThreads, 1)
   for (int u = cluster; u < units; u += clusters) {
     const Unit unit = unit_of(u, m_pairs, n_tiles, group_pairs);
     const int row0 = (2 * unit.m_pair + int(rank)) * S::kTileM;
-    const float* scale_b_row = scale_b + size_t(unit.n_tile) * size_t(scale_b_stride(k_blocks));
+    const float* scale_b_row = scale_b + size_t(unit.n_tile) * size_t(scale_b_stride(K));
 #pragma unroll
     for (int i = 0; i < 64; ++i) total[i] = 0.f;
     const int row = row0 + row_in_tile;

@@ -1,6 +1,6 @@
 // Stage 20b's host interface: stage 20a's problem and layouts (fp8_tensor.h) with block scales:
 //   D[m][n] = sum_kb scale_a[kb * M + m] * scale_b[(n / 128) * KB4 + kb] * sum_{k in kb} A[m][k] B[n][k]
-// with KB = ceil(K / 128) and KB4 = KB rounded up to a multiple of 4: one scale per row of A and
+// with KB = ceil(K / 128) and KB4 = KB rounded up to a multiple of 4 (fp8_shapes.h's scale_b_stride): one scale per row of A and
 // 128-wide k-block (DeepSeek-V3's 1 x 128 activation blocks), one per 128 x 128 block of B (its
 // weight blocks). Both are the layouts cuBLASLt 13 reads for VEC128_32F (A as its B operand) and
 // BLK128x128_32F (B as its A operand) in the swapped "TN" call of fp8_tensor.h.
