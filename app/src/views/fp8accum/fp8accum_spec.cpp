@@ -32,7 +32,8 @@ const ViewSpec& fp8accum_view_spec() {
         {"data", parsed_by([](const std::string& x) { return fp8::parse_fp8_data(x); })},
         {"error_of", parsed_by([](const std::string& x) { return fp8::parse_fp8_error_of(x); })},
         {"columns", integer(1, 1024)},
-        {"seed", integer(0, 1LL << 31)}},
+        {"seed", integer(0, 1LL << 30)},
+        {"max_lines", boolean()}},
       {
           {"fp8accum.none_curve", "the line without promotion and its values"},
       },

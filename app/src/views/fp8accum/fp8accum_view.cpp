@@ -24,6 +24,7 @@ struct Fp8UiState {
   std::string error_of = "exact";
   int columns = 64;
   int seed = 1;
+  bool max_lines = true;  // the thin lines; off where near-zero exact sums make them noise
 };
 
 // 0.06%, 1.4%, 23%: two significant digits; 0 is exact.
@@ -55,6 +56,7 @@ class Fp8AccumView final : public View {
     if (s.contains("error_of")) ui_.error_of = s["error_of"];
     if (s.contains("columns")) ui_.columns = s["columns"];
     if (s.contains("seed")) ui_.seed = s["seed"];
+    if (s.contains("max_lines")) ui_.max_lines = s["max_lines"];
   }
 
   Expected<double> predict(const PredictSpec& spec) const override {
@@ -95,12 +97,13 @@ class Fp8AccumView final : public View {
       return;
     }
     const bool none_shown = !hides("fp8accum.none_curve");
-    ImGui::TextWrapped(tr("%d columns of %s data, e4m3 x e4m3; error = |tensor-core result - exact sum| / %s"), ui_.columns,
-                       ui_.data.c_str(), ui_.error_of == "exact" ? tr("|exact sum|") : tr("sum of |a b|"));
+    ImGui::TextWrapped(tr("%s data, columns: %d; e4m3 x e4m3; error = |tensor-core result - exact sum| / %s"), ui_.data.c_str(),
+                       ui_.columns, ui_.error_of == "exact" ? tr("|exact sum|") : tr("sum of |a b|"));
     std::vector<std::pair<std::uint32_t, std::string>> legend;
     for (size_t i = 0; i < ui_.intervals.size(); ++i)
       legend.push_back({line_color(ui_.intervals[i], int(i)), interval_name(ui_.intervals[i])});
-    legend_swatches(tr("lines (thick: median over the columns, thin: max)"), legend);
+    legend_swatches(ui_.max_lines ? tr("lines (thick: median over the columns, thin: max)") : tr("lines (median over the columns)"),
+                    legend);
     const float below = ImGui::GetTextLineHeightWithSpacing() * 3.2f;
     draw_plot(*r, std::max(120.f, ImGui::GetContentRegionAvail().y - below));
     draw_summary(*r, none_shown);
@@ -167,6 +170,8 @@ class Fp8AccumView final : public View {
       ImGui::SameLine();
     }
     ImGui::TextDisabled("%s", tr("promote every n k-blocks"));
+    ImGui::SameLine();
+    ImGui::Checkbox(tr("max"), &ui_.max_lines);
   }
 
   void draw_plot(const fp8::PromotionStudy& r, float height) {
@@ -174,10 +179,13 @@ class Fp8AccumView final : public View {
     const auto drawn = [&](const fp8::PromotionPoint& p) { return p.promote_every != 0 || none_shown; };
     // Decades from the smallest nonzero error drawn to the largest; bf16's 2^-9 always inside.
     double lo = fp8::kBf16HalfUlp, hi = fp8::kBf16HalfUlp;
+    bool zeros = false;
     for (const auto& p : r.points) {
       if (!drawn(p)) continue;
-      for (double v : {p.median, p.max})
+      for (double v : {p.median, ui_.max_lines ? p.max : p.median}) {
         if (v > 0) lo = std::min(lo, v), hi = std::max(hi, v);
+        zeros |= v == 0;
+      }
     }
     const int d_lo = int(std::floor(std::log10(lo))), d_hi = std::max(d_lo + 1, int(std::ceil(std::log10(hi))));
     const auto& ks = r.spec.ks;
@@ -185,7 +193,8 @@ class Fp8AccumView final : public View {
     const ImVec2 p0 = ImGui::GetCursorScreenPos();
     const float w = ImGui::GetContentRegionAvail().x;
     const ImVec2 a{p0.x + font * 3.5f, p0.y + font * 0.5f}, b{p0.x + w - font * 1.5f, p0.y + height - font * 2.6f};
-    const float zero_y = b.y, top_y = a.y, decade_bottom = b.y - font * 1.4f;  // a row below the decades for 0
+    // A row below the lowest decade for errors of exactly 0 (log axes have no 0), where there are any.
+    const float zero_y = b.y - font * 0.5f, top_y = a.y, decade_bottom = b.y - (zeros ? font * 2.0f : font * 0.5f);
     const double x_lo = std::log2(double(ks.front())), x_hi = std::log2(double(ks.back()));
     auto to_x = [&](int k) {
       return ks.size() == 1 ? (a.x + b.x) / 2 : a.x + float((std::log2(double(k)) - x_lo) / (x_hi - x_lo)) * (b.x - a.x);
@@ -204,7 +213,7 @@ class Fp8AccumView final : public View {
       std::snprintf(t, sizeof t, "1e%d", d);
       dl->AddText({p0.x, y - font / 2}, axis_text, t);
     }
-    dl->AddText({p0.x, zero_y - font}, axis_text, "0");
+    if (zeros) dl->AddText({p0.x, zero_y - font / 2}, axis_text, "0");
     for (int k : ks) {
       const float x = to_x(k);
       dl->AddLine({x, a.y}, {x, b.y}, IM_COL32(55, 55, 64, 255));
@@ -216,8 +225,11 @@ class Fp8AccumView final : public View {
     // bf16's rounding: an accumulator error under it vanishes in the bf16 output.
     const float bf = to_y(fp8::kBf16HalfUlp);
     for (float x = a.x; x < b.x; x += 12) dl->AddLine({x, bf}, {std::min(x + 6, b.x), bf}, IM_COL32(230, 230, 120, 220), 1.5f);
+    // Labelled at the left, on a backing, where the lines are still low (K small).
     const char* bf_label = tr("bf16 rounding (2^-9)");
-    dl->AddText({b.x - ImGui::CalcTextSize(bf_label).x - 4, bf - font * 1.15f}, IM_COL32(230, 230, 120, 255), bf_label);
+    const ImVec2 bl{a.x + font * 0.4f, bf - font * 1.2f};
+    dl->AddRectFilled({bl.x - 2, bl.y}, {bl.x + ImGui::CalcTextSize(bf_label).x + 2, bl.y + font}, IM_COL32(24, 24, 28, 200));
+    dl->AddText(bl, IM_COL32(230, 230, 120, 255), bf_label);
     for (size_t i = 0; i < r.spec.intervals.size(); ++i) {
       const int every = r.spec.intervals[i];
       if (every == 0 && !shows("fp8accum.none_curve")) continue;
@@ -229,7 +241,7 @@ class Fp8AccumView final : public View {
         const ImVec2 med{to_x(ks[j]), to_y(p->median)}, mx{to_x(ks[j]), to_y(p->max)};
         if (j > 0) {
           dl->AddLine(prev_med, med, col, 2.5f);
-          dl->AddLine(prev_max, mx, with_alpha(col, 150), 1.0f);
+          if (ui_.max_lines) dl->AddLine(prev_max, mx, with_alpha(col, 150), 1.0f);
         }
         dl->AddCircleFilled(med, 3.5f, col);
         prev_med = med, prev_max = mx;
@@ -257,16 +269,18 @@ class Fp8AccumView final : public View {
     ImGui::EndTooltip();
   }
 
-  // The medians at the largest K, one line: what the lesson text reads off.
+  // The medians at the largest K: what the lesson text reads off. One item per line of the plot,
+  // so that a wrap never splits a number.
   void draw_summary(const fp8::PromotionStudy& r, bool none_shown) {
     const int k = r.spec.ks.back();
-    std::string line = trf("median error at K = %d:", k);
+    ImGui::TextUnformatted(trf("median error at K = %d:", k).c_str());
     for (int every : r.spec.intervals) {
       const fp8::PromotionPoint* p = r.at(k, every);
       if (!p) continue;
-      line += "  " + interval_name(every) + " " + (every == 0 && !none_shown ? std::string("?") : fmt_pct(p->median));
+      const std::string item = interval_name(every) + " " + (every == 0 && !none_shown ? std::string("?") : fmt_pct(p->median));
+      same_line_if_fits(ImGui::CalcTextSize(item.c_str()).x + ImGui::GetFontSize());
+      ImGui::TextUnformatted(item.c_str());
     }
-    ImGui::TextWrapped("%s", line.c_str());
   }
 
   Fp8UiState ui_;
