@@ -28,6 +28,7 @@ done <<'LIST'
 19-persistent 1 grid wave
 11-block-swizzle 1 grid launch order
 17-warp-specialized 2 pipeline timeline
+20-fp8 3 fp8accum lines
 19-persistent 6 kernels bars
 19-persistent 7 kernels % of cuBLAS
 14-implicit-gemm 2 conv window
