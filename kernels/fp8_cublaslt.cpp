@@ -25,9 +25,13 @@ Matmul::Matmul(bool block_scales, int m, int n, int k) {
   const cublasOperation_t t = CUBLAS_OP_T, nt = CUBLAS_OP_N;
   step(cublasLtMatmulDescSetAttribute(desc_, CUBLASLT_MATMUL_DESC_TRANSA, &t, sizeof(t)));
   step(cublasLtMatmulDescSetAttribute(desc_, CUBLASLT_MATMUL_DESC_TRANSB, &nt, sizeof(nt)));
-  const int8_t fast = 1;  // the stages' arithmetic: no promotion to fp32 inside cuBLASLt's k loop
-  step(cublasLtMatmulDescSetAttribute(desc_, CUBLASLT_MATMUL_DESC_FAST_ACCUM, &fast, sizeof(fast)));
-  if (block_scales) {
+  if (!block_scales) {
+    // Stage 20a's arithmetic: no promotion to fp32 inside cuBLASLt's k loop. Block scales
+    // promote every k-block by their nature, and cuBLASLt 13.1 refuses FAST_ACCUM with them
+    // (CUBLAS_STATUS_INVALID_VALUE from the heuristic, measured on the H200).
+    const int8_t fast = 1;
+    step(cublasLtMatmulDescSetAttribute(desc_, CUBLASLT_MATMUL_DESC_FAST_ACCUM, &fast, sizeof(fast)));
+  } else {
     const int32_t weights = CUBLASLT_MATMUL_MATRIX_SCALE_BLK128x128_32F, activations = CUBLASLT_MATMUL_MATRIX_SCALE_VEC128_32F;
     step(cublasLtMatmulDescSetAttribute(desc_, CUBLASLT_MATMUL_DESC_A_SCALE_MODE, &weights, sizeof(weights)));
     step(cublasLtMatmulDescSetAttribute(desc_, CUBLASLT_MATMUL_DESC_B_SCALE_MODE, &activations, sizeof(activations)));
