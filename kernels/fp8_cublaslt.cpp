@@ -27,8 +27,7 @@ Matmul::Matmul(bool block_scales, int m, int n, int k) {
   step(cublasLtMatmulDescSetAttribute(desc_, CUBLASLT_MATMUL_DESC_TRANSB, &nt, sizeof(nt)));
   if (!block_scales) {
     // Stage 20a's arithmetic: no promotion to fp32 inside cuBLASLt's k loop. Block scales
-    // promote every k-block by their nature, and cuBLASLt 13.1 refuses FAST_ACCUM with them
-    // (CUBLAS_STATUS_INVALID_VALUE from the heuristic, measured on the H200).
+    // promote every k-block by their nature: the attribute is left at its default with them.
     const int8_t fast = 1;
     step(cublasLtMatmulDescSetAttribute(desc_, CUBLASLT_MATMUL_DESC_FAST_ACCUM, &fast, sizeof(fast)));
   } else {
@@ -48,10 +47,21 @@ Matmul::~Matmul() {
   if (desc_) cublasLtMatmulDescDestroy(desc_);
 }
 
-cublasStatus_t Matmul::candidates(cublasLtHandle_t h, size_t workspace_bytes, int most,
+// A' = our B, B' = our A: A' gets B's scale. The pointers are set per call: every input set of the
+// timing has its own scales.
+cublasStatus_t Matmul::set_scales(const Fp8GemmArgs& a) const {
+  cublasStatus_t s = cublasLtMatmulDescSetAttribute(desc_, CUBLASLT_MATMUL_DESC_A_SCALE_POINTER, &a.scale_b,
+                                                    sizeof(a.scale_b));
+  if (s == CUBLAS_STATUS_SUCCESS)
+    s = cublasLtMatmulDescSetAttribute(desc_, CUBLASLT_MATMUL_DESC_B_SCALE_POINTER, &a.scale_a, sizeof(a.scale_a));
+  return s;
+}
+
+cublasStatus_t Matmul::candidates(cublasLtHandle_t h, const Fp8GemmArgs& a, size_t workspace_bytes, int most,
                                   std::vector<Algo>* out) const {
   out->clear();
   if (status_ != CUBLAS_STATUS_SUCCESS) return status_;
+  if (const cublasStatus_t s = set_scales(a); s != CUBLAS_STATUS_SUCCESS) return s;
   cublasLtMatmulPreference_t pref = nullptr;
   cublasStatus_t s = cublasLtMatmulPreferenceCreate(&pref);
   if (s != CUBLAS_STATUS_SUCCESS) return s;
@@ -71,13 +81,7 @@ cublasStatus_t Matmul::candidates(cublasLtHandle_t h, size_t workspace_bytes, in
 cublasStatus_t Matmul::run(cublasLtHandle_t h, const Fp8GemmArgs& a, const cublasLtMatmulAlgo_t& algo,
                            void* workspace, size_t workspace_bytes) const {
   if (status_ != CUBLAS_STATUS_SUCCESS) return status_;
-  // A' = our B, B' = our A: A' gets B's scale. The pointers are set per call: every input set of
-  // the timing has its own scales.
-  cublasStatus_t s = cublasLtMatmulDescSetAttribute(desc_, CUBLASLT_MATMUL_DESC_A_SCALE_POINTER, &a.scale_b,
-                                                    sizeof(a.scale_b));
-  if (s == CUBLAS_STATUS_SUCCESS)
-    s = cublasLtMatmulDescSetAttribute(desc_, CUBLASLT_MATMUL_DESC_B_SCALE_POINTER, &a.scale_a, sizeof(a.scale_a));
-  if (s != CUBLAS_STATUS_SUCCESS) return s;
+  if (const cublasStatus_t s = set_scales(a); s != CUBLAS_STATUS_SUCCESS) return s;
   const float alpha = 1.f, beta = 0.f;
   return cublasLtMatmul(h, desc_, &alpha, a.B, a_, a.A, b_, &beta, a.D, d_, a.D, d_, &algo, workspace,
                         workspace_bytes, a.stream);

@@ -48,14 +48,17 @@ class Matmul {
   Matmul& operator=(const Matmul&) = delete;
 
   cublasStatus_t status() const { return status_; }  // of building the descriptors
-  // Up to `most` of the heuristic's algorithms for this problem (workspace up to `workspace_bytes`).
-  cublasStatus_t candidates(cublasLtHandle_t h, size_t workspace_bytes, int most,
+  // Up to `most` of the heuristic's algorithms for this problem (workspace up to `workspace_bytes`),
+  // asked with a's scale pointers set: with block scales cuBLASLt 13.1 answers INVALID_VALUE to a
+  // descriptor without them.
+  cublasStatus_t candidates(cublasLtHandle_t h, const Fp8GemmArgs& a, size_t workspace_bytes, int most,
                             std::vector<Algo>* out) const;
   // D = scales * A * B^T; a.scale_b is cuBLASLt's layout (fp8::scale_b_stride) with block scales.
   cublasStatus_t run(cublasLtHandle_t h, const Fp8GemmArgs& a, const cublasLtMatmulAlgo_t& algo, void* workspace,
                      size_t workspace_bytes) const;
 
  private:
+  cublasStatus_t set_scales(const Fp8GemmArgs& a) const;
   cublasStatus_t status_ = CUBLAS_STATUS_SUCCESS;
   cublasLtMatmulDesc_t desc_ = nullptr;
   cublasLtMatrixLayout_t a_ = nullptr, b_ = nullptr, d_ = nullptr;

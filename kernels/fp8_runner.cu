@@ -313,7 +313,7 @@ std::string Fp8Ops::pick(const Problem& p, bool block, const Fp8Set& s) {
   if (I.lt_algos.count(key)) return {};
   const fp8lt::Matmul& mm = matmul(p, block);
   std::vector<fp8lt::Algo> found;
-  const cublasStatus_t st = mm.candidates(lt(), I.lt_workspace.bytes(), 8, &found);
+  const cublasStatus_t st = mm.candidates(lt(), args(s, p), I.lt_workspace.bytes(), 8, &found);
   if (st != CUBLAS_STATUS_SUCCESS)
     return "cuBLASLt has no FP8 algorithm for this problem (" + fp8lt::status_text(st) + ")";
   cudaEvent_t ev[2];

@@ -4,6 +4,7 @@
 # shapes — each bench ROUNDS times, one results JSON per round (the spread is the noise).
 #   OUT=out ROUNDS=3 bash kernels/lab/tools/new_stages_check.sh
 # Needs the packages of gpu_deps.sh (installed, or .deps/ from `gpu_deps.sh fetch`).
+# In OUT: device.txt, log.txt (every step's output) and the results JSON of each round.
 set -uo pipefail
 OUT=${OUT:-/tmp/out}
 ROUNDS=${ROUNDS:-3}
@@ -13,26 +14,26 @@ t0=$(date +%s)
 stamp() { echo "[$(( $(date +%s) - t0 ))s] $*"; }
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$OUT/device.txt"
 stamp build
-bash kernels/lab/tools/gpu_build.sh "$OUT/build.log" gemmlab gpu_check fp8_gpu_test
+bash kernels/lab/tools/gpu_build.sh /tmp/build.log gemmlab gpu_check fp8_gpu_test
 rc=$?
-grep -E "error|warning: .*C75" "$OUT/build.log" | head -20
-if [ $rc -ne 0 ]; then tail -30 "$OUT/build.log"; exit 1; fi
+grep -E "error|warning: .*C75" /tmp/build.log | head -20
+if [ $rc -ne 0 ]; then tail -30 /tmp/build.log; exit 1; fi
 stamp "gpu_check fp8-tensor,fp8-block,auto"
-timeout 120 build-gpu/kernels/tests/gpu_check --stages fp8-tensor,fp8-block,auto > "$OUT/gpu_check.txt" 2>&1
-echo "gpu_check rc=$?"; grep -vE " ok" "$OUT/gpu_check.txt" | tail -15
+timeout 120 build-gpu/kernels/tests/gpu_check --stages fp8-tensor,fp8-block,auto > /tmp/gpu_check.txt 2>&1
+echo "gpu_check rc=$?"; cat /tmp/gpu_check.txt >> "$OUT/log.txt"; grep -vE " ok|SKIP" /tmp/gpu_check.txt | tail -15
 stamp fp8_gpu_test
-timeout 150 build-gpu/kernels/tests/fp8_gpu_test > "$OUT/fp8_gpu_test.txt" 2>&1
-echo "fp8_gpu_test rc=$?"; grep -E "FAILED|PASSED|tests ran" "$OUT/fp8_gpu_test.txt" | tail -8
+timeout 150 build-gpu/kernels/tests/fp8_gpu_test > /tmp/fp8_gpu_test.txt 2>&1
+echo "fp8_gpu_test rc=$?"; cat /tmp/fp8_gpu_test.txt >> "$OUT/log.txt"; grep -E "FAILED|PASSED|tests ran|refused" /tmp/fp8_gpu_test.txt | tail -12
 shapes=4096x8192x8192,4096x28672x8192,4096x8192x28672,4096x10240x8192,16384x8192x8192,8192x1024x8192
 shapes+=,2048,1024,128x8192x8192,64x28672x8192,16x8192x8192,512x512x16384
 for r in $(seq 1 "$ROUNDS"); do
   stamp "round $r"
   timeout 100 build-gpu/app/gemmlab bench --stages fp8-tensor,fp8-block --sizes 4096,8192,4096x7168x16384 \
-    --json "$OUT/fp8-$r.json" > "$OUT/fp8-$r.txt" 2>&1
-  echo "fp8 rc=$?"; grep -E "^ *[0-9]+[ab]? |fp8|cuBLASLt" "$OUT/fp8-$r.txt" | tail -12
+    --json "$OUT/fp8-$r.json" > /tmp/fp8.txt 2>&1
+  echo "fp8 rc=$?"; cat /tmp/fp8.txt >> "$OUT/log.txt"; grep -E "fp8" /tmp/fp8.txt | tail -12
   [ "${SKIP_AUTO:-}" ] && continue
   timeout 100 build-gpu/app/gemmlab bench --stages auto --sizes "$shapes" --budget 1 \
-    --json "$OUT/auto-$r.json" > "$OUT/auto-$r.txt" 2>&1
-  echo "auto rc=$?"; tail -16 "$OUT/auto-$r.txt"
+    --json "$OUT/auto-$r.json" > /tmp/auto.txt 2>&1
+  echo "auto rc=$?"; cat /tmp/auto.txt >> "$OUT/log.txt"; grep "^auto" /tmp/auto.txt
 done
 stamp done
