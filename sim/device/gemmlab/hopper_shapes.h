@@ -87,6 +87,13 @@ struct ClusterStage {
   static constexpr int kClusterM = 2;  // blocks per cluster along gridDim.y (m tiles)
 };
 
+// 19c wgmma split-k: stage 16's pipeline on 64-row tiles (one warpgroup that also issues the
+// TMA), K cut into slices as stage 13a: 4 stages of 24 KB (128 threads, 97 KB: two blocks per SM).
+struct SplitKStage {
+  using Shape = WgmmaShape<64, 128, 4, false>;
+};
+static_assert(SplitKStage::Shape::kThreads == 128 && SplitKStage::Shape::kAccumulators == 64);
+
 // 19 persistent: stage 18's clusters, one block per SM looping over tiles (the same serpentine
 // order over cluster tiles, gemmlab/persistent_schedule.h).
 struct PersistentStage {

@@ -6,6 +6,7 @@
 // Run: gemmlab bench --stages double-buffer,split-k,stream-k --sizes 512x512x16384
 #include "stages/fp32/fp32_simt.cuh"
 #include "gemmlab/raster.h"
+#include "stages/split_k_reduce.cuh"
 
 #include <algorithm>
 
@@ -30,17 +31,6 @@ __global__ void __launch_bounds__(kThreads, 2)
   else
     store_tile(partials + size_t(blockIdx.z) * M * N, M, N, m0, n0, ThreadTile(), acc, 1.f, 0.f,
                vec_ok);
-}
-
-// C = alpha * sum_s partial[s] + beta * C, slices added in order (same result every run).
-__global__ void __launch_bounds__(256)
-    split_k_reduce_kernel(long long elements, int slices, float alpha, float beta,
-                          const float* __restrict__ partials, float* __restrict__ C) {
-  for (long long i = blockIdx.x * 256ll + threadIdx.x; i < elements; i += gridDim.x * 256ll) {
-    float sum = 0.f;
-    for (int s = 0; s < slices; ++s) sum += partials[s * elements + i];
-    C[i] = beta == 0.f ? alpha * sum : alpha * sum + beta * C[i];
-  }
 }
 
 int device_slots() {  // SMs x resident blocks of the main kernel
@@ -78,11 +68,7 @@ cudaError_t launch(const GemmArgs& a) {
       a.beta, a.C, partials, slices,
       c_vector_ok(a) && reinterpret_cast<std::uintptr_t>(partials) % 16 == 0);
   if (cudaError_t e = cudaGetLastError(); e != cudaSuccess || slices == 1) return e;
-  const long long elements = 1ll * a.m * a.n;
-  const int blocks = int(std::min<long long>((elements + 255) / 256, 4096));
-  split_k_reduce_kernel<<<blocks, 256, 0, a.stream>>>(elements, slices, a.alpha, a.beta, partials,
-                                                       a.C);
-  return cudaGetLastError();
+  return reduce_split_k(a.m, a.n, slices, a.alpha, a.beta, partials, a.C, a.stream);
 }
 
 }  // namespace
