@@ -3,6 +3,8 @@
 # (20a, 20b) against cuBLASLt with the same scaling and the fp16 dispatcher (19b) over issue 51's
 # shapes — each bench ROUNDS times, one results JSON per round (the spread is the noise).
 #   OUT=out ROUNDS=3 bash kernels/lab/tools/new_stages_check.sh
+#   CHECK=ids SWEEP=ids  (defaults: fp8-tensor,fp8-block,auto,wgmma-split-k and auto) narrow the
+#   correctness run and the stages benched over the shapes; SKIP_FP8=1 / SKIP_AUTO=1 skip a bench.
 # Needs the packages of gpu_deps.sh (installed, or .deps/ from `gpu_deps.sh fetch`).
 # In OUT: device.txt, log.txt (every step's output) and the results JSON of each round.
 set -uo pipefail
@@ -18,22 +20,23 @@ bash kernels/lab/tools/gpu_build.sh /tmp/build.log gemmlab gpu_check fp8_gpu_tes
 rc=$?
 grep -E "error|warning: .*C75" /tmp/build.log | head -20
 if [ $rc -ne 0 ]; then tail -30 /tmp/build.log; exit 1; fi
-stamp "gpu_check fp8-tensor,fp8-block,auto"
-timeout 120 build-gpu/kernels/tests/gpu_check --stages fp8-tensor,fp8-block,auto > /tmp/gpu_check.txt 2>&1
+CHECK=${CHECK:-fp8-tensor,fp8-block,auto,wgmma-split-k}
+SWEEP=${SWEEP:-auto}
+stamp "gpu_check $CHECK"
+timeout 120 build-gpu/kernels/tests/gpu_check --stages "$CHECK" > /tmp/gpu_check.txt 2>&1
 echo "gpu_check rc=$?"; cat /tmp/gpu_check.txt >> "$OUT/log.txt"; grep -vE " ok|SKIP" /tmp/gpu_check.txt | tail -15
-stamp fp8_gpu_test
-timeout 150 build-gpu/kernels/tests/fp8_gpu_test > /tmp/fp8_gpu_test.txt 2>&1
-echo "fp8_gpu_test rc=$?"; cat /tmp/fp8_gpu_test.txt >> "$OUT/log.txt"; grep -E "FAILED|PASSED|tests ran|refused" /tmp/fp8_gpu_test.txt | tail -12
+[ "${SKIP_FP8:-}" ] || { stamp fp8_gpu_test; timeout 150 build-gpu/kernels/tests/fp8_gpu_test > /tmp/fp8_gpu_test.txt 2>&1
+echo "fp8_gpu_test rc=$?"; cat /tmp/fp8_gpu_test.txt >> "$OUT/log.txt"; grep -E "FAILED|PASSED|tests ran|refused" /tmp/fp8_gpu_test.txt | tail -12; }
 shapes=4096x8192x8192,4096x28672x8192,4096x8192x28672,4096x10240x8192,16384x8192x8192,8192x1024x8192
 shapes+=,2048,1024,128x8192x8192,64x28672x8192,16x8192x8192,512x512x16384
 for r in $(seq 1 "$ROUNDS"); do
   stamp "round $r"
-  timeout 100 build-gpu/app/gemmlab bench --stages fp8-tensor,fp8-block --sizes 4096,8192,4096x7168x16384 \
+  [ "${SKIP_FP8:-}" ] || timeout 100 build-gpu/app/gemmlab bench --stages fp8-tensor,fp8-block --sizes 4096,8192,4096x7168x16384 \
     --json "$OUT/fp8-$r.json" > /tmp/fp8.txt 2>&1
-  echo "fp8 rc=$?"; cat /tmp/fp8.txt >> "$OUT/log.txt"; grep -E "fp8" /tmp/fp8.txt | tail -12
+  [ "${SKIP_FP8:-}" ] || { echo "fp8 rc=$?"; cat /tmp/fp8.txt >> "$OUT/log.txt"; grep -E "fp8" /tmp/fp8.txt | tail -12; }
   [ "${SKIP_AUTO:-}" ] && continue
-  timeout 100 build-gpu/app/gemmlab bench --stages auto --sizes "$shapes" --budget 1 \
+  timeout 150 build-gpu/app/gemmlab bench --stages "$SWEEP" --sizes "$shapes" --budget 1 \
     --json "$OUT/auto-$r.json" > /tmp/auto.txt 2>&1
-  echo "auto rc=$?"; cat /tmp/auto.txt >> "$OUT/log.txt"; grep "^auto" /tmp/auto.txt
+  echo "auto rc=$?"; cat /tmp/auto.txt >> "$OUT/log.txt"; grep -vE "^cublas|^ *$" /tmp/auto.txt | tail -30
 done
 stamp done
