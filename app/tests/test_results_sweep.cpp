@@ -57,7 +57,7 @@ TEST(ResultsSweep, TheNewerRunWins) {
   EXPECT_NEAR(shape_sweep(sweep_rows({&newer, &older}, {}), {}, "cublas-fp16").best_geomean, 0.913956, 1e-6);
 }
 
-// The dispatcher's rows (stage 19b, `auto`) join the table as one more stage, after the ladder's:
+// The dispatcher's rows (stage 19c, `auto`) join the table as one more stage, after the ladder's:
 // here each a point above the best stage at its shape, so it is the best of every shape.
 TEST(ResultsSweep, TheDispatchersRowsAreOneMoreStage) {
   BenchResults shapes = load("nvidia-h200-shapes.json");

@@ -49,7 +49,7 @@ const Problem kSplitAllSize{256, 124, 33792};
 // beta the same tiles through the direct stores.
 const Problem kNarrowedSize{4096, 4096, 56};
 
-// The dispatcher (a Dispatch row, stage 19b): the shape sweep's smaller shapes, one per clause of
+// The dispatcher (a Dispatch row, stage 19c): the shape sweep's smaller shapes, one per clause of
 // gemmlab/auto_dispatch.h's rule on 132 SMs, and ragged ones beside them (M, N not multiples of
 // the tiles; K % 8 == 0): 17 rows in one tile row, 63 x 28680 one wave of big tiles, 1000^3 and
 // 520 x 500 x 16384 under the split.

@@ -17,7 +17,9 @@ constexpr const char* kFormats[] = {
     "cluster partner idle",
     "M = %s: even %s tiles of %s would fill %s of the %s SMs and K is %s k-tiles -> %s splits K over its clusters",
     "M = %s: one row of tiles with %s of its %s rows used; %s tiles of %s fill %s of the %s SMs and K is %s k-tiles "
-    "-> %s splits K over its clusters, twice the SMs reading B",
+    "-> %s: 64-row tiles and K cut into slices, every SM reading B",
+    "M = %s: %s tiles of %s would fill %s of the %s SMs and K is only %s k-tiles, too short to split -> %s: 64-row "
+    "tiles, twice the blocks",
     "M = %s: %s tiles of %s would fill %s of the %s SMs, %s tiles of %s fill %s -> %s: twice the blocks, K not split",
 };
 static_assert(std::size(kFormats) == size_t(AutoRule::SmallTiles) + 1);
@@ -43,6 +45,8 @@ std::vector<std::string> sentence_args(const AutoDispatch& d) {
     case AutoRule::FewTiles: return {m, num(p.small_tiles), small, share(p.small_tiles, d.sms), sms, num(p.k_tiles), stage};
     case AutoRule::ThinRows:
       return {m, m, num(p.small_m), num(p.small_tiles), small, share(p.small_tiles, d.sms), sms, num(p.k_tiles), stage};
+    case AutoRule::ShortK:
+      return {m, num(p.small_tiles), small, share(p.small_tiles, d.sms), sms, num(p.k_tiles), stage};
     case AutoRule::SmallTiles:
       return {m, num(p.big_tiles), big, share(p.big_tiles, d.sms), sms, num(p.small_tiles), small,
               share(p.small_tiles, d.sms), stage};

@@ -32,14 +32,14 @@ const Expect kTable[] = {
   {{2048, 2048, 2048},  AutoRule::OneWave,    "warp-specialized", 16 * 8,   16 * 16, 32},   // 128 >= 105.6
   {{64, 28672, 8192},   AutoRule::OneWave,    "warp-specialized", 112,      224, 128},      // 112 >= 105.6
   {{512, 512, 16384},   AutoRule::FewTiles,   "persistent",       4 * 2,    4 * 4, 256},    // 16 <= 33
-  {{16, 8192, 8192},    AutoRule::ThinRows,   "persistent",       32,       64, 128},       // M = 16 <= 64
+  {{16, 8192, 8192},    AutoRule::ThinRows,   "wgmma-split-k",    32,       64, 128},       // M = 16 <= 64
   {{128, 8192, 8192},   AutoRule::SmallTiles, "wgmma",            32,       64, 128},       // rows full
-  {{1024, 1024, 1024},  AutoRule::SmallTiles, "wgmma",            8 * 4,    8 * 8, 16},     // 16 < 32 k-tiles
+  {{1024, 1024, 1024},  AutoRule::ShortK,     "wgmma-split-k",    8 * 4,    8 * 8, 16},     // 16 < 32 k-tiles
   // Ragged: 105 big tiles is 79.5% of 132, under 4/5; 106 is 80.3%.
-  {{64, 26880, 8192},   AutoRule::ThinRows,   "persistent",       105,      210, 128},
+  {{64, 26880, 8192},   AutoRule::ThinRows,   "wgmma-split-k",    105,      210, 128},
   {{64, 27136, 8192},   AutoRule::OneWave,    "warp-specialized", 106,      212, 128},
   // A thin M with a short K is not split: 16 k-tiles.
-  {{16, 8192, 1024},    AutoRule::SmallTiles, "wgmma",            32,       64, 16},
+  {{16, 8192, 1024},    AutoRule::ShortK,     "wgmma-split-k",    32,       64, 16},
 };
 // clang-format on
 
@@ -75,7 +75,7 @@ TEST(AutoDispatch, TheSmCountIsPartOfTheRule) {
 TEST(AutoDispatch, TheSentenceNamesTheFactsAndTheStage) {
   EXPECT_EQ(dispatch_auto({16, 8192, 8192}, h200())->explanation,
             "M = 16: one row of tiles with 16 of its 128 rows used; 64 tiles of 128 x 128 fill 48% of the 132 SMs "
-            "and K is 128 k-tiles -> 19a persistent blocks splits K over its clusters, twice the SMs reading B");
+            "and K is 128 k-tiles -> 19b wgmma split-K: 64-row tiles and K cut into slices, every SM reading B");
   EXPECT_EQ(dispatch_auto({64, 28672, 8192}, h200())->explanation,
             "M = 64: one wave of 112 tiles of 128 x 256 fills 85% of the 132 SMs -> 17 warp specialization: one "
             "block per tile, no round to even out, no cluster partner idle");
@@ -83,13 +83,16 @@ TEST(AutoDispatch, TheSentenceNamesTheFactsAndTheStage) {
             "M = 4096: 1024 tiles of 128 x 256 fill the 132 SMs 7.8 times -> 19a persistent blocks: its scheduler "
             "evens out the last round, its clusters share B");
   EXPECT_EQ(dispatch_auto({1024, 1024, 1024}, h200())->explanation,
-            "M = 1024: 32 tiles of 128 x 256 would fill 24% of the 132 SMs, 64 tiles of 128 x 128 fill 48% -> "
+            "M = 1024: 64 tiles of 128 x 128 would fill 48% of the 132 SMs and K is only 16 k-tiles, too short to "
+            "split -> 19b wgmma split-K: 64-row tiles, twice the blocks");
+  EXPECT_EQ(dispatch_auto({128, 8192, 8192}, h200())->explanation,
+            "M = 128: 32 tiles of 128 x 256 would fill 24% of the 132 SMs, 64 tiles of 128 x 128 fill 48% -> "
             "16 wgmma: twice the blocks, K not split");
   EXPECT_EQ(dispatch_auto({512, 512, 16384}, h200())->explanation,
             "M = 512: even 16 tiles of 128 x 128 would fill 12% of the 132 SMs and K is 256 k-tiles -> "
             "19a persistent blocks splits K over its clusters");
   EXPECT_EQ(fill_sentence("%s of %s, 50%%", {"a", "b"}), "a of b, 50%");
-  EXPECT_EQ(auto_sentence_formats().size(), 5u);
+  EXPECT_EQ(auto_sentence_formats().size(), 6u);
 }
 
 // The simulator plans the chosen stage's launch for the dispatcher: its tile, grid and schedule.
@@ -97,8 +100,10 @@ TEST(AutoDispatch, PlanLaunchRunsTheChosenStagesLaunch) {
   const StageDesc& a = *find_stage_desc("auto");
   EXPECT_FALSE(stage_launch_spec(a, {16, 8192, 8192}).ok());  // no device: no pick
   for (const auto& [problem, chosen] : {std::pair{GemmCoord{64, 28672, 8192}, "warp-specialized"},
-                                        {GemmCoord{1024, 1024, 1024}, "wgmma"},
-                                        {GemmCoord{16, 8192, 8192}, "persistent"}}) {
+                                        {GemmCoord{1024, 1024, 1024}, "wgmma-split-k"},
+                                        {GemmCoord{128, 8192, 8192}, "wgmma"},
+                                        {GemmCoord{16, 8192, 8192}, "wgmma-split-k"},
+                                        {GemmCoord{512, 512, 16384}, "persistent"}}) {
     const auto mine = plan_launch(*stage_launch_spec(a, problem, h200()), h200());
     const auto theirs = plan_launch(*stage_launch_spec(*find_stage_desc(chosen), problem), h200());
     ASSERT_TRUE(mine.ok() && theirs.ok());
@@ -111,8 +116,16 @@ TEST(AutoDispatch, PlanLaunchRunsTheChosenStagesLaunch) {
   const auto ws = plan_launch(*stage_launch_spec(a, {64, 28672, 8192}, h200()), h200());
   EXPECT_EQ(ws->spec.tile, (GemmCoord{128, 256, 64}));
   EXPECT_EQ(ws->plan.blocks.size(), 112u);
-  // 1024^3: stage 16's 8 x 8 tiles of 128 x 128.
-  EXPECT_EQ(plan_launch(*stage_launch_spec(a, {1024, 1024, 1024}, h200()), h200())->plan.blocks.size(), 64u);
+  // 1024^3: stage 19b's 16 x 8 tiles of 64 x 128 in one slice (K = 16 k-tiles is too short to cut).
+  const auto sk = plan_launch(*stage_launch_spec(a, {1024, 1024, 1024}, h200()), h200());
+  EXPECT_EQ(sk->spec.tile, (GemmCoord{64, 128, 64}));
+  EXPECT_EQ(sk->plan.blocks.size(), 128u);
+  EXPECT_EQ(sk->split_k, 1);
+  // 16 x 8192 x 8192: 64 tiles, 2 blocks per SM -> 264 slots -> 5 slices (each 1638 of K) -> 320 blocks.
+  const auto thin = plan_launch(*stage_launch_spec(a, {16, 8192, 8192}, h200()), h200());
+  EXPECT_EQ(thin->blocks_per_sm, 2);
+  EXPECT_EQ(thin->split_k, 5);
+  EXPECT_EQ(thin->plan.blocks.size(), 320u);
   // The sweep's why line reads the same launch and says whose it is.
   const auto w = sweep_launch(a, {64, 28672, 8192}, h200());
   ASSERT_TRUE(w.ok());

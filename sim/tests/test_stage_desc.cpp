@@ -60,7 +60,7 @@ TEST(StageTable, NumberAndNameComeFromTheLesson) {
   EXPECT_STREQ(find_stage_desc("tma")->number, "15");
   // Lesson 19 teaches the persistent stage and the dispatcher that picks among the ladder's launches.
   EXPECT_STREQ(find_stage_desc("persistent")->name, "19a persistent blocks");
-  EXPECT_STREQ(find_stage_desc("auto")->name, "19b dispatcher");
+  EXPECT_STREQ(find_stage_desc("auto")->name, "19c dispatcher");
   // A track's stages by number, for the messages that name them (conv_picture, the conv view).
   EXPECT_EQ(stage_numbers_of(StageTrack::conv_int8), "14b");
   EXPECT_EQ(stage_numbers_of(StageTrack::conv_hopper), "14d");
@@ -164,7 +164,7 @@ TEST(StageTable, SimulatorBehaviourIsTyped) {
   }
   EXPECT_EQ(persistent, 2);  // stages 19a and 20a
   EXPECT_EQ(dispatchers, 1);
-  EXPECT_EQ(clusters, 4);  // stages 18, 19a, 19b's facts of its default pick (19a's) and 20a
+  EXPECT_EQ(clusters, 4);  // stages 18, 19a, 19c's facts of its default pick (19a's) and 20a
   EXPECT_EQ(find_stage_desc("cluster")->cluster_m, 2);
   EXPECT_EQ(find_stage_desc("persistent")->schedule, BlockSchedule::Persistent);
   EXPECT_EQ(find_stage_desc("smem-swizzle")->smem_mix, SmemMix::MmaSyncLdmatrixSwizzled);

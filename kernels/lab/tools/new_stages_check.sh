@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # On a GPU machine: correctness and timing of the stages added to the registry — the FP8 stages
-# (20a, 20b) against cuBLASLt with the same scaling and the fp16 dispatcher (19b) over issue 51's
+# (20a, 20b) against cuBLASLt with the same scaling and the fp16 dispatcher (19c) over issue 51's
 # shapes — each bench ROUNDS times, one results JSON per round (the spread is the noise).
 #   OUT=out ROUNDS=3 bash kernels/lab/tools/new_stages_check.sh
 #   CHECK=ids SWEEP=ids  (defaults: fp8-tensor,fp8-block,auto,wgmma-split-k and auto) narrow the

@@ -11,10 +11,14 @@
 //    (64 x 28672 x 8192: 112 tiles, 97.5%; persistent 64.6%)
 // 3. k >= 32 and small <= sms / 4: too few tiles even at 128 x 128 -> persistent, which splits
 //    K over its clusters (512 x 512 x 16384: 16 small tiles, 82.0%; wgmma 25.1%)
-// 4. k >= 32 and M <= 64: one tile row, mostly empty, whose work is reading B -> persistent,
-//    whose K split sets twice the SMs reading it (16 x 8192 x 8192: 61.8%; wgmma 49.4%)
-// 5. otherwise -> wgmma: twice the blocks of the big tile, K too short to split well or the
-//    rows full (1024^3: 79.3%; persistent 51.4%; 128 x 8192 x 8192: 75.3%; persistent 72.4%)
+// 4. k >= 32 and M <= 64: one tile row, mostly empty, whose work is reading B -> wgmma-split-k:
+//    64-row tiles and K cut into slices, every SM reading B (16 x 8192 x 8192: 79.2%; persistent
+//    61.8%, wgmma 49.4%)
+// 5. k < 32: K too short to split (each slice keeps 16 k-tiles) -> wgmma-split-k in one slice:
+//    its 64-row tiles give twice stage 16's blocks (1024^3: 84.4%; wgmma 78.1%)
+// 6. otherwise -> wgmma: twice the blocks of the big tile, rows full, K long (128 x 8192 x 8192:
+//    77.6%; wgmma-split-k 70.0%, persistent 72.4%)
+// (Figures: the shape sweep's rounds and stage 19b's own bench, kernels/lab/results/shapes/.)
 // The sentence the app and `gemmlab sim dispatch` show is gemmlab/dispatch.h's; the stage each
 // launch is, the registry's (stage_desc.h stage_of_auto_launch).
 #pragma once
@@ -23,11 +27,11 @@
 
 namespace gemmlab {
 
-enum class AutoLaunch { Wgmma, WarpSpecialized, Persistent };
+enum class AutoLaunch { Wgmma, WarpSpecialized, Persistent, SplitK };
 // Which clause of the rule decided (the numbers above).
-enum class AutoRule { FullWaves, OneWave, FewTiles, ThinRows, SmallTiles };
+enum class AutoRule { FullWaves, OneWave, FewTiles, ThinRows, ShortK, SmallTiles };
 
-inline constexpr int kAutoMinSplitKTiles = 32;  // 1024^3 (16 k-tiles) lost with its K split
+inline constexpr int kAutoMinSplitKTiles = 32;  // 1024^3 (16 k-tiles) lost with its K split in 19a
 inline constexpr int kAutoThinRows = 64;        // at most half of a 128-row tile used
 
 struct AutoPick {
@@ -59,7 +63,9 @@ GL_HD constexpr AutoPick pick_auto_launch(int m, int n, int k, int sms) {
   } else if (splits && 4 * p.small_tiles <= sms) {
     p.launch = AutoLaunch::Persistent, p.rule = AutoRule::FewTiles;
   } else if (splits && m <= kAutoThinRows) {
-    p.launch = AutoLaunch::Persistent, p.rule = AutoRule::ThinRows;
+    p.launch = AutoLaunch::SplitK, p.rule = AutoRule::ThinRows;
+  } else if (!splits) {
+    p.launch = AutoLaunch::SplitK, p.rule = AutoRule::ShortK;
   } else {
     p.launch = AutoLaunch::Wgmma, p.rule = AutoRule::SmallTiles;
   }
@@ -76,6 +82,6 @@ static_assert(pick_auto_launch(2048, 2048, 2048, 132).launch == AutoLaunch::Warp
 static_assert(pick_auto_launch(512, 512, 16384, 132).rule == AutoRule::FewTiles);       // 16 small tiles
 static_assert(pick_auto_launch(16, 8192, 8192, 132).rule == AutoRule::ThinRows);        // 64 small, M = 16
 static_assert(pick_auto_launch(128, 8192, 8192, 132).rule == AutoRule::SmallTiles);         // rows full
-static_assert(pick_auto_launch(1024, 1024, 1024, 132).launch == AutoLaunch::Wgmma);     // 16 k-tiles
+static_assert(pick_auto_launch(1024, 1024, 1024, 132).rule == AutoRule::ShortK);      // 16 k-tiles
 
 }  // namespace gemmlab
