@@ -55,12 +55,24 @@ __device__ __forceinline__ void wgmma_m64n128k32_e4m3(float (&d)[64], uint64_t d
 struct Scales {
   float a_low, a_high, b;
 };
-__device__ __forceinline__ Scales load_scales(const float* scale_a, const float* scale_b_row, int M, int row, int t,
-                                              int k_tiles) {
-  if (t >= k_tiles) return {0.f, 0.f, 0.f};
-  const float* column = scale_a + size_t(t) * size_t(M);
-  return {__ldg(column + min(row, M - 1)), __ldg(column + min(row + 8, M - 1)), __ldg(scale_b_row + t)};
-}
+// Where a consumer thread's scales of the next k-tile to load are: its two rows in scale_a's
+// current k-block column (rows past M clamped to M - 1, whose sums are never stored) and B's
+// scale; each load steps the pointers one k-block on (M floats, one float), so that a k-tile
+// costs three loads and three additions, no index arithmetic.
+struct ScaleCursor {
+  const float *low, *high, *b;
+  int left;     // k-tiles not yet loaded
+  size_t step;  // M
+  __device__ __forceinline__ ScaleCursor(const float* scale_a, const float* scale_b_row, int M, int row, int k_tiles)
+      : low(scale_a + min(row, M - 1)), high(scale_a + min(row + 8, M - 1)), b(scale_b_row), left(k_tiles),
+        step(size_t(M)) {}
+  __device__ __forceinline__ Scales next() {
+    if (left-- <= 0) return {0.f, 0.f, 0.f};
+    const Scales s{__ldg(low), __ldg(high), __ldg(b)};
+    low += step, high += step, ++b;
+    return s;
+  }
+};
 
 // total += part * scale, row by row (the promotion into FP32 registers).
 __device__ __forceinline__ void promote(float (&total)[64], const float (&part)[64], Scales s) {
@@ -69,14 +81,26 @@ __device__ __forceinline__ void promote(float (&total)[64], const float (&part)[
   for (int i = 0; i < 64; ++i) total[i] = fmaf(part[i], (i % 4) < 2 ? low : high, total[i]);
 }
 
-// The four k32 wgmmas of one k-tile (the stage's boxes at a and b) into part, from zero.
-__device__ __forceinline__ void mma_k_tile(float (&part)[64], uint32_t a, uint32_t b, int consumer) {
+// The four k32 wgmmas of one k-tile into part, from zero. desc_a / desc_b: the descriptors of
+// the k-tile's boxes at k step 0; a k32 step is 32 bytes further, 2 in the descriptor's address
+// field (bytes / 16), which a stage's offset never carries out of (shared memory < 256 KB).
+__device__ __forceinline__ void mma_k_tile(float (&part)[64], uint64_t desc_a, uint64_t desc_b) {
   wgmma_fence();
 #pragma unroll
   for (int s = 0; s < Fp8BlockShape::kStepsPerTile; ++s)
-    wgmma_m64n128k32_e4m3(part, fp8_desc(a, 64 * consumer, s), fp8_desc(b, 0, s), s == 0 ? 0u : 1u);
+    wgmma_m64n128k32_e4m3(part, desc_a + uint64_t(2 * s), desc_b + uint64_t(2 * s), s == 0 ? 0u : 1u);
   wgmma_commit();
 }
+static_assert(Fp8BlockShape::kStepK / 16 == 2, "a k32 step moves the descriptor's address field by 2");
+
+// A position in the ring of stages: the stage and the parity of its current use.
+struct RingSlot {
+  int stage = 0;
+  uint32_t phase = 0;
+  __device__ __forceinline__ void advance(int stages) {
+    if (++stage == stages) stage = 0, phase ^= 1u;
+  }
+};
 
 // Launched in clusters of (2, 1, 1) blocks, gridDim.x = 2 x clusters (fp8_block.cu).
 template <Epilogue kEpilogue>
@@ -101,7 +125,9 @@ __global__ void __launch_bounds__(Fp8BlockShape::kThreads, 1)
   __syncwarp();
   cluster_arrive_relaxed();
 
-  const int wg = threadIdx.x / 128;
+  // The warpgroup through a shuffle: ptxas then knows it is one value per warp (a uniform
+  // register), and so are the descriptors made from it.
+  const int wg = __shfl_sync(0xffffffffu, int(threadIdx.x / 128), 0);
   int it = 0;
   if (wg == 0) {  // the producer: stage 20a's, with 64 of B's 128 rows per block
     setmaxnreg_dec<kProducerRegisters>();
@@ -139,9 +165,13 @@ __global__ void __launch_bounds__(Fp8BlockShape::kThreads, 1)
       mbarrier_arrive_cluster(&empty[stage], peer);
     }
   };
-  auto stage_a = [&](int i) { return tiles_address + uint32_t((i % kS) * S::kStageBytes); };
+  // Descriptors of stage 0's boxes (this consumer's 64 rows of A, all 128 rows of B); stage s is
+  // s x 32 KB further: 2048 s in the address field.
+  const uint64_t desc_a0 = fp8_desc(tiles_address, 64 * consumer, 0), desc_b0 = fp8_desc(tiles_address + S::kABytes, 0, 0);
+  constexpr uint64_t kStageStep = S::kStageBytes / 16;
   // This thread's first accumulator row inside the consumer's 64 (warp w: 16 w + lane / 4).
   const int row_in_tile = 64 * consumer + gmma::accumulator(thread_in_wg, 0).row;
+  RingSlot issued, retired;  // the next k-tile to issue and to retire, across units as `it`
   float total[64], part[64], next[64];
 #pragma unroll 1
   for (int u = cluster; u < units; u += clusters) {
@@ -150,49 +180,50 @@ __global__ void __launch_bounds__(Fp8BlockShape::kThreads, 1)
     const float* scale_b_row = scale_b + size_t(unit.n_tile) * size_t(scale_b_stride(K));
 #pragma unroll
     for (int i = 0; i < 64; ++i) total[i] = 0.f;
-    const int row = row0 + row_in_tile;
     // Even k-tiles' scales in `even`, odd ones' in `odd`: each is used, then reloaded for two
     // k-tiles on, straight into the registers it is read from a loop trip later (a rotation
     // through a third set would copy the loaded value at once and wait for the load there).
-    Scales even = load_scales(scale_a, scale_b_row, M, row, 0, k_tiles);
-    Scales odd = load_scales(scale_a, scale_b_row, M, row, 1, k_tiles);
-    auto issue = [&](float (&into)[64], int i) {
-      mbarrier_wait(&full[i % kS], uint32_t(i / kS) & 1u);
-      mma_k_tile(into, stage_a(i), stage_a(i) + S::kABytes, consumer);
+    ScaleCursor scales(scale_a, scale_b_row, M, row0 + row_in_tile, k_tiles);
+    Scales even = scales.next(), odd = scales.next();
+    auto issue = [&](float (&into)[64]) {
+      mbarrier_wait(&full[issued.stage], issued.phase);
+      const uint64_t offset = kStageStep * uint64_t(issued.stage);
+      mma_k_tile(into, desc_a0 + offset, desc_b0 + offset);
+      issued.advance(kS);
     };
-    // Promote k-tile t (in `from`, its wgmmas retired by the caller's wait) with its scales and
-    // hand its stage back.
-    auto retire = [&](float (&from)[64], int t, Scales& scales) {
+    // Promote the oldest k-tile in flight (in `from`, its wgmmas retired by the caller's wait)
+    // with its scales, hand its stage back, and load the scales of the k-tile two on.
+    auto retire = [&](float (&from)[64], Scales& sc) {
       fence_accumulators(from);
-      release((it + t) % kS);
-      promote(total, from, scales);
-      scales = load_scales(scale_a, scale_b_row, M, row, t + 2, k_tiles);
+      release(retired.stage);
+      retired.advance(kS);
+      promote(total, from, sc);
+      sc = scales.next();
     };
     // Two partial-sum arrays: k-tile t + 1's wgmmas are queued before k-tile t is promoted, so
     // the tensor cores have this warpgroup's next work while its FFMAs run. Invariant at the
     // loop's head: k-tile t is in flight in `part`.
-    issue(part, it);
+    issue(part);
     int t = 0;
 #pragma unroll 1
     for (; t + 2 < k_tiles; t += 2) {
-      issue(next, it + t + 1);
+      issue(next);
       wgmma_wait<1>();
-      retire(part, t, even);
-      issue(part, it + t + 2);
+      retire(part, even);
+      issue(part);
       wgmma_wait<1>();
-      retire(next, t + 1, odd);
+      retire(next, odd);
     }
     if (t + 1 < k_tiles) {
-      issue(next, it + t + 1);
+      issue(next);
       wgmma_wait<1>();
-      retire(part, t, even);
+      retire(part, even);
       wgmma_wait<0>();
-      retire(next, t + 1, odd);
+      retire(next, odd);
     } else {
       wgmma_wait<0>();
-      retire(part, t, even);
+      retire(part, even);
     }
-    it += k_tiles;
     const int out_row0 = row0 + 64 * consumer, col0 = unit.n_tile * S::kTileN;
     if constexpr (kEpilogue == Epilogue::Direct)
       store_bf16(total, D, M, N, out_row0, col0, thread_in_wg, 1.f);
