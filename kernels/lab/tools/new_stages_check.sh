@@ -31,9 +31,11 @@ shapes=4096x8192x8192,4096x28672x8192,4096x8192x28672,4096x10240x8192,16384x8192
 shapes+=,2048,1024,128x8192x8192,64x28672x8192,16x8192x8192,512x512x16384
 for r in $(seq 1 "$ROUNDS"); do
   stamp "round $r"
-  [ "${SKIP_FP8:-}" ] || timeout 100 build-gpu/app/gemmlab bench --stages fp8-tensor,fp8-block --sizes 4096,8192,4096x7168x16384 \
-    --json "$OUT/fp8-$r.json" > /tmp/fp8.txt 2>&1
-  [ "${SKIP_FP8:-}" ] || { echo "fp8 rc=$?"; cat /tmp/fp8.txt >> "$OUT/log.txt"; grep -E "fp8" /tmp/fp8.txt | tail -12; }
+  if [ -z "${SKIP_FP8:-}" ]; then
+    timeout 100 build-gpu/app/gemmlab bench --stages fp8-tensor,fp8-block --sizes 4096,8192,4096x7168x16384 \
+      --json "$OUT/fp8-$r.json" > /tmp/fp8.txt 2>&1
+    echo "fp8 rc=$?"; cat /tmp/fp8.txt >> "$OUT/log.txt"; grep -E "fp8" /tmp/fp8.txt | tail -12
+  fi
   [ "${SKIP_AUTO:-}" ] && continue
   timeout 150 build-gpu/app/gemmlab bench --stages "$SWEEP" --sizes "$shapes" --budget 1 \
     --json "$OUT/auto-$r.json" > /tmp/auto.txt 2>&1
