@@ -86,14 +86,15 @@ StageModel model_of(const std::string& stage) {
 }
 
 // Every stage with shared memory, as the simulator models it (gemmlab/kernel_smem_mix.h), but
-// conv-wgmma (its gathered cp.async copies and wgmma reads have no LSU counter to check; see
-// ConvWgmmaSaysItIsNotModelled). The Hopper GEMM stages' TMA writes and wgmma reads are not LSU
+// those whose row says SmemMix::Unmodelled: conv-wgmma (its gathered cp.async copies and wgmma
+// reads have no LSU counter to check; see ConvWgmmaSaysItIsNotModelled) and fp8-tensor (its D
+// staging is not rebuilt yet). The Hopper GEMM stages' TMA writes and wgmma reads are not LSU
 // instructions: what they keep is stage 15's ldmatrix and staged epilogue, and stage 19's STS of
 // C into the TMA store's boxes.
 std::vector<StageModel> all_stages() {
   std::vector<StageModel> v;
   for (const StageDesc& s : stage_table())
-    if (s.has_tile() && s.id != std::string("conv-wgmma")) v.push_back(model_of(s.id));
+    if (s.has_tile() && s.smem_mix != SmemMix::Unmodelled) v.push_back(model_of(s.id));
   return v;
 }
 bool hopper_gemm(const StageModel& s) { return required_sm(find_stage_desc(s.stage)->track) == 90; }

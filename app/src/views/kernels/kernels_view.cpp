@@ -344,8 +344,8 @@ class KernelsView final : public View {
       note_text(tr("No results for these stages at this size in this file."));
     }
     legend_swatches(tr("bars"), {{bar_colour(kFp32), tr("fp32")}, {bar_colour(kFp16), tr("fp16 (mma.sync)")},
-                             {bar_colour(kHopper), tr("hopper")}, {bar_colour(kFp8), tr("fp8 (e4m3)")},
-                             {bar_colour(kConv), tr("conv")},
+                             {bar_colour(kHopper), tr("hopper")}, {bar_colour(kConv), tr("conv")},
+                             {bar_colour(kFp8), tr("fp8 (e4m3)")},
                              {bar_colour(kReference), tr("reference")}, {bar_colour(kWrong), tr("wrong result")}});
     const float font = ImGui::GetFontSize();
     const float name_w = font * 16;
