@@ -84,6 +84,8 @@ TEST(StageTable, NumberAndNameComeFromTheLesson) {
   // Stage 20a is the fp8 lesson's first: its folder gives the letter while it is the lesson's only row.
   EXPECT_STREQ(find_stage_desc("fp8-tensor")->number, "20a");
   EXPECT_STREQ(find_stage_desc("fp8-tensor")->name, "20a FP8 per-tensor scales");
+  EXPECT_STREQ(find_stage_desc("fp8-block")->name, "20b FP8 block scales, FP32 promotion");
+  EXPECT_STREQ(find_stage_desc("wgmma-split-k")->name, "19b wgmma split-K");
   EXPECT_EQ(stage_rows::folder_letter("fp8/20a_fp8_tensor"), 'a');
   EXPECT_EQ(stage_rows::folder_letter("fp32/02_naive"), 0);
   EXPECT_EQ(stage_rows::folder_letter("hopper/15_tma"), 0);
@@ -100,10 +102,7 @@ TEST(TrackTable, EveryTrackHasOneRowAndAReference) {
     ASSERT_NE(find_reference(t.reference), nullptr);
     EXPECT_EQ(&track_reference(t.track), find_reference(t.reference));
     EXPECT_EQ(t.conv, t.peer != nullptr);  // the convolutions also time cuDNN
-    // (fp8-block's stage 20b comes with its kernel: until then its track lists none.)
-    if (t.track != StageTrack::fp8_block) {
-      EXPECT_FALSE(stages_of_track(t.track).empty());
-    }
+    EXPECT_FALSE(stages_of_track(t.track).empty());
   }
   EXPECT_EQ(find_track("int8"), nullptr);
   EXPECT_STREQ(track_desc(StageTrack::hopper).reference, "cublas-fp16");
@@ -162,9 +161,9 @@ TEST(StageTable, SimulatorBehaviourIsTyped) {
     clusters += s.cluster_m > 1;
     EXPECT_EQ(s.smem_mix == SmemMix::None, !s.has_tile()) << s.id;
   }
-  EXPECT_EQ(persistent, 2);  // stages 19a and 20a
+  EXPECT_EQ(persistent, 3);  // stages 19a, 20a and 20b
   EXPECT_EQ(dispatchers, 1);
-  EXPECT_EQ(clusters, 4);  // stages 18, 19a, 19c's facts of its default pick (19a's) and 20a
+  EXPECT_EQ(clusters, 5);  // stages 18, 19a, 19c's facts of its default pick (19a's), 20a and 20b
   EXPECT_EQ(find_stage_desc("cluster")->cluster_m, 2);
   EXPECT_EQ(find_stage_desc("persistent")->schedule, BlockSchedule::Persistent);
   EXPECT_EQ(find_stage_desc("smem-swizzle")->smem_mix, SmemMix::MmaSyncLdmatrixSwizzled);
