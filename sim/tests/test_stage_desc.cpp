@@ -244,13 +244,16 @@ TEST(StageTable, LadderPreviousIsTheStageBeforeWithTheSameOperands) {
   EXPECT_EQ(previous("conv-int8"), "none");  // the conv bench compares im2col + cuBLAS and cuDNN
   EXPECT_EQ(previous("conv-wgmma"), "none");
   EXPECT_EQ(previous("fp8-tensor"), "none");  // the e4m3 problem: a ladder of its own
+  EXPECT_EQ(previous("fp8-block"), "none");   // and the block-scaled one another
+  EXPECT_EQ(previous("wgmma-split-k"), "persistent");
+  EXPECT_EQ(previous("auto"), "wgmma-split-k");
   // A copy of a table entry (the kernels' StageInfo) finds the same stage.
   const StageDesc copy = *find_stage_desc("wgmma");
   ASSERT_NE(ladder_previous(copy), nullptr);
   EXPECT_STREQ(ladder_previous(copy)->id, "tma");
   int firsts = 0;
   for (const StageDesc& s : stage_table()) firsts += !is_conv(s.track) && !ladder_previous(s);
-  EXPECT_EQ(firsts, 3);  // naive-uncoalesced, mma-sync, fp8-tensor
+  EXPECT_EQ(firsts, 4);  // naive-uncoalesced, mma-sync, fp8-tensor, fp8-block
 }
 
 // The conv stages: one per element type, listed at their largest tile (stage 10's), lesson 14.
