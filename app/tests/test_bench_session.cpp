@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "bench/bench_command.h"
+#include "gemmlab/resnet50_layers.h"
 #include "model/kernel_run.h"
 #include "model/results_file.h"
 
@@ -380,6 +381,43 @@ TEST(BenchCli, BadArgumentsSayWhatIsWrong) {
                                  fake_factory());
   EXPECT_EQ(two.code, 0) << two.err;
   EXPECT_NE(two.out.find("1,8,8,16,8,1,1,0,1"), std::string::npos) << two.out;
+}
+
+// --conv resnet50: the network's 23 distinct layers (gemmlab/resnet50_layers.h), each named in the
+// table and in its results rows beside its shape; the stem (C = 3) and a strided 3x3 among them.
+TEST(BenchCli, Resnet50RunsEveryDistinctLayerNamedInTableAndJson) {
+  std::vector<std::string> log;
+  const std::string json = kTmp + "/resnet50_layers.json";
+  const Captured r = bench_cli({"--stages", "conv-fp16", "--conv", "resnet50", "--json", json}, fake_factory(&log));
+  ASSERT_EQ(r.code, 0) << r.err;
+  int checks = 0;
+  for (const std::string& l : log) checks += l.rfind("check conv-fp16 ", 0) == 0;
+  EXPECT_EQ(checks, int(std::size(conv::kResNet50Layers)));
+  EXPECT_EQ(checks, 23);
+  EXPECT_NE(r.out.find("32,224,224,3,64,7,7,3,2 "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("conv1 7x7/2"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("32,56,56,128,128,3,3,1,2 "), std::string::npos) << r.out;
+  std::ifstream in(json);
+  std::stringstream text;
+  text << in.rdbuf();
+  const auto parsed = bench::parse_bench_results(text.str(), json);
+  ASSERT_TRUE(parsed.ok()) << parsed.error();
+  std::map<std::string, std::string> layer_of;  // "stage conv shape" -> layer
+  for (const BenchResult& b : parsed->results) {
+    EXPECT_FALSE(b.layer.empty()) << b.stage << " " << b.size_key();
+    layer_of[b.stage + " " + b.size_key()] = b.layer;
+  }
+  EXPECT_EQ(layer_of["conv-fp16 conv 32,56,56,128,128,3,3 pad 1 stride 2"], "conv3_x 3x3/2");
+  EXPECT_EQ(layer_of["conv-fp16 conv 32,28,28,128,128,3,3 pad 1 stride 1"], "conv3_x 3x3");
+  EXPECT_EQ(layer_of["fake-im2col conv 32,224,224,3,64,7,7 pad 3 stride 2"], "conv1 7x7/2");
+  EXPECT_EQ(layer_of.size(), 2u * 23);  // a reference row and a stage row per layer
+  // A shape given by hand has no layer name, and its rows no "layer".
+  const std::string plain = kTmp + "/plain_conv.json";
+  ASSERT_EQ(bench_cli({"--stages", "conv-fp16", "--conv", "1,8,8,8,8,3,3", "--json", plain}, fake_factory()).code, 0);
+  std::ifstream in2(plain);
+  std::stringstream text2;
+  text2 << in2.rdbuf();
+  EXPECT_EQ(text2.str().find("\"layer\""), std::string::npos) << text2.str();
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <iostream>
 #include <nlohmann/json.hpp>
@@ -13,6 +14,7 @@
 #include <vector>
 
 #include "args.h"
+#include "gemmlab/resnet50_layers.h"
 #include "gemmlab/write_file.h"
 
 namespace gemmlab::bench {
@@ -33,7 +35,8 @@ const std::vector<OptionSpec>& bench_options() {
        "4096; with --check 1,127x129x65,1000x1500x700,4096"},
       {"--conv", "SHAPE",
        "a convolution instead of GEMMs: N,H,W,C,K,R,S[,pad,stride[,dilation]] (NHWC input, KRSC filters, "
-       "NPQK fp32 output; each 1..1048576, pad from 0), or resnet50 (its 3x3 and 1x1 layers at N = 32). "
+       "NPQK fp32 output; each 1..1048576, pad from 0), or resnet50 (its 23 distinct layers at N = 32: the "
+       "7x7 stem, the 1x1 and 3x3 layers, strided and downsample; gemmlab/resnet50_layers.h). "
        "References: im2col + cublasGemmEx, and cuDNN where the build has it (CMake -DGEMMLAB_CUDNN_ROOT=...)",
        "none: GEMMs; pad 0, stride 1, dilation 1", true},
       {"--json", "FILE", "write the results JSON (the app shows it; assets/results/<device>.json); "
@@ -94,18 +97,6 @@ conv::Shape parse_conv(const std::string& spec) {
   return {v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8], v[9]};
 }
 
-// ResNet-50's convolutions at batch 32 (NHWC): the four 3x3 layers (pad 1) and the 1x1 layers
-// of its bottleneck blocks.
-std::vector<conv::Shape> resnet50_layers() {
-  std::vector<conv::Shape> v;
-  for (auto [hw, c] : {std::pair{56, 64}, {28, 128}, {14, 256}, {7, 512}}) v.push_back({32, hw, hw, c, c, 3, 3, 1, 1, 1});
-  for (auto [hw, c] : {std::pair{56, 64}, {28, 128}, {14, 256}, {7, 512}}) {
-    v.push_back({32, hw, hw, c, 4 * c, 1, 1, 0, 1, 1});  // expand
-    v.push_back({32, hw, hw, 4 * c, c, 1, 1, 0, 1, 1});  // reduce
-  }
-  return v;
-}
-
 struct Options {
   SessionRequest request;
   std::string json_path;
@@ -152,8 +143,17 @@ Options parse(int argc, char** argv, int first) {
   SessionRequest& r = o.request;
   r.check_only = a.has("--check");
   for (const std::string& spec : a.all("--conv")) {
-    if (spec == "resnet50") for (const conv::Shape& c : resnet50_layers()) r.convs.push_back(c);
-    else r.convs.push_back(parse_conv(spec));
+    if (spec == "resnet50") {
+      for (const conv::NetworkLayer& l : conv::resnet50_layers(32)) {
+        r.convs.push_back(l.shape);
+        r.conv_layers.push_back(l.name);
+        r.conv_epilogues.push_back({l.relu, l.residual});
+      }
+      continue;
+    }
+    r.convs.push_back(parse_conv(spec));
+    r.conv_layers.emplace_back();
+    r.conv_epilogues.emplace_back();
   }
   const bool conv_bench = !r.convs.empty();
   for (const std::string& word : split(a.str("--stages", "all"), ','))
@@ -275,13 +275,16 @@ void print_row_tail(const Row& r) {
 // One table for GEMMs and convolutions: the first reference's % and, for convolutions, the second's.
 void print_table(const std::vector<Row>& rows, bool conv) {
   const std::string ref0 = percent_header(rows, 0), ref1 = conv ? percent_header(rows, 1) : "";
-  std::printf("%-18s %-26s %10s %9s %18s ", "stage", conv ? "N,H,W,C,K,R,S,pad,stride" : "M x N x K", "ms",
-              "TFLOP/s", ref0.c_str());
+  const bool layers = conv && std::any_of(rows.begin(), rows.end(), [](const Row& r) { return !r.problem.layer.empty(); });
+  std::printf("%-18s %-26s ", "stage", conv ? "N,H,W,C,K,R,S,pad,stride" : "M x N x K");
+  if (layers) std::printf("%-28s ", "layer");
+  std::printf("%10s %9s %18s ", "ms", "TFLOP/s", ref0.c_str());
   if (conv) std::printf("%14s ", ref1.empty() ? "-" : ref1.c_str());
   else std::printf("%8s ", "x prev");
   std::printf("%10s %6s %s\n", "rel_err", "reps", "check");
   for (const Row& r : rows) {
     std::printf("%-18s %-26s ", r.stage.c_str(), r.problem.text().c_str());
+    if (layers) std::printf("%-28s ", r.problem.layer.c_str());
     if (r.timed) std::printf("%10.4f %9.2f %17.1f%% ", r.time.ms, r.time.tflops, 100 * r.ratio());
     else std::printf("%10s %9s %18s ", "-", "-", "-");
     if (conv) {

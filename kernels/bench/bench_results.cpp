@@ -133,6 +133,7 @@ Expected<BenchResults> parse_bench_results(const std::string& text, const std::s
       }
       if (b.is_conv) {
         read_conv(field(x, w, "conv"), w + ".conv", b.conv);
+        if (x.contains("layer")) b.layer = str(x, w, "layer");
         if (!b.is_reference()) {
           b.ratio_to_im2col = num_in(x, w, "ratio_to_im2col", 0, 1e6);
           b.im2col_ms = num_in(x, w, "im2col_ms", 0, 1e8);
@@ -173,6 +174,7 @@ Expected<BenchResults> parse_bench_results(const std::string& text, const std::s
         BenchResult key;
         key.m = s.m, key.n = s.n, key.k = s.k;
         if (sk[i].contains("conv")) key.is_conv = true, read_conv(sk[i]["conv"], w + ".conv", key.conv);
+        if (sk[i].contains("layer")) s.layer = str(sk[i], w, "layer");
         s.size_key = key.size_key();
         s.is_conv = key.is_conv;
         std::copy(key.conv, key.conv + 10, s.conv);
@@ -198,6 +200,7 @@ std::string bench_results_json(const BenchResults& r) {
       nlohmann::ordered_json c;
       for (int i = 0; i < 10; ++i) c[kConvKeys[i]] = b.conv[i];
       x["conv"] = c;
+      if (!b.layer.empty()) x["layer"] = b.layer;
     }
     x["ms"] = b.ms, x["tflops"] = b.tflops;
     if (!b.reference.empty())
@@ -221,6 +224,7 @@ std::string bench_results_json(const BenchResults& r) {
         nlohmann::ordered_json c;
         for (int i = 0; i < 10; ++i) c[kConvKeys[i]] = s.conv[i];
         x["conv"] = c;
+        if (!s.layer.empty()) x["layer"] = s.layer;
       }
       x["reason"] = s.reason;
       doc["skipped"].push_back(x);

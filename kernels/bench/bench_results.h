@@ -13,7 +13,9 @@
 // A convolution row (`gemmlab bench --conv`, tracks conv-fp16 / conv-int8 / conv-int4) has m, n, k
 // of its implicit GEMM, "conv": {"n","h","w","c","k","r","s","pad","stride","dilation"}, and
 // instead of ratio_to_cublas "ratio_to_im2col", "im2col_ms" and, where cuDNN ran, "ratio_to_cudnn",
-// "cudnn_ms" (its first and second reference).
+// "cudnn_ms" (its first and second reference); a layer of `--conv resnet50` also has "layer" (its
+// name in the network: "conv3_x 3x3/2"; optional), since a strided 3x3 and the stage's other 3x3s
+// share one implicit GEMM size.
 // A file of another shape is refused with a message naming the first wrong field.
 #pragma once
 #include <string>
@@ -50,6 +52,7 @@ struct BenchResult {
   // Convolutions only (is_conv): the shape, the TFLOP/s ratios to the references timed in turns.
   bool is_conv = false;
   int conv[10] = {};  // N, H, W, C, K, R, S, pad, stride, dilation
+  std::string layer;  // the network layer it is ("conv2_x 3x3"), or empty
   double ratio_to_im2col = 0, im2col_ms = 0, ratio_to_cudnn = 0, cudnn_ms = 0;  // 0: not run
   // A reference's own row (cuBLAS, im2col + cuBLAS, cuDNN): one that names itself as its
   // reference, or in older files one whose id is no stage of the registry.
@@ -64,6 +67,7 @@ struct BenchSkipped {
   std::string size_key;  // as BenchResult::size_key
   bool is_conv = false;
   int conv[10] = {};
+  std::string layer;
 };
 
 struct BenchResults {

@@ -28,7 +28,9 @@ namespace {
 std::vector<Problem> problems_of(const SessionRequest& r) {
   std::vector<Problem> out;
   for (const GemmSize& g : r.sizes) out.push_back(Problem::of(g));
-  for (const conv::Shape& c : r.convs) out.push_back(Problem::of(c));
+  for (size_t i = 0; i < r.convs.size(); ++i)
+    out.push_back(Problem::of(r.convs[i], i < r.conv_layers.size() ? r.conv_layers[i] : std::string(),
+                              i < r.conv_epilogues.size() ? r.conv_epilogues[i] : ConvEpilogue{}));
   return out;
 }
 
@@ -230,6 +232,7 @@ BenchResult result_of(const Row& r) {
   if (r.problem.is_conv()) {
     b.is_conv = true;
     set_conv(*r.problem.conv, b.conv);
+    b.layer = r.problem.layer;
     if (!r.is_reference) {
       b.ratio_to_im2col = b.ratio, b.im2col_ms = first.ms;
       if (r.against.size() > 1 && r.against[1].ms > 0)
@@ -255,7 +258,10 @@ BenchResults to_results(const std::vector<Row>& rows, const BenchDevice& device,
       s.m = r.problem.gemm.m, s.n = r.problem.gemm.n, s.k = r.problem.gemm.k;
       BenchResult key;
       key.m = s.m, key.n = s.n, key.k = s.k;
-      if (r.problem.is_conv()) key.is_conv = s.is_conv = true, set_conv(*r.problem.conv, key.conv), set_conv(*r.problem.conv, s.conv);
+      if (r.problem.is_conv()) {
+        key.is_conv = s.is_conv = true, set_conv(*r.problem.conv, key.conv), set_conv(*r.problem.conv, s.conv);
+        s.layer = r.problem.layer;
+      }
       s.size_key = key.size_key();
       out.skipped.push_back(std::move(s));
     } else if (r.timed && !r.against.empty()) {

@@ -28,14 +28,25 @@ struct GemmSize {
   int m = 0, n = 0, k = 0;
 };
 
-// A GEMM, or a convolution (then `gemm` is its implicit GEMM).
+// What a fused-epilogue conv stage adds after the convolution (track conv-fused): a per-channel
+// bias always, then the residual tensor, then ReLU, as the network runs that layer
+// (gemmlab/resnet50_layers.h); a plain --conv shape gets bias + ReLU.
+struct ConvEpilogue {
+  bool relu = true, residual = false;
+};
+
+// A GEMM, or a convolution (then `gemm` is its implicit GEMM), with the network layer it is
+// ("conv2_x 3x3", from --conv resnet50; empty for a shape given by hand).
 struct Problem {
   GemmSize gemm;
   std::optional<conv::Shape> conv;
-  static Problem of(GemmSize g) { return {g, std::nullopt}; }
-  static Problem of(const conv::Shape& c) {  // (a GEMM past 2^31 rows no GPU holds: clamped, refused later)
+  std::string layer;
+  ConvEpilogue epilogue;
+  static Problem of(GemmSize g) { return {g, std::nullopt, {}, {}}; }
+  static Problem of(const conv::Shape& c, std::string layer = {}, ConvEpilogue e = {}) {
+    // (a GEMM past 2^31 rows no GPU holds: clamped, refused later)
     auto extent = [](long long v) { return int(v < (1ll << 31) - 1 ? v : (1ll << 31) - 1); };
-    return {{extent(c.gemm_m()), extent(c.gemm_n()), extent(c.gemm_k())}, c};
+    return {{extent(c.gemm_m()), extent(c.gemm_n()), extent(c.gemm_k())}, c, std::move(layer), e};
   }
   bool is_conv() const { return conv.has_value(); }
   double flops() const { return 2.0 * gemm.m * gemm.n * gemm.k; }
@@ -123,6 +134,9 @@ struct SessionRequest {
   std::vector<GemmSize> sizes;       // GEMMs; or
   std::vector<conv::Shape> convs;    // convolutions (then sizes is empty)
   bool check_only = false;           // no timing, no reference rows
+  // Beside convs, where they are a network's layers: each one's name and epilogue (else none given).
+  std::vector<std::string> conv_layers = {};
+  std::vector<ConvEpilogue> conv_epilogues = {};
 };
 
 struct SessionProgress {
