@@ -295,9 +295,17 @@ class KernelsView final : public View {
                       : x.is_conv ? kConv : kFp32);
   }
 
+  // "cuBLAS" or "cuBLASLt": the library of a track's reference (its tag's first word).
+  static std::string reference_library(const TrackDesc* track) {
+    const ReferenceDesc* ref = track ? find_reference(track->reference) : nullptr;
+    const std::string tag = ref ? ref->tag : "cuBLAS";
+    return tag.substr(0, tag.find(' '));
+  }
+
   // The text right of a stage's bar: rate, ratios and verdict.
   static std::string bar_label(const BenchResult& r) {
     const TrackDesc* track = find_track(r.track);
+    const std::string library = reference_library(track);
     const char* unit = track ? track->rate_unit : "TFLOP/s";
     const char* verdict = r.ok ? tr("ok") : tr("WRONG");
     std::string label;
@@ -309,11 +317,11 @@ class KernelsView final : public View {
     else if (r.is_conv)
       label = trf("%.1f %s  %.1f%% of im2col+cuBLAS  %s", r.tflops, unit, 100 * r.ratio_to_im2col, verdict);
     else if (r.speedup_over_previous() > 0)  // the stage before, timed in the same turns
-      label = trf("%.1f TFLOP/s  %.1f%% of cuBLAS  %.3fx vs %s  %s", r.tflops, 100 * r.ratio_to_cublas,
+      label = trf("%.1f TFLOP/s  %.1f%% of %s  %.3fx vs %s  %s", r.tflops, 100 * r.ratio_to_cublas, library.c_str(),
                   r.speedup_over_previous(), previous_number(r.previous_stage).c_str(), verdict);
     else  // one decimal: a stage at 99.5% of cuBLAS is not "100%"
-      label = trf("%.1f TFLOP/s  %.1f%% of cuBLAS  %s (rel err %.1e)", r.tflops, 100 * r.ratio_to_cublas, verdict,
-                  r.rel_err);
+      label = trf("%.1f TFLOP/s  %.1f%% of %s  %s (rel err %.1e)", r.tflops, 100 * r.ratio_to_cublas, library.c_str(),
+                  verdict, r.rel_err);
     return label;
   }
 
@@ -394,7 +402,7 @@ class KernelsView final : public View {
     // A stage's bar and its % can disagree: under a power cap the clock moves between runs, and
     // the % compares each stage with cuBLAS timed in turns with it, the cuBLAS row with nothing.
     if (std::any_of(rows.begin(), rows.end(), [](const BenchResult* x) { return !x->is_reference() && !x->is_conv; }))
-      note_text(tr("Bars: each run's TFLOP/s. Each percentage is against cuBLAS timed in turns with that "
+      note_text(tr("Bars: each run's TFLOP/s. Each percentage is against the stage's reference (cuBLAS; cuBLASLt for FP8) timed in turns with that "
                    "stage, and \"x vs\" the speed against the stage before it on the ladder, timed in the same "
                    "turns: the fairer comparisons where the GPU's clock changed between runs."));
     for (const auto& s : r.skipped) {
