@@ -19,15 +19,13 @@
 // The kernel: fp8_tensor.cuh. Checked and timed against cuBLASLt FP8 (per-tensor scales, fast
 // accumulation) in turns by the bench (kernels/fp8_runner.cu).
 // Run: gemmlab bench --stages fp8-tensor --sizes 4096,8192,4096x7168x16384 [--check]
-#include <atomic>
 #include <cstdlib>
 #include <cstring>
 
 #include "fp8_tensor.cuh"
 #include "fp8_tensor.h"
 #include "stages/fp8/fp8_maps.h"
-#include "stages/hopper/hopper_host.h"    // check_hopper_device
-#include "stages/hopper/hopper_launch.cuh"  // ClusterLaunch
+#include "stages/fp8/fp8_launch.cuh"
 
 namespace gemmlab::kernels::fp8 {
 namespace {
@@ -37,41 +35,9 @@ static_assert(S::kTileK == 128 && S::kChunkCols == 64, "the boxes of fp8_maps.h"
 
 const void* kKernel = reinterpret_cast<const void*>(fp8_tensor_kernel<Epilogue::Tma>);
 
-// Clusters of the kernel the current GPU holds at once (66 on a 132-SM H100 / H200), per device.
-cudaError_t resident_clusters(int* clusters) {
-  constexpr int kDevices = 64;
-  static std::atomic<int> known[kDevices] = {};
-  int device = 0;
-  if (const cudaError_t e = cudaGetDevice(&device); e != cudaSuccess) return e;
-  if (device < kDevices && (*clusters = known[device].load()) > 0) return cudaSuccess;
-  // Every instantiation uses the same shared memory and block: one answer serves all.
-  for (auto* kernel : {fp8_tensor_kernel<Epilogue::Tma>, fp8_tensor_kernel<Epilogue::Direct>})
-    if (const cudaError_t e =
-            cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(S::kSmemBytes));
-        e != cudaSuccess)
-      return e;
-  ClusterLaunch probe(dim3(S::kClusterM), dim3(S::kClusterM, 1, 1), S::kThreads, S::kSmemBytes, nullptr);
-  if (const cudaError_t e =
-          cudaOccupancyMaxActiveClusters(clusters, fp8_tensor_kernel<Epilogue::Tma>, &probe.config);
-      e != cudaSuccess)
-    return e;
-  if (*clusters < 1) return cudaErrorInvalidConfiguration;
-  if (device < kDevices) known[device] = *clusters;
-  return cudaSuccess;
-}
-
 }  // namespace
 
-const char* check_fp8_tensor(int m, int n, int k) {
-  if (m < 1 || n < 1 || k < 1) return "m, n and k must be at least 1";
-  if (m > (1 << 30) || n > (1 << 30) || k > (1 << 30))
-    return "m, n and k must be at most 1073741824 (2^30): the kernel indexes in 32-bit ints";
-  if (k % 16 != 0)
-    return "K must be a multiple of 16: TMA needs 16-byte row strides (K e4m3 bytes per row of A and B); "
-           "pad K with zeros";
-  if (const char* why = check_hopper_device(kKernel)) return why;
-  return nullptr;
-}
+const char* check_fp8_tensor(int m, int n, int k) { return check_fp8_problem(m, n, k, kKernel); }
 
 cudaError_t launch_fp8_tensor(const Fp8GemmArgs& args) {
   if (check_fp8_tensor(args.m, args.n, args.k) != nullptr) return cudaErrorInvalidValue;
@@ -81,7 +47,8 @@ cudaError_t launch_fp8_tensor(const Fp8GemmArgs& args) {
       e != cudaSuccess)
     return e;
   int clusters = 0;
-  if (const cudaError_t e = resident_clusters(&clusters); e != cudaSuccess) return e;
+  const cudaError_t found = resident_clusters<S>(&clusters, fp8_tensor_kernel<Epilogue::Tma>, fp8_tensor_kernel<Epilogue::Direct>);
+  if (found != cudaSuccess) return found;
   const int m_tiles = (args.m + S::kTileM - 1) / S::kTileM, n_tiles = (args.n + S::kTileN - 1) / S::kTileN;
   const int m_pairs = (m_tiles + 1) / 2, units = m_pairs * n_tiles;
   if (clusters > units) clusters = units;
@@ -109,16 +76,9 @@ cudaError_t launch_fp8_tensor(const Fp8GemmArgs& args) {
 }  // namespace gemmlab::kernels::fp8
 
 namespace gemmlab::kernels {
-namespace {
-// An FP8 stage solves no fp32 / fp16 GEMM: the runner calls check_fp8 / launch_fp8.
-const char* refuse_gemm(int, int, int) {
-  return "an FP8 stage: it runs e4m3 problems (gemmlab bench --stages fp8)";
-}
-size_t no_workspace(int, int, int) { return 0; }
-}  // namespace
 
 StageLaunch launch_fp8_tensor() {
-  return {refuse_gemm, no_workspace, nullptr, nullptr, nullptr, fp8::check_fp8_tensor, fp8::launch_fp8_tensor};
+  return {fp8::refuse_gemm, fp8::no_workspace, nullptr, nullptr, nullptr, fp8::check_fp8_tensor, fp8::launch_fp8_tensor};
 }
 
 }  // namespace gemmlab::kernels

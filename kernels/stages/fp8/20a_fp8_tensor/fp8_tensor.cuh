@@ -146,6 +146,37 @@ __device__ __forceinline__ void store_bf16_tma(const float (&d)[kAcc], unsigned 
   }
 }
 
+// The producer thread of an FP8 stage (S: its shape): the cluster's units in order, for each the
+// k-tiles of A (this block's tile rows) and this block's half of B's rows, multicast into both
+// blocks of the cluster. Returns once no peer can still arrive on this block's barriers.
+template <class S>
+__device__ __forceinline__ void produce_units(unsigned char* tiles, uint64_t* full, uint64_t* empty,
+                                              const CUtensorMap* map_a, const CUtensorMap* map_b_half, uint32_t rank,
+                                              int cluster, int clusters, int m_pairs, int n_tiles, int group_pairs,
+                                              int k_tiles) {
+  constexpr int kS = S::kStages;
+  const int units = m_pairs * n_tiles;
+  int it = 0;  // k-tiles through the ring over the block's life
+#pragma unroll 1
+  for (int u = cluster; u < units; u += clusters) {
+    const Unit unit = unit_of(u, m_pairs, n_tiles, group_pairs);
+    const int m0 = (2 * unit.m_pair + int(rank)) * S::kTileM, n0 = unit.n_tile * S::kTileN;
+    const int b_row = int(rank) * (S::kTileN / 2);
+#pragma unroll 1
+    for (int t = 0; t < k_tiles; ++t, ++it) {
+      const int stage = it % kS;
+      wait_stage_free<kS>(empty, it);
+      unsigned char* dst = tiles + stage * S::kStageBytes;
+      mbarrier_arrive_expect_tx(&full[stage], S::kStageBytes);
+      tma_load_2d(dst, map_a, &full[stage], t * S::kTileK, m0);
+      tma_load_2d_multicast(dst + S::kABytes + b_row * S::kRowBytes, map_b_half, &full[stage], t * S::kTileK,
+                            n0 + b_row, uint16_t(0x3));
+    }
+  }
+  // No block may leave while its peer can still arrive on its barriers or multicast into it.
+  for (int j = it; j < it + kS; ++j) wait_stage_free<kS>(empty, j);
+}
+
 // Launched in clusters of (2, 1, 1) blocks, gridDim.x = 2 x clusters (fp8_tensor.cu).
 template <Epilogue kEpilogue>
 __global__ void __launch_bounds__(Fp8TensorShape::kThreads, 1)
@@ -175,26 +206,9 @@ __global__ void __launch_bounds__(Fp8TensorShape::kThreads, 1)
   if (wg == 0) {
     setmaxnreg_dec<kProducerRegisters>();
     cluster_wait();  // the peer's barriers exist before the first multicast into it
-    if (threadIdx.x == 0) {
-#pragma unroll 1
-      for (int u = cluster; u < units; u += clusters) {
-        const Unit unit = unit_of(u, m_pairs, n_tiles, group_pairs);
-        const int m0 = (2 * unit.m_pair + int(rank)) * S::kTileM, n0 = unit.n_tile * S::kTileN;
-        const int b_row = int(rank) * (S::kTileN / 2);
-#pragma unroll 1
-        for (int t = 0; t < k_tiles; ++t, ++it) {
-          const int stage = it % kS;
-          wait_stage_free<kS>(empty, it);
-          unsigned char* dst = tiles + stage * S::kStageBytes;
-          mbarrier_arrive_expect_tx(&full[stage], S::kStageBytes);
-          tma_load_2d(dst, &map_a, &full[stage], t * S::kTileK, m0);
-          tma_load_2d_multicast(dst + S::kABytes + b_row * S::kRowBytes, &map_b_half, &full[stage], t * S::kTileK,
-                                n0 + b_row, uint16_t(0x3));
-        }
-      }
-      // No block may leave while its peer can still arrive on its barriers or multicast into it.
-      for (int j = it; j < it + kS; ++j) wait_stage_free<kS>(empty, j);
-    }
+    if (threadIdx.x == 0)
+      produce_units<S>(tiles, full, empty, &map_a, &map_b_half, rank, cluster, clusters, m_pairs, n_tiles, group_pairs,
+                       k_tiles);
     return;
   }
 

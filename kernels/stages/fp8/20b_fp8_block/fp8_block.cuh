@@ -128,29 +128,12 @@ __global__ void __launch_bounds__(Fp8BlockShape::kThreads, 1)
   // The warpgroup through a shuffle: ptxas then knows it is one value per warp (a uniform
   // register), and so are the descriptors made from it.
   const int wg = __shfl_sync(0xffffffffu, int(threadIdx.x / 128), 0);
-  int it = 0;
   if (wg == 0) {  // the producer: stage 20a's, with 64 of B's 128 rows per block
     setmaxnreg_dec<kProducerRegisters>();
     cluster_wait();
-    if (threadIdx.x == 0) {
-#pragma unroll 1
-      for (int u = cluster; u < units; u += clusters) {
-        const Unit unit = unit_of(u, m_pairs, n_tiles, group_pairs);
-        const int m0 = (2 * unit.m_pair + int(rank)) * S::kTileM, n0 = unit.n_tile * S::kTileN;
-        const int b_row = int(rank) * (S::kTileN / 2);
-#pragma unroll 1
-        for (int t = 0; t < k_tiles; ++t, ++it) {
-          const int stage = it % kS;
-          wait_stage_free<kS>(empty, it);
-          unsigned char* dst = tiles + stage * S::kStageBytes;
-          mbarrier_arrive_expect_tx(&full[stage], S::kStageBytes);
-          tma_load_2d(dst, &map_a, &full[stage], t * S::kTileK, m0);
-          tma_load_2d_multicast(dst + S::kABytes + b_row * S::kRowBytes, &map_b_half, &full[stage], t * S::kTileK,
-                                n0 + b_row, uint16_t(0x3));
-        }
-      }
-      for (int j = it; j < it + kS; ++j) wait_stage_free<kS>(empty, j);
-    }
+    if (threadIdx.x == 0)
+      produce_units<S>(tiles, full, empty, &map_a, &map_b_half, rank, cluster, clusters, m_pairs, n_tiles, group_pairs,
+                       k_tiles);
     return;
   }
 
@@ -171,7 +154,7 @@ __global__ void __launch_bounds__(Fp8BlockShape::kThreads, 1)
   constexpr uint64_t kStageStep = S::kStageBytes / 16;
   // This thread's first accumulator row inside the consumer's 64 (warp w: 16 w + lane / 4).
   const int row_in_tile = 64 * consumer + gmma::accumulator(thread_in_wg, 0).row;
-  RingSlot issued, retired;  // the next k-tile to issue and to retire, across units as `it`
+  RingSlot issued, retired;  // the next k-tile to issue and to retire, across units
   float total[64], part[64], next[64];
 #pragma unroll 1
   for (int u = cluster; u < units; u += clusters) {
