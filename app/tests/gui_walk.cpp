@@ -86,7 +86,7 @@ std::vector<std::string> english_prose(const std::string& line) {
       "bank", "barrier", "block", "conv", "fp", "int", "buffer", "buffering", "commit", "core", "dimension", "double", "epilogue",
       "fix", "fragment", "full", "global", "grid", "group", "leading", "load", "map", "matrix", "mbarrier",
       "memory", "mma", "naive", "ping", "pong", "quantisation", "raked", "shared", "simt", "smem", "specialized",
-      "stage", "swizzle", "sync", "tensor", "thread", "threadblock", "tile", "tma", "uncoalesced", "up", "warp", "wave", "wgmma"};
+      "split", "stage", "swizzle", "sync", "tensor", "thread", "threadblock", "tile", "tma", "uncoalesced", "up", "warp", "wave", "wgmma"};
   std::vector<std::string> out;
   if (line.rfind("|", 0) == 0 || line.find("cudaGetDeviceCount says") != std::string::npos ||
       line.find("the L2 replay would make") != std::string::npos)

@@ -159,20 +159,26 @@ class KernelsView final : public View {
     g.m = ui_.size[0], g.n = ui_.size[1], g.k = ui_.size[2];
     return g.size_key();
   }
-  // A step shows the first set (in load_results_dir's order) that has its size, if the current one has not.
+  // A step shows the first set (in load_results_dir's order) with a row of one of its stages at its
+  // size, else with any row at its size, on its device before any other; the current set where it
+  // qualifies. (A device's dispatcher file holds the sweep's sizes too, but not the ladder's
+  // stages a sweep step lists.)
   void pick_set_for_step() {
     pick_set_ = false;
-    auto has = [&](int i) {
+    auto listed = [&](const std::string& stage) {
+      return ui_.stages.empty() || std::find(ui_.stages.begin(), ui_.stages.end(), stage) != ui_.stages.end();
+    };
+    auto has = [&](int i, bool stage_row) {
       for (const auto& x : sets_[i].results)
-        if (x.size_key() == step_key()) return true;
+        if (x.size_key() == step_key() && (!stage_row || (!x.is_reference() && listed(x.stage)))) return true;
       return false;
     };
     // A step that names a device shows that device's results where there are any.
     auto on_device = [&](int i) { return ui_.device.empty() || device_matches(sets_[i].device.name, ui_.device); };
-    if (ui_.set >= 0 && ui_.set < static_cast<int>(sets_.size()) && has(ui_.set) && on_device(ui_.set)) return;
-    for (int pass = 0; pass < 2; ++pass)
+    if (ui_.set >= 0 && ui_.set < static_cast<int>(sets_.size()) && has(ui_.set, true) && on_device(ui_.set)) return;
+    for (int pass = 0; pass < 4; ++pass)
       for (int i = 0; i < static_cast<int>(sets_.size()); ++i)
-        if (has(i) && (pass == 1 || on_device(i))) {
+        if (has(i, pass % 2 == 0) && (pass >= 2 || on_device(i))) {
           ui_.set = i;
           return;
         }
