@@ -2,8 +2,10 @@
 // how many of a stage's clusters the current GPU holds. Shared by stages 20a and 20b.
 #pragma once
 #include <atomic>
+#include <cstdint>
 #include <initializer_list>
 
+#include "stages/fp8/fp8_maps.h"
 #include "stages/hopper/hopper_host.h"      // check_hopper_device
 #include "stages/hopper/hopper_launch.cuh"  // ClusterLaunch
 
@@ -48,6 +50,32 @@ cudaError_t resident_clusters(int* clusters, First first, More... more) {
   if (*clusters < 1) return cudaErrorInvalidConfiguration;
   if (device < kDevices) known[device] = *clusters;
   return cudaSuccess;
+}
+
+// Launches an FP8 stage's kernel (S: its shape; tma / direct: its two epilogues, one signature)
+// on as many clusters of S::kClusterM blocks as are resident, at most one per unit (a pair of
+// tile rows x a tile column). D leaves through the TMA where its rows are 16-byte multiples
+// (N % 8 == 0) and it starts 16-byte aligned, unless `direct_only`; units in groups of
+// `group_pairs` m pairs.
+template <class S, class Kernel>
+cudaError_t launch_fp8_units(const Fp8GemmArgs& args, Kernel tma, Kernel direct, bool direct_only, int group_pairs) {
+  CUtensorMap map_a, map_b_half;
+  if (const cudaError_t e = encode_fp8_map(&map_a, args.A, args.m, args.k, S::kTileM); e != cudaSuccess) return e;
+  if (const cudaError_t e = encode_fp8_map(&map_b_half, args.B, args.n, args.k, S::kTileN / S::kClusterM);
+      e != cudaSuccess)
+    return e;
+  int clusters = 0;
+  if (const cudaError_t e = resident_clusters<S>(&clusters, tma, direct); e != cudaSuccess) return e;
+  const int m_tiles = (args.m + S::kTileM - 1) / S::kTileM, n_tiles = (args.n + S::kTileN - 1) / S::kTileN;
+  const int m_pairs = (m_tiles + 1) / 2, units = m_pairs * n_tiles;
+  if (clusters > units) clusters = units;
+  const hopper::ClusterLaunch launch(dim3(S::kClusterM * clusters), dim3(S::kClusterM, 1, 1), S::kThreads,
+                                     S::kSmemBytes, args.stream);
+  CUtensorMap map_d{};
+  const bool tma_store = !direct_only && args.n % 8 == 0 && reinterpret_cast<uintptr_t>(args.D) % 16 == 0 &&
+                         encode_d_map(&map_d, args.D, args.m, args.n) == cudaSuccess;
+  return cudaLaunchKernelEx(&launch.config, tma_store ? tma : direct, map_a, map_b_half, map_d, args.D, args.m, args.n,
+                            args.k, args.scale_a, args.scale_b, m_pairs, n_tiles, group_pairs);
 }
 
 }  // namespace gemmlab::kernels::fp8

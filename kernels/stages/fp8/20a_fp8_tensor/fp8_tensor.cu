@@ -24,7 +24,6 @@
 
 #include "fp8_tensor.cuh"
 #include "fp8_tensor.h"
-#include "stages/fp8/fp8_maps.h"
 #include "stages/fp8/fp8_launch.cuh"
 
 namespace gemmlab::kernels::fp8 {
@@ -41,36 +40,18 @@ const char* check_fp8_tensor(int m, int n, int k) { return check_fp8_problem(m, 
 
 cudaError_t launch_fp8_tensor(const Fp8GemmArgs& args) {
   if (check_fp8_tensor(args.m, args.n, args.k) != nullptr) return cudaErrorInvalidValue;
-  CUtensorMap map_a, map_b_half;
-  if (const cudaError_t e = encode_fp8_map(&map_a, args.A, args.m, args.k, S::kTileM); e != cudaSuccess) return e;
-  if (const cudaError_t e = encode_fp8_map(&map_b_half, args.B, args.n, args.k, S::kTileN / S::kClusterM);
-      e != cudaSuccess)
-    return e;
-  int clusters = 0;
-  const cudaError_t found = resident_clusters<S>(&clusters, fp8_tensor_kernel<Epilogue::Tma>, fp8_tensor_kernel<Epilogue::Direct>);
-  if (found != cudaSuccess) return found;
-  const int m_tiles = (args.m + S::kTileM - 1) / S::kTileM, n_tiles = (args.n + S::kTileN - 1) / S::kTileN;
-  const int m_pairs = (m_tiles + 1) / 2, units = m_pairs * n_tiles;
-  if (clusters > units) clusters = units;
-  const ClusterLaunch launch(dim3(S::kClusterM * clusters), dim3(S::kClusterM, 1, 1), S::kThreads, S::kSmemBytes,
-                             args.stream);
-  // D through the TMA where its rows are 16-byte multiples (N % 8 == 0) and it starts 16-byte aligned.
-  CUtensorMap map_d{};
-  const bool tma_store = args.n % 8 == 0 && reinterpret_cast<uintptr_t>(args.D) % 16 == 0 &&
-                         encode_d_map(&map_d, args.D, args.m, args.n) == cudaSuccess;
   // Measurement only: GEMMLAB_FP8_EPILOGUE=direct forces the register stores.
   static const bool forced_direct = [] {
     const char* v = std::getenv("GEMMLAB_FP8_EPILOGUE");
     return v != nullptr && std::strcmp(v, "direct") == 0;
   }();
-  auto* kernel = tma_store && !forced_direct ? fp8_tensor_kernel<Epilogue::Tma> : fp8_tensor_kernel<Epilogue::Direct>;
   // Measurement only: GEMMLAB_FP8_GROUP=g orders units in groups of g m pairs instead of 8.
   static const int group = [] {
     const char* v = std::getenv("GEMMLAB_FP8_GROUP");
     return v != nullptr && std::atoi(v) > 0 ? std::atoi(v) : S::kGroupPairs;
   }();
-  return cudaLaunchKernelEx(&launch.config, kernel, map_a, map_b_half, map_d, args.D, args.m, args.n, args.k,
-                            args.scale_a, args.scale_b, m_pairs, n_tiles, group);
+  return launch_fp8_units<S>(args, fp8_tensor_kernel<Epilogue::Tma>, fp8_tensor_kernel<Epilogue::Direct>,
+                             forced_direct, group);
 }
 
 }  // namespace gemmlab::kernels::fp8

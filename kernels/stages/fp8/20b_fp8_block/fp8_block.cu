@@ -11,12 +11,8 @@
 //   - Cluster multicast, persistent units and the TMA epilogue: stage 20a's.
 // K must be a multiple of 16 (TMA); any M and N. The kernel: fp8_block.cuh.
 // Run: gemmlab bench --stages fp8-block --sizes 4096,4096x7168x16384 --check
-#include <cstdlib>
-#include <cstring>
-
 #include "fp8_block.cuh"
 #include "fp8_block.h"
-#include "stages/fp8/fp8_maps.h"
 #include "stages/fp8/fp8_launch.cuh"
 
 namespace gemmlab::kernels::fp8 {
@@ -31,25 +27,8 @@ const char* check_fp8_block(int m, int n, int k) { return check_fp8_problem(m, n
 
 cudaError_t launch_fp8_block(const Fp8GemmArgs& args) {
   if (check_fp8_block(args.m, args.n, args.k) != nullptr) return cudaErrorInvalidValue;
-  CUtensorMap map_a, map_b_half;
-  if (const cudaError_t e = encode_fp8_map(&map_a, args.A, args.m, args.k, S::kTileM); e != cudaSuccess) return e;
-  if (const cudaError_t e = encode_fp8_map(&map_b_half, args.B, args.n, args.k, S::kTileN / S::kClusterM);
-      e != cudaSuccess)
-    return e;
-  int clusters = 0;
-  const cudaError_t found = resident_clusters<S>(&clusters, fp8_block_kernel<Epilogue::Tma>, fp8_block_kernel<Epilogue::Direct>);
-  if (found != cudaSuccess) return found;
-  const int m_tiles = (args.m + S::kTileM - 1) / S::kTileM, n_tiles = (args.n + S::kTileN - 1) / S::kTileN;
-  const int m_pairs = (m_tiles + 1) / 2, units = m_pairs * n_tiles;
-  if (clusters > units) clusters = units;
-  const ClusterLaunch launch(dim3(S::kClusterM * clusters), dim3(S::kClusterM, 1, 1), S::kThreads, S::kSmemBytes,
-                             args.stream);
-  CUtensorMap map_d{};
-  const bool tma_store = args.n % 8 == 0 && reinterpret_cast<uintptr_t>(args.D) % 16 == 0 &&
-                         encode_d_map(&map_d, args.D, args.m, args.n) == cudaSuccess;
-  auto* kernel = tma_store ? fp8_block_kernel<Epilogue::Tma> : fp8_block_kernel<Epilogue::Direct>;
-  return cudaLaunchKernelEx(&launch.config, kernel, map_a, map_b_half, map_d, args.D, args.m, args.n, args.k,
-                            args.scale_a, args.scale_b, m_pairs, n_tiles, S::kGroupPairs);
+  return launch_fp8_units<S>(args, fp8_block_kernel<Epilogue::Tma>, fp8_block_kernel<Epilogue::Direct>, false,
+                             S::kGroupPairs);
 }
 
 }  // namespace gemmlab::kernels::fp8
