@@ -22,4 +22,10 @@ std::string version();  // "9.19.0", or "" without cuDNN
 // on a cuDNN error, for beta != 0 and for int8 / int4 (no peer: see run's message).
 void run(const ConvArgs& a, conv::Element e, bool widen);
 
+// The fused operation of track conv-fused through the same graph API: conv -> + bias (a.bias, K
+// fp32, broadcast) -> + residual (a.residual, fp16 NPQK, where set) -> ReLU (where a.relu), fp32
+// between the operations (virtual tensors), y fp16 NPQK in a.output_f16; its plan chosen and cached
+// like run()'s. Throws GpuError where cuDNN has no engine for the graph.
+void run_fused(const ConvArgs& a);
+
 }  // namespace gemmlab::kernels::cudnn

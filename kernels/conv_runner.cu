@@ -56,6 +56,15 @@ __global__ void im2col_kernel(const void* input, __half* columns, conv::Shape sh
     reinterpret_cast<uint4*>(columns)[v] = *reinterpret_cast<const uint4*>(h);
   }
 }
+// The same element by element, for any C (the stem's C = 3: 8 neighbouring columns may span taps).
+template <Element E>
+__global__ void im2col_scalar_kernel(const void* input, __half* columns, conv::Shape sh) {
+  const long long gk = sh.gemm_k(), elements = sh.gemm_m() * gk;
+  for (long long i = blockIdx.x * 1ll * blockDim.x + threadIdx.x; i < elements; i += 1ll * gridDim.x * blockDim.x) {
+    const conv::Nhwc x = conv::input_of(sh, conv::row_pixel(sh, i / gk), conv::k_tap(sh, int(i % gk)));
+    columns[i] = __float2half(conv::in_tensor(sh, x) ? element_value<E>(input, conv::activation_offset(sh, x)) : 0.f);
+  }
+}
 // Integer filters widened to fp16 for cuBLAS (exact).
 template <Element E>
 __global__ void widen_kernel(const void* t, __half* out, long long n) {
@@ -89,9 +98,30 @@ std::vector<double> host_conv(const conv::Shape& sh, Element e, const std::vecto
   return out;
 }
 
-// One set of tensors a conv target reads and writes, with what the im2col reference needs.
+// The fused epilogue on the fp32 reference, in fp32 (the stage sums the same terms in fp32 too):
+// y = ReLU(y + bias[k] + residual).
+__global__ void epilogue_reference(float* y, const float* bias, const __half* residual, long long n, int k, bool relu) {
+  for (long long i = blockIdx.x * 1ll * blockDim.x + threadIdx.x; i < n; i += 1ll * gridDim.x * blockDim.x) {
+    float v = y[i] + bias[i % k] + (residual ? __half2float(residual[i]) : 0.f);
+    y[i] = relu ? fmaxf(v, 0.f) : v;
+  }
+}
+__global__ void widen_f16(const __half* in, float* out, long long n) {
+  for (long long i = blockIdx.x * 1ll * blockDim.x + threadIdx.x; i < n; i += 1ll * gridDim.x * blockDim.x)
+    out[i] = __half2float(in[i]);
+}
+// Both halves of the word NaN (exponent all ones, mantissa 0x201): an fp16 output never written.
+constexpr uint32_t kPoisonHalves = 0x7E017E01u;
+size_t half_words(long long elements) { return size_t(elements + 1) / 2; }
+
+// One set of tensors a conv target reads and writes, with what the im2col reference needs; fused
+// targets also read bias (K fp32) and residual (fp16 NPQK) and write out16 (fp16 NPQK, after
+// `guard` 32-bit words).
 struct ConvBuffers {
   DeviceBuffer input, filter, output, filter16;
+  DeviceBuffer bias, residual, out16;
+  size_t guard = 0;
+  __half* out16_data() const { return reinterpret_cast<__half*>(out16.get<uint32_t>() + guard); }
 };
 
 }  // namespace
@@ -99,7 +129,10 @@ struct ConvBuffers {
 std::string ConvTarget::id() const {
   if (launch_instead) return name_instead;
   if (kind == Kind::Stage) return stage->id;
-  return reference_of_kind(kind == Kind::Im2colCublas ? ReferenceKind::Im2colCublas : ReferenceKind::Cudnn).id;
+  return reference_of_kind(kind == Kind::Im2colCublas ? ReferenceKind::Im2colCublas
+                           : kind == Kind::Cudnn      ? ReferenceKind::Cudnn
+                                                      : ReferenceKind::CudnnFused)
+      .id;
 }
 
 bool cudnn_built() { return cudnn::built(); }
@@ -131,6 +164,18 @@ struct ConvOps {
     }
     return b;
   }
+  void add_fused(ConvBuffers& b, const conv::Shape& sh, size_t guard_words) {
+    const long long n = sh.output_elements();
+    b.guard = guard_words;
+    b.bias = DeviceBuffer(size_t(sh.k) * 4);
+    b.residual = DeviceBuffer(size_t(n) * 2);
+    b.out16 = DeviceBuffer((half_words(n) + 2 * guard_words) * 4);
+    I.fill_random_f32(b.bias.get<float>(), size_t(sh.k));
+    I.fill_random(b.residual.get(), size_t(n), Track::fp16);
+    I.fill(b.out16.get<uint32_t>(), guard_words, kGuardWord);
+    I.fill(b.out16.get<uint32_t>() + guard_words, half_words(n), kPoisonHalves);
+    I.fill(b.out16.get<uint32_t>() + guard_words + half_words(n), guard_words, kGuardWord);
+  }
 
   // output: where NPQK goes (inside b.output past its guard words, or a reference buffer).
   // checking: the output is compared next (cuDNN's fp16 output is widened to fp32 for it).
@@ -139,6 +184,11 @@ struct ConvOps {
     ConvArgs a;
     a.shape = sh, a.alpha = alpha, a.beta = beta, a.stream = I.stream;
     a.input = b.input.get(), a.filter = b.filter.get(), a.output = output;
+    if (t.fused()) {
+      a.output = nullptr, a.output_f16 = b.out16_data(), a.bias = b.bias.get<float>(), a.relu = t.epilogue.relu;
+      a.residual = t.epilogue.residual ? b.residual.get() : nullptr;
+    }
+    if (t.kind == ConvTarget::Kind::CudnnFused) return cudnn::run_fused(a);
     if (t.kind == ConvTarget::Kind::Stage) {
       const cudaError_t e = t.launch_instead ? t.launch_instead(a) : t.stage->get().launch_conv(a);
       if (e != cudaSuccess) throw_cuda(e, ("launch of stage " + t.id()).c_str(), __FILE__, __LINE__);
@@ -148,9 +198,10 @@ struct ConvOps {
     if (t.kind == ConvTarget::Kind::Cudnn) return cudnn::run(a, t.element, checking);
     const long long vectors = sh.gemm_m() * sh.gemm_k() / 8;
     const int blocks = int(std::min<long long>((vectors + 255) / 256, 1ll * I.info.sms * 32));
-    auto* im2col = t.element == Element::F16 ? im2col_kernel<Element::F16>
-                   : t.element == Element::S8 ? im2col_kernel<Element::S8>
-                                              : im2col_kernel<Element::S4>;
+    auto* im2col = sh.c % 8 != 0                 ? im2col_scalar_kernel<Element::F16>  // (fp16 only: validate_conv)
+                   : t.element == Element::F16 ? im2col_kernel<Element::F16>
+                   : t.element == Element::S8  ? im2col_kernel<Element::S8>
+                                               : im2col_kernel<Element::S4>;
     im2col<<<blocks, 256, 0, I.stream>>>(b.input.get(), columns.get<__half>(), sh);
     GL_CUDA(cudaGetLastError());
     // NPQK = C^T of (filters as K x RSC) x (columns as RSC x NPQ), both column-major with ld RSC.
@@ -169,16 +220,88 @@ size_t columns_bytes(const conv::Shape& sh) { return size_t(sh.gemm_m()) * size_
 
 // ---------------------------------------------------------------- Runner's conv entry points
 std::string Runner::validate_conv(const conv::Shape& sh, const ConvTarget& t) const {
-  const char* why = t.kind == ConvTarget::Kind::Stage ? t.stage->get().check_conv(sh) : conv::check_shape(sh, t.element);
+  // The references read fp16 tensors of any C (the im2col kernel's scalar form), int8 / int4 ones
+  // in 16-byte vectors.
+  const char* why = t.kind == ConvTarget::Kind::Stage ? t.stage->get().check_conv(sh)
+                    : t.element == Element::F16       ? conv::check_problem(sh)
+                                                      : conv::check_shape(sh, t.element);
   if (why) return why;
-  if (t.kind == ConvTarget::Kind::Cudnn && !cudnn::built())
+  if ((t.kind == ConvTarget::Kind::Cudnn || t.kind == ConvTarget::Kind::CudnnFused) && !cudnn::built())
     return "this build has no cuDNN: configure with -DGEMMLAB_CUDNN_ROOT=<folder with include/cudnn.h and lib/>";
   if (t.kind == ConvTarget::Kind::Im2colCublas && sh.gemm_m() * sh.gemm_k() > (1ll << 31) - 1)
     return "the im2col matrix would have 2^31 elements or more: choose a smaller N";
   const double bytes = 2.0 * double(tensor_bytes(sh.input_elements(), t.element) + tensor_bytes(sh.filter_elements(), t.element)) +
-                       4.0 * 2 * double(sh.output_elements()) + double(columns_bytes(sh)) + 2.0 * double(sh.filter_elements());
+                       4.0 * 2 * double(sh.output_elements()) + double(columns_bytes(sh)) + 2.0 * double(sh.filter_elements()) +
+                       (t.fused() ? 4.0 * 2 * double(sh.output_elements()) : 0.0);  // residual, out16, widened
   return impl_->memory_refusal(bytes);
 }
+
+namespace {
+
+// The fused epilogue on the host reference's conv, in double; its squares in terms2.
+void host_epilogue(std::vector<double>& y, const conv::Shape& sh, const std::vector<float>& bias,
+                   const std::vector<__half>& residual, const ConvEpilogue& ep, double* terms2) {
+  *terms2 = 0;
+  for (size_t i = 0; i < y.size(); ++i) {
+    double v = y[i] + bias[i % size_t(sh.k)] + (ep.residual ? double(__half2float(residual[i])) : 0.0);
+    y[i] = ep.relu && v < 0 ? 0.0 : v;
+    *terms2 += y[i] * y[i];
+  }
+}
+
+// A fused target (fp16 NPQK with bias, residual, ReLU) against the fp32 conv (im2col + cuBLAS, or
+// a direct one in double on the host) with the same epilogue: its fp16 output widened, the
+// relative Frobenius error, NaN left from the poison, the guard words around the fp16 output.
+CheckResult check_fused(Runner::Impl& I, const ConvTarget& t, const conv::Shape& sh, float alpha,
+                        bool host_reference) {
+  ConvOps ops{I};
+  const long long n = sh.output_elements();
+  ConvBuffers b = ops.make_set(sh, Element::F16, /*im2col=*/true, 0);
+  ops.add_fused(b, sh, kGuardWords);
+  DeviceBuffer ref(size_t(n) * 4), columns(host_reference ? 0 : columns_bytes(sh));
+  DeviceBuffer wide((size_t(n) + 2 * kGuardWords) * 4);
+  I.fill(wide.get<uint32_t>(), size_t(n) + 2 * kGuardWords, kGuardWord);
+  if (!host_reference) {
+    ops.run(ConvTarget::im2col_cublas(Element::F16), sh, b, ref.get<float>(), alpha, 0.f, columns, true);
+    epilogue_reference<<<I.fill_blocks(size_t(n)), 256, 0, I.stream>>>(
+        ref.get<float>(), b.bias.get<float>(), t.epilogue.residual ? b.residual.get<__half>() : nullptr, n, sh.k,
+        t.epilogue.relu);
+    GL_CUDA(cudaGetLastError());
+  }
+  ops.run(t, sh, b, nullptr, alpha, 0.f, columns, true);
+  std::vector<uint32_t> words(b.out16.bytes() / 4);
+  GL_CUDA(cudaMemcpyAsync(words.data(), b.out16.get(), b.out16.bytes(), cudaMemcpyDeviceToHost, I.stream));
+  widen_f16<<<I.fill_blocks(size_t(n)), 256, 0, I.stream>>>(b.out16_data(), wide.get<float>() + kGuardWords, n);
+  GL_CUDA(cudaGetLastError());
+  GL_CUDA(cudaStreamSynchronize(I.stream));
+  long long guard_hits = 0;
+  for (size_t i = 0; i < kGuardWords; ++i)
+    guard_hits += (words[i] != kGuardWord) + (words[kGuardWords + half_words(n) + i] != kGuardWord);
+  CheckResult r;
+  const double tol = tolerance(Track::conv_fused);
+  if (!host_reference) {
+    r = I.compare_on_gpu(wide.get<float>() + kGuardWords, ref.get<float>(), size_t(n), wide.get<uint32_t>(), tol);
+  } else {
+    std::vector<unsigned char> in(b.input.bytes()), f(b.filter.bytes());
+    std::vector<float> bias(static_cast<size_t>(sh.k));
+    std::vector<__half> residual(static_cast<size_t>(n));
+    std::vector<uint32_t> got(size_t(n) + 2 * kGuardWords);
+    GL_CUDA(cudaMemcpy(in.data(), b.input.get(), in.size(), cudaMemcpyDeviceToHost));
+    GL_CUDA(cudaMemcpy(f.data(), b.filter.get(), f.size(), cudaMemcpyDeviceToHost));
+    GL_CUDA(cudaMemcpy(bias.data(), b.bias.get(), bias.size() * 4, cudaMemcpyDeviceToHost));
+    GL_CUDA(cudaMemcpy(residual.data(), b.residual.get(), residual.size() * 2, cudaMemcpyDeviceToHost));
+    GL_CUDA(cudaMemcpy(got.data(), wide.get(), got.size() * 4, cudaMemcpyDeviceToHost));
+    double terms2 = 0;
+    std::vector<double> want = host_conv(sh, Element::F16, in, f, {}, alpha, 0.f, &terms2);
+    host_epilogue(want, sh, bias, residual, t.epilogue, &terms2);
+    r = compare_on_host(got, want, tol, terms2);
+  }
+  r.guard_hits += guard_hits;
+  r.ok = r.ok && guard_hits == 0;
+  return r;
+}
+
+}  // namespace
 
 static CheckResult check_conv_impl(Runner& self, Runner::Impl& I, const ConvTarget& t, const conv::Shape& sh,
                                    float alpha, float beta, bool host_reference) {
@@ -186,6 +309,13 @@ static CheckResult check_conv_impl(Runner& self, Runner::Impl& I, const ConvTarg
   if (std::string why = self.validate_conv(sh, t); !why.empty()) {
     r.rejected = why;
     return r;
+  }
+  if (t.fused()) {
+    if (beta != 0.f) {
+      r.rejected = "a fused convolution adds a bias and a residual, not beta times its output";
+      return r;
+    }
+    return check_fused(I, t, sh, alpha, host_reference);
   }
   ConvOps ops{I};
   const size_t n = size_t(sh.output_elements());
@@ -238,7 +368,7 @@ CheckResult Runner::check_conv_host(const ConvTarget& t, const conv::Shape& sh, 
 std::vector<TimeResult> Runner::time_conv(const std::vector<ConvTarget>& targets, const conv::Shape& sh,
                                           const TimeOptions& opt) {
   std::vector<TimeResult> results(targets.size());
-  bool im2col = false;
+  bool im2col = false, fused = false;
   for (const ConvTarget& t : targets) {
     std::string why = validate_conv(sh, t);
     if (why.empty() && t.element != targets.front().element) why = "interleaved targets must read the same element type";
@@ -247,12 +377,14 @@ std::vector<TimeResult> Runner::time_conv(const std::vector<ConvTarget>& targets
       return results;
     }
     im2col = im2col || t.kind == ConvTarget::Kind::Im2colCublas;
+    fused = fused || t.fused();
   }
   Impl& I = *impl_;
   ConvOps ops{I};
   const Element e = targets.front().element;
   const double set_bytes = double(tensor_bytes(sh.input_elements(), e) + tensor_bytes(sh.filter_elements(), e)) +
-                           4.0 * double(sh.output_elements()) + (im2col && e != Element::F16 ? 2.0 * double(sh.filter_elements()) : 0.0);
+                           4.0 * double(sh.output_elements()) + (im2col && e != Element::F16 ? 2.0 * double(sh.filter_elements()) : 0.0) +
+                           (fused ? 4.0 * double(sh.output_elements()) + 4.0 * sh.k : 0.0);  // residual, out16, bias
   const double columns = im2col ? double(columns_bytes(sh)) : 0.0;
   std::string refusal;
   const int sets = I.rotation_sets(set_bytes, columns, refusal);
@@ -265,6 +397,7 @@ std::vector<TimeResult> Runner::time_conv(const std::vector<ConvTarget>& targets
   for (int s = 0; s < sets; ++s) {
     inputs.push_back(ops.make_set(sh, e, im2col, 0));
     I.fill(inputs.back().output.get<uint32_t>(), size_t(sh.output_elements()), kPoisonWord);
+    if (fused) ops.add_fused(inputs.back(), sh, 0);
   }
   DeviceBuffer column_buffer(im2col ? columns_bytes(sh) : 0);
   TimeOptions o = opt;

@@ -111,8 +111,16 @@ struct TimeResult {
 // What runs a convolution (NHWC activations, KRSC filters, NPQK fp32 output): a conv stage, the
 // explicit im2col kernel + cublasGemmEx (fp16 columns and filters, fp32 accumulate; int8 and int4
 // tensors widened to fp16 on the way, exactly), or cuDNN when the build found it.
+//
+// Track conv-fused (stage 14e) and cuDNN's fused graph (CudnnFused) write fp16 NPQK with the
+// epilogue of ConvEpilogue: + bias[k] (fp32, random), + residual (fp16 NPQK, random) where asked,
+// then ReLU where asked; they are checked against the fp32 reference with that epilogue applied in
+// fp32 (or double on the host), within the conv-fused track's tolerance (fp16's rounding added).
+struct ConvEpilogue {
+  bool relu = true, residual = false;
+};
 struct ConvTarget {
-  enum class Kind { Stage, Im2colCublas, Cudnn };
+  enum class Kind { Stage, Im2colCublas, Cudnn, CudnnFused };
   Kind kind = Kind::Stage;
   const StageInfo* stage = nullptr;
   conv::Element element = conv::Element::F16;  // the tensors it reads
@@ -120,9 +128,17 @@ struct ConvTarget {
   // under that stage's checks and data (kernels/exercise/).
   std::function<cudaError_t(const ConvArgs&)> launch_instead = nullptr;
   std::string name_instead = {};  // what id() says for it, e.g. "conv-fp16 (yours)"
+  ConvEpilogue epilogue = {};  // what a fused target adds (ignored by the others)
   static ConvTarget of(const StageInfo& s) { return {Kind::Stage, &s, conv_element(s.track)}; }
   static ConvTarget im2col_cublas(conv::Element e) { return {Kind::Im2colCublas, nullptr, e}; }
   static ConvTarget cudnn(conv::Element e) { return {Kind::Cudnn, nullptr, e}; }
+  static ConvTarget cudnn_fused(ConvEpilogue ep = {}) {
+    ConvTarget t{Kind::CudnnFused, nullptr, conv::Element::F16};
+    t.epilogue = ep;
+    return t;
+  }
+  // fp16 output with the epilogue (a conv-fused stage or cuDNN's fused graph).
+  bool fused() const { return kind == Kind::CudnnFused || (kind == Kind::Stage && stage->track == Track::conv_fused); }
   std::string id() const;  // the stage id, or the reference row's of its kind
 };
 

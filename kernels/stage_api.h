@@ -31,6 +31,13 @@ struct ConvArgs {
   const void* filter = nullptr;
   float* output = nullptr;  // read when beta != 0
   cudaStream_t stream = nullptr;
+  // The fused epilogue (track conv-fused, stage 14e; every other conv stage leaves these unset):
+  // output_f16 (__half NPQK) = ReLU where `relu` (alpha * conv + bias[k] + residual), summed in fp32,
+  // rounded to fp16 once; `output` and beta unused.
+  void* output_f16 = nullptr;
+  const float* bias = nullptr;     // K fp32 values (batch norm's scale and shift folded in)
+  const void* residual = nullptr;  // __half NPQK added before the ReLU, or nullptr
+  bool relu = false;
 };
 
 // An FP8 stage's call (the fp8 and fp8-block tracks): D (bf16, row-major M x N, ldd = N) =

@@ -84,7 +84,7 @@ std::string read_all(const std::string& path) {
 std::vector<std::string> english_prose(const std::string& line) {
   static const std::set<std::string> terms = {
       "bank", "barrier", "block", "conv", "fp", "int", "buffer", "buffering", "commit", "core", "dimension", "double", "epilogue",
-      "fix", "fragment", "full", "global", "grid", "group", "leading", "load", "map", "matrix", "mbarrier",
+      "fix", "fragment", "full", "fused", "global", "grid", "group", "leading", "load", "map", "matrix", "mbarrier",
       "memory", "mma", "naive", "ping", "pong", "quantisation", "raked", "shared", "simt", "smem", "specialized",
       "split", "stage", "swizzle", "sync", "tensor", "thread", "threadblock", "tile", "tma", "uncoalesced", "up", "warp", "wave", "wgmma"};
   std::vector<std::string> out;

@@ -40,6 +40,9 @@ class GpuBackend final : public Backend {
     if (kernels::cudnn_built()) {
       const ConvTarget target = ConvTarget::cudnn(conv::Element::F16);
       refs_.push_back({{target.id(), "cuDNN", conv_track(conv::Element::F16)}, true, false, {}, target});
+      // cuDNN's fused graph: the peer of the conv-fused track, its rows on that track.
+      const ConvTarget fused = ConvTarget::cudnn_fused();
+      refs_.push_back({{fused.id(), "cuDNN fused", StageTrack::conv_fused}, true, false, {}, fused});
     }
   }
 
@@ -49,14 +52,17 @@ class GpuBackend final : public Backend {
   }
 
   // GEMM: cuBLAS of the stage's operands; FP8: cuBLASLt with the track's scales. Convolution:
-  // im2col + cuBLAS of its element type, and cuDNN for fp16 tensors where the build has it.
+  // im2col + cuBLAS of its element type, and the track's peer (cuDNN, or cuDNN's fused graph for
+  // conv-fused) where the build has cuDNN.
   std::vector<const Reference*> references_for(StageTrack track) const override {
     std::vector<const Reference*> out;
+    const char* peer = track_desc(track).peer;
     for (const GpuReference& r : refs_) {
       const bool serves = is_fp8(track)    ? r.fp8 && r.fp8_target.track == track
                           : !is_conv(track) ? !r.conv && !r.fp8 && r.gemm.track == operand_track(track)
                                             : r.conv && r.convolution.element == conv_element(track) &&
-                                                  (r.convolution.kind == ConvTarget::Kind::Im2colCublas || out.size() == 1);
+                                                  (r.convolution.kind == ConvTarget::Kind::Im2colCublas ||
+                                                   (out.size() == 1 && peer && r.row.id == peer));
       if (serves) out.push_back(&r.row);
     }
     if (is_conv(track) && !kernels::cudnn_built() && !said_no_cudnn_) {
@@ -87,7 +93,7 @@ class GpuBackend final : public Backend {
   CheckOutcome check(const StageDesc& s, const Problem& p) override {
     const kernels::StageInfo& info = *kernels::find_stage(s.id);
     const kernels::CheckResult c = is_fp8(s.track) ? runner_.check_fp8(Fp8Target::of(info), gemm(p))
-                                   : p.is_conv()   ? runner_.check_conv(ConvTarget::of(info), *p.conv)
+                                   : p.is_conv()   ? runner_.check_conv(with_epilogue(ConvTarget::of(info), p), *p.conv)
                                                    : runner_.check(kernels::Target::of(info), gemm(p));
     return outcome(c, s.track);
   }
@@ -116,20 +122,20 @@ class GpuBackend final : public Backend {
       return timings(runner_.time_interleaved(turns, g, time_));
     }
     std::vector<ConvTarget> turns;
-    for (const Target& t : targets) turns.push_back(conv_target(t));
+    for (const Target& t : targets) turns.push_back(with_epilogue(conv_target(t), p));
     try {
       return timings(runner_.time_conv(turns, *p.conv, time_));
     } catch (const GpuError& e) {
       // cuDNN refused the shape: time the others alone, and say why cuDNN has no time.
       std::vector<ConvTarget> without;
       for (const ConvTarget& t : turns)
-        if (t.kind != ConvTarget::Kind::Cudnn) without.push_back(t);
+        if (!is_cudnn_kind(t)) without.push_back(t);
       if (without.size() == turns.size()) throw;
       std::vector<Timing> rest = without.empty() ? std::vector<Timing>{} : timings(runner_.time_conv(without, *p.conv, time_));
       std::vector<Timing> out;
       size_t next = 0;
       for (const ConvTarget& t : turns) {
-        if (t.kind == ConvTarget::Kind::Cudnn) out.push_back({e.what()});
+        if (is_cudnn_kind(t)) out.push_back({e.what()});
         else out.push_back(rest[next++]);
       }
       return out;
@@ -158,8 +164,14 @@ class GpuBackend final : public Backend {
     o.per_element = c.per_element, o.outside = c.outside, o.outside_exact = c.outside_exact, o.worst = c.worst;
     return o;
   }
-  bool is_cudnn(const Target& t) const {
-    return !t.stage && of(t.reference).conv && of(t.reference).convolution.kind == ConvTarget::Kind::Cudnn;
+  static bool is_cudnn_kind(const ConvTarget& t) {
+    return t.kind == ConvTarget::Kind::Cudnn || t.kind == ConvTarget::Kind::CudnnFused;
+  }
+  bool is_cudnn(const Target& t) const { return !t.stage && of(t.reference).conv && is_cudnn_kind(of(t.reference).convolution); }
+  // The layer's epilogue (bias always; residual and ReLU as the network runs it) for fused targets.
+  static ConvTarget with_epilogue(ConvTarget t, const Problem& p) {
+    t.epilogue = {p.epilogue.relu, p.epilogue.residual};
+    return t;
   }
   static Timing timing(const kernels::TimeResult& r) { return {r.rejected, r.median_ms, r.tflops, r.reps, r.unheld}; }
   static std::vector<Timing> timings(const std::vector<kernels::TimeResult>& r) {

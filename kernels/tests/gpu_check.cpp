@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "gemmlab/resnet50_layers.h"
 #include "runner.h"
 
 using namespace gemmlab::kernels;
@@ -83,6 +84,18 @@ std::vector<conv::Shape> large_convs() {
   return v;
 }
 
+// Few channels (C % 8 != 0): the stem's C = 3 (7x7 / 2, pad 3) on a small image, C = 3 and 12 with
+// 3x3 filters, C = 5 with stride 2 and an odd K; what stage 14d / 14e's element-by-element producer
+// loads (its columns cross filter taps inside one 16-byte vector).
+const conv::Shape kFewChannelConvs[] = {{2, 23, 19, 3, 64, 7, 7, 3, 2, 1}, {1, 9, 9, 3, 24, 3, 3, 1, 1, 1},
+                                        {1, 10, 7, 12, 40, 3, 3, 1, 1, 1}, {3, 11, 11, 5, 13, 3, 3, 1, 2, 1}};
+// The fused epilogue's forms: bias + ReLU (most layers), + residual (a block's expand), bias only
+// (a downsample).
+const ConvEpilogue kEpilogues[] = {{true, false}, {true, true}, {false, false}};
+std::string epilogue_text(const ConvEpilogue& e) {
+  return std::string("bias") + (e.residual ? "+res" : "") + (e.relu ? "+relu" : "");
+}
+
 struct Tally {
   int passed = 0, failed = 0, skipped = 0;
 };
@@ -136,6 +149,36 @@ void check_fp8_stage(Runner& runner, Tally& t, const StageInfo& s, bool sanitize
   named ? ++t.passed : ++t.failed;
 }
 
+// Stage 14e (fp16 output, bias, residual, ReLU): the small and few-channel shapes in every form of
+// the epilogue against the host's double reference (alpha 1 and 1.5), then every ResNet-50 layer at
+// N = 32 with the epilogue the network runs there against im2col + cuBLAS + the same epilogue.
+void check_fused_stage(Tally& t, Runner& runner, const StageInfo& s, bool sanitizer) {
+  for (const ConvEpilogue& ep : kEpilogues) {
+    ConvTarget target = ConvTarget::of(s);
+    target.epilogue = ep;
+    const std::string form = epilogue_text(ep);
+    for (const conv::Shape& c : small_convs(8)) {
+      report(t, "host " + form, c, runner.check_conv_host(target, c), s.track);
+      report(t, "host a " + form, c, runner.check_conv_host(target, c, 1.5f), s.track);
+    }
+    for (const conv::Shape& c : kFewChannelConvs) report(t, "host " + form, c, runner.check_conv_host(target, c), s.track);
+  }
+  if (sanitizer) return;
+  for (const gemmlab::conv::NetworkLayer& l : gemmlab::conv::resnet50_layers(32)) {
+    ConvTarget target = ConvTarget::of(s);
+    target.epilogue = {l.relu, l.residual};
+    report(t, l.name, l.shape, runner.check_conv(target, l.shape), s.track);
+  }
+  ConvTarget target = ConvTarget::of(s);
+  target.epilogue = {true, true};
+  for (const conv::Shape& c : large_convs()) report(t, "im2col-cublas", c, runner.check_conv(target, c), s.track);
+  // beta has no meaning with an epilogue: refused with a reason.
+  const CheckResult r = runner.check_conv(target, small_convs(8)[0], 1.f, 0.5f);
+  const bool named = r.rejected.find("not beta") != std::string::npos;
+  std::printf("  %s  refuses beta != 0: %s\n", named ? "ok  " : "FAIL", r.rejected.c_str());
+  named ? ++t.passed : ++t.failed;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -185,6 +228,22 @@ int main(int argc, char** argv) {
             report(t, ref.id() + " " + track_name(gemmlab::conv_track(e)), c, runner.check_conv_host(ref, c),
                    gemmlab::conv_track(e));
       }
+      // The fp16 references on few channels (the im2col kernel's scalar form), and cuDNN's fused graph.
+      for (const conv::Shape& c : kFewChannelConvs)
+        report(t, "im2col-cublas", c, runner.check_conv_host(ConvTarget::im2col_cublas(conv::Element::F16), c),
+               Track::conv_fp16);
+      // (A graph cuDNN has no engine for is a skip with cuDNN's words, not a failure of this build.)
+      if (cudnn_built())
+        for (const ConvEpilogue& ep : kEpilogues)
+          for (const conv::Shape& c : small_convs(8)) {
+            CheckResult r;
+            try {
+              r = runner.check_conv_host(ConvTarget::cudnn_fused(ep), c);
+            } catch (const GpuError& e) {
+              r.rejected = e.what();
+            }
+            report(t, "cudnn-fused " + epilogue_text(ep), c, r, Track::conv_fused);
+          }
     }
 
     // cuBLASLt FP8 (both scalings) against the exact product on the host (fp8_runner.cu).
@@ -203,16 +262,30 @@ int main(int argc, char** argv) {
         check_fp8_stage(runner, t, s, sanitizer);
         continue;
       }
+      if (s.track == Track::conv_fused) {
+        check_fused_stage(t, runner, s, sanitizer);
+        continue;
+      }
       if (is_conv(s.track)) {
         const ConvTarget target = ConvTarget::of(s);
         for (const conv::Shape& c : small_convs(conv::elements_per_vector(target.element))) {
           report(t, "host", c, runner.check_conv_host(target, c), s.track);
           report(t, "host a/b", c, runner.check_conv_host(target, c, 1.5f, -0.75f), s.track);
         }
+        // Stage 14d loads any C (element by element where C % 8 != 0); the others refuse such C
+        // with their rule.
+        const conv::Shape odd{1, 8, 8, conv::elements_per_vector(target.element) / 2, 8, 3, 3, 1, 1, 1};
+        if (s.track == Track::conv_hopper) {
+          for (const conv::Shape& c : kFewChannelConvs) report(t, "host", c, runner.check_conv_host(target, c), s.track);
+          report(t, "host", odd, runner.check_conv_host(target, odd), s.track);
+        }
         if (sanitizer) continue;
         for (const conv::Shape& c : large_convs()) report(t, "im2col-cublas", c, runner.check_conv(target, c), s.track);
-        // A shape the stage cannot load in 16-byte vectors is refused with its rule.
-        const conv::Shape odd{1, 8, 8, conv::elements_per_vector(target.element) / 2, 8, 3, 3, 1, 1, 1};
+        if (s.track == Track::conv_hopper) {
+          report(t, "im2col-cublas", gemmlab::conv::resnet50_layers(32)[0].shape,
+                 runner.check_conv(target, gemmlab::conv::resnet50_layers(32)[0].shape), s.track);
+          continue;
+        }
         const CheckResult r = runner.check_conv(target, odd);
         const bool named = r.rejected.find("C must be a multiple of") != std::string::npos;
         std::printf("  %s  refuses C = %d: %s\n", named ? "ok  " : "FAIL", odd.c, r.rejected.c_str());

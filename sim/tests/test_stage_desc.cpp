@@ -4,6 +4,8 @@
 // against the CLI, which must give the same numbers as the library the views call.
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include <filesystem>
 #include <map>
 #include <set>
@@ -57,6 +59,7 @@ TEST(StageTable, NumberAndNameComeFromTheLesson) {
   EXPECT_STREQ(find_stage_desc("stream-k")->name, "13b stream-k");
   EXPECT_STREQ(find_stage_desc("conv-fp16")->number, "14a");
   EXPECT_STREQ(find_stage_desc("conv-wgmma")->number, "14d");
+  EXPECT_STREQ(find_stage_desc("conv-wgmma-fused")->number, "14e");
   EXPECT_STREQ(find_stage_desc("tma")->number, "15");
   // Lesson 19 teaches the persistent stage and the dispatcher that picks among the ladder's launches.
   EXPECT_STREQ(find_stage_desc("persistent")->name, "19a persistent blocks");
@@ -64,6 +67,7 @@ TEST(StageTable, NumberAndNameComeFromTheLesson) {
   // A track's stages by number, for the messages that name them (conv_picture, the conv view).
   EXPECT_EQ(stage_numbers_of(StageTrack::conv_int8), "14b");
   EXPECT_EQ(stage_numbers_of(StageTrack::conv_hopper), "14d");
+  EXPECT_EQ(stage_numbers_of(StageTrack::conv_fused), "14e");
   EXPECT_EQ(stage_numbers_of(StageTrack::fp16), "7, 8, 9, 10, 12");
   // Every number is its lesson folder's ("09-swizzle" -> "9"), unique, and the folder's prefix.
   std::set<std::string> numbers;
@@ -94,7 +98,7 @@ TEST(StageTable, NumberAndNameComeFromTheLesson) {
 
 // The track table: one row per track, with its operands, GPU and reference.
 TEST(TrackTable, EveryTrackHasOneRowAndAReference) {
-  EXPECT_EQ(std::size(kTrackTable), 9u);
+  EXPECT_EQ(std::size(kTrackTable), 10u);
   for (const TrackDesc& t : kTrackTable) {
     SCOPED_TRACE(t.name);
     EXPECT_EQ(&track_desc(t.track), &t);
@@ -139,7 +143,7 @@ TEST(TrackTable, EveryTrackHasOneRowAndAReference) {
 
 // References are rows too: ids distinct from every stage's.
 TEST(ReferenceTable, ReferencesAreRowsWithOwnIds) {
-  EXPECT_EQ(std::size(kReferenceTable), 6u);
+  EXPECT_EQ(std::size(kReferenceTable), 7u);
   for (const ReferenceDesc& r : kReferenceTable) {
     SCOPED_TRACE(r.id);
     EXPECT_EQ(find_stage_desc(r.id), nullptr);
@@ -148,6 +152,14 @@ TEST(ReferenceTable, ReferencesAreRowsWithOwnIds) {
   EXPECT_STREQ(find_reference("cudnn")->name, "cuDNN (graph API)");
   EXPECT_EQ(find_reference("cublaslt-fp8")->track, StageTrack::fp8);
   EXPECT_EQ(find_reference("cublaslt-fp8-block")->math, MathOp::WgmmaE4m3);
+  // The fused track's peer: cuDNN's conv -> bias -> residual -> ReLU graph, fp16 out; its ratio
+  // still divides by im2col + cuBLAS, which every build has.
+  EXPECT_STREQ(track_desc(StageTrack::conv_fused).peer, "cudnn-fused");
+  EXPECT_EQ(find_reference("cudnn-fused")->kind, ReferenceKind::CudnnFused);
+  EXPECT_EQ(track_reference(StageTrack::conv_fused).kind, ReferenceKind::Im2colCublas);
+  // fp16 output: the fp32 conv's tolerance plus one fp16 rounding (2^-11 relative).
+  EXPECT_DOUBLE_EQ(track_desc(StageTrack::conv_fused).tolerance - track_desc(StageTrack::conv_hopper).tolerance,
+                   std::ldexp(1.0, -11));
   EXPECT_EQ(find_reference("naive"), nullptr);
 }
 

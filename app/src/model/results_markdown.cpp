@@ -109,7 +109,15 @@ std::string conv_table(const BenchResults& set) {
                     "| convolution (N,H,W,C,K,R,S) | GEMM M x N x K |";
   std::string rule = "|---|---|";
   for (const auto& s : stages) out += " " + stage_label(s) + " |", rule += "---|";
-  out += " im2col + cuBLAS | cuDNN |\n" + rule + "---|---|\n";
+  // The conv references' columns: im2col + cuBLAS and cuDNN always, cuDNN's fused graph where it ran.
+  std::vector<const ReferenceDesc*> refs;
+  for (const ReferenceDesc& ref : kReferenceTable)
+    if (is_conv(ref.track) && (ref.kind != ReferenceKind::CudnnFused ||
+                               std::any_of(set.results.begin(), set.results.end(),
+                                           [&](const BenchResult& r) { return r.is_conv && r.stage == ref.id; })))
+      refs.push_back(&ref);
+  for (const ReferenceDesc* ref : refs) out += std::string(" ") + ref->tag + " |", rule += "---|";
+  out += "\n" + rule + "\n";
   for (const std::string& shape : shapes) {
     const BenchResult* any = nullptr;
     for (const BenchResult& r : set.results)
@@ -123,9 +131,8 @@ std::string conv_table(const BenchResults& set) {
                      (r->ok ? "" : " **FAILED**") + " |"
                : " - |";
     }
-    for (const ReferenceDesc& ref : kReferenceTable) {
-      if (!is_conv(ref.track)) continue;
-      const BenchResult* r = find(shape, ref.id, track_name(ref.track));
+    for (const ReferenceDesc* ref : refs) {
+      const BenchResult* r = find(shape, ref->id, track_name(ref->track));
       out += r ? " " + rate(r->tflops) + " |" : " - |";
     }
     out += "\n";

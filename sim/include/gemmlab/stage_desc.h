@@ -25,9 +25,10 @@ namespace gemmlab {
 // The operand tracks (kTrackTable below says what each one is): fp32 and fp16, the Ampere-style
 // ladders (any sm_80+ GPU); hopper: TMA and wgmma on the fp16 problem (sm_90a); conv_*: implicit-GEMM
 // convolutions (gemmlab/conv_problem.h) of fp16, int8 or int4 tensors; conv_hopper: the fp16
-// convolution with TMA and wgmma (sm_90a); fp8 and fp8_block: e4m3 GEMMs with bf16 output, per-tensor
-// or block scales (sm_90a).
-enum class StageTrack { fp32, fp16, hopper, conv_fp16, conv_int8, conv_int4, conv_hopper, fp8, fp8_block };
+// convolution with TMA and wgmma (sm_90a); conv_fused: the same with the epilogue a network runs
+// (bias, residual, ReLU, fp16 output; kernels/stage_api.h ConvArgs); fp8 and fp8_block: e4m3 GEMMs
+// with bf16 output, per-tensor or block scales (sm_90a).
+enum class StageTrack { fp32, fp16, hopper, conv_fp16, conv_int8, conv_int4, conv_hopper, conv_fused, fp8, fp8_block };
 // How two co-resident blocks of one SM progress (l2_progress.h, kernels/lab/L2_VALIDATION.md).
 enum class Coresidency { OlderFirst, Even };
 // The instruction that does a stage's multiply-adds: FP32 FFMA, mma.sync (f16 in f32 out, s8, s4)
@@ -100,6 +101,11 @@ inline constexpr TrackDesc kTrackTable[] = {
      MatrixOrder::RowMajor, "im2col-cublas", "cudnn", "TOP/s", 1e-5},
     {StageTrack::conv_hopper, "conv-hopper", StageTrack::conv_fp16, 90, true, conv::Element::F16, 2,
      MatrixOrder::RowMajor, "im2col-cublas", "cudnn", "TFLOP/s", 2e-3},
+    // fp16 output: the fp32 conv's 2e-3 plus fp16's rounding of every output, at most 2^-11 of it
+    // (round to nearest, 11 significant bits; the bias and residual are added in fp32 before the
+    // one rounding, ReLU's zeros are exact), so at most 2^-11 of the output's Frobenius norm.
+    {StageTrack::conv_fused, "conv-fused", StageTrack::conv_fp16, 90, true, conv::Element::F16, 2,
+     MatrixOrder::RowMajor, "im2col-cublas", "cudnn-fused", "TFLOP/s", 2e-3 + 1.0 / 2048, 2, MatrixOrder::RowMajor},
     // A e4m3 row-major M x K, B e4m3 N x K (K contiguous, a_order / b_order's column-major K x N),
     // D bf16 row-major: cuBLASLt's FP8 "TN". Tolerance 2^-7: bf16's 8 bits, one of margin.
     {StageTrack::fp8, "fp8", StageTrack::fp8, 90, false, conv::Element::F16, 1, MatrixOrder::RowMajor,
@@ -152,6 +158,7 @@ enum class ReferenceKind {
   CublasGemmEx,   // cublasGemmEx(T, N), fp16 in, fp32 compute and out
   Im2colCublas,   // the explicit im2col kernel + cublasGemmEx (int8 / int4 widened to fp16 exactly)
   Cudnn,          // cuDNN's graph API, when the build found cuDNN
+  CudnnFused,       // the same graph with bias, residual and ReLU after the conv, fp16 out (track conv-fused)
   CublasLtFp8,      // cublasLtMatmul e4m3 x e4m3 -> bf16, per-tensor scales, FAST_ACCUM (fp8_runner.cu)
   CublasLtFp8Block  // the same with A / B scale modes VEC128_32F / BLK128x128_32F
 };
@@ -170,6 +177,8 @@ inline constexpr ReferenceDesc kReferenceTable[] = {
     {"im2col-cublas", "im2col + cuBLAS", "im2col + cuBLAS", ReferenceKind::Im2colCublas, StageTrack::conv_fp16,
      MathOp::WgmmaF16},
     {"cudnn", "cuDNN (graph API)", "cuDNN", ReferenceKind::Cudnn, StageTrack::conv_fp16, MathOp::WgmmaF16},
+    {"cudnn-fused", "cuDNN conv + bias + ReLU (graph API)", "cuDNN fused", ReferenceKind::CudnnFused,
+     StageTrack::conv_fused, MathOp::WgmmaF16},
     {"cublaslt-fp8", "cuBLASLt FP8 (per-tensor scales)", "cuBLASLt e4m3", ReferenceKind::CublasLtFp8,
      StageTrack::fp8, MathOp::WgmmaE4m3},
     {"cublaslt-fp8-block", "cuBLASLt FP8 (block scales)", "cuBLASLt e4m3 blk", ReferenceKind::CublasLtFp8Block,

@@ -17,9 +17,12 @@
 //              gathered every thread: cp.async of 16 bytes of A through the address function (row
 //                       origins from shared memory, zero-filled in the padding), written where the
 //                       TMA's 128-byte swizzle would put them, then cp.async.mbarrier.arrive.noinc.
+//              scalar   (C % 8 != 0, the stem's C = 3) every thread: A and B element by element
+//                       (GatherScalar), st.shared of each assembled 16-byte vector, mbarrier.arrive.
 //   consumer : wait full[t % S] (gathered: fence.proxy.async, the bytes came through the generic
 //              proxy), 4 x wgmma, commit, wait <= 1 group, release tile t-1's stage on empty.
-//   epilogue : accumulators to the NPQK output (row-major: neighbouring columns are one 8-byte store).
+//   epilogue : accumulators to the NPQK output (row-major: neighbouring columns are one 8-byte store);
+//              fused (stage 14e): + bias[k] (+ residual), ReLU, fp16 (one 4-byte store per pair).
 //              Split over k (a cluster per tile): the other slices' accumulators first travel into
 //              block 0's shared memory (st.shared::cluster), which adds them up and stores the tile.
 #pragma once
@@ -79,6 +82,122 @@ struct GatherA {
   }
 };
 
+// Few channels (C % 8 != 0: a 16-byte vector of A would span two filter taps, and B's rows of R*S*C
+// halves are not 16-byte aligned for the TMA): every element of A and B is loaded alone (CUTLASS's
+// alignment 1, conv_alignment.h), its vector assembled in registers and stored where the TMA's
+// 128-byte swizzle would put it; columns past R*S*C, rows past K and taps in the padding are zeros.
+// The thread's eight columns are the same in every row it loads: their taps are found once per
+// k-tile (one division, then carries), e.g. C = 3, 7x7, column 8 = (r 0, s 2, c 2).
+template <class S>
+struct GatherScalar {
+  static constexpr int kChunks = tma::kRowBytes / 16;           // 8 vectors of 8 halves per row
+  static constexpr int kRowStep = 128 / kChunks;                // 16 rows between a thread's vectors
+  static constexpr int kAVectors = S::kTileM / kRowStep, kBVectors = S::kTileN / kRowStep;
+  const RowOrigin* origins;  // shared memory, kTileM rows
+  int row0, chunk;
+
+  __device__ __forceinline__ GatherScalar(const RowOrigin* tile_origins, int thread)
+      : origins(tile_origins), row0(thread / kChunks), chunk(thread % kChunks) {}
+  __device__ __forceinline__ void issue(const __half* input, const __half* filter, const Shape& sh, int t, int n0,
+                                        unsigned char* box) const {
+    const int kk0 = t * S::kTileK + chunk * 8, gk = int(sh.gemm_k());
+    int delta[8], dh[8], dw[8];
+    Rsc tap = k_tap(sh, kk0 < gk ? kk0 : 0);
+#pragma unroll
+    for (int e = 0; e < 8; ++e) {
+      dh[e] = tap.r * sh.dilation, dw[e] = tap.s * sh.dilation;
+      delta[e] = (dh[e] * sh.w + dw[e]) * sh.c + tap.c;
+      // A column past R*S*C reads nothing: its tap is moved out of every window.
+      if (kk0 + e >= gk) dh[e] = -(1 << 30);
+      if (++tap.c == sh.c) {
+        tap.c = 0;
+        if (++tap.s == sh.s) tap.s = 0, ++tap.r;
+      }
+    }
+    const uint32_t base = hopper::smem_u32(box);
+    const unsigned short* in = reinterpret_cast<const unsigned short*>(input);
+    const unsigned short* f = reinterpret_cast<const unsigned short*>(filter);
+#pragma unroll 1
+    for (int i = 0; i < kAVectors; ++i) {
+      const int row = row0 + kRowStep * i;
+      const RowOrigin o = origins[row];
+      uint32_t v[4];
+#pragma unroll
+      for (int e = 0; e < 8; e += 2) {
+        const bool ok0 = unsigned(o.h0 + dh[e]) < unsigned(sh.h) && unsigned(o.w0 + dw[e]) < unsigned(sh.w);
+        const bool ok1 = unsigned(o.h0 + dh[e + 1]) < unsigned(sh.h) && unsigned(o.w0 + dw[e + 1]) < unsigned(sh.w);
+        const uint32_t lo = ok0 ? __ldg(in + o.base + delta[e]) : 0u, hi = ok1 ? __ldg(in + o.base + delta[e + 1]) : 0u;
+        v[e / 2] = lo | hi << 16;
+      }
+      st_shared_v4(base + tma::sw128_byte_offset(row, 16 * chunk), v);
+    }
+#pragma unroll 1
+    for (int i = 0; i < kBVectors; ++i) {
+      const int row = row0 + kRowStep * i, k = n0 + row;
+      uint32_t v[4];
+#pragma unroll
+      for (int e = 0; e < 8; e += 2) {
+        const long long at = 1ll * k * gk + kk0 + e;
+        const uint32_t lo = k < sh.k && kk0 + e < gk ? __ldg(f + at) : 0u;
+        const uint32_t hi = k < sh.k && kk0 + e + 1 < gk ? __ldg(f + at + 1) : 0u;
+        v[e / 2] = lo | hi << 16;
+      }
+      st_shared_v4(base + S::kABytes + tma::sw128_byte_offset(row, 16 * chunk), v);
+    }
+  }
+  __device__ __forceinline__ static void st_shared_v4(uint32_t address, const uint32_t (&v)[4]) {
+    asm volatile("st.shared.v4.b32 [%0], {%1, %2, %3, %4};\n" ::"r"(address), "r"(v[0]), "r"(v[1]), "r"(v[2]),
+                 "r"(v[3])
+                 : "memory");
+  }
+};
+
+// Where the kernel's output goes and what the epilogue adds (ConvArgs): fp32 NPQK = alpha * conv +
+// beta * out (stage 14d), or, fused (stage 14e), fp16 NPQK = [ReLU](alpha * conv + bias[k] +
+// [residual]), with the bias in fp32 and the residual an fp16 NPQK tensor.
+struct ConvOut {
+  float* f32;
+  float alpha, beta;
+  __half* f16;
+  const float* bias;
+  const __half* residual;  // nullptr: none
+  bool relu;
+};
+
+// The fused epilogue of stage 14e on gmma::accumulator's column pairs: sums in fp32, one rounding.
+// With K even every pair is whole and its offset even: one 4-byte __half2 store (and load of the
+// residual); else element by element.
+template <class S>
+__device__ __forceinline__ void store_fused_rows(const float (&d)[S::kAccumulators], const ConvOut& out,
+                                                 const Shape& sh, int row0, int col0, int thread_in_wg) {
+#pragma unroll
+  for (int i = 0; i < S::kAccumulators; i += 2) {
+    const FragCoord e = gmma::accumulator(thread_in_wg, i);
+    const int row = row0 + e.row, col = col0 + e.col;
+    if (row >= sh.gemm_m() || col >= sh.k) continue;
+    const long long at = output_offset(sh, row, col);
+    const bool pair = col + 1 < sh.k;
+    float v0 = out.alpha * d[i] + __ldg(out.bias + col);
+    float v1 = pair ? out.alpha * d[i + 1] + __ldg(out.bias + col + 1) : 0.f;
+    if (sh.k % 2 == 0) {
+      if (out.residual) {
+        const float2 r = __half22float2(*reinterpret_cast<const __half2*>(out.residual + at));
+        v0 += r.x, v1 += r.y;
+      }
+      if (out.relu) v0 = fmaxf(v0, 0.f), v1 = fmaxf(v1, 0.f);
+      *reinterpret_cast<__half2*>(out.f16 + at) = __floats2half2_rn(v0, v1);
+    } else {
+      if (out.residual) {
+        v0 += __half2float(out.residual[at]);
+        if (pair) v1 += __half2float(out.residual[at + 1]);
+      }
+      if (out.relu) v0 = fmaxf(v0, 0.f), v1 = fmaxf(v1, 0.f);
+      out.f16[at] = __float2half_rn(v0);
+      if (pair) out.f16[at + 1] = __float2half_rn(v1);
+    }
+  }
+}
+
 // The NPQK output: gmma::accumulator's pairs (d[2j], d[2j+1]) are neighbouring columns of a row.
 template <class S>
 __device__ __forceinline__ void store_output_rows(const float (&d)[S::kAccumulators], float* out, const Shape& sh,
@@ -112,15 +231,19 @@ __device__ __forceinline__ void store_to_first_block(float4* local, float4 v) {
 #endif
 }
 
-// kMinBlocks: blocks per SM the registers are budgeted for (hopper::ConvWgmmaStage).
-// kIm2col: A arrives by the TMA's im2col mode (map_input; conv::im2col_tma_fits), issued by one
-// producer thread like B; else the producer warpgroup gathers it (GatherA).
+// How the producer loads A (and B): the TMA's im2col boxes (conv::im2col_tma_fits; one producer
+// thread, B by TMA too), 16-byte cp.async gathers (GatherA; C % 8 == 0, B by TMA), or element by
+// element (GatherScalar; any C, B too).
+enum class ALoad { Im2col, Gather, Scalar };
+
+// One block of the kernel (the two kernels below: fp32 output, stage 14d; fused fp16, stage 14e).
 // work.splits > 1: launched in clusters of `splits` blocks, the k slices of one tile (conv::ConvWork).
-template <class S, int kMinBlocks, bool kIm2col>
-__global__ void __launch_bounds__(S::kThreads, kMinBlocks)
-    conv_wgmma_kernel(const __grid_constant__ CUtensorMap map_filter, const __grid_constant__ CUtensorMap map_input,
-                      const __half* input, float* out, Shape sh, ConvWork work, float alpha, float beta) {
+template <class S, ALoad kLoad, bool kFused>
+__device__ __forceinline__ void conv_wgmma_block(const CUtensorMap& map_filter, const CUtensorMap& map_input,
+                                                 const __half* input, const __half* filter, const ConvOut& out,
+                                                 const Shape& sh, const ConvWork& work) {
 #if GEMMLAB_SM90A
+  constexpr bool kIm2col = kLoad == ALoad::Im2col;
   constexpr int kS = S::kStages;
   extern __shared__ __align__(16) unsigned char smem_raw[];
   unsigned char* tiles = hopper::align_tiles(smem_raw);
@@ -131,10 +254,12 @@ __global__ void __launch_bounds__(S::kThreads, kMinBlocks)
   const int m0 = job.m_tile * S::kTileM, n0 = job.n_tile * S::kTileN;
 
   if (threadIdx.x == 0) {
-    hopper::tma_prefetch_descriptor(&map_filter);
+    if constexpr (kLoad != ALoad::Scalar) hopper::tma_prefetch_descriptor(&map_filter);  // (scalar: no map)
     if constexpr (kIm2col) hopper::tma_prefetch_descriptor(&map_input);
     for (int s = 0; s < kS; ++s) {
-      hopper::mbarrier_init(&full[s], kIm2col ? 1 : 128 + 1);
+      // im2col: the producer thread's expect_tx; gathered: 128 cp.async arrivals + the B box's
+      // expect_tx; scalar: the 128 producer threads.
+      hopper::mbarrier_init(&full[s], kIm2col ? 1 : kLoad == ALoad::Gather ? 128 + 1 : 128);
       hopper::mbarrier_init(&empty[s], 4 * S::kConsumers);
     }
     hopper::fence_barrier_init();
@@ -155,6 +280,15 @@ __global__ void __launch_bounds__(S::kThreads, kMinBlocks)
                                                                 uint16_t(l.dw), uint16_t(l.dh));
                                      hopper::tma_load_2d(dst + S::kABytes, &map_filter, bar, t * S::kTileK, n0);
                                    });
+      }
+    } else if constexpr (kLoad == ALoad::Scalar) {  // the producer warpgroup gathers A and B
+      const GatherScalar<S> gather(origins, threadIdx.x);
+#pragma unroll 1
+      for (int t = job.k_begin; t < job.k_end; ++t, ++it) {
+        const int stage = it % kS;
+        hopper::wait_stage_free<kS>(empty, it);
+        gather.issue(input, filter, sh, t, n0, tiles + stage * S::kStageBytes);
+        hopper::mbarrier_arrive(&full[stage]);  // release: this thread's st.shared before it
       }
     } else {  // the producer warpgroup gathers A, thread 0 adds the B box
       const GatherA<S> gather(origins, threadIdx.x);
@@ -215,8 +349,25 @@ __global__ void __launch_bounds__(S::kThreads, kMinBlocks)
         d[4 * j] += p.x, d[4 * j + 1] += p.y, d[4 * j + 2] += p.z, d[4 * j + 3] += p.w;
       }
   }
-  store_output_rows<S>(d, out, sh, m0 + 64 * int(thread / 128 - 1), n0, int(thread % 128), alpha, beta);
+  if constexpr (kFused)
+    store_fused_rows<S>(d, out, sh, m0 + 64 * int(thread / 128 - 1), n0, int(thread % 128));
+  else
+    store_output_rows<S>(d, out.f32, sh, m0 + 64 * int(thread / 128 - 1), n0, int(thread % 128), out.alpha, out.beta);
 #endif
+}
+
+// kMinBlocks: blocks per SM the registers are budgeted for (hopper::ConvWgmmaStage).
+template <class S, int kMinBlocks, ALoad kLoad>
+__global__ void __launch_bounds__(S::kThreads, kMinBlocks)
+    conv_wgmma_kernel(const __grid_constant__ CUtensorMap map_filter, const __grid_constant__ CUtensorMap map_input,
+                      const __half* input, const __half* filter, ConvOut out, Shape sh, ConvWork work) {
+  conv_wgmma_block<S, kLoad, false>(map_filter, map_input, input, filter, out, sh, work);
+}
+template <class S, int kMinBlocks, ALoad kLoad>
+__global__ void __launch_bounds__(S::kThreads, kMinBlocks)
+    conv_wgmma_fused_kernel(const __grid_constant__ CUtensorMap map_filter, const __grid_constant__ CUtensorMap map_input,
+                            const __half* input, const __half* filter, ConvOut out, Shape sh, ConvWork work) {
+  conv_wgmma_block<S, kLoad, true>(map_filter, map_input, input, filter, out, sh, work);
 }
 
 }  // namespace gemmlab::kernels::conv
