@@ -5,6 +5,7 @@
 #   OUT=out ROUNDS=3 bash kernels/lab/tools/new_stages_check.sh
 #   CHECK=ids SWEEP=ids  (defaults: fp8-tensor,fp8-block,auto,wgmma-split-k and auto) narrow the
 #   correctness run and the stages benched over the shapes; SKIP_FP8=1 / SKIP_AUTO=1 skip a bench.
+#   CONV=ids benches those conv stages over ResNet-50's layers each round (conv-r.json).
 # Needs the packages of gpu_deps.sh (installed, or .deps/ from `gpu_deps.sh fetch`).
 # In OUT: device.txt, log.txt (every step's output) and the results JSON of each round.
 set -uo pipefail
@@ -35,6 +36,10 @@ for r in $(seq 1 "$ROUNDS"); do
     timeout 100 build-gpu/app/gemmlab bench --stages fp8-tensor,fp8-block --sizes 4096,8192,4096x7168x16384 \
       --json "$OUT/fp8-$r.json" > /tmp/fp8.txt 2>&1
     echo "fp8 rc=$?"; cat /tmp/fp8.txt >> "$OUT/log.txt"; grep -E "fp8" /tmp/fp8.txt | tail -12
+  fi
+  if [ -n "${CONV:-}" ]; then
+    timeout 200 build-gpu/app/gemmlab bench --conv resnet50 --stages "$CONV" --json "$OUT/conv-$r.json" > /tmp/conv.txt 2>&1
+    echo "conv rc=$?"; cat /tmp/conv.txt >> "$OUT/log.txt"; tail -60 /tmp/conv.txt
   fi
   [ "${SKIP_AUTO:-}" ] && continue
   timeout 150 build-gpu/app/gemmlab bench --stages "$SWEEP" --sizes "$shapes" --budget 1 \
