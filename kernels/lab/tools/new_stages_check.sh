@@ -24,7 +24,7 @@ if [ $rc -ne 0 ]; then tail -30 /tmp/build.log; exit 1; fi
 CHECK=${CHECK:-fp8-tensor,fp8-block,auto,wgmma-split-k}
 SWEEP=${SWEEP:-auto}
 stamp "gpu_check $CHECK"
-timeout 120 build-gpu/kernels/tests/gpu_check --stages "$CHECK" > /tmp/gpu_check.txt 2>&1
+timeout ${CHECK_TIMEOUT:-120} build-gpu/kernels/tests/gpu_check --stages "$CHECK" > /tmp/gpu_check.txt 2>&1
 echo "gpu_check rc=$?"; cat /tmp/gpu_check.txt >> "$OUT/log.txt"; grep -vE " ok|SKIP" /tmp/gpu_check.txt | tail -15
 [ "${SKIP_FP8:-}" ] || { stamp fp8_gpu_test; timeout 150 build-gpu/kernels/tests/fp8_gpu_test > /tmp/fp8_gpu_test.txt 2>&1
 echo "fp8_gpu_test rc=$?"; cat /tmp/fp8_gpu_test.txt >> "$OUT/log.txt"; grep -E "FAILED|PASSED|tests ran|refused" /tmp/fp8_gpu_test.txt | tail -12; }
