@@ -22,7 +22,9 @@
 //   consumer : wait full[t % S] (gathered: fence.proxy.async, the bytes came through the generic
 //              proxy), 4 x wgmma, commit, wait <= 1 group, release tile t-1's stage on empty.
 //   epilogue : accumulators to the NPQK output (row-major: neighbouring columns are one 8-byte store);
-//              fused (stage 14e): + bias[k] (+ residual), ReLU, fp16 (one 4-byte store per pair).
+//              fused (stage 14e): + bias[k] (+ residual), ReLU, fp16: staged through shared memory
+//              into 16-byte row vectors (14e_conv_wgmma_fused/fused_epilogue.cuh), or, where K % 8 != 0,
+//              one 4-byte store per pair.
 //              Split over k (a cluster per tile): the other slices' accumulators first travel into
 //              block 0's shared memory (st.shared::cluster), which adds them up and stores the tile.
 #pragma once
@@ -30,6 +32,7 @@
 
 #include "gemmlab/conv_problem.h"
 #include "stages/hopper/cluster_multicast.cuh"
+#include "stages/conv/14e_conv_wgmma_fused/fused_epilogue.cuh"
 
 namespace gemmlab::kernels::conv {
 
@@ -349,9 +352,14 @@ __device__ __forceinline__ void conv_wgmma_block(const CUtensorMap& map_filter, 
         d[4 * j] += p.x, d[4 * j + 1] += p.y, d[4 * j + 2] += p.z, d[4 * j + 3] += p.w;
       }
   }
-  if constexpr (kFused)
-    store_fused_rows<S>(d, out, sh, m0 + 64 * int(thread / 128 - 1), n0, int(thread % 128));
-  else
+  if constexpr (kFused) {
+    // (The stages' address computed again: kept from before the main loop it costs the 64 x 64
+    // tile, at 64 registers a thread, a spill.)
+    if (fused_vectors_fit(sh, out.f16, out.bias, out.residual))
+      store_fused_staged<S>(d, hopper::align_tiles(smem_raw), out.f16, out.bias, out.residual, out.relu, out.alpha, sh, m0, n0, int(thread) - 128);
+    else
+      store_fused_rows<S>(d, out, sh, m0 + 64 * int(thread / 128 - 1), n0, int(thread % 128));
+  } else
     store_output_rows<S>(d, out.f32, sh, m0 + 64 * int(thread / 128 - 1), n0, int(thread % 128), out.alpha, out.beta);
 #endif
 }

@@ -4,7 +4,7 @@
 // output leaves the SM as half the bytes of 14d's fp32 and no second kernel reads it back. Its
 // peer is cuDNN's fused graph (conv -> add bias -> add residual -> ReLU, fp16 out, reference row
 // cudnn-fused). The kernel is conv_wgmma_fused_kernel in ../14d_conv_wgmma/conv_wgmma.cuh
-// (store_fused_rows); ConvArgs carries output_f16, bias, residual and relu.
+// (its epilogue in fused_epilogue.cuh); ConvArgs carries output_f16, bias, residual and relu.
 // Run: gemmlab bench --conv resnet50 --stages conv-wgmma-fused
 
 #include "stages/conv/14d_conv_wgmma/conv_wgmma_launch.cuh"
