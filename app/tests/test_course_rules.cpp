@@ -279,6 +279,12 @@ TEST(Placeholders, ADevicesOwnFileComesBeforeItsSuffixedOnes) {
   const std::string md = results_markdown(load_results_dir(kAssets + "/results", &problems));
   EXPECT_LT(md.find("### GEMM (`nvidia-h200.json`)"), md.find("### GEMM (`nvidia-h200-shapes.json`)"));
   EXPECT_NE(md.find("### GEMM (`nvidia-h200-shapes.json`)"), std::string::npos);
+  // A fused conv stage's bracket names its own peer, cuDNN's fused graph; 14d's names plain cuDNN.
+  const size_t stem = md.find("| 32,224,224,3,64,7,7 pad 3 stride 2 | 401408 x 64 x 147 |", md.find("resnet50-fused"));
+  ASSERT_NE(stem, std::string::npos);
+  const std::string row = md.substr(stem, md.find('\n', stem) - stem);
+  EXPECT_NE(row.find("% cuDNN) |"), std::string::npos) << row;
+  EXPECT_NE(row.find("% cuDNN fused) |"), std::string::npos) << row;
 }
 
 TEST(Placeholders, TheCheckerRefusesWhatNoShippedFileResolves) {

@@ -54,6 +54,13 @@ double reference_ratio(const BenchResult& r) {
   return r.cudnn_ms > 0 ? r.ratio_to_cudnn : r.ratio_to_im2col;
 }
 
+// The tag of a conv track's cuDNN peer ("cuDNN", "cuDNN fused"), by the track's results name.
+std::string peer_tag(const std::string& track) {
+  const TrackDesc* t = find_track(track);
+  const ReferenceDesc* peer = t && t->peer ? find_reference(t->peer) : nullptr;
+  return peer ? peer->tag : "cuDNN";
+}
+
 std::string check_cell(const BenchResult& r) { return r.ok ? "ok" : "**FAILED** (error " + fmt("%.2g", r.rel_err) + ")"; }
 
 std::string set_heading(const BenchResults& set, const char* what) {
@@ -104,7 +111,8 @@ std::string conv_table(const BenchResults& set) {
     return nullptr;
   };
   std::string out = "TFLOP/s (TOP/s for the int8 / int4 stages) and, in brackets, the stage's speed against the "
-                    "reference timed in turns with it: cuDNN where it ran, else im2col + cuBLAS in the stage's own "
+                    "reference timed in turns with it: its track's cuDNN peer (cuDNN, or cuDNN's fused graph for the "
+                    "fused stage) where it ran, else im2col + cuBLAS in the stage's own "
                     "element type. The two reference columns are their fp16 rows.\n\n"
                     "| convolution (N,H,W,C,K,R,S) | GEMM M x N x K |";
   std::string rule = "|---|---|";
@@ -126,7 +134,7 @@ std::string conv_table(const BenchResults& set) {
            std::to_string(any->k) + " |";
     for (const auto& s : stages) {
       const BenchResult* r = find(shape, s, nullptr);
-      const std::string ref = r && r->cudnn_ms > 0 ? "cuDNN" : "im2col";
+      const std::string ref = r && r->cudnn_ms > 0 ? peer_tag(r->track) : "im2col";
       out += r ? " " + rate(r->tflops) + " (" + fmt("%.1f", 100 * reference_ratio(*r)) + "% " + ref + ")" +
                      (r->ok ? "" : " **FAILED**") + " |"
                : " - |";
