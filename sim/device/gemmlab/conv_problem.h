@@ -299,11 +299,27 @@ struct ConvWork {
   }
 };
 // 7x7 C=K=512 at N = 32: 100 tiles of 64 x 128 on 132 SMs, 72 k-tiles -> 2 slices, 200 blocks.
+// How full the last round of an SM's blocks is: `blocks` over `sms` SMs, as units of work per SM
+// (blocks sharing an SM share its tensor cores), the busiest SM's count against the mean.
+constexpr double sm_balance(long long blocks, int sms) {
+  const long long busiest = (blocks + sms - 1) / sms;
+  return double(blocks) / (double(busiest) * sms);
+}
+// With fewer tiles than SMs and a long K, slices fill the SMs; with more tiles, a long K is cut
+// where the tiles leave the busiest SMs with a block more than most: 6272 x 256 x 2304 (ResNet-50's
+// 14x14 3x3 layers), 196 tiles of 64 x 128 -> 2 per SM on 64 SMs, 1 on 68 (balance 0.74); in 2
+// slices 392 blocks, 3 on 128 SMs (0.99).
 constexpr ConvWork wgmma_work(const Shape& sh, int sms, bool im2col) {
   const WgmmaTile t = wgmma_tile(sh, sms, im2col);
   ConvWork w{int((sh.gemm_m() + t.m - 1) / t.m), (sh.k + t.n - 1) / t.n, int((sh.gemm_k() + 63) / 64), 1};
   const long long tiles = w.tiles();
-  if (tiles >= sms || w.k_tiles < 32) return w;
+  if (w.k_tiles < 32) return w;
+  if (tiles >= sms) {
+    if (sm_balance(tiles, sms) >= 0.85) return w;
+    for (int s = 2; s <= t.max_splits && w.k_tiles / s >= 16; ++s)
+      if (sm_balance(tiles * s, sms) >= 0.95) return w.splits = s, w;
+    return w;
+  }
   while (w.splits < t.max_splits && tiles * (w.splits + 1) <= 1ll * t.blocks_per_sm * sms &&
          w.k_tiles / (w.splits + 1) >= 16)
     ++w.splits;
@@ -313,6 +329,30 @@ constexpr ConvWork wgmma_work(const Shape& sh, int sms) { return wgmma_work(sh, 
 static_assert(wgmma_work(Shape{32, 7, 7, 512, 512, 3, 3, 1, 1, 1}, 132).splits == 2 &&
               wgmma_work(Shape{32, 7, 7, 512, 512, 3, 3, 1, 1, 1}, 132).block(151).k_begin == 36 &&
               wgmma_work(Shape{32, 7, 7, 512, 512, 3, 3, 1, 1, 1}, 132).block(151).n_tile == 3 &&
-              wgmma_work(Shape{32, 14, 14, 256, 256, 3, 3, 1, 1, 1}, 132).splits == 1);
+              wgmma_work(Shape{32, 14, 14, 256, 256, 3, 3, 1, 1, 1}, 132).splits == 2 &&
+              wgmma_work(Shape{32, 28, 28, 256, 256, 3, 3, 1, 2, 1}, 132).splits == 2 &&
+              wgmma_work(Shape{32, 28, 28, 128, 128, 3, 3, 1, 1, 1}, 132).splits == 1);
+
+// Stages 14d / 14e keep their blocks resident over several tiles (14d_conv_wgmma/conv_wgmma_persistent.cuh)
+// where the layer has more 64 x 128 tiles (im2col boxes, one k slice) than two blocks an SM take at
+// once and a short K (at most 4 k-tiles: with 8, the 3 stages it fits lost 2-7 % on the H200's 1x1
+// layers, with 1-4 it gained 4-21 %): a grid of two blocks per SM, block b taking tiles b, b + grid, ... so the next tile's loads
+// run under the last one's epilogue. 0: the plain launch (a block per tile and k slice).
+constexpr int kPersistentBlocksPerSm = 2;
+constexpr long long wgmma_persistent_grid(const Shape& sh, int sms, bool im2col) {
+  const WgmmaTile t = wgmma_tile(sh, sms, im2col);
+  const ConvWork w = wgmma_work(sh, sms, im2col);
+  const long long slots = 1ll * kPersistentBlocksPerSm * sms;
+  if (!im2col || t.m != 64 || t.n != 128 || w.splits != 1 || w.blocks() <= slots || w.k_tiles > 4) return 0;
+  return slots;
+}
+constexpr long long wgmma_persistent_grid(const Shape& sh, int sms) {
+  return wgmma_persistent_grid(sh, sms, im2col_tma_fits(sh));
+}
+// 1x1 56x56 C 256 -> K 512, stride 2: 392 x 4 tiles of 64 x 128, 4 k-tiles -> 264 resident blocks;
+// the 7x7 3x3 layer's 100 tiles, split in 2, and the 28x28 C 512 layer's 8 k-tiles keep the plain launch.
+static_assert(wgmma_persistent_grid(Shape{32, 56, 56, 256, 512, 1, 1, 0, 2, 1}, 132) == 264 &&
+              wgmma_persistent_grid(Shape{32, 7, 7, 512, 512, 3, 3, 1, 1, 1}, 132) == 0 &&
+              wgmma_persistent_grid(Shape{32, 28, 28, 512, 256, 1, 1, 0, 1, 1}, 132) == 0);  // 8 k-tiles
 
 }  // namespace gemmlab::conv

@@ -119,7 +119,14 @@ struct ConvWgmmaStage {
   using NarrowShape = WgmmaShape<64, 64, 3, true>;
   using TallNarrowShape = WgmmaShape<128, 64, 4, true>;
   using TallShape = WgmmaShape<256, 128, 4, true>;
+  // The resident blocks' tile (conv::wgmma_persistent_grid): 3 stages, so that two blocks fit an SM
+  // with the staging buffer of the fused epilogue (64 rows of kTileN + 8 floats) past the stages.
+  using PersistentShape = WgmmaShape<64, 128, 3, true>;
   static constexpr int kBlocksPerSm = 2, kNarrowBlocksPerSm = 4, kTallNarrowBlocksPerSm = 2, kTallBlocksPerSm = 1;
+  template <class S>
+  static constexpr std::size_t staging_bytes() { return std::size_t(S::kTileM) * (S::kTileN + 8) * 4; }
+  template <class S>
+  static constexpr std::size_t persistent_smem_bytes() { return S::kSmemBytes + staging_bytes<S>(); }
   // Shared memory past the stages: the gathered tile's row origins (conv::RowOrigin, 16 bytes a row).
   template <class S>
   static constexpr std::size_t smem_bytes() { return S::kSmemBytes + std::size_t(S::kTileM) * 16; }
@@ -131,7 +138,9 @@ static_assert(ConvWgmmaStage::kBlocksPerSm * (ConvWgmmaStage::smem_bytes<ConvWgm
               ConvWgmmaStage::kTallNarrowBlocksPerSm *
                       (ConvWgmmaStage::smem_bytes<ConvWgmmaStage::TallNarrowShape>() + 1024) <=
                   233472 &&
-              ConvWgmmaStage::smem_bytes<ConvWgmmaStage::TallShape>() <= kMaxSmemPerBlock);
+              ConvWgmmaStage::smem_bytes<ConvWgmmaStage::TallShape>() <= kMaxSmemPerBlock &&
+              conv::kPersistentBlocksPerSm *
+                      (ConvWgmmaStage::persistent_smem_bytes<ConvWgmmaStage::PersistentShape>() + 1024) <= 233472);
 
 // conv::wgmma_tile (which the launch and the Conv view follow) names exactly these shapes: same
 // rows, columns and blocks per SM, and its max_splits - 1 partial tiles of fp32 fit the stages'

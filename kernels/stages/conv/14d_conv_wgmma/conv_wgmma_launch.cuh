@@ -3,6 +3,7 @@
 // (ConvArgs::output), 14e the fused fp16 epilogue (ConvArgs::output_f16, bias, residual, relu).
 #pragma once
 #include "stages/conv/14d_conv_wgmma/conv_wgmma.cuh"
+#include "stages/conv/14d_conv_wgmma/conv_wgmma_persistent.cuh"
 #include "stages/conv/conv_stage.cuh"
 #include "stages/hopper/hopper_host.h"
 #include "stages/hopper/hopper_launch.cuh"
@@ -56,6 +57,27 @@ cudaError_t launch(const ConvArgs& a, const conv::ConvWork& work) {
   return cudaLaunchKernelEx(&launch.config, kernel, map_filter, map_input, input, filter, out, a.shape, work);
 }
 
+// The resident blocks (conv::wgmma_persistent_grid): im2col boxes, 64 x 128 tiles, one k slice.
+template <bool kFused>
+cudaError_t launch_persistent(const ConvArgs& a, const conv::ConvWork& work, long long grid) {
+  using S = Stage::PersistentShape;
+  CUtensorMap map_filter{}, map_input{};
+  if (const cudaError_t e = hopper::encode_operand_map(&map_filter, a.filter, a.shape.k, int(a.shape.gemm_k()), S::kTileN);
+      e != cudaSuccess)
+    return e;
+  if (const cudaError_t e = hopper::encode_im2col_map(&map_input, a.input, a.shape, S::kTileM); e != cudaSuccess) return e;
+  const auto kernel = kFused ? conv::conv_wgmma_fused_persistent_kernel<S, conv::kPersistentBlocksPerSm>
+                             : conv::conv_wgmma_persistent_kernel<S, conv::kPersistentBlocksPerSm>;
+  constexpr std::size_t kSmem = Stage::persistent_smem_bytes<S>();
+  if (const cudaError_t e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(kSmem));
+      e != cudaSuccess)
+    return e;
+  const conv::ConvOut out{a.output, a.alpha, a.beta, static_cast<__half*>(a.output_f16), a.bias,
+                          static_cast<const __half*>(a.residual), a.relu};
+  kernel<<<unsigned(grid), S::kThreads, kSmem, a.stream>>>(map_filter, map_input, out, a.shape, work);
+  return cudaGetLastError();
+}
+
 // The tile of conv::wgmma_tile for this load; the scalar producer takes the gathered tiles.
 template <bool kFused, ALoad kLoad>
 cudaError_t launch_gathered(const ConvArgs& a, const conv::WgmmaTile& t, const conv::ConvWork& work) {
@@ -74,6 +96,8 @@ cudaError_t run(const ConvArgs& a) {
   const conv::ConvWork work = conv::wgmma_work(a.shape, sms, im2col);
   if (a.shape.c % 8 != 0) return launch_gathered<kFused, ALoad::Scalar>(a, t, work);
   if (!im2col) return launch_gathered<kFused, ALoad::Gather>(a, t, work);
+  if (const long long grid = conv::wgmma_persistent_grid(a.shape, sms, im2col); grid > 0)
+    return launch_persistent<kFused>(a, work, grid);
   if (t.m == 128) return launch<kFused, Stage::TallNarrowShape, Stage::kTallNarrowBlocksPerSm, ALoad::Im2col>(a, work);
   if (t.m == 256) return launch<kFused, Stage::TallShape, Stage::kTallBlocksPerSm, ALoad::Im2col>(a, work);
   return launch<kFused, Stage::Shape, Stage::kBlocksPerSm, ALoad::Im2col>(a, work);

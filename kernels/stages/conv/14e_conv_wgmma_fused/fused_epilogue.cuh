@@ -39,6 +39,7 @@ struct FusedStaging {
   // 64-column tile (4 blocks an SM, 64 registers a thread: 4 spill 28 bytes).
   static constexpr int kBatch = S::kTileN >= 128 ? 4 : 2;
   static constexpr std::size_t kBytes = std::size_t(S::kTileM) * kPitch * 4;
+  static_assert(kBytes == hopper::ConvWgmmaStage::staging_bytes<S>(), "the persistent launch's staging buffer");
   static_assert(S::kTileM * kChunksPerRow % kThreads == 0 && kPerThread % kBatch == 0, "whole chunks per consumer thread");
   static_assert(kBytes <= std::size_t(S::kStages) * S::kStageBytes, "the staged tile fits the stages");
 };
