@@ -72,7 +72,9 @@ Expected<TileLoads> box_loads(const TileLoadRequest& q) {
   TileLoads out{};
   out.tile = -1;
   out.tile_m = t.m, out.tile_n = t.n;
-  out.blocks = wgmma_work(sh, q.sms, true).blocks();
+  // The launch's blocks: resident ones where the layer has many short tiles (each takes several).
+  const long long resident = wgmma_persistent_grid(sh, q.sms, true);
+  out.blocks = resident > 0 ? resident : wgmma_work(sh, q.sms, true).blocks();
   out.rows = t.m;
   out.threads = 1;
   out.accesses_per_thread = 1;

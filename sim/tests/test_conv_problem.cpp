@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "gemmlab/conv_problem.h"
+#include "gemmlab/resnet50_layers.h"
 
 using namespace gemmlab::conv;
 
@@ -183,6 +184,25 @@ TEST(ConvProblem, WgmmaTileAndWork) {
   EXPECT_EQ(three.splits, 3);
   EXPECT_EQ(three.block(5).n_tile * three.m_tiles + three.block(5).m_tile, 1);
   EXPECT_EQ(three.block(5).k_begin, 36);
+}
+
+// Which ResNet-50 layers (N = 32, 132 SMs) stages 14d / 14e launch as resident blocks: the 1x1
+// layers with 64 x 128 tiles, more than 264 of them and at most 4 k-tiles (C <= 256).
+TEST(ConvProblem, PersistentGridOnResnet50) {
+  std::vector<std::string> resident;
+  for (const NetworkLayer& l : resnet50_layers(32)) {
+    const long long grid = wgmma_persistent_grid(l.shape, 132);
+    if (grid == 0) continue;
+    EXPECT_EQ(grid, 264) << l.name;
+    EXPECT_GT(wgmma_work(l.shape, 132).blocks(), grid) << l.name;  // each block takes several tiles
+    resident.push_back(l.name);
+  }
+  EXPECT_EQ(resident, (std::vector<std::string>{"conv2_x 1x1 expand", "conv3_x 1x1 reduce (block 1)",
+                                                "conv3_x 1x1 expand", "conv3_x 1x1 downsample/2",
+                                                "conv4_x 1x1 expand"}));
+  // Not where K is long (8 k-tiles), nor on the gathered path (C = 96).
+  EXPECT_EQ(wgmma_persistent_grid(Shape{32, 28, 28, 512, 256, 1, 1, 0, 1, 1}, 132), 0);
+  EXPECT_EQ(wgmma_persistent_grid(Shape{32, 56, 56, 96, 256, 1, 1, 0, 1, 1}, 132), 0);
 }
 
 TEST(ConvProblem, TileChoice) {

@@ -299,27 +299,13 @@ struct ConvWork {
   }
 };
 // 7x7 C=K=512 at N = 32: 100 tiles of 64 x 128 on 132 SMs, 72 k-tiles -> 2 slices, 200 blocks.
-// How full the last round of an SM's blocks is: `blocks` over `sms` SMs, as units of work per SM
-// (blocks sharing an SM share its tensor cores), the busiest SM's count against the mean.
-constexpr double sm_balance(long long blocks, int sms) {
-  const long long busiest = (blocks + sms - 1) / sms;
-  return double(blocks) / (double(busiest) * sms);
-}
-// With fewer tiles than SMs and a long K, slices fill the SMs; with more tiles, a long K is cut
-// where the tiles leave the busiest SMs with a block more than most: 6272 x 256 x 2304 (ResNet-50's
-// 14x14 3x3 layers), 196 tiles of 64 x 128 -> 2 per SM on 64 SMs, 1 on 68 (balance 0.74); in 2
-// slices 392 blocks, 3 on 128 SMs (0.99).
 constexpr ConvWork wgmma_work(const Shape& sh, int sms, bool im2col) {
   const WgmmaTile t = wgmma_tile(sh, sms, im2col);
   ConvWork w{int((sh.gemm_m() + t.m - 1) / t.m), (sh.k + t.n - 1) / t.n, int((sh.gemm_k() + 63) / 64), 1};
   const long long tiles = w.tiles();
-  if (w.k_tiles < 32) return w;
-  if (tiles >= sms) {
-    if (sm_balance(tiles, sms) >= 0.85) return w;
-    for (int s = 2; s <= t.max_splits && w.k_tiles / s >= 16; ++s)
-      if (sm_balance(tiles * s, sms) >= 0.95) return w.splits = s, w;
-    return w;
-  }
+  // (More tiles than SMs are never split: the 14x14 3x3 layers' 196 tiles in 2 slices, 3 blocks
+  // on most SMs instead of 2 on half of them, ran at 0.75 x the unsplit speed on the H200.)
+  if (tiles >= sms || w.k_tiles < 32) return w;
   while (w.splits < t.max_splits && tiles * (w.splits + 1) <= 1ll * t.blocks_per_sm * sms &&
          w.k_tiles / (w.splits + 1) >= 16)
     ++w.splits;
@@ -329,15 +315,13 @@ constexpr ConvWork wgmma_work(const Shape& sh, int sms) { return wgmma_work(sh, 
 static_assert(wgmma_work(Shape{32, 7, 7, 512, 512, 3, 3, 1, 1, 1}, 132).splits == 2 &&
               wgmma_work(Shape{32, 7, 7, 512, 512, 3, 3, 1, 1, 1}, 132).block(151).k_begin == 36 &&
               wgmma_work(Shape{32, 7, 7, 512, 512, 3, 3, 1, 1, 1}, 132).block(151).n_tile == 3 &&
-              wgmma_work(Shape{32, 14, 14, 256, 256, 3, 3, 1, 1, 1}, 132).splits == 2 &&
-              wgmma_work(Shape{32, 28, 28, 256, 256, 3, 3, 1, 2, 1}, 132).splits == 2 &&
-              wgmma_work(Shape{32, 28, 28, 128, 128, 3, 3, 1, 1, 1}, 132).splits == 1);
+              wgmma_work(Shape{32, 14, 14, 256, 256, 3, 3, 1, 1, 1}, 132).splits == 1);
 
 // Stages 14d / 14e keep their blocks resident over several tiles (14d_conv_wgmma/conv_wgmma_persistent.cuh)
 // where the layer has more 64 x 128 tiles (im2col boxes, one k slice) than two blocks an SM take at
 // once and a short K (at most 4 k-tiles: with 8, the 3 stages it fits lost 2-7 % on the H200's 1x1
-// layers, with 1-4 it gained 4-21 %): a grid of two blocks per SM, block b taking tiles b, b + grid, ... so the next tile's loads
-// run under the last one's epilogue. 0: the plain launch (a block per tile and k slice).
+// layers, with 1-4 it gained 4-21 %): a grid of two blocks per SM, block b taking tiles b, b + grid,
+// ... so the next tile's loads run under the last one's epilogue. 0: the plain launch (a block per tile and k slice).
 constexpr int kPersistentBlocksPerSm = 2;
 constexpr long long wgmma_persistent_grid(const Shape& sh, int sms, bool im2col) {
   const WgmmaTile t = wgmma_tile(sh, sms, im2col);

@@ -52,7 +52,7 @@ struct TileLoadRequest {
 struct TileLoads {
   int tile;               // the tile used (index into kTiles; -1 for a TMA box)
   int tile_m, tile_n;     // its rows and columns
-  long long blocks;       // the launch's blocks (stage 14d: with its k slices)
+  long long blocks;       // the launch's blocks (stage 14d: with its k slices, or its resident blocks)
   int rows, threads, accesses_per_thread, elements_per_vector, k_tile_elements;
   long long k_tiles;      // of the whole main loop
   std::vector<TileLoad> loads;  // thread-major, then access
