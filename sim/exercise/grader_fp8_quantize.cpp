@@ -184,14 +184,19 @@ std::optional<Words> row_code_failure(const ValueTable& t, const RowView& r) {
                float_text(x), float_text(scale), quotient_text(q), why);
 }
 
-// Guards first (a write past the arrays), then every block's scale, then every code.
-std::optional<Words> first_row_failure(const ValueTable& t) {
+std::vector<RowView> row_views() {
   std::vector<RowView> rows;
   long long p = scalar_points();
   for (const Row& row : row_cases()) {
     rows.push_back({static_cast<int>(rows.size()), row, p});
     p += static_cast<long long>(row.x.size());
   }
+  return rows;
+}
+
+// A write past the arrays, then every block's scale.
+std::optional<Words> first_scale_failure(const ValueTable& t) {
+  const std::vector<RowView> rows = row_views();
   for (const RowView& r : rows) {
     const long long flags = t.at(r.first_point, 2);
     if (flags & 1)
@@ -203,7 +208,11 @@ std::optional<Words> first_row_failure(const ValueTable& t) {
   for (const RowView& r : rows)
     for (int b = 0; b < r.k() / kBlock; ++b)
       if (auto w = scale_failure(r, b, t.at(r.first_point + b * kBlock, 1))) return w;
-  for (const RowView& r : rows)
+  return std::nullopt;
+}
+
+std::optional<Words> first_code_failure(const ValueTable& t) {
+  for (const RowView& r : row_views())
     if (auto w = row_code_failure(t, r)) return w;
   return std::nullopt;
 }
@@ -222,11 +231,15 @@ HostVerdict evaluate(const ValueTable& t) {
   }
   v.hold(words("to_e4m3: %s values to the nearest e4m3, ties to even, saturated at 448, zeros signed", scalar_points()));
   const long long blocks = row_points() / kBlock;
-  if (auto w = first_row_failure(t)) {
+  if (auto w = first_scale_failure(t)) {
     v.say(std::move(*w));
     return v;
   }
   v.hold(words("quantize_row: each of the %s blocks' scale is its amax / 448, 1 for a block of zeros", blocks));
+  if (auto w = first_code_failure(t)) {
+    v.say(std::move(*w));
+    return v;
+  }
   v.hold(words("quantize_row: all %s codes are to_e4m3(x / scale)", row_points()));
   v.pass = true;
   v.say(words("%s conversions and %s blocks of %s rows match the simulator's quantizer bit for bit: the codes and "
