@@ -1,5 +1,6 @@
 #include "fp8_quantize_cases.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -180,6 +181,24 @@ const std::vector<Scalar>& scalar_cases() {
 const std::vector<Row>& row_cases() {
   static const std::vector<Row> rows = make_rows();
   return rows;
+}
+
+std::vector<float> gpu_activation(int m, int k) {
+  std::vector<float> x(static_cast<size_t>(m) * k);
+  Random r{7168};
+  for (size_t i = 0; i < x.size(); ++i) {
+    const int col = static_cast<int>(i % static_cast<size_t>(k));
+    const bool outlier = col % 1021 == 17;  // a few channels far larger, in every row
+    x[i] = float(r.normal() * (outlier ? 60 : 0.5 + double(i / static_cast<size_t>(k) % 7)));
+  }
+  const size_t blocks = x.size() / kBlock;
+  for (size_t b = 97; b < blocks; b += 977) std::fill_n(x.begin() + static_cast<long>(b * kBlock), kBlock, 0.0f);
+  for (size_t b = 389; b < blocks; b += 977) std::fill_n(x.begin() + static_cast<long>(b * kBlock), kBlock, -0.0f);
+  size_t at = 0;
+  for (const Row& row : row_cases())
+    for (float v : row.x)
+      if (at < x.size()) x[at++] = v;
+  return x;
 }
 
 std::uint8_t toward_zero_code(double v) {

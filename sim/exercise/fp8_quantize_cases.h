@@ -31,6 +31,11 @@ struct Row {
 };
 const std::vector<Row>& row_cases();
 
+// The GPU grade's activation, m x k (k a multiple of kBlock), row-major: the blocks of
+// row_cases() first, then rows of activations near 1 with outlier channels, a block of zeros and
+// one of -0 here and there.
+std::vector<float> gpu_activation(int m, int k);
+
 // The e4m3 code nearest to v in the direction of zero (what a cast to int gives) and, for a tie,
 // the code away from zero (what round() gives); both saturate at 448 and keep the sign.
 std::uint8_t toward_zero_code(double v);

@@ -6,9 +6,7 @@ unsigned char to_e4m3(double v) {
   if (a >= 448) return sign | 0x7E;  // saturate: no infinity, and 0x7F is NaN
   // a in [2^p, 2^(p+1)) has neighbours 2^(p-3) apart (p >= -6; the subnormals below 2^-6 too,
   // as p = -6). Its code is a / step rounded, plus 8 for each binade above [2^-6, 2^-5).
-  int e = 0;
-  std::frexp(a, &e);  // a = f 2^e with f in [0.5, 1): p = e - 1
-  const int p = a < 0x1p-5 ? -6 : e - 1;
+  const int p = a < 0x1p-5 ? -6 : std::ilogb(a);  // ilogb: the exponent of a's leading bit
   const double steps = std::nearbyint(std::ldexp(a, 3 - p));  // ties to even; 16 carries into p + 1
   const int code = (p + 6) * 8 + int(steps);
   return (unsigned char)(sign | code);  // below 448 the code is at most 0x7E

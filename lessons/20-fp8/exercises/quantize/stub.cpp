@@ -2,10 +2,9 @@
 // finite value, 0x7F is NaN; below 2^-6 the exponent field is 0 (subnormals, mantissa x 2^-9).
 unsigned char to_e4m3(double v) {
   const double a = std::fabs(v);
-  int e = 0;
-  std::frexp(a, &e);  // a = f 2^e with f in [0.5, 1)
-  const int p = e - 1;  // a in [2^p, 2^(p+1)): neighbours 2^(p-3) apart
-  const int steps = int(std::ldexp(a, 3 - p));  // TODO: nearest, ties to even
+  if (a == 0) return 0;
+  const int p = std::ilogb(a);  // a in [2^p, 2^(p+1)): neighbours 2^(p-3) apart
+  const int steps = int(std::ldexp(a, 3 - p));  // 8 .. 15; TODO: nearest, ties to even
   // TODO: the sign, subnormals, saturation at 448
   return (unsigned char)((p + 7) * 8 + steps - 8);
 }
