@@ -76,7 +76,7 @@ TEST(Fp8Quantize, StubFailsOnTheFirstSubnormal) {
   ASSERT_TRUE(ex) << ex.error();
   const HostVerdict v = judge(ex->stub);
   EXPECT_FALSE(v.pass);
-  // 2^-9: frexp's exponent -8, so p = -9 and (p + 7) * 8 + 8 - 8 = -16, the byte 0xF0.
+  // 2^-9: ilogb -9, 8 steps, so (p + 7) * 8 + 8 - 8 = -16, the byte 0xF0.
   EXPECT_EQ(v.reason, "to_e4m3(0.001953125) returned 0xF0 (-128): 0.001953125 is e4m3 0x01 (0.001953125) exactly: "
                       "below 2^-6 e4m3 is subnormal, exponent field 0 and value = mantissa 1 x 2^-9");
 }
