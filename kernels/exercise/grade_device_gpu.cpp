@@ -7,20 +7,19 @@
 // grade covered, and each harness keeps what the learner's function returns inside the tile or the
 // tensor (offsets, elements, box coordinates): on the GPU it ends and writes nothing it should not.
 #include <cuda_runtime.h>
-#include <nvrtc.h>
 
 #include <algorithm>
 #include <cstdint>
-#include <filesystem>
-#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "device_words.h"  // the verdicts' sentences, English and the catalogue's templates
+#include "exercise_nvrtc.h"  // compile_harness: the harness built with the learner's file
 #include "gemmlab/conv_problem.h"
 #include "gemmlab/fp16_shapes.h"  // multistage_smem_bytes: stage 14a's shared memory
 #include "grade_device.h"
+#include "grade_fp8_quantize_gpu.h"  // the harness with a kernel of its own
 #include "gemmlab/hopper_shapes.h"  // TmaStage, WarpSpecializedStage: stages 15 and 17's tiles and shared memory
 #include "gemmlab/raster.h"         // serpentine_swizzle: the Hopper stages' grid
 #include "runner.h"
@@ -28,46 +27,9 @@
 #include "stages/fp32/fp32_args.h"       // ab_vector_ok, c_vector_ok: stage 11's
 #include "stages/hopper/hopper_host.h"   // encode_operand_map: stage 15's tensor maps
 
-#ifndef GEMMLAB_EXERCISE_ROOT
-#define GEMMLAB_EXERCISE_ROOT ""
-#endif
-#ifndef GEMMLAB_CUDA_INCLUDE
-#define GEMMLAB_CUDA_INCLUDE "/usr/local/cuda/include"
-#endif
-
 namespace gemmlab::exercise {
 namespace {
-namespace fs = std::filesystem;
 using kernels::GemmArgs;
-
-std::string project_root() {
-  if (const char* env = std::getenv("GEMMLAB_ROOT"); env && *env) return env;
-  return GEMMLAB_EXERCISE_ROOT;
-}
-
-// NVRTC has no C++ standard library: the headers the kernel sources name come from libcu++ (the C
-// ones for cuda.h, whose CUtensorMap the Hopper kernels take).
-constexpr const char* kCstdint =
-    "#pragma once\n#include <cuda/std/cstdint>\nnamespace std { using namespace cuda::std; }\n"
-    "using cuda::std::uint32_t; using cuda::std::uint64_t; using cuda::std::int64_t; using cuda::std::uintptr_t;\n";
-constexpr const char* kCstddef = "#pragma once\n#include <cuda/std/cstddef>\nnamespace std { using namespace cuda::std; }\n";
-
-struct CompiledKernels {
-  Words error;                // non-empty: what went wrong (the compiler's log, or the runtime's words)
-  bool learners_error = false;  // the compiler stopped in the learner's file
-  // The runtime's library API (CUDA 12+), not the driver's: GEMM Lab must start on a machine
-  // without the NVIDIA driver, so nothing links libcuda directly.
-  cudaLibrary_t library = nullptr;
-  cudaKernel_t fast = nullptr, other = nullptr;
-  CompiledKernels() = default;
-  CompiledKernels(const CompiledKernels&) = delete;
-  CompiledKernels& operator=(const CompiledKernels&) = delete;
-  ~CompiledKernels() {
-    if (!library) return;
-    cudaDeviceSynchronize();  // an exception between launches may leave the kernels queued
-    cudaLibraryUnload(library);
-  }
-};
 
 // What the GPU grade of one grader kind builds and runs: the harness that wraps the learner's
 // function, its two kernels (the fast loads, and the fallback the stage takes otherwise), how they
@@ -89,59 +51,10 @@ struct DeviceHarness {
   // they recorded, read after the checks and the timing, in the learner's words; empty when none
   // gave up.
   Words (*stuck_waits)(const CompiledKernels&) = nullptr;
+  // A harness with a kernel of its own instead of a stage's (fp8-quantize: the learner's quantizer
+  // over an activation), built, checked and timed by this function; the fields above stay unset.
+  void (*own_grade)(kernels::Runner&, const Exercise&, const std::string& source, DeviceGrade&) = nullptr;
 };
-
-std::string nvrtc_log(nvrtcProgram p) {
-  size_t n = 0;
-  nvrtcGetProgramLogSize(p, &n);
-  std::string log(n, '\0');
-  if (n) nvrtcGetProgramLog(p, log.data());
-  while (!log.empty() && (log.back() == '\0' || log.back() == '\n')) log.pop_back();
-  return log;
-}
-
-// Fills `out` (the kernels, or what failed in out.error). The harness comes first and the
-// learner's file after it, so that nothing the learner defines (a macro K, a global kThreads)
-// changes the stage's code; the harness declares the learner's function itself.
-void compile(const DeviceHarness& h, const std::string& source, const std::string& gpu_arch, CompiledKernels& out) {
-  const std::string root = project_root();
-  const std::string unit = "#include \"" + std::string(h.harness) + "\"\n#line 1 \"solution.cpp\"\n" + source + "\n";
-  const char* headers[] = {kCstdint, kCstddef, kCstdint, kCstddef};
-  const char* names[] = {"cstdint", "cstddef", "stdint.h", "stdlib.h"};
-  nvrtcProgram prog = nullptr;
-  if (nvrtcCreateProgram(&prog, unit.c_str(), "exercise.cu", static_cast<int>(std::size(names)), headers, names) !=
-      NVRTC_SUCCESS)
-    return void(out.error = words("NVRTC could not start"));
-  std::unique_ptr<_nvrtcProgram, void (*)(_nvrtcProgram*)> owner(prog, [](_nvrtcProgram* p) { nvrtcDestroyProgram(&p); });
-  if (nvrtcAddNameExpression(prog, h.fast_kernel) != NVRTC_SUCCESS ||
-      (h.other_kernel && nvrtcAddNameExpression(prog, h.other_kernel) != NVRTC_SUCCESS))
-    return void(out.error = words("NVRTC refused the harness's kernel names"));
-  const std::string arch = "--gpu-architecture=" + gpu_arch;
-  const std::string inc_kernels = "--include-path=" + (fs::path(root) / "kernels").string();
-  const std::string inc_device = "--include-path=" + (fs::path(root) / "sim" / "device").string();
-  const std::string inc_cuda = std::string("--include-path=") + GEMMLAB_CUDA_INCLUDE;
-  const std::string inc_cccl = std::string("--include-path=") + GEMMLAB_CUDA_INCLUDE + "/cccl";
-  const char* options[] = {arch.c_str(), "--std=c++20", "-default-device",
-                           inc_kernels.c_str(), inc_device.c_str(), inc_cuda.c_str(), inc_cccl.c_str()};
-  if (nvrtcCompileProgram(prog, static_cast<int>(std::size(options)), options) != NVRTC_SUCCESS) {
-    const std::string log = nvrtc_log(prog);
-    out.learners_error = log.find("solution.cpp(") != std::string::npos;
-    out.error = log.empty() ? words("NVRTC stopped without a log") : literal(log);
-    return;
-  }
-  size_t bytes = 0;
-  const char *fast = nullptr, *other = nullptr;
-  if (nvrtcGetCUBINSize(prog, &bytes) != NVRTC_SUCCESS || bytes == 0)
-    return void(out.error = words("NVRTC made no code for %s", gpu_arch));
-  std::vector<char> cubin(bytes);
-  if (nvrtcGetCUBIN(prog, cubin.data()) != NVRTC_SUCCESS || nvrtcGetLoweredName(prog, h.fast_kernel, &fast) != NVRTC_SUCCESS ||
-      (h.other_kernel && nvrtcGetLoweredName(prog, h.other_kernel, &other) != NVRTC_SUCCESS))
-    return void(out.error = words("NVRTC did not return the compiled kernels"));
-  cudaError_t e = cudaLibraryLoadData(&out.library, cubin.data(), nullptr, nullptr, 0, nullptr, nullptr, 0);
-  if (e == cudaSuccess) e = cudaLibraryGetKernel(&out.fast, out.library, fast);
-  if (e == cudaSuccess && other) e = cudaLibraryGetKernel(&out.other, out.library, other);
-  if (e != cudaSuccess) out.error = words("the GPU did not load the compiled kernel: %s", cudaGetErrorString(e));
-}
 
 // The learner's kernel launched as the stage launches its own. Stage 9 (launch_sync_tile): grid
 // (m tiles, n tiles) of 128 x 128, 256 threads, 16-byte loads where every row starts 16-byte
@@ -334,6 +247,11 @@ const std::vector<DeviceHarness>& harnesses() {
        .checks = {{1024, 1024, 2048}, {1000, 1000, 1000}},
        .timed = {4096, 4096, 2048},
        .stuck_waits = mbarrier_timeouts},
+      // The quantization that makes stage 20b's activations and scales: its own kernel on any GPU,
+      // each block's codes and scale against the simulator's quantizer, timed against the lesson's
+      // solution (grade_fp8_quantize_gpu.cpp).
+      {.grader = "fp8-quantize", .harness = nullptr, .fast_kernel = nullptr, .other_kernel = nullptr,
+       .launch = nullptr, .checks = {}, .timed = {}, .own_grade = grade_fp8_quantize_on_device},
   };
   return all;
 }
@@ -427,6 +345,10 @@ DeviceGrade grade_on_device(const Exercise& exercise, const std::string& source)
   }
   try {
     kernels::Runner runner;
+    if (h->own_grade) {
+      h->own_grade(runner, exercise, source, d);
+      return d;
+    }
     const kernels::DeviceInfo& gpu = runner.device();
     const std::string sm = "sm_" + std::to_string(gpu.cc_major) + std::to_string(gpu.cc_minor);
     // The Hopper stages' TMA and wgmma code is sm_90a: it runs on an sm_90 GPU and no other.
@@ -438,7 +360,7 @@ DeviceGrade grade_on_device(const Exercise& exercise, const std::string& source)
       return d;
     }
     CompiledKernels k;
-    compile(*h, source, hopper_code ? std::string("sm_90a") : sm, k);
+    compile_harness(h->harness, h->fast_kernel, h->other_kernel, source, hopper_code ? std::string("sm_90a") : sm, k);
     if (!k.error.empty()) {
       d.ran = k.learners_error;
       if (k.learners_error)

@@ -2,7 +2,7 @@
 // kernel with the learner's function (stage 9 with smem_offset, stage 11 with block_tile, stage 5
 // with thread_map, stage 15 with tma_box, stage 14a with im2col_offset), the runner checks it
 // against cuBLAS (the convolution: im2col + cuBLAS) and times it in turns with the stage's own
-// kernel.
+// kernel; exercise 20-fp8/quantize's quantizer runs as a kernel of its own.
 #include <cuda_runtime.h>
 #include <gtest/gtest.h>
 
@@ -277,6 +277,62 @@ TEST(ExerciseGpuGrade, AProducerWaitingForTheWrongPhaseDeadlocksAndIsReported) {
   std::printf("a producer waiting for the wrong phase, graded in %.1f s: %s\n", seconds, d.reason.c_str());
   const DeviceGrade after = grade_on_device(e, e.reference);
   EXPECT_TRUE(after.pass) << after.reason;
+}
+
+// Exercise 20-fp8/quantize (fp8_quantize_harness.cuh): the learner's quantizer as a kernel of its own
+// on any GPU, one thread per 1 x 128 block of a 2048 x 7168 activation, compared bit for bit with the
+// simulator's quantizer. The reference against itself (the lesson's solution) times about even.
+TEST(ExerciseGpuGrade, Fp8QuantizeReferenceGivesTheSimulatorsBitsOnTheGpu) {
+  const Exercise e = exercise("20-fp8/quantize");
+  const DeviceGrade d = grade_on_device(e, e.reference);
+  ASSERT_TRUE(d.ran) << d.reason;
+  EXPECT_TRUE(d.pass) << d.reason;
+  EXPECT_EQ(d.reason.rfind("the same codes and scales as the simulator's quantizer on ", 0), 0u) << d.reason;
+  EXPECT_NE(d.reason.find("for a 2048 x 7168 activation; your quantization runs at "), std::string::npos) << d.reason;
+  EXPECT_GT(d.ratio_to_stage, 0.8) << d.reason;
+  EXPECT_LT(d.ratio_to_stage, 1.25) << d.reason;
+  std::printf("fp8 quantizer on the GPU: %s\n", d.reason.c_str());
+}
+
+// The same file, another scale on the device only (__CUDA_ARCH__): the host grade would pass it,
+// the GPU grade names the first block, activation row 0's block 0 (the host grade's row 0).
+TEST(ExerciseGpuGrade, Fp8QuantizeThatDiffersOnTheGpuIsNamed) {
+  const Exercise e = exercise("20-fp8/quantize");
+  std::string source = e.reference;
+  const std::string from = "amax > 0 ? amax / 448.0f : 1.0f;";
+  ASSERT_NE(source.find(from), std::string::npos);
+  source.replace(source.find(from), from.size(),
+                 "amax > 0 ? amax / 448.0f : 1.0f;\n#ifdef __CUDA_ARCH__\n    if (amax > 0) scale = amax / 447.0f;\n#endif");
+  const std::string decl = "const float scale = amax > 0";
+  ASSERT_NE(source.find(decl), std::string::npos);
+  source.replace(source.find(decl), decl.size(), "float scale = amax > 0");
+  const DeviceGrade d = grade_on_device(e, source);
+  ASSERT_TRUE(d.ran) << d.reason;
+  EXPECT_FALSE(d.pass);
+  EXPECT_NE(d.reason.find("your quantize_row gives block 0 of activation row 0 the scale "), std::string::npos) << d.reason;
+  EXPECT_NE(d.reason.find("; the simulator's quantizer gives 0.0056080073 (your file passed on the CPU"), std::string::npos)
+      << d.reason;
+}
+
+// The stub: its scales are right for one block (the harness calls it with k = 128), its truncated
+// codes are not.
+TEST(ExerciseGpuGrade, Fp8QuantizeStubsCodesAreWrongOnTheGpuToo) {
+  const Exercise e = exercise("20-fp8/quantize");
+  const DeviceGrade d = grade_on_device(e, e.stub);
+  ASSERT_TRUE(d.ran) << d.reason;
+  EXPECT_FALSE(d.pass);
+  EXPECT_NE(d.reason.find("(activation row 0, element "), std::string::npos) << d.reason;
+  EXPECT_NE(d.reason.find("scale 0.0056080073) the code "), std::string::npos) << d.reason;
+}
+
+// std::max is <algorithm>'s, which NVRTC does not have: the GPU build fails in the learner's line.
+TEST(ExerciseGpuGrade, Fp8QuantizeGpuBuildErrorNamesTheLine) {
+  const DeviceGrade d = grade_on_device(exercise("20-fp8/quantize"),
+                                        "unsigned char to_e4m3(double v) { return std::max(v, 1.0) > 2 ? 1 : 0; }\n"
+                                        "void quantize_row(const float*, int, unsigned char*, float*) {}\n");
+  ASSERT_TRUE(d.ran) << d.reason;
+  EXPECT_FALSE(d.pass);
+  EXPECT_EQ(d.reason.rfind("the GPU build of your functions failed:\nsolution.cpp(1): error", 0), 0u) << d.reason;
 }
 
 }  // namespace

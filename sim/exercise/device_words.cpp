@@ -13,6 +13,12 @@ std::string printed(const char* format, double x) {
 
 std::string short_number(double x) { return printed("%.2g", x); }
 
+// Why one file that passed on the CPU gives other bits on the GPU.
+Words gpu_differs() {
+  return words("your file passed on the CPU; NVRTC fuses a * b + c into one rounding and takes <cmath> from libcu++, "
+               "so look for arithmetic that rounds differently there");
+}
+
 // What a wrong result is, most telling first: a problem the stage refused, values never written
 // (the NaN poison), writes past C, else how far C is from the reference's.
 Words what_is_wrong(const WrongResult& r, bool conv) {
@@ -97,6 +103,32 @@ Words mbarrier_deadlock(unsigned long long producer, unsigned long long consumer
                  full, stage17);
   return words("your plan deadlocks on the GPU: the producer waited on %s, which did not pass within 100 ms (%s)",
                empty, stage17);
+}
+
+// Where the host grade passed and the GPU differs, the same file computes otherwise there: what
+// differs between the two builds is named.
+Words fp8_quantize_wrong_scale(const std::string& gpu, int row, int block, const std::string& got,
+                               const std::string& want) {
+  return words("on %s your quantize_row gives block %s of activation row %s the scale %s; the simulator's quantizer "
+               "gives %s (%s)",
+               gpu, block, row, got, want, gpu_differs());
+}
+
+Words fp8_quantize_wrong_code(const std::string& gpu, int row, int col, const std::string& x, const std::string& scale,
+                              const std::string& got, const std::string& want) {
+  return words("on %s your quantize_row gives x = %s (activation row %s, element %s, scale %s) the code %s; the "
+               "simulator's quantizer gives %s (%s)",
+               gpu, x, row, col, scale, got, want, gpu_differs());
+}
+
+Words fp8_quantize_timed(const std::string& gpu, int m, int k, double ratio, double yours_ms, double solution_ms) {
+  return words("the same codes and scales as the simulator's quantizer on %s for a %s x %s activation; your "
+               "quantization runs at %sx the lesson's solution's speed (%s ms against %s ms, timed in turns)",
+               gpu, m, k, printed("%.2f", ratio), printed("%.4f", yours_ms), printed("%.4f", solution_ms));
+}
+
+Words fp8_quantize_not_timed(const std::string& gpu, const std::string& why) {
+  return words("the same codes and scales as the simulator's quantizer on %s; not timed: %s", gpu, why);
 }
 
 }  // namespace gemmlab::exercise

@@ -42,4 +42,15 @@ Words correct_conv_not_timed(const std::string& gpu, const std::string& rejected
 // ring of `stages`; empty when neither gave up.
 Words mbarrier_deadlock(unsigned long long producer, unsigned long long consumer, int stages);
 
+// Exercise 20-fp8/quantize on the GPU (grade_fp8_quantize_gpu.cpp): the first block whose scale,
+// or the first element whose code, the learner's function computes otherwise on the GPU than the
+// simulator's quantizer (numbers as text: fp8_quantize_cases.h); a correct one's speed against the
+// lesson's solution, timed in turns; or why it was not timed.
+Words fp8_quantize_wrong_scale(const std::string& gpu, int row, int block, const std::string& got,
+                               const std::string& want);
+Words fp8_quantize_wrong_code(const std::string& gpu, int row, int col, const std::string& x, const std::string& scale,
+                              const std::string& got, const std::string& want);
+Words fp8_quantize_timed(const std::string& gpu, int m, int k, double ratio, double yours_ms, double solution_ms);
+Words fp8_quantize_not_timed(const std::string& gpu, const std::string& why);
+
 }  // namespace gemmlab::exercise

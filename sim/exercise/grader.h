@@ -66,5 +66,6 @@ Grader make_block_order_grader();
 Grader make_im2col_grader();
 Grader make_tma_box_grader();
 Grader make_mbarrier_parity_grader();
+Grader make_fp8_quantize_grader();
 
 }  // namespace gemmlab::exercise

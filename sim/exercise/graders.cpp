@@ -7,6 +7,7 @@ const std::vector<Grader>& all_graders() {
   static const std::vector<Grader> graders = {
       make_smem_offset_grader(),   make_coalesced_map_grader(), make_block_order_grader(),
       make_im2col_grader(),        make_tma_box_grader(),       make_mbarrier_parity_grader(),
+      make_fp8_quantize_grader(),
   };
   return graders;
 }

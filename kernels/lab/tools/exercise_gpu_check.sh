@@ -24,7 +24,7 @@ only=(); [ -n "${QUICK:-}" ] && only=(-R gpu_exercise_grade)
 echo "ctest rc=$?"; grep -E "Test +#|tests passed|FAIL|ERROR SUMMARY|Failure|Expected|reason" "$OUT/ctest.log" | head -30
 stamp exercise
 for e in 09-swizzle/smem-offset 11-block-swizzle/block-order 04-thread-maps/coalesced-map 15-tma/box-coords 14-implicit-gemm/im2col \
-         17-warp-specialized/mbarrier-parity; do
+         17-warp-specialized/mbarrier-parity 20-fp8/quantize; do
   f="$OUT/exercise-$(basename $e).json"
   timeout 120 build-gpu/app/gemmlab exercise $e --solution reference --json > "$f" 2>&1
   echo "exercise $e rc=$?"; python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['device'])" "$f"

@@ -165,5 +165,25 @@ TEST(DeviceWords, ADeadlockReadsAsItDidBeforeItBecameWords) {
   EXPECT_TRUE(mbarrier_deadlock(0, 0, 4).empty());
 }
 
+// Exercise 20-fp8/quantize's GPU sentences (no older wording: they are new with its harness), as
+// kernels/tests/exercise_gpu_grade.cpp reads them.
+TEST(DeviceWords, TheQuantizersSentences) {
+  EXPECT_EQ(fp8_quantize_wrong_scale("NVIDIA H200", 0, 3, "0.25", "0.5").text(),
+            "on NVIDIA H200 your quantize_row gives block 3 of activation row 0 the scale 0.25; the simulator's "
+            "quantizer gives 0.5 (your file passed on the CPU; NVRTC fuses a * b + c into one rounding and takes "
+            "<cmath> from libcu++, so look for arithmetic that rounds differently there)");
+  EXPECT_EQ(fp8_quantize_wrong_code("NVIDIA H200", 7, 130, "1.0625", "1", "0x39 (1.125)", "0x38 (1)").text(),
+            "on NVIDIA H200 your quantize_row gives x = 1.0625 (activation row 7, element 130, scale 1) the code "
+            "0x39 (1.125); the simulator's quantizer gives 0x38 (1) (your file passed on the CPU; NVRTC fuses a * b "
+            "+ c into one rounding and takes <cmath> from libcu++, so look for arithmetic that rounds differently "
+            "there)");
+  EXPECT_EQ(fp8_quantize_timed("NVIDIA H200", 2048, 7168, 0.987, 0.04561, 0.04502).text(),
+            "the same codes and scales as the simulator's quantizer on NVIDIA H200 for a 2048 x 7168 activation; "
+            "your quantization runs at 0.99x the lesson's solution's speed (0.0456 ms against 0.0450 ms, timed in "
+            "turns)");
+  EXPECT_EQ(fp8_quantize_not_timed("NVIDIA H200", "no time measured").text(),
+            "the same codes and scales as the simulator's quantizer on NVIDIA H200; not timed: no time measured");
+}
+
 }  // namespace
 }  // namespace gemmlab::exercise

@@ -32,10 +32,13 @@ TEST(ExerciseCli, ListsTheCourse) {
   const CliRun r = run("--list --json");
   ASSERT_EQ(r.status, 0) << r.out;
   const auto j = nlohmann::json::parse(r.out);
-  ASSERT_EQ(j["exercises"].size(), 6u);
+  ASSERT_EQ(j["exercises"].size(), 7u);
   EXPECT_EQ(j["exercises"][1]["id"], "09-swizzle/smem-offset");
   EXPECT_EQ(j["exercises"][1]["grader"], "smem-offset");
   EXPECT_EQ(j["exercises"][1]["stage"], "smem-swizzle");
+  EXPECT_EQ(j["exercises"][6]["id"], "20-fp8/quantize");
+  EXPECT_EQ(j["exercises"][6]["grader"], "fp8-quantize");
+  EXPECT_EQ(j["exercises"][6]["stage"], "fp8-block");
 }
 
 TEST(ExerciseCli, ReferencePassesWithExitZero) {

@@ -22,7 +22,7 @@ HostGrade grade(const std::string& id, bool reference) {
   return grade_on_host(*find_grader(ex->grader), reference ? ex->reference : ex->stub);
 }
 
-TEST(Exercises, TheCourseShipsSixAcrossTheTracks) {
+TEST(Exercises, TheCourseShipsSevenAcrossTheTracks) {
   std::vector<ExerciseProblem> problems;
   const auto all = load_exercises(GEMMLAB_COURSE_DIR, &problems);
   for (const auto& p : problems) ADD_FAILURE() << p.text();
@@ -30,7 +30,8 @@ TEST(Exercises, TheCourseShipsSixAcrossTheTracks) {
   for (const auto& e : all) ids.push_back(e.id);
   EXPECT_EQ(ids, (std::vector<std::string>{"04-thread-maps/coalesced-map", "09-swizzle/smem-offset",
                                            "11-block-swizzle/block-order", "14-implicit-gemm/im2col",
-                                           "15-tma/box-coords", "17-warp-specialized/mbarrier-parity"}));
+                                           "15-tma/box-coords", "17-warp-specialized/mbarrier-parity",
+                                           "20-fp8/quantize"}));
   for (const auto& e : all) {
     EXPECT_FALSE(e.text(e.task, "zh").empty()) << e.id;
     EXPECT_NE(e.task.at("zh"), e.task.at("en")) << e.id << ": no Chinese task";
@@ -105,6 +106,12 @@ TEST(Exercises, MbarrierStubDeadlocksOrRaces) {
   EXPECT_FALSE(g.verdict.pass);
   EXPECT_EQ(g.verdict.reason.rfind("with 2 stages, ", 0), 0u) << g.verdict.reason;
   EXPECT_NE(g.verdict.reason.find("(stage 17 waits on full for parity"), std::string::npos) << g.verdict.reason;
+}
+
+TEST(Exercises, Fp8QuantizeStubMissesTheSubnormals) {
+  const auto g = grade("20-fp8/quantize", false);
+  EXPECT_FALSE(g.verdict.pass);
+  EXPECT_EQ(g.verdict.reason.rfind("to_e4m3(0.001953125) returned 0xF0 (-128): ", 0), 0u) << g.verdict.reason;
 }
 
 }  // namespace
