@@ -5,6 +5,7 @@
 
 #include "gemmlab/dispatch.h"
 #include "gemmlab/launch_facts.h"
+#include "support.h"
 
 using namespace gemmlab;
 
@@ -144,4 +145,33 @@ TEST(LaunchFacts, TheDispatchersChoicesAreTheRulesStages) {
   for (const StageDesc* s : dispatch_choices(*find_stage_desc("auto"))) ids.push_back(s->id);
   EXPECT_EQ(ids, (std::vector<std::string>{"wgmma", "warp-specialized", "persistent", "wgmma-split-k"}));
   EXPECT_TRUE(dispatch_choices(*find_stage_desc("persistent")).empty());
+}
+
+// `gemmlab sim schedule|l2 --stage auto` print the picked launch's facts under "stage", as the
+// Grid view does (its export's "launch"), not the registry row's 128 x 256 / 384 threads.
+TEST(LaunchFacts, TheCliPrintsThePickedLaunch) {
+  for (const char* what : {"schedule", "l2"}) {
+    SCOPED_TRACE(what);
+    auto r = test::run_gemmlab({"sim", what, "--stage", "auto", "--device", "h200", "--problem", "16,8192,8192"});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const auto j = nlohmann::json::parse(r.out)["stage"];
+    EXPECT_EQ(j["id"], "auto");
+    EXPECT_EQ(j["launched"]["id"], "wgmma-split-k");
+    EXPECT_EQ(j["tile"], nlohmann::json::array({64, 128, 64}));
+    EXPECT_EQ(j["threads"], 128);
+    EXPECT_EQ(j["split_k"], 5);
+    EXPECT_EQ(j["blocks"], 320);
+    EXPECT_EQ(j["facts"], launch_facts(*find_stage_desc("auto"), {16, 8192, 8192}, h200())->line);
+  }
+  auto r = test::run_gemmlab({"sim", "schedule", "--stage", "auto", "--device", "h200", "--problem", "64,28672,8192"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out)["stage"];
+  EXPECT_EQ(j["launched"]["id"], "warp-specialized");
+  EXPECT_EQ(j["threads"], 384);
+  EXPECT_EQ(j["smem"], find_stage_desc("warp-specialized")->smem);
+  EXPECT_EQ(j["blocks"], 112);
+  // Another stage is its own launch: no "launched".
+  r = test::run_gemmlab({"sim", "schedule", "--stage", "wgmma", "--device", "h200", "--problem", "128,8192,8192"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_FALSE(nlohmann::json::parse(r.out)["stage"].contains("launched"));
 }
