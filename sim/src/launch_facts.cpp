@@ -12,18 +12,20 @@ namespace {
 
 // One line per kind of launch; the first argument names the stage ("19c dispatcher -> 19b wgmma
 // split-K" for a Dispatch row), then the tile's m and n.
-enum class Line { Whole, Clusters, SplitK, StreamK, Persistent };
+enum class Line { Whole, Clusters, SplitK, StreamK, Persistent, PersistentTail };
 constexpr const char* kFormats[] = {
     "%s: tile %s x %s, %s blocks, one per tile",
     "%s: tile %s x %s, %s blocks in clusters of %s, one per tile",
     "%s: tile %s x %s, K split into %s slices: %s blocks",
     "%s: tile %s x %s, stream-k: %s blocks share the tiles' k-iterations",
     "%s: tile %s x %s, %s resident blocks in clusters of %s take the tiles",
+    "%s: tile %s x %s, %s resident blocks in clusters of %s take the tiles, the last round's K split into %s "
+    "pieces",
 };
-static_assert(std::size(kFormats) == size_t(Line::Persistent) + 1);
+static_assert(std::size(kFormats) == size_t(Line::PersistentTail) + 1);
 
 Line line_of(const LaunchFacts& f) {
-  if (f.schedule == BlockSchedule::Persistent) return Line::Persistent;
+  if (f.schedule == BlockSchedule::Persistent) return f.tail_pieces > 0 ? Line::PersistentTail : Line::Persistent;
   if (f.partition == Partition::StreamK) return Line::StreamK;
   if (f.split_k > 1) return Line::SplitK;
   return f.cluster_m > 1 ? Line::Clusters : Line::Whole;
@@ -40,6 +42,7 @@ std::vector<std::string> line_args(const LaunchFacts& f, Line l) {
     case Line::SplitK: a.insert(a.end(), {num(f.split_k), num(f.blocks)}); break;
     case Line::StreamK: a.push_back(num(f.blocks)); break;
     case Line::Persistent: a.insert(a.end(), {num(f.blocks), num(f.cluster_m)}); break;
+    case Line::PersistentTail: a.insert(a.end(), {num(f.blocks), num(f.cluster_m), num(f.tail_pieces)}); break;
   }
   return a;
 }
@@ -64,6 +67,7 @@ LaunchFacts launch_facts(const StageDesc& stage, const LaunchPlan& p) {
   f.tiles = 1ll * f.tiles_m * f.tiles_n;
   f.blocks_per_sm = p.blocks_per_sm;
   f.blocks = f.schedule == BlockSchedule::Persistent ? 1ll * p.timeline.sms * p.blocks_per_sm : p.waves.blocks;
+  f.tail_pieces = p.tail_pieces;
   const Line l = line_of(f);
   f.format = kFormats[size_t(l)];
   f.args = line_args(f, l);

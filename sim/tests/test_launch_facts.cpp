@@ -19,28 +19,33 @@ struct Expect {
   int tile_m, tile_n, threads;
   int split_k;
   long long tiles, blocks;
+  long long tail;  // stage 19a's stream-k pieces; -1: some (worked out below, not counted by hand)
 };
 
 // Threads: WgmmaShape's warpgroups (hopper_shapes.h): 16's two consumers 256, 17's and 19a's two
 // consumers and a producer 384, 19b's one consumer 128. Stage 19a: one block per SM (230,464 B of
-// shared memory), 66 clusters of 2 = 132 resident blocks.
+// shared memory), 66 clusters of 2 = 132 resident blocks, a unit = a cluster's 2 tiles; a tail
+// where the last round is at most 3/4 full (persistent_schedule.h).
 // clang-format off
 const Expect kSweep[] = {
-  {{4096, 8192, 8192},  "persistent",       128, 256, 384, 1, 32 * 32,  132},
-  {{4096, 28672, 8192}, "persistent",       128, 256, 384, 1, 32 * 112, 132},
-  {{4096, 8192, 28672}, "persistent",       128, 256, 384, 1, 32 * 32,  132},
-  {{4096, 10240, 8192}, "persistent",       128, 256, 384, 1, 32 * 40,  132},
-  {{16384, 8192, 8192}, "persistent",       128, 256, 384, 1, 128 * 32, 132},
-  // 256 tiles = 128 cluster units: 2 rounds on 66 clusters or on 64, so two spare: 128 blocks.
-  {{8192, 1024, 8192},  "persistent",       128, 256, 384, 1, 64 * 4,   128},
-  {{2048, 2048, 2048},  "warp-specialized", 128, 256, 384, 1, 16 * 8,   128},  // a block per tile
+  // 512 units = 7 x 66 + 50: the last round 76% full, no tail (narrowed rows instead).
+  {{4096, 8192, 8192},  "persistent",       128, 256, 384, 1, 32 * 32,  132, 0},
+  {{4096, 28672, 8192}, "persistent",       128, 256, 384, 1, 32 * 112, 132, -1},  // 1792 = 27 x 66 + 10
+  {{4096, 8192, 28672}, "persistent",       128, 256, 384, 1, 32 * 32,  132, 0},
+  {{4096, 10240, 8192}, "persistent",       128, 256, 384, 1, 32 * 40,  132, -1},  // 640 = 9 x 66 + 46: 70%
+  // 2048 units = 31 x 66 + 2: the 2 last units' K over all 66 clusters, a piece per block.
+  {{16384, 8192, 8192}, "persistent",       128, 256, 384, 1, 128 * 32, 132, 132},
+  // 256 tiles = 128 units: 2 rounds on 66 clusters or on 64, so two spare: 128 blocks.
+  {{8192, 1024, 8192},  "persistent",       128, 256, 384, 1, 64 * 4,   128, 0},
+  {{2048, 2048, 2048},  "warp-specialized", 128, 256, 384, 1, 16 * 8,   128, 0},  // a block per tile
   // 16 k-tiles, too short to cut: one slice.
-  {{1024, 1024, 1024},  "wgmma-split-k",    64,  128, 128, 1, 16 * 8,   128},
-  {{128, 8192, 8192},   "wgmma",            128, 128, 256, 1, 1 * 64,   64},
-  {{64, 28672, 8192},   "warp-specialized", 128, 256, 384, 1, 1 * 112,  112},
+  {{1024, 1024, 1024},  "wgmma-split-k",    64,  128, 128, 1, 16 * 8,   128, 0},
+  {{128, 8192, 8192},   "wgmma",            128, 128, 256, 1, 1 * 64,   64,  0},
+  {{64, 28672, 8192},   "warp-specialized", 128, 256, 384, 1, 1 * 112,  112, 0},
   // 64 tiles, 2 blocks per SM -> 264 slots -> 5 slices (split_k_parallel_slices) -> 320 blocks.
-  {{16, 8192, 8192},    "wgmma-split-k",    64,  128, 128, 5, 1 * 64,   320},
-  {{512, 512, 16384},   "persistent",       128, 256, 384, 1, 4 * 2,    132},
+  {{16, 8192, 8192},    "wgmma-split-k",    64,  128, 128, 5, 1 * 64,   320, 0},
+  // 4 units, each over 16 clusters (64 busy, 2 idle): a piece per block of those 64 clusters.
+  {{512, 512, 16384},   "persistent",       128, 256, 384, 1, 4 * 2,    132, 128},
 };
 // clang-format on
 
@@ -66,6 +71,8 @@ TEST(LaunchFacts, TheDispatcherShowsTheLaunchItPicks) {
     EXPECT_EQ(f->split_k, e.split_k);
     EXPECT_EQ(f->tiles, e.tiles);
     EXPECT_EQ(f->blocks, e.blocks);
+    if (e.tail < 0) EXPECT_GT(f->tail_pieces, 0);
+    else EXPECT_EQ(f->tail_pieces, e.tail);
     // Registers, shared memory, cluster and schedule are the picked row's, not the dispatcher's.
     const StageDesc& picked = *f->launched;
     EXPECT_EQ(f->resources.regs_per_thread, picked.regs);
@@ -89,11 +96,14 @@ TEST(LaunchFacts, TheLineNamesTheDispatcherAndItsPick) {
             "the tiles");
   EXPECT_EQ(launch_facts(a, {128, 8192, 8192}, h200())->line,
             "19c dispatcher -> 16 wgmma: tile 128 x 128, 64 blocks, one per tile");
+  EXPECT_EQ(launch_facts(a, {512, 512, 16384}, h200())->line,
+            "19c dispatcher -> 19a persistent blocks: tile 128 x 256, 132 resident blocks in clusters of 2 take "
+            "the tiles, the last round's K split into 128 pieces");
   // The line is its template filled (the app fills the translated template with the same arguments).
   const auto f = launch_facts(a, {16, 8192, 8192}, h200());
   EXPECT_EQ(fill_sentence(f->format, f->args), f->line);
   EXPECT_EQ(f->args, (std::vector<std::string>{"19c dispatcher -> 19b wgmma split-K", "64", "128", "5", "320"}));
-  EXPECT_EQ(launch_facts_formats().size(), 5u);
+  EXPECT_EQ(launch_facts_formats().size(), 6u);
 }
 
 // Any other row's facts are its own, with the split, clusters or schedule its plan has.

@@ -8,6 +8,8 @@
 //     5 slices: 320 blocks" (64 tiles x 5 slices; 256 threads, 2 blocks per SM)
 //   auto, 64 x 28672 x 8192: "19c dispatcher -> 17 warp specialization: tile 128 x 256, 112 blocks,
 //     one per tile"
+//   auto, 512 x 512 x 16384: "19c dispatcher -> 19a persistent blocks: tile 128 x 256, 132 resident
+//     blocks in clusters of 2 take the tiles, the last round's K split into 128 pieces"
 #pragma once
 #include <string>
 #include <vector>
@@ -28,6 +30,7 @@ struct LaunchFacts {
   int tiles_m = 0, tiles_n = 0;         // C tiles of `tile` (stage 19's narrowed rows not counted)
   long long tiles = 0;
   long long blocks = 0;                 // blocks launched; a persistent launch: its resident blocks
+  long long tail_pieces = 0;            // a persistent launch's stream-k tail: pieces of its last tiles' K
   int blocks_per_sm = 0;
   const char* format = "";              // the line's template (a UI catalogue key, one "%s" per argument)
   std::vector<std::string> args;
