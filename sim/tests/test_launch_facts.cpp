@@ -5,6 +5,7 @@
 
 #include "gemmlab/dispatch.h"
 #include "gemmlab/launch_facts.h"
+#include "gemmlab/sweep_launch.h"
 #include "support.h"
 
 using namespace gemmlab;
@@ -184,4 +185,17 @@ TEST(LaunchFacts, TheCliPrintsThePickedLaunch) {
   r = test::run_gemmlab({"sim", "schedule", "--stage", "wgmma", "--device", "h200", "--problem", "128,8192,8192"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_FALSE(nlohmann::json::parse(r.out)["stage"].contains("launched"));
+}
+
+// The Kernels view's sweep line reads the same launch: the dispatcher's pick, its K slices.
+TEST(LaunchFacts, TheSweepLineHasTheSameSlices) {
+  const StageDesc& a = *find_stage_desc("auto");
+  const auto thin = sweep_launch(a, {16, 8192, 8192}, h200());
+  ASSERT_TRUE(thin.ok()) << thin.error();
+  ASSERT_NE(thin->launched, nullptr);
+  EXPECT_STREQ(thin->launched->id, "wgmma-split-k");
+  EXPECT_EQ(thin->split_k, 5);
+  EXPECT_EQ(thin->tile_m, 64);
+  EXPECT_EQ(sweep_launch(a, {1024, 1024, 1024}, h200())->split_k, 1);  // 16 k-tiles: one slice
+  EXPECT_EQ(sweep_launch(a, {64, 28672, 8192}, h200())->split_k, 1);   // stage 17 never splits
 }
