@@ -181,6 +181,14 @@ TEST(LaunchFacts, TheCliPrintsThePickedLaunch) {
   EXPECT_EQ(j["threads"], 384);
   EXPECT_EQ(j["smem"], find_stage_desc("warp-specialized")->smem);
   EXPECT_EQ(j["blocks"], 112);
+  // `sim dispatch` prints the same facts beside the rule's sentence.
+  r = test::run_gemmlab({"sim", "dispatch", "--device", "h200", "--problem", "16,8192,8192"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto d = nlohmann::json::parse(r.out)["auto_stage"];
+  EXPECT_EQ(d["stage"], "wgmma-split-k");
+  EXPECT_EQ(d["launch"]["tile"], nlohmann::json::array({64, 128, 64}));
+  EXPECT_EQ(d["launch"]["split_k"], 5);
+  EXPECT_EQ(d["launch"]["facts"], launch_facts(*find_stage_desc("auto"), {16, 8192, 8192}, h200())->line);
   // Another stage is its own launch: no "launched".
   r = test::run_gemmlab({"sim", "schedule", "--stage", "wgmma", "--device", "h200", "--problem", "128,8192,8192"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
