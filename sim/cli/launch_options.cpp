@@ -134,7 +134,7 @@ Json stage_json(const StageDesc& row, const LaunchPlan& plan) {
   j["loads"] = load_name(s.loads);
   j["coresident"] = coresidency_name(s.coresident);
   j["cluster_m"] = f.cluster_m;
-  j["persistent"] = f.schedule == BlockSchedule::Persistent;
+  j["tile_scheduler"] = f.schedule == BlockSchedule::Persistent;  // resident blocks take the tiles
   j["split_k"] = f.split_k;
   j["tiles"] = f.tiles;
   j["blocks"] = f.blocks;
