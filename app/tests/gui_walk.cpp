@@ -491,6 +491,40 @@ TEST(GuiWalk, GridDrawsTheNarrowedRows) {
   if (!HasFailure()) fs::remove_all(out);
 }
 
+// Lesson 19's dispatcher step (issue 51): the settings row, the facts line and the export show the
+// launch the rule picks at 16 x 8192 x 8192 (stage 19b's 64 x 128 tiles, 128 threads, 5 slices),
+// not the registry row's 128 x 256 / 384 threads, and the same facts as `gemmlab sim schedule`.
+TEST(GuiWalk, GridShowsTheDispatchersLaunch) {
+  if (fs::path(g_course).filename() != "lessons" || g_lang != "en") GTEST_SKIP() << "shipped course, English walk only";
+  const fs::path out = fs::temp_directory_path() / ("gemmlab_auto_" + std::to_string(::getpid()));
+  fs::create_directories(out);
+  const std::string data = (out / "grid.json").string(), cli_json = (out / "cli.json").string();
+  const std::string cmd = std::string(GEMMLAB_EXE) + " shot --course '" + g_course +
+                          "' --lesson 19-persistent --step 8 --size 1280x800 --view grid --view-only --data '" + data +
+                          "' --out '" + (out / "grid.png").string() + "' 2> '" + (out / "log").string() + "'";
+  ASSERT_EQ(std::system(cmd.c_str()), 0) << read_all((out / "log").string());
+  const auto j = nlohmann::json::parse(read_all(data));
+  ASSERT_TRUE(j.contains("launch")) << j.dump().substr(0, 300);
+  const auto& l = j["launch"];
+  EXPECT_EQ(l["stage"], "auto");
+  EXPECT_EQ(l["launched"], "wgmma-split-k");
+  const auto& row = j["settings_row"];
+  EXPECT_EQ(row["tile"], nlohmann::json::array({64, 128, 64}));
+  EXPECT_EQ(row["threads"], 128);
+  EXPECT_EQ(row["split_k"], 5);
+  EXPECT_EQ(row["stream_k"], false);
+  EXPECT_EQ(j["tile"], row["tile"]);  // the plan drawn
+  const std::string cli = std::string(GEMMLAB_EXE) +
+                          " sim schedule --stage auto --device h200 --problem 16,8192,8192 > '" + cli_json + "'";
+  ASSERT_EQ(std::system(cli.c_str()), 0);
+  const auto c = nlohmann::json::parse(read_all(cli_json))["stage"];
+  EXPECT_EQ(c["launched"]["id"], l["launched"]);
+  for (const char* k : {"tile", "threads", "regs", "smem", "split_k", "blocks", "facts"}) EXPECT_EQ(c[k], l[k]) << k;
+  EXPECT_EQ(row["regs"], l["regs"]);
+  EXPECT_EQ(row["smem"], l["smem"]);
+  if (!HasFailure()) fs::remove_all(out);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {

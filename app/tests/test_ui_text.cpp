@@ -12,6 +12,9 @@
 
 #include "source_text.h"
 
+#include "gemmlab/dispatch.h"
+#include "gemmlab/launch_facts.h"
+
 #include "model/predict_rules.h"
 #include "model/ui_catalogue_check.h"
 #include "model/settings_schema.h"
@@ -70,6 +73,19 @@ TEST(UiText, ChineseCatalogueKeepsEveryFormat) {
   EXPECT_EQ(untranslated().count("not a key of the catalogue"), 1u);
   set_ui_language("en", std::string(GEMMLAB_ROOT_DIR) + "/assets");
   EXPECT_STREQ(tr("Reveal"), "Reveal");
+}
+
+// The simulator's sentence templates the views fill in the learner's language (the dispatcher's
+// rule, a launch's facts line) are catalogue keys too, with the same "%s" arguments.
+TEST(UiText, TheSimulatorsTemplatesAreInTheCatalogue) {
+  const auto j = nlohmann::json::parse(read_all(std::string(GEMMLAB_ROOT_DIR) + "/assets/i18n/zh.json"));
+  std::vector<const char*> keys = gemmlab::auto_sentence_formats();
+  for (const char* f : gemmlab::launch_facts_formats()) keys.push_back(f);
+  EXPECT_EQ(keys.size(), 12u);
+  for (const char* k : keys) {
+    ASSERT_TRUE(j.contains(k)) << k;
+    EXPECT_EQ(printf_conversions(j[k].get<std::string>()), printf_conversions(k)) << k;
+  }
 }
 
 // Every tr("...") / trf("...") literal in the app's sources (adjacent literals joined, as the

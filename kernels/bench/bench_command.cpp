@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "args.h"
+#include "gemmlab/launch_facts.h"
 #include "gemmlab/resnet50_layers.h"
 #include "gemmlab/write_file.h"
 
@@ -178,20 +179,35 @@ Options parse(int argc, char** argv, int first) {
 // The registry's number ("9", "13b", "20a": gemmlab/stage_desc.h derives it), "-" for none.
 std::string stage_number(const StageDesc& s) { return *s.number ? std::string(s.number) : "-"; }
 
+// The dispatcher's picks, "16,17,19a,19b" (gemmlab/launch_facts.h); "" for any other stage.
+std::string per_shape(const StageDesc& s) {
+  std::string out;
+  for (const StageDesc* c : dispatch_choices(s)) out += (out.empty() ? "" : ",") + stage_number(*c);
+  return out;
+}
+
 Json registry_json() {
   Json stages = Json::array();
-  for (const StageDesc& s : stage_table())
-    stages.push_back({{"id", s.id},
-                      {"number", stage_number(s)},
-                      {"name", s.name},
-                      {"track", track_name(s.track)},
-                      {"lesson", s.lesson},
-                      {"tile", {s.tile_m, s.tile_n, s.tile_k}},
-                      {"threads", s.threads},
-                      {"regs", s.regs},
-                      {"smem", s.smem},
-                      {"loads", load_name(s.loads)},
-                      {"coresident", coresidency_name(s.coresident)}});
+  for (const StageDesc& s : stage_table()) {
+    Json row = {{"id", s.id},
+                {"number", stage_number(s)},
+                {"name", s.name},
+                {"track", track_name(s.track)},
+                {"lesson", s.lesson},
+                {"loads", load_name(s.loads)},
+                {"coresident", coresidency_name(s.coresident)}};
+    // The dispatcher has no tile or resources of its own: per shape it runs one of these stages.
+    if (const auto picks = dispatch_choices(s); !picks.empty()) {
+      row["per_shape"] = Json::array();
+      for (const StageDesc* c : picks) row["per_shape"].push_back(c->id);
+    } else {
+      row["tile"] = {s.tile_m, s.tile_n, s.tile_k};
+      row["threads"] = s.threads;
+      row["regs"] = s.regs;
+      row["smem"] = s.smem;
+    }
+    stages.push_back(row);
+  }
   Json tracks = Json::array();
   for (const TrackDesc& t : kTrackTable)
     tracks.push_back({{"name", t.name},
@@ -207,9 +223,15 @@ void print_registry_table() {
   std::printf("%-6s %-18s %-30s %-11s %-22s %-13s %-7s %-5s %s\n", "number", "id", "name", "track", "lesson",
               "tile", "threads", "regs", "smem");
   for (const StageDesc& s : stage_table()) {
+    const std::string name = s.name;
+    if (const std::string picks = per_shape(s); !picks.empty()) {  // the dispatcher: per shape, a pick's
+      std::printf("%-6s %-18s %-30s %-11s %-22s %-13s %-7s %-5s %s\n", stage_number(s).c_str(), s.id, name.c_str(),
+                  track_name(s.track), s.lesson, ("per shape: " + picks).c_str(), "-", "-", "-");
+      continue;
+    }
     char tile[40];
     std::snprintf(tile, sizeof tile, "%dx%dx%d", s.tile_m, s.tile_n, s.tile_k);
-    std::printf("%-6s %-18s %-30s %-11s %-22s %-13s %-7d %-5d %d\n", stage_number(s).c_str(), s.id, s.name,
+    std::printf("%-6s %-18s %-30s %-11s %-22s %-13s %-7d %-5d %d\n", stage_number(s).c_str(), s.id, name.c_str(),
                 track_name(s.track), s.lesson, tile, s.threads, s.regs, s.smem);
   }
   std::printf("\n%-11s %-20s %-34s %-6s %s\n", "track", "reference", "reference name", "GPU", "unit");

@@ -5,9 +5,13 @@
 //   {"problem":[16,8192,8192],"device":"H200","sms":132,"tile":[64,128,64],"tiles":[1,64],
 //    "cluster":[1,1],"split":"split-k","splits":2,...,"order":"along-m:1",
 //    "explanation":"M = 16: 1 wave of 64 tiles of 64 x 128 would fill 48% of the 132 SMs -> ...",
-//    "auto_stage":{"stage":"persistent","stage_name":"19a persistent blocks",...,"explanation":"M = 16: ..."}}
+//    "auto_stage":{"stage":"wgmma-split-k","stage_name":"19b wgmma split-K",...,"explanation":"M = 16: ...",
+//                  "launch":{"tile":[64,128,64],"threads":128,...,"split_k":5,"blocks":320,"facts":"19c ..."}}}
 #include "commands.h"
+#include <algorithm>
+
 #include "gemmlab/dispatch.h"
+#include "gemmlab/launch_facts.h"
 
 namespace gemmlab::cli {
 
@@ -52,6 +56,22 @@ Json cmd_dispatch(const Args& a) {
                  {"small_tiles", a2->pick.small_tiles},
                  {"k_tiles", a2->pick.k_tiles},
                  {"explanation", a2->explanation}};
+  // That stage's launch facts there, as `sim schedule --stage auto` and the Grid view print them.
+  const auto rows = stage_table();
+  const auto dispatcher = std::find_if(rows.begin(), rows.end(), [](const StageDesc& s) {
+    return s.schedule == BlockSchedule::Dispatch;
+  });
+  if (dispatcher == rows.end()) return out;
+  if (const auto f = launch_facts(*dispatcher, GemmCoord{int(p[0]), int(p[1]), int(p[2])}, dev))
+    out["auto_stage"]["launch"] = {{"tile", {f->tile.m, f->tile.n, f->tile.k}},
+                                   {"threads", f->resources.threads},
+                                   {"regs", f->resources.regs_per_thread},
+                                   {"smem", f->resources.smem_per_block},
+                                   {"split_k", f->split_k},
+                                   {"blocks", f->blocks},
+                                   {"facts", f->line}};
+  else
+    out["auto_stage"]["launch"] = {{"error", f.error()}};
   return out;
 }
 

@@ -42,7 +42,7 @@ Json cmd_l2(const Args& a) {
   Json out;
   out["device"] = device_json(dev);
   out["plan"] = plan_summary_json(*plan);
-  if (stage) out["stage"] = stage_json(*stage);
+  if (stage) out["stage"] = stage_json(*stage, *launch);
   out["dtype"] = o.element_bytes == 4 ? "f32" : "f16";
   out["layout"] = std::string(o.a_order == MatrixOrder::RowMajor ? "t" : "n") +
                   (o.b_order == MatrixOrder::ColumnMajor ? "n" : "t");

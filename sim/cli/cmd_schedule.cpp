@@ -20,7 +20,7 @@ Json cmd_schedule(const Args& a) {
 
   Json out;
   out["device"] = device_json(dev);
-  if (stage) out["stage"] = stage_json(*stage);
+  if (stage) out["stage"] = stage_json(*stage, *launch);
   Json o;
   o["blocks_per_sm"] = occ->blocks_per_sm;
   o["limiter"] = occ->limiter;

@@ -118,17 +118,27 @@ LaunchSpec read_launch_spec(const Args& a, bool need_resources, const StageDesc*
   return o;
 }
 
-Json stage_json(const StageDesc& s) {
+Json stage_json(const StageDesc& row, const LaunchPlan& plan) {
+  // The launch's facts (gemmlab/launch_facts.h): the dispatcher's are those of the stage it picks.
+  const LaunchFacts f = launch_facts(row, plan);
+  const StageDesc& s = *f.launched;
   Json j;
-  j["id"] = s.id;
-  j["name"] = s.name;
-  j["track"] = track_name(s.track);
-  j["tile"] = {s.tile_m, s.tile_n, s.tile_k};
-  j["threads"] = s.threads;
-  j["regs"] = s.regs;
-  j["smem"] = s.smem;
+  j["id"] = row.id;
+  j["name"] = row.name;
+  j["track"] = track_name(row.track);
+  if (f.dispatched()) j["launched"] = {{"id", s.id}, {"name", s.name}};
+  j["tile"] = {f.tile.m, f.tile.n, f.tile.k};
+  j["threads"] = f.resources.threads;
+  j["regs"] = f.resources.regs_per_thread;
+  j["smem"] = f.resources.smem_per_block;
   j["loads"] = load_name(s.loads);
   j["coresident"] = coresidency_name(s.coresident);
+  j["cluster_m"] = f.cluster_m;
+  j["tile_scheduler"] = f.schedule == BlockSchedule::Persistent;  // resident blocks take the tiles
+  j["split_k"] = f.split_k;
+  j["tiles"] = f.tiles;
+  j["blocks"] = f.blocks;
+  j["facts"] = f.line;
   return j;
 }
 

@@ -5,6 +5,7 @@
 #include <set>
 #include <string>
 
+#include "gemmlab/launch_facts.h"
 #include "gemmlab/launch_plan.h"
 #include "sched_options.h"
 
@@ -21,6 +22,8 @@ inline const std::set<std::string> kLaunchOptions = {"--stage", "--blocks-per-sm
 // --blocks-per-sm instead. The stage (or nullptr) comes back in *stage.
 LaunchSpec read_launch_spec(const Args& a, bool need_resources, const StageDesc** stage);
 
-Json stage_json(const StageDesc& s);
+// The stage's launch facts as planned (gemmlab/launch_facts.h): a Dispatch row's, those of the
+// stage it picks at the plan's problem ("launched").
+Json stage_json(const StageDesc& stage, const LaunchPlan& plan);
 
 }  // namespace gemmlab::cli

@@ -2,6 +2,7 @@
 // simulator's own plan of it.
 #include "gemmlab/sweep_launch.h"
 
+#include "gemmlab/launch_facts.h"
 #include "gemmlab/launch_plan.h"
 #include "gemmlab/raster_analysis.h"  // kMaxProblemExtent
 
@@ -38,6 +39,7 @@ Expected<SweepLaunch> sweep_launch(const StageDesc& row, GemmCoord problem, cons
   s.slots = device.sms * plan->blocks_per_sm;
   s.waves = plan->waves.waves;
   s.pieces = plan->tail_pieces;
+  s.split_k = launch_facts(row, *plan).split_k;
   // A persistent launch's blocks are the SMs its clusters occupy; a grid's, the blocks with work
   // (stage 18's padding blocks past M included: plan_launch rounds its rows up to whole clusters).
   s.blocks = s.persistent ? 1ll * plan->timeline.sms * plan->blocks_per_sm : plan->waves.work_blocks;

@@ -31,6 +31,7 @@ struct SweepLaunch {
                              // clusters included (they load B for their peer); stage 19: its
                              // resident blocks
   long long pieces = 0;      // stage 19: k-range pieces its stream-k split makes of the tiles (0: none)
+  int split_k = 1;           // K slices of a split-K launch (launch_facts; 1: K not split)
   int slots = 0;             // blocks the GPU holds at once (SMs x blocks per SM)
   double waves = 0;          // a grid stage's blocks over the slots; stage 19's rounds of whole tiles
   double busy = 0;           // share of the whole GPU's block slots busy until the last block ends

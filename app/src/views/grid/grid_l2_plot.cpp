@@ -21,6 +21,7 @@ void GridView::draw_l2(float height) {
     hidden_until_reveal("grid.l2", height);
     return;
   }
+  const float top = ImGui::GetCursorScreenPos().y;
   ImGui::TextWrapped(tr("L2 hit rate %.1f%% (with far-partition look-ups %.1f%%)"), 100 * r.hit_rate,
               100 * r.hit_rate_with_far);
   ImGui::TextWrapped(tr("DRAM read %s MB (compulsory %s MB), written %s MB"),
@@ -32,11 +33,16 @@ void GridView::draw_l2(float height) {
   }
   const ImVec2 p0 = ImGui::GetCursorScreenPos();
   const float w = ImGui::GetContentRegionAvail().x;
-  const float h = std::max(40.f, height - ImGui::GetTextLineHeightWithSpacing() * 3.5f);
-  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const double span = std::max(1e-9, m.timeline.makespan);
+  // The plot takes what the lines above (wrapped in a narrow column) and the caption below leave.
+  const std::string caption = trf("hit rate of reads over time (x axis: 0 .. %.0f k iterations)", span);
+  const float below = ImGui::CalcTextSize(caption.c_str(), nullptr, false, w).y + ImGui::GetStyle().ItemSpacing.y * 2;
   const float font = ImGui::GetFontSize();
+  // Half a line above the plot: the "100%" label is centred on its top edge.
+  const float h = std::max(40.f, height - (p0.y - top) - below - font / 2);
+  ImDrawList* dl = ImGui::GetWindowDrawList();
   const float left = font * 2.5f;
-  const ImVec2 a{p0.x + left, p0.y}, b{p0.x + w, p0.y + h};
+  const ImVec2 a{p0.x + left, p0.y + font / 2}, b{p0.x + w, p0.y + font / 2 + h};
   dl->AddRectFilled(a, b, IM_COL32(24, 24, 28, 255));
   for (int pct = 0; pct <= 100; pct += 50) {
     const float y = b.y - (b.y - a.y) * pct / 100.f;
@@ -44,7 +50,6 @@ void GridView::draw_l2(float height) {
     const std::string t = std::to_string(pct) + "%";
     dl->AddText({p0.x, y - font / 2}, IM_COL32(160, 160, 170, 255), t.c_str());
   }
-  const double span = std::max(1e-9, m.timeline.makespan);
   ImVec2 prev{0, 0};
   bool have_prev = false;
   double t_prev = 0;
@@ -65,7 +70,7 @@ void GridView::draw_l2(float height) {
   }
   const float x = a.x + ui_.time * (b.x - a.x);
   dl->AddLine({x, a.y}, {x, b.y}, IM_COL32(255, 255, 0, 200), 2);
-  ImGui::Dummy({w, h});
+  ImGui::Dummy({w, h + font / 2});
   if (ImGui::IsItemHovered()) {
     const double t = (ImGui::GetIO().MousePos.x - a.x) / (b.x - a.x) * span;
     double start = 0;
@@ -85,7 +90,7 @@ void GridView::draw_l2(float height) {
       start = end;
     }
   }
-  note_text(trf("hit rate of reads over time (x axis: 0 .. %.0f k iterations)", span));
+  note_text(caption);
 }
 
 }  // namespace gemmlab::app::grid

@@ -9,11 +9,13 @@ namespace gemmlab::app::grid {
 std::string GridView::key() const {
   std::string k;
   for (int v : ui_.problem) k += std::to_string(v) + ",";
-  k += ui_.stage + "|" + ui_.stage_order + "|";
+  k += ui_.stage + "|" + ui_.stage_order + "|" + ui_.device;
+  if (!ui_.stage.empty()) return k;  // the stage fixes the rest (launch_spec), and the fields show it
+  k += "|";
   for (int v : ui_.tile) k += std::to_string(v) + ",";
   k += ui_.order + "|" + std::to_string(ui_.split_k) + ui_.split_k_mode + (ui_.stream_k ? "sk" : "") +
-       "|" + ui_.device + "|" + std::to_string(ui_.threads) + "," + std::to_string(ui_.regs) + "," +
-       std::to_string(ui_.smem) + "|" + ui_.dtype;
+       "|" + std::to_string(ui_.threads) + "," + std::to_string(ui_.regs) + "," + std::to_string(ui_.smem) + "|" +
+       ui_.dtype;
   return k;
 }
 
@@ -22,6 +24,7 @@ void GridView::recompute() {
   if (k == computed_key_) return;
   computed_key_ = k;
   model_.reset();
+  facts_.reset();
   l2_.reset();
   l2_error_.clear();
   l2_too_large_ = false;
@@ -34,16 +37,29 @@ void GridView::recompute() {
     return;
   }
   model_ = std::make_shared<const GridModel>(std::move(r.value()));
+  if (const StageDesc* st = find_stage_desc(ui_.stage)) {
+    facts_ = launch_facts(*st, *model_);
+    adopt_launch_values(*facts_);
+  }
   start_l2();
 }
 
 void GridView::show_stage_values() {
   const StageDesc* st = find_stage_desc(ui_.stage);
   if (!st || !st->has_tile()) return;
-  ui_.tile[0] = st->tile_m, ui_.tile[1] = st->tile_n, ui_.tile[2] = st->tile_k;
-  ui_.threads = st->threads, ui_.regs = st->regs, ui_.smem = st->smem;
-  ui_.dtype = st->element_bytes() == 4 ? "f32" : "f16";
-  ui_.split_k = 1, ui_.stream_k = st->partition == Partition::StreamK;
+  auto dev = device_preset(ui_.device);
+  if (!dev) return;
+  // The launch at this problem: the dispatcher's facts are those of the stage it picks here.
+  if (auto f = launch_facts(*st, {ui_.problem[0], ui_.problem[1], ui_.problem[2]}, *dev)) adopt_launch_values(*f);
+}
+
+void GridView::adopt_launch_values(const LaunchFacts& f) {
+  ui_.tile[0] = f.tile.m, ui_.tile[1] = f.tile.n, ui_.tile[2] = f.tile.k;
+  ui_.threads = f.resources.threads, ui_.regs = f.resources.regs_per_thread, ui_.smem = f.resources.smem_per_block;
+  ui_.dtype = f.launched->element_bytes() == 4 ? "f32" : "f16";
+  ui_.split_k = f.split_k;
+  if (f.split_k > 1) ui_.split_k_mode = f.partition == Partition::SplitKParallel ? "parallel" : "serial";
+  ui_.stream_k = f.partition == Partition::StreamK;
 }
 
 Expected<LaunchSpec> GridView::launch_spec() const {

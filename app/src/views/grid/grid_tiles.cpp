@@ -14,6 +14,18 @@ float GridView::grid_aspect() const {
   return grid_width() * float(m.spec.tile.n) / std::max(1.f, float(m.tiles.tiles_m) * float(m.spec.tile.m));
 }
 
+// 40% of the view, or more (at most 60%) where the text above the grid and the canvas's margins
+// would leave the grid a line of pixels: auto at 16 x 8192 x 8192 draws 1 x 64 tiles at 8:1, 88
+// pixels tall across 800, below four lines of caption and legend.
+float GridView::wide_tiles_height(ImVec2 avail) const {
+  const GridModel& m = *model_;
+  const bool partial = m.tiles.edge_rows < m.spec.tile.m || m.tiles.edge_cols < m.spec.tile.n;
+  const bool not_to_scale = grid_aspect() > kMaxGridRatio;  // draw_tiles' note
+  const float text = ImGui::GetTextLineHeightWithSpacing() * float(2 + partial + not_to_scale);
+  const float grid = (avail.x - 2 * tiles_margin()) / std::min(grid_aspect(), kMaxGridRatio);
+  return std::floor(std::clamp(text + 2 * tiles_margin() + grid, avail.y * 0.4f, avail.y * 0.6f));
+}
+
 ImVec2 GridView::tile_x(size_t t) const {
   const GridModel& m = *model_;
   if (!narrowed()) {
@@ -147,7 +159,6 @@ void GridView::draw_tiles() {
       tiles_tex_.upload(m.tiles.tiles_n, m.tiles.tiles_m, px);
     }
   }
-  const float font = ImGui::GetFontSize();
   ImGui::PushTextWrapPos(0);  // the reuse caption is longer than a narrow column
   ImGui::TextWrapped(tr("C tiles (m down, n across), colour: %s%s"), ui_.color_by.c_str(),
               ui_.color_by == "reuse"
@@ -165,7 +176,7 @@ void GridView::draw_tiles() {
     note_text(trf("Not to scale: %d x %d tiles drawn %g times %s than they are.", m.tiles.tiles_m, m.tiles.tiles_n,
                   std::round(10 * std::max(stretch / true_stretch, true_stretch / stretch)) / 10,
                   stretch < true_stretch ? tr("narrower") : tr("wider")));
-  Canvas cv("##grid", ui_.grid_canvas, grid_width(), float(m.tiles.tiles_m), {0, 0}, font * 3, stretch);
+  Canvas cv("##grid", ui_.grid_canvas, grid_width(), float(m.tiles.tiles_m), {0, 0}, tiles_margin(), stretch);
   cv.draw_cells(tiles_tex_, 0, 0, grid_width(), float(m.tiles.tiles_m));
   if (!narrowed()) {
     cv.draw_grid_lines(0, 0, m.tiles.tiles_n, m.tiles.tiles_m, 5);

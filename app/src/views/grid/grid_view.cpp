@@ -90,6 +90,22 @@ Json GridView::export_data() const {
     out["tile"] = {m.spec.tile.m, m.spec.tile.n, m.spec.tile.k};
     out["order"] = order_name(m.plan.order);
   }
+  if (facts_) {  // the facts the settings row and the line above the tiles show
+    const LaunchFacts& f = *facts_;
+    out["launch"] = {{"stage", f.stage->id},
+                     {"launched", f.launched->id},
+                     {"tile", {f.tile.m, f.tile.n, f.tile.k}},
+                     {"threads", f.resources.threads},
+                     {"regs", f.resources.regs_per_thread},
+                     {"smem", f.resources.smem_per_block},
+                     {"cluster_m", f.cluster_m},
+                     {"split_k", f.split_k},
+                     {"blocks", f.blocks},
+                     {"facts", f.line}};
+    out["settings_row"] = {{"tile", {ui_.tile[0], ui_.tile[1], ui_.tile[2]}}, {"threads", ui_.threads},
+                           {"regs", ui_.regs},  {"smem", ui_.smem}, {"split_k", ui_.split_k},
+                           {"stream_k", ui_.stream_k}};
+  }
   out["blocks_per_sm"] = m.occupancy.blocks_per_sm;
   out["occupancy_limiter"] = m.occupancy.limiter;
   out["blocks"] = m.waves.blocks;
@@ -158,7 +174,7 @@ void GridView::draw(ViewContext& ctx) {
   // A grid much wider than tall (lesson 18's 2 x 128 tiles) would be a thin strip in half the
   // width: it gets the whole width on top, and the slots and the L2 sit side by side below.
   const bool wide = !ui_.block_detail && grid_aspect() > kStackedAspect;
-  const ImVec2 tiles_size = wide ? ImVec2{0, std::floor(avail.y * 0.4f)} : ImVec2{std::floor(avail.x * 0.5f), 0};
+  const ImVec2 tiles_size = wide ? ImVec2{0, wide_tiles_height(avail)} : ImVec2{std::floor(avail.x * 0.5f), 0};
   ImGui::BeginChild("##tiles", tiles_size, false, ImGuiWindowFlags_NoScrollWithMouse);
   if (ui_.block_detail)
     draw_simt_block_detail(ui_.block_canvas, ui_.highlight_warp);
@@ -283,7 +299,13 @@ void GridView::draw_summary() {
               hide_per_sm ? "?" : tr(m.occupancy.limiter.c_str()), m.timeline.sms,
               hide_per_sm ? "?" : std::to_string(m.waves.slots).c_str(),
               hide_waves ? tr("waves: ?") : waves.c_str());
-  if (m.spec.persistent_cluster_m > 0 && !hide_per_sm && !hide_waves)
+  if (m.spec.persistent_cluster_m > 0 && !hide_per_sm && !hide_waves && m.tail_pieces == 0)
+    note_text(trf("Persistent: %d blocks (%d clusters of %d) stay resident and take the tiles in the scheduler's "
+                  "order: here each tile is one of their turns, a 'wave' one round. No tile is split into a "
+                  "stream-k tail here.",
+                  m.timeline.sms * m.blocks_per_sm, m.timeline.sms * m.blocks_per_sm / m.spec.persistent_cluster_m,
+                  m.spec.persistent_cluster_m));
+  else if (m.spec.persistent_cluster_m > 0 && !hide_per_sm && !hide_waves)
     note_text(trf("Persistent: %d blocks (%d clusters of %d) stay resident and take the tiles in the scheduler's "
                   "order: here each tile is one of their turns, a 'wave' one round. Where the last round would be "
                   "at most 3/4 full, or there are fewer cluster tiles than clusters and K is long, its tiles run as "
@@ -302,9 +324,11 @@ void GridView::draw_summary() {
                   "more rounds, and no stream-k tail is needed.",
                   m.device.sms - m.timeline.sms, m.device.sms));
   // The dispatcher (`auto`) draws the launch its rule picks at this problem: say which, and why.
-  if (const StageDesc* st = find_stage_desc(ui_.stage); st && st->schedule == BlockSchedule::Dispatch && !hide_tiles)
+  if (facts_ && facts_->dispatched() && !hide_tiles) {
+    if (!hide_blocks) ImGui::TextWrapped("%s", fill_sentence(tr(facts_->format), facts_->args).c_str());
     if (const auto d = dispatch_auto(m.spec.problem, m.device))
-      note_text(trf("%s picks this launch: %s", st->name, fill_sentence(tr(d->format), d->args).c_str()));
+      note_text(trf("The rule: %s", fill_sentence(tr(d->format), d->args).c_str()));
+  }
   if (m.spec.l2.multicast_b > 1)
     note_text(trf("Outlined pairs: the %d blocks of a cluster (neighbouring m tiles, the same n tile). One B load "
                   "per cluster reaches L2; the TMA multicasts it into both blocks' shared memory.",

@@ -15,12 +15,14 @@
 #include <cmath>
 #include <future>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "canvas.h"
 #include "gemmlab/device_presets.h"
 #include "gemmlab/l2_model.h"
+#include "gemmlab/launch_facts.h"
 #include "gemmlab/launch_plan.h"
 #include "gemmlab/raster_analysis.h"
 #include "gemmlab/schedule.h"
@@ -81,8 +83,10 @@ class GridView final : public View {
   std::string key() const;
   void recompute();
 
-  // With a stage, the (disabled) fields show the stage's own values; "(own settings)" starts from them.
+  // With a stage, the (disabled) fields show its launch's values at the problem (launch_facts: the
+  // dispatcher's pick's); "(own settings)" starts from them.
   void show_stage_values();
+  void adopt_launch_values(const LaunchFacts& f);
 
   // The launch: a stage of the ladder as stages.def describes it, or the learner's own settings.
   Expected<LaunchSpec> launch_spec() const;
@@ -105,6 +109,10 @@ class GridView final : public View {
   float grid_width() const;
   // The C grid's width over its height, in elements (1 for a square problem).
   float grid_aspect() const;
+  // The margin around the tiles' canvas (its axis labels).
+  static float tiles_margin() { return ImGui::GetFontSize() * 3; }
+  // The tiles panel's height in the wide layout (the grid across the whole view).
+  float wide_tiles_height(ImVec2 avail) const;
   // Tile t's left and right edges in canvas units; {0, 0} for a tile its row does not have.
   ImVec2 tile_x(size_t t) const;
   // The tile of row r under canvas x, or -1.
@@ -130,6 +138,7 @@ class GridView final : public View {
   GridUiState ui_;
   std::string computed_key_, error_;
   std::shared_ptr<const GridModel> model_;
+  std::optional<LaunchFacts> facts_;  // the stage's launch as planned (none with own settings)
   std::shared_ptr<const L2Report> l2_;
   std::string l2_error_, l2_key_;
   bool l2_too_large_ = false;  // l2_error_ says the replay was skipped for its size

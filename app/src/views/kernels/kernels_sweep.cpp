@@ -217,8 +217,10 @@ std::string SweepPanel::launch_line(const std::string& stage, GemmCoord shape, c
   if (!l->persistent && l->waves > 1) line += trf(" (%.2f waves)", l->waves);  // below 1, "busy" says it
   line += trf(", %.0f%% busy", 100 * l->busy);
   if (l->tiles_m == 1 && l->rows_used < l->tile_m) line += trf("; %d of %d rows used", l->rows_used, l->tile_m);
-  if (!l->persistent && l->blocks > l->tiles) line += tr("; each tile's cluster peer only loads B");
+  // Stage 18's rows rounded up to whole clusters (a split-K launch has more blocks than tiles too).
+  if (!l->persistent && l->cluster_m > 1 && l->blocks > l->tiles) line += tr("; each tile's cluster peer only loads B");
   if (l->pieces > 0) line += trf("; the tiles' K split into %lld pieces in all (stream-k)", l->pieces);
+  if (l->split_k > 1) line += trf("; K split into %d slices", l->split_k);
   if (l->launched) line += trf("; the launch of %s, which its rule picks here", l->launched->name);
   return line;
 }

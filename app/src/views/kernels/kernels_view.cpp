@@ -13,6 +13,7 @@
 
 #include "file_dialog.h"
 #include "gemmlab/conv_problem.h"
+#include "gemmlab/launch_facts.h"
 #include "gemmlab/raster_analysis.h"
 #include "gemmlab/roofline.h"
 #include "gemmlab/stage_desc.h"
@@ -246,7 +247,11 @@ class KernelsView final : public View {
     if (!ImGui::BeginTable("##registry", 6, ImGuiTableFlags_RowBg | ImGuiTableFlags_Borders |
                                                 ImGuiTableFlags_SizingStretchProp))
       return;
-    for (const char* h : {"id", "name", "track", "lesson", "tile", "threads"}) ImGui::TableSetupColumn(h);
+    // Tile and threads as wide as their widest value ("128x256x64" wrapped to "12 8x 12 8x" in a
+    // proportional column); the names share the rest.
+    for (const char* h : {"id", "name", "track", "lesson"}) ImGui::TableSetupColumn(h);
+    ImGui::TableSetupColumn("tile", ImGuiTableColumnFlags_WidthFixed, ImGui::CalcTextSize("128x256x64").x);
+    ImGui::TableSetupColumn("threads", ImGuiTableColumnFlags_WidthFixed, ImGui::CalcTextSize("threads").x);
     ImGui::TableHeadersRow();
     for (const StageDesc& s : stage_table()) {
       ImGui::TableNextRow();
@@ -259,10 +264,16 @@ class KernelsView final : public View {
       ImGui::TableSetColumnIndex(3);
       ImGui::TextUnformatted(s.lesson);
       ImGui::TableSetColumnIndex(4);
-      if (s.tile_m) ImGui::TextWrapped(tr("%dx%dx%d"), s.tile_m, s.tile_n, s.tile_k);
+      // The dispatcher has no tile of its own: it runs, per shape, one of these stages' launches.
+      const std::vector<const StageDesc*> choices = dispatch_choices(s);
+      std::string picks;
+      for (const StageDesc* c : choices) picks += (picks.empty() ? "" : ", ") + std::string(c->number);
+      if (!choices.empty()) ImGui::TextWrapped("%s", trf("per shape: %s", picks.c_str()).c_str());
+      else if (s.tile_m) ImGui::TextWrapped(tr("%dx%dx%d"), s.tile_m, s.tile_n, s.tile_k);
       else ImGui::TextUnformatted("-");
       ImGui::TableSetColumnIndex(5);
-      ImGui::Text("%d", s.threads);
+      if (!choices.empty()) ImGui::TextUnformatted("-");
+      else ImGui::Text("%d", s.threads);
     }
     ImGui::EndTable();
   }

@@ -52,6 +52,14 @@ MeasuredStage stage_as_built(const StageDesc& st, const std::string& kernel) {
   return stage_as_measured(st, kernel);
 }
 
+// The row whose launch runs at the setup's size and device: the dispatcher's (`auto`) pick there
+// (launched_stage), any other stage itself.
+const StageDesc& launched_row(const StageDesc& st, const int problem[3], const std::string& device) {
+  const auto dev = device_preset(device);
+  if (!dev || problem[0] < 1 || problem[1] < 1 || problem[2] < 1) return st;
+  return launched_stage(st, {problem[0], problem[1], problem[2]}, dev->sms);
+}
+
 struct SimOutcome {
   std::string error;
   double hit_rate = 0, hit_rate_with_far = 0;
@@ -76,8 +84,9 @@ std::string setup_key(const SimSetup& s) {
 
 SimOutcome simulate(const SimSetup& s) {
   SimOutcome out;
-  const StageDesc* st = find_stage_desc(s.stage);
-  if (!st) return out.error = "pick a stage", out;
+  const StageDesc* picked = find_stage_desc(s.stage);
+  if (!picked) return out.error = "pick a stage", out;
+  const StageDesc* st = &launched_row(*picked, s.problem, s.device);
   out.smem = stage_smem_mix(*st, {s.problem[0], s.problem[1], s.problem[2]});
   auto dev = device_preset(s.device);
   if (!dev) return out.error = dev.error(), out;
@@ -158,8 +167,11 @@ class MeasuredView final : public View {
       }
       if (i < rows_.size() && rows_[i].outcome && rows_[i].outcome->error.empty()) {
         j["simulated"]["stage"] = rows_[i].setup.stage;
-        if (const StageDesc* st = find_stage_desc(rows_[i].setup.stage)) {
-          const MeasuredStage b = stage_as_built(*st, rows_[i].setup.kernel);
+        if (const StageDesc* picked = find_stage_desc(rows_[i].setup.stage)) {
+          const SimSetup& setup = rows_[i].setup;
+          const StageDesc* st = &launched_row(*picked, setup.problem, setup.device);
+          if (st != picked) j["simulated"]["launched"] = st->id;
+          const MeasuredStage b = stage_as_built(*st, setup.kernel);
           j["simulated"]["tile"] = {b.desc.tile_m, b.desc.tile_n, b.desc.tile_k};
           j["simulated"]["current_build"] = b.current;
         }
@@ -296,9 +308,18 @@ class MeasuredView final : public View {
     ImGui::SameLine();
     static const std::vector<std::string> devices = {"h100", "h200", "a100", "rtx4090"};
     combo_string(tr("device"), &s.device, devices, 6);
-    if (const StageDesc* st = find_stage_desc(s.stage)) {
-      ImGui::TextDisabled(tr("launch: ncu %d threads, %d registers, %d B shared memory; the stage (stages.def) %d, %d, %d"),
-                          s.threads, s.regs, s.smem, st->threads, st->regs, st->smem);
+    if (const StageDesc* picked = find_stage_desc(s.stage)) {
+      // The dispatcher's numbers are those of the stage its rule picks at this size.
+      const StageDesc* st = &launched_row(*picked, s.problem, s.device);
+      ImGui::PushTextWrapPos(0);
+      if (st != picked)
+        ImGui::TextDisabled(tr("launch: ncu %d threads, %d registers, %d B shared memory; %s -> %s at this size "
+                               "(stages.def) %d, %d, %d"),
+                            s.threads, s.regs, s.smem, picked->name, st->name, st->threads, st->regs, st->smem);
+      else
+        ImGui::TextDisabled(tr("launch: ncu %d threads, %d registers, %d B shared memory; the stage (stages.def) %d, %d, %d"),
+                            s.threads, s.regs, s.smem, st->threads, st->regs, st->smem);
+      ImGui::PopTextWrapPos();
       if (const MeasuredStage b = stage_as_built(*st, s.kernel); !b.current)
         ImGui::TextWrapped(tr("This capture is of an earlier build of the stage, with a %d x %d x %d tile (the stage has %d x %d x %d now): "
                               "the simulated launch and L2 are of that build."),
