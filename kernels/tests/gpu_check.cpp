@@ -68,7 +68,10 @@ std::vector<conv::Shape> small_convs(int cv) {
           {1, 4, 4, 32 * cv, 72, 3, 3, 1, 1, 1},  // one tile, long K: conv-wgmma splits its 36 k-tiles in 2 (a cluster)
           {1, 12, 12, 48 * cv, 100, 3, 3, 1, 1, 1},  // conv-wgmma: 3 tiles, 54 k-tiles in 3 slices (clusters of 3)
           // 64 fp16 channels and more: conv-wgmma's TMA im2col boxes (h != w, stride 2, dilation 2)
-          {2, 11, 9, 8 * cv, 40, 3, 3, 1, 2, 1}, {1, 10, 13, 8 * cv, 24, 3, 3, 2, 1, 2}};
+          {2, 11, 9, 8 * cv, 40, 3, 3, 1, 2, 1}, {1, 10, 13, 8 * cv, 24, 3, 3, 2, 1, 2},
+          // fp16: 267 x 2 tiles of 64 x 128 (M and N ragged), one k-tile: conv-wgmma's resident blocks
+          // (conv::wgmma_persistent_grid), 264 of them taking 2-3 tiles each.
+          {1, 130, 131, 8 * cv, 136, 1, 1, 0, 1, 1}};
 }
 // ResNet-50's layers at N = 32 (3x3 pad 1, and the 1x1 expand / reduce layers), and a ragged
 // large one (M, N and K all partial tiles).

@@ -200,6 +200,8 @@ TEST(ConvProblem, PersistentGridOnResnet50) {
   EXPECT_EQ(resident, (std::vector<std::string>{"conv2_x 1x1 expand", "conv3_x 1x1 reduce (block 1)",
                                                 "conv3_x 1x1 expand", "conv3_x 1x1 downsample/2",
                                                 "conv4_x 1x1 expand"}));
+  // gpu_check's small resident case (kernels/tests/gpu_check.cpp): 267 x 2 ragged tiles, 1 k-tile.
+  EXPECT_EQ(wgmma_persistent_grid(Shape{1, 130, 131, 64, 136, 1, 1, 0, 1, 1}, 132), 264);
   // Not where K is long (8 k-tiles), nor on the gathered path (C = 96).
   EXPECT_EQ(wgmma_persistent_grid(Shape{32, 28, 28, 512, 256, 1, 1, 0, 1, 1}, 132), 0);
   EXPECT_EQ(wgmma_persistent_grid(Shape{32, 56, 56, 96, 256, 1, 1, 0, 1, 1}, 132), 0);
