@@ -234,6 +234,21 @@ __device__ __forceinline__ void store_to_first_block(float4* local, float4 v) {
 #endif
 }
 
+// The im2col producer thread's k-tiles of one block job: per k-tile the A box (the tile's pixels
+// moved by the tap) and the B box of the filters, both on the stage's full barrier.
+template <class S>
+__device__ __forceinline__ void produce_im2col_tile(const CUtensorMap& map_filter, const CUtensorMap& map_input,
+                                                    const Shape& sh, unsigned char* tiles, uint64_t* full,
+                                                    uint64_t* empty, const ConvBlock& job, int& it) {
+  const int n0 = job.n_tile * S::kTileN;
+  const Im2colLoad tile = im2col_tile(sh, job.m_tile * S::kTileM);
+  hopper::produce_k_tiles<S>(tiles, full, empty, job.k_begin, job.k_end, it, [&](unsigned char* dst, uint64_t* bar, int t) {
+    const Im2colLoad l = im2col_load(sh, tile, t * S::kTileK);
+    hopper::tma_load_im2col_4d(dst, &map_input, bar, l.c, l.w0, l.h0, l.n, uint16_t(l.dw), uint16_t(l.dh));
+    hopper::tma_load_2d(dst + S::kABytes, &map_filter, bar, t * S::kTileK, n0);
+  });
+}
+
 // How the producer loads A (and B): the TMA's im2col boxes (conv::im2col_tma_fits; one producer
 // thread, B by TMA too), 16-byte cp.async gathers (GatherA; C % 8 == 0, B by TMA), or element by
 // element (GatherScalar; any C, B too).
@@ -275,14 +290,7 @@ __device__ __forceinline__ void conv_wgmma_block(const CUtensorMap& map_filter, 
   if (threadIdx.x < 128) {
     if constexpr (kIm2col) {  // the producer: one thread, an A box and a B box per k-tile
       if (threadIdx.x == 0) {
-        const Im2colLoad tile = im2col_tile(sh, m0);
-        hopper::produce_k_tiles<S>(tiles, full, empty, job.k_begin, job.k_end, it,
-                                   [&](unsigned char* dst, uint64_t* bar, int t) {
-                                     const Im2colLoad l = im2col_load(sh, tile, t * S::kTileK);
-                                     hopper::tma_load_im2col_4d(dst, &map_input, bar, l.c, l.w0, l.h0, l.n,
-                                                                uint16_t(l.dw), uint16_t(l.dh));
-                                     hopper::tma_load_2d(dst + S::kABytes, &map_filter, bar, t * S::kTileK, n0);
-                                   });
+        produce_im2col_tile<S>(map_filter, map_input, sh, tiles, full, empty, job, it);
       }
     } else if constexpr (kLoad == ALoad::Scalar) {  // the producer warpgroup gathers A and B
       const GatherScalar<S> gather(origins, threadIdx.x);

@@ -42,18 +42,8 @@ __device__ __forceinline__ void conv_wgmma_persistent_block(const CUtensorMap& m
   if (threadIdx.x < 128) {
     if (threadIdx.x != 0) return;
 #pragma unroll 1
-    for (long long b = blockIdx.x; b < blocks; b += gridDim.x) {
-      const ConvBlock job = work.block(int(b));
-      const int m0 = job.m_tile * S::kTileM, n0 = job.n_tile * S::kTileN;
-      const Im2colLoad tile = im2col_tile(sh, m0);
-      hopper::produce_k_tiles<S>(tiles, full, empty, job.k_begin, job.k_end, it,
-                                 [&](unsigned char* dst, uint64_t* bar, int t) {
-                                   const Im2colLoad l = im2col_load(sh, tile, t * S::kTileK);
-                                   hopper::tma_load_im2col_4d(dst, &map_input, bar, l.c, l.w0, l.h0, l.n,
-                                                              uint16_t(l.dw), uint16_t(l.dh));
-                                   hopper::tma_load_2d(dst + S::kABytes, &map_filter, bar, t * S::kTileK, n0);
-                                 });
-    }
+    for (long long b = blockIdx.x; b < blocks; b += gridDim.x)
+      produce_im2col_tile<S>(map_filter, map_input, sh, tiles, full, empty, work.block(int(b)), it);
     return;
   }
 
