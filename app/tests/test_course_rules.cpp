@@ -287,6 +287,17 @@ TEST(Placeholders, ADevicesOwnFileComesBeforeItsSuffixedOnes) {
   EXPECT_NE(row.find("% cuDNN fused) |"), std::string::npos) << row;
 }
 
+// {ref STAGE} names the reference the stage's ratio divides by: stage 14e's is cuDNN's fused graph
+// (its row's cudnn_ms is the fused graph's time, timed in turns), 14d's plain cuDNN.
+TEST(Placeholders, AFusedConvStagesReferenceIsCudnnFused) {
+  std::vector<std::string> problems;
+  const std::vector<BenchResults> shipped = load_results_dir(kAssets + "/results", &problems);
+  EXPECT_TRUE(problems.empty());
+  const FilledText f = fill_placeholders("{ref conv-wgmma-fused}, {ref conv-wgmma}", results_sources({}, shipped));
+  EXPECT_EQ(f.markdown, "cuDNN fused, cuDNN");
+  EXPECT_TRUE(f.missing.empty());
+}
+
 TEST(Placeholders, TheCheckerRefusesWhatNoShippedFileResolves) {
   TempCourse t({{"lesson.toml", kTwoSteps},
                 {"en.md", "## First\n{ratio persistent 8192} on {device}\n## Second\n{ratio persistent 123x45x6}\n"},

@@ -118,6 +118,10 @@ double reference_ms(const BenchResult& r) {
 
 std::string reference_name(const BenchResult& r) {
   if (!r.is_conv) return "cuBLAS";
+  // A fused conv stage's cuDNN time is its track's peer's, cuDNN's fused graph, not plain cuDNN.
+  const TrackDesc* track = find_track(r.track);
+  if (const ReferenceDesc* peer = track && track->peer ? find_reference(track->peer) : nullptr; peer && r.cudnn_ms > 0)
+    return peer->tag;
   const ReferenceDesc* ref = find_reference(r.stage);
   const bool cudnn = r.cudnn_ms > 0 || (ref && ref->kind == ReferenceKind::Cudnn);
   return reference_of_kind(cudnn ? ReferenceKind::Cudnn : ReferenceKind::Im2colCublas).tag;

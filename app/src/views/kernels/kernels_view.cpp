@@ -160,29 +160,34 @@ class KernelsView final : public View {
     g.m = ui_.size[0], g.n = ui_.size[1], g.k = ui_.size[2];
     return g.size_key();
   }
-  // A step shows the first set (in load_results_dir's order) with a row of one of its stages at its
-  // size, else with any row at its size, on its device before any other; the current set where it
-  // qualifies. (A device's dispatcher file holds the sweep's sizes too, but not the ladder's
-  // stages a sweep step lists.)
+  // A step shows the set (first in load_results_dir's order among equals) with the most rows of its
+  // stages at its size, else with any row at its size, on its device before any other; the current
+  // set where it qualifies. (A device's dispatcher file holds the sweep's sizes too, but not the
+  // ladder's stages a sweep step lists; the -conv file holds stage 14d's ResNet-50 rows, the
+  // -resnet50-fused file 14d's, 14e's and cuDNN fused's: a step listing all three shows the latter.)
   void pick_set_for_step() {
     pick_set_ = false;
     auto listed = [&](const std::string& stage) {
       return ui_.stages.empty() || std::find(ui_.stages.begin(), ui_.stages.end(), stage) != ui_.stages.end();
     };
-    auto has = [&](int i, bool stage_row) {
+    auto count = [&](int i, bool stage_row) {
+      int n = 0;
       for (const auto& x : sets_[i].results)
-        if (x.size_key() == step_key() && (!stage_row || (!x.is_reference() && listed(x.stage)))) return true;
-      return false;
+        n += x.size_key() == step_key() && (!stage_row || (!x.is_reference() && listed(x.stage)));
+      return n;
     };
     // A step that names a device shows that device's results where there are any.
     auto on_device = [&](int i) { return ui_.device.empty() || device_matches(sets_[i].device.name, ui_.device); };
-    if (ui_.set >= 0 && ui_.set < static_cast<int>(sets_.size()) && has(ui_.set, true) && on_device(ui_.set)) return;
-    for (int pass = 0; pass < 4; ++pass)
+    if (ui_.set >= 0 && ui_.set < static_cast<int>(sets_.size()) && count(ui_.set, true) && on_device(ui_.set)) return;
+    for (int pass = 0; pass < 4; ++pass) {
+      int best = -1, best_n = 0;
       for (int i = 0; i < static_cast<int>(sets_.size()); ++i)
-        if (has(i, pass % 2 == 0) && (pass >= 2 || on_device(i))) {
-          ui_.set = i;
-          return;
-        }
+        if (const int n = pass >= 2 || on_device(i) ? count(i, pass % 2 == 0) : 0; n > best_n) best = i, best_n = n;
+      if (best >= 0) {
+        ui_.set = best;
+        return;
+      }
+    }
   }
   // "h200" matches "NVIDIA H200", "h100" "NVIDIA H100 80GB HBM3" (case and spaces ignored).
   static bool device_matches(const std::string& name, const std::string& preset) {
@@ -319,6 +324,12 @@ class KernelsView final : public View {
     return tag.substr(0, tag.find(' '));
   }
 
+  // Whether a conv track's second reference (its row's "cudnn_ms") is cuDNN's fused graph.
+  static bool fused_peer(const TrackDesc* track) {
+    const ReferenceDesc* peer = track && track->peer ? find_reference(track->peer) : nullptr;
+    return peer && peer->kind == ReferenceKind::CudnnFused;
+  }
+
   // The text right of a stage's bar: rate, ratios and verdict.
   static std::string bar_label(const BenchResult& r) {
     const TrackDesc* track = find_track(r.track);
@@ -328,6 +339,9 @@ class KernelsView final : public View {
     std::string label;
     if (r.is_reference())
       label = trf("%.1f TFLOP/s  %.3f ms  reference (%s)", r.tflops, r.ms, r.track.c_str());
+    else if (r.is_conv && r.cudnn_ms > 0 && fused_peer(track))  // stage 14e: timed against cuDNN's fused graph
+      label = trf("%.1f %s  %.1f%% of im2col+cuBLAS  %.1f%% of cuDNN fused  %s", r.tflops, unit,
+                  100 * r.ratio_to_im2col, 100 * r.ratio_to_cudnn, verdict);
     else if (r.is_conv && r.cudnn_ms > 0)
       label = trf("%.1f %s  %.1f%% of im2col+cuBLAS  %.1f%% of cuDNN  %s", r.tflops, unit, 100 * r.ratio_to_im2col,
                   100 * r.ratio_to_cudnn, verdict);
@@ -409,7 +423,9 @@ class KernelsView final : public View {
                                               x->speedup_over_previous()));
         if (!x->is_reference() && x->is_conv) {
           tooltip_row(tr("im2col+cuBLAS"), trf("%.4f ms, timed in turns with this stage", x->im2col_ms));
-          if (x->cudnn_ms > 0) tooltip_row(tr("cuDNN"), trf("%.4f ms, timed in turns with this stage", x->cudnn_ms));
+          if (x->cudnn_ms > 0)
+            tooltip_row(tr(fused_peer(find_track(x->track)) ? "cuDNN fused" : "cuDNN"),
+                        trf("%.4f ms, timed in turns with this stage", x->cudnn_ms));
         }
         tooltip_row(tr("error"), trf("%.2e (relative Frobenius error vs %s)", x->rel_err,
                                      x->is_conv ? "im2col + cuBLAS" : "cuBLAS"));
