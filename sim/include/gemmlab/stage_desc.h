@@ -177,7 +177,7 @@ inline constexpr ReferenceDesc kReferenceTable[] = {
     {"im2col-cublas", "im2col + cuBLAS", "im2col + cuBLAS", ReferenceKind::Im2colCublas, StageTrack::conv_fp16,
      MathOp::WgmmaF16},
     {"cudnn", "cuDNN (graph API)", "cuDNN", ReferenceKind::Cudnn, StageTrack::conv_fp16, MathOp::WgmmaF16},
-    {"cudnn-fused", "cuDNN conv + bias + ReLU (graph API)", "cuDNN fused", ReferenceKind::CudnnFused,
+    {"cudnn-fused", "cuDNN fused (bias, residual, ReLU)", "cuDNN fused", ReferenceKind::CudnnFused,
      StageTrack::conv_fused, MathOp::WgmmaF16},
     {"cublaslt-fp8", "cuBLASLt FP8 (per-tensor scales)", "cuBLASLt e4m3", ReferenceKind::CublasLtFp8,
      StageTrack::fp8, MathOp::WgmmaE4m3},
