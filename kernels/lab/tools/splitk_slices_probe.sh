@@ -29,7 +29,8 @@ run() {  # name, env...
 }
 run unfused-default GEMMLAB_LAB_UNFUSED=1
 run fused-default X=1
-for s in ${SLICES:-1 2 3 4 5 6 8 10 12 16}; do run "fused-$s" GEMMLAB_LAB_SLICES=$s; done
+for s in ${SLICES:-1 2 3 4 5 6 8 10 12 16}; do run "unfused-$s" GEMMLAB_LAB_SLICES=$s GEMMLAB_LAB_UNFUSED=1; done
+for s in ${FUSED_SLICES:-2 4 8}; do run "fused-$s" GEMMLAB_LAB_SLICES=$s; done
 python3 - "$OUT" <<'PY'
 import json, glob, os, sys
 table = {}

@@ -182,6 +182,9 @@ cudaError_t run_split_k(const GemmArgs& a) {
   const int slices = slices_for(a.m, a.n, a.k);
   if (slices < 1) return cudaErrorInvalidConfiguration;
   if (a.workspace_bytes < workspace(a.m, a.n, a.k)) return cudaErrorInvalidValue;
+  if (const cudaError_t e = fp16::allow_shared_memory(hopper::split_k_wgmma_kernel<Shape>, Shape::kSmemBytes);
+      e != cudaSuccess)
+    return e;
   CUtensorMap map_a, map_b;
   if (const cudaError_t e = hopper::encode_maps<Shape>(a, &map_a, &map_b); e != cudaSuccess) return e;
   float* partials = static_cast<float*>(a.workspace);
