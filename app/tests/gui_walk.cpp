@@ -492,7 +492,7 @@ TEST(GuiWalk, GridDrawsTheNarrowedRows) {
 }
 
 // Lesson 19's dispatcher step (issue 51): the settings row, the facts line and the export show the
-// launch the rule picks at 16 x 8192 x 8192 (stage 19b's 64 x 128 tiles, 128 threads, 5 slices),
+// launch the rule picks at 16 x 8192 x 8192 (stage 19b's 64 x 128 tiles, 128 threads, 4 slices),
 // not the registry row's 128 x 256 / 384 threads, and the same facts as `gemmlab sim schedule`.
 TEST(GuiWalk, GridShowsTheDispatchersLaunch) {
   if (fs::path(g_course).filename() != "lessons" || g_lang != "en") GTEST_SKIP() << "shipped course, English walk only";
@@ -511,7 +511,7 @@ TEST(GuiWalk, GridShowsTheDispatchersLaunch) {
   const auto& row = j["settings_row"];
   EXPECT_EQ(row["tile"], nlohmann::json::array({64, 128, 64}));
   EXPECT_EQ(row["threads"], 128);
-  EXPECT_EQ(row["split_k"], 5);
+  EXPECT_EQ(row["split_k"], 4);
   EXPECT_EQ(row["stream_k"], false);
   EXPECT_EQ(j["tile"], row["tile"]);  // the plan drawn
   const std::string cli = std::string(GEMMLAB_EXE) +

@@ -13,16 +13,14 @@ namespace {
 constexpr const char* kFormats[] = {
     "M = %s: %s tiles of %s fill the %s SMs %s times -> %s: its scheduler evens out the last round, its clusters "
     "share B",
+    "M = %s: one row of tiles with %s of its %s rows used, so the work is reading B -> %s: %s tiles, K cut into "
+    "as many slices as fill one wave",
     "M = %s: one wave of %s tiles of %s fills %s of the %s SMs -> %s: one block per tile, no round to even out, no "
     "cluster partner idle",
-    "M = %s: even %s tiles of %s would fill %s of the %s SMs and K is %s k-tiles -> %s splits K over its clusters",
-    "M = %s: one row of tiles with %s of its %s rows used; %s tiles of %s fill %s of the %s SMs and K is %s k-tiles "
-    "-> %s: 64-row tiles and K cut into slices, every SM reading B",
-    "M = %s: %s tiles of %s would fill %s of the %s SMs and K is only %s k-tiles, too short to split -> %s: 64-row "
-    "tiles, twice the blocks",
-    "M = %s: %s tiles of %s would fill %s of the %s SMs, %s tiles of %s fill %s -> %s: twice the blocks, K not split",
+    "M = %s: %s tiles of %s would fill %s of the %s SMs -> %s: %s tiles, twice the blocks, and K (%s k-tiles) cut "
+    "into slices that fill one wave where each keeps 16 k-tiles",
 };
-static_assert(std::size(kFormats) == size_t(AutoRule::SmallTiles) + 1);
+static_assert(std::size(kFormats) == size_t(AutoRule::FewTiles) + 1);
 
 std::string num(long long v) { return std::to_string(v); }
 std::string tile(int m, int n) { return num(m) + " x " + num(n); }
@@ -41,15 +39,10 @@ std::vector<std::string> sentence_args(const AutoDispatch& d) {
       std::snprintf(times, sizeof times, "%.1f", double(p.big_tiles) / d.sms);
       return {m, num(p.big_tiles), big, sms, times, stage};
     }
+    case AutoRule::ThinRows: return {m, m, num(p.big_m), stage, small};
     case AutoRule::OneWave: return {m, num(p.big_tiles), big, share(p.big_tiles, d.sms), sms, stage};
-    case AutoRule::FewTiles: return {m, num(p.small_tiles), small, share(p.small_tiles, d.sms), sms, num(p.k_tiles), stage};
-    case AutoRule::ThinRows:
-      return {m, m, num(p.small_m), num(p.small_tiles), small, share(p.small_tiles, d.sms), sms, num(p.k_tiles), stage};
-    case AutoRule::ShortK:
-      return {m, num(p.small_tiles), small, share(p.small_tiles, d.sms), sms, num(p.k_tiles), stage};
-    case AutoRule::SmallTiles:
-      return {m, num(p.big_tiles), big, share(p.big_tiles, d.sms), sms, num(p.small_tiles), small,
-              share(p.small_tiles, d.sms), stage};
+    case AutoRule::FewTiles:
+      return {m, num(p.big_tiles), big, share(p.big_tiles, d.sms), sms, stage, small, num(p.k_tiles)};
   }
   return {};
 }

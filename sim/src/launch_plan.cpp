@@ -25,6 +25,7 @@ Expected<LaunchSpec> stage_launch_spec(const StageDesc& s, GemmCoord problem) {
     o.order.param = serpentine_swizzle::launch_stride((problem.n + s.tile_n - 1) / s.tile_n, s.raster_param);
   o.partition = s.partition;
   o.split_k = 0;  // split-k: the kernel's own choice of slices
+  o.slice_rule = s.slice_rule;
   o.l2.element_bytes = s.element_bytes();
   o.l2.a_order = s.a_order();
   o.l2.b_order = s.b_order();
@@ -133,9 +134,10 @@ Expected<LaunchPlan> plan_launch(const LaunchSpec& spec, const DeviceDesc& devic
       return Error{"the tile must be positive in m, n and k"};
     const long long tiles = 1ll * ((spec.problem.m + spec.tile.m - 1) / spec.tile.m) *
                             ((spec.problem.n + spec.tile.n - 1) / spec.tile.n);
-    rq.split_k = spec.split_k > 0 ? spec.split_k
-                                  : split_k_parallel_slices(tiles, 1ll * device.sms * p.blocks_per_sm,
-                                                            spec.problem.k, spec.tile.k);
+    const long long slots = 1ll * device.sms * p.blocks_per_sm;
+    rq.split_k = spec.split_k > 0                           ? spec.split_k
+                 : spec.slice_rule == SliceRule::OneWave ? split_k_wave_slices(tiles, slots, spec.problem.k, spec.tile.k)
+                                                          : split_k_parallel_slices(tiles, slots, spec.problem.k, spec.tile.k);
     // One slice is the data-parallel launch (stage 13a then writes C directly).
     if (rq.split_k == 1) rq.partition = Partition::None;
   }

@@ -17,29 +17,30 @@ struct Expect {
   GemmCoord problem;
   AutoRule rule;
   const char* stage;
-  long long big, small;  // tiles of 128 x 256 and of 128 x 128
+  long long big, small;  // tiles of 128 x 256 and of 64 x 128
   int k_tiles;
 };
 
 // clang-format off
 const Expect kTable[] = {
-  {{4096, 8192, 8192},  AutoRule::FullWaves,  "persistent",       32 * 32,  32 * 64, 128},
-  {{4096, 28672, 8192}, AutoRule::FullWaves,  "persistent",       32 * 112, 32 * 224, 128},
-  {{4096, 8192, 28672}, AutoRule::FullWaves,  "persistent",       32 * 32,  32 * 64, 448},
-  {{4096, 10240, 8192}, AutoRule::FullWaves,  "persistent",       32 * 40,  32 * 80, 128},
-  {{16384, 8192, 8192}, AutoRule::FullWaves,  "persistent",       128 * 32, 128 * 64, 128},
-  {{8192, 1024, 8192},  AutoRule::FullWaves,  "persistent",       64 * 4,   64 * 8, 128},   // 256 >= 132
-  {{2048, 2048, 2048},  AutoRule::OneWave,    "warp-specialized", 16 * 8,   16 * 16, 32},   // 128 >= 105.6
-  {{64, 28672, 8192},   AutoRule::OneWave,    "warp-specialized", 112,      224, 128},      // 112 >= 105.6
-  {{512, 512, 16384},   AutoRule::FewTiles,   "persistent",       4 * 2,    4 * 4, 256},    // 16 <= 33
-  {{16, 8192, 8192},    AutoRule::ThinRows,   "wgmma-split-k",    32,       64, 128},       // M = 16 <= 64
-  {{128, 8192, 8192},   AutoRule::SmallTiles, "wgmma",            32,       64, 128},       // rows full
-  {{1024, 1024, 1024},  AutoRule::ShortK,     "wgmma-split-k",    8 * 4,    8 * 8, 16},     // 16 < 32 k-tiles
-  // Ragged: 105 big tiles is 79.5% of 132, under 4/5; 106 is 80.3%.
-  {{64, 26880, 8192},   AutoRule::ThinRows,   "wgmma-split-k",    105,      210, 128},
-  {{64, 27136, 8192},   AutoRule::OneWave,    "warp-specialized", 106,      212, 128},
-  // A thin M with a short K is not split: 16 k-tiles.
-  {{16, 8192, 1024},    AutoRule::ShortK,     "wgmma-split-k",    32,       64, 16},
+  {{4096, 8192, 8192},  AutoRule::FullWaves,  "persistent",       32 * 32,  64 * 64, 128},
+  {{4096, 28672, 8192}, AutoRule::FullWaves,  "persistent",       32 * 112, 64 * 224, 128},
+  {{4096, 8192, 28672}, AutoRule::FullWaves,  "persistent",       32 * 32,  64 * 64, 448},
+  {{4096, 10240, 8192}, AutoRule::FullWaves,  "persistent",       32 * 40,  64 * 80, 128},
+  {{16384, 8192, 8192}, AutoRule::FullWaves,  "persistent",       128 * 32, 256 * 64, 128},
+  {{8192, 1024, 8192},  AutoRule::FullWaves,  "persistent",       64 * 4,   128 * 8, 128},  // 256 >= 132
+  {{2048, 2048, 2048},  AutoRule::OneWave,    "warp-specialized", 16 * 8,   32 * 16, 32},   // 128 >= 105.6
+  {{64, 28672, 8192},   AutoRule::ThinRows,   "wgmma-split-k",    112,      224, 128},      // M = 64 <= 128
+  {{128, 8192, 8192},   AutoRule::ThinRows,   "wgmma-split-k",    32,       2 * 64, 128},   // M = 128
+  {{16, 8192, 8192},    AutoRule::ThinRows,   "wgmma-split-k",    32,       64, 128},       // M = 16
+  {{512, 512, 16384},   AutoRule::FewTiles,   "wgmma-split-k",    4 * 2,    8 * 4, 256},    // 8 < 105.6
+  {{1024, 1024, 1024},  AutoRule::FewTiles,   "wgmma-split-k",    8 * 4,    16 * 8, 16},    // 32 < 105.6
+  // Ragged: 104 big tiles is 78.8% of 132, under 4/5; 106 is 80.3%. M = 129 is two rows of tiles.
+  {{256, 13312, 8192},  AutoRule::FewTiles,   "wgmma-split-k",    2 * 52,   4 * 104, 128},
+  {{256, 13568, 8192},  AutoRule::OneWave,    "warp-specialized", 2 * 53,   4 * 106, 128},
+  {{129, 8192, 8192},   AutoRule::FewTiles,   "wgmma-split-k",    2 * 32,   3 * 64, 128},
+  // A thin M with a short K: the rule still picks 19b, whose slice rule keeps K whole (16 k-tiles).
+  {{16, 8192, 1024},    AutoRule::ThinRows,   "wgmma-split-k",    32,       64, 16},
 };
 // clang-format on
 
@@ -65,8 +66,8 @@ TEST(AutoDispatch, TheSmCountIsPartOfTheRule) {
   DeviceDesc d = h200();
   d.sms = 100;
   EXPECT_EQ(dispatch_auto({2048, 2048, 2048}, d)->pick.rule, AutoRule::FullWaves);
-  d.sms = 200;  // 128 of 200 is 64%: 256 small tiles are too many to split (> 50)
-  EXPECT_EQ(dispatch_auto({2048, 2048, 2048}, d)->pick.rule, AutoRule::SmallTiles);
+  d.sms = 200;  // 128 of 200 is 64%: less than one wave of big tiles
+  EXPECT_EQ(dispatch_auto({2048, 2048, 2048}, d)->pick.rule, AutoRule::FewTiles);
   EXPECT_FALSE(dispatch_auto({0, 8, 8}, h200()).ok());
   d.sms = 0;
   EXPECT_FALSE(dispatch_auto({8, 8, 8}, d).ok());
@@ -74,37 +75,31 @@ TEST(AutoDispatch, TheSmCountIsPartOfTheRule) {
 
 TEST(AutoDispatch, TheSentenceNamesTheFactsAndTheStage) {
   EXPECT_EQ(dispatch_auto({16, 8192, 8192}, h200())->explanation,
-            "M = 16: one row of tiles with 16 of its 128 rows used; 64 tiles of 128 x 128 fill 48% of the 132 SMs "
-            "and K is 128 k-tiles -> 19b wgmma split-K: 64-row tiles and K cut into slices, every SM reading B");
-  EXPECT_EQ(dispatch_auto({64, 28672, 8192}, h200())->explanation,
-            "M = 64: one wave of 112 tiles of 128 x 256 fills 85% of the 132 SMs -> 17 warp specialization: one "
+            "M = 16: one row of tiles with 16 of its 128 rows used, so the work is reading B -> 19b wgmma split-K: "
+            "64 x 128 tiles, K cut into as many slices as fill one wave");
+  EXPECT_EQ(dispatch_auto({2048, 2048, 2048}, h200())->explanation,
+            "M = 2048: one wave of 128 tiles of 128 x 256 fills 97% of the 132 SMs -> 17 warp specialization: one "
             "block per tile, no round to even out, no cluster partner idle");
   EXPECT_EQ(dispatch_auto({4096, 8192, 8192}, h200())->explanation,
             "M = 4096: 1024 tiles of 128 x 256 fill the 132 SMs 7.8 times -> 19a persistent blocks: its scheduler "
             "evens out the last round, its clusters share B");
-  EXPECT_EQ(dispatch_auto({1024, 1024, 1024}, h200())->explanation,
-            "M = 1024: 64 tiles of 128 x 128 would fill 48% of the 132 SMs and K is only 16 k-tiles, too short to "
-            "split -> 19b wgmma split-K: 64-row tiles, twice the blocks");
-  EXPECT_EQ(dispatch_auto({128, 8192, 8192}, h200())->explanation,
-            "M = 128: 32 tiles of 128 x 256 would fill 24% of the 132 SMs, 64 tiles of 128 x 128 fill 48% -> "
-            "16 wgmma: twice the blocks, K not split");
   EXPECT_EQ(dispatch_auto({512, 512, 16384}, h200())->explanation,
-            "M = 512: even 16 tiles of 128 x 128 would fill 12% of the 132 SMs and K is 256 k-tiles -> "
-            "19a persistent blocks splits K over its clusters");
+            "M = 512: 8 tiles of 128 x 256 would fill 6% of the 132 SMs -> 19b wgmma split-K: 64 x 128 tiles, twice "
+            "the blocks, and K (256 k-tiles) cut into slices that fill one wave where each keeps 16 k-tiles");
   EXPECT_EQ(fill_sentence("%s of %s, 50%%", {"a", "b"}), "a of b, 50%");
-  EXPECT_EQ(auto_sentence_formats().size(), 6u);
+  EXPECT_EQ(auto_sentence_formats().size(), 4u);
 }
 
 // The simulator plans the chosen stage's launch for the dispatcher: its tile, grid and schedule.
 TEST(AutoDispatch, PlanLaunchRunsTheChosenStagesLaunch) {
   const StageDesc& a = *find_stage_desc("auto");
   EXPECT_FALSE(stage_launch_spec(a, {16, 8192, 8192}).ok());  // no device: no pick
-  for (const auto& [problem, chosen] : {std::pair{GemmCoord{64, 28672, 8192}, "warp-specialized"},
+  for (const auto& [problem, chosen] : {std::pair{GemmCoord{2048, 2048, 2048}, "warp-specialized"},
                                         {GemmCoord{1024, 1024, 1024}, "wgmma-split-k"},
-                                        {GemmCoord{128, 8192, 8192}, "wgmma"},
+                                        {GemmCoord{128, 8192, 8192}, "wgmma-split-k"},
                                         {GemmCoord{16, 8192, 8192}, "wgmma-split-k"},
-                                        {GemmCoord{512, 512, 16384}, "persistent"}}) {
-    const auto mine = plan_launch(*stage_launch_spec(a, problem, h200()), h200());
+                                        {GemmCoord{4096, 8192, 8192}, "persistent"}}) {
+  const auto mine = plan_launch(*stage_launch_spec(a, problem, h200()), h200());
     const auto theirs = plan_launch(*stage_launch_spec(*find_stage_desc(chosen), problem), h200());
     ASSERT_TRUE(mine.ok() && theirs.ok());
     EXPECT_EQ(mine->spec.tile, theirs->spec.tile);
@@ -112,24 +107,33 @@ TEST(AutoDispatch, PlanLaunchRunsTheChosenStagesLaunch) {
     EXPECT_EQ(mine->tail_pieces, theirs->tail_pieces);
     EXPECT_DOUBLE_EQ(mine->timeline.makespan, theirs->timeline.makespan);
   }
-  // 64 x 28672 x 8192: stage 17's one wave of 112 blocks of 128 x 256 (not stage 18's 224).
-  const auto ws = plan_launch(*stage_launch_spec(a, {64, 28672, 8192}, h200()), h200());
+  // 2048^3: stage 17's one wave of 128 blocks of 128 x 256.
+  const auto ws = plan_launch(*stage_launch_spec(a, {2048, 2048, 2048}, h200()), h200());
   EXPECT_EQ(ws->spec.tile, (GemmCoord{128, 256, 64}));
-  EXPECT_EQ(ws->plan.blocks.size(), 112u);
+  EXPECT_EQ(ws->plan.blocks.size(), 128u);
   // 1024^3: stage 19b's 16 x 8 tiles of 64 x 128 in one slice (K = 16 k-tiles is too short to cut).
   const auto sk = plan_launch(*stage_launch_spec(a, {1024, 1024, 1024}, h200()), h200());
   EXPECT_EQ(sk->spec.tile, (GemmCoord{64, 128, 64}));
   EXPECT_EQ(sk->plan.blocks.size(), 128u);
   EXPECT_EQ(sk->split_k, 1);
-  // 16 x 8192 x 8192: 64 tiles, 2 blocks per SM -> 264 slots -> 5 slices (each 1638 of K) -> 320 blocks.
+  // 16 x 8192 x 8192: 64 tiles, 2 blocks per SM -> 264 slots -> 4 slices fit one wave (5 would need
+  // 320 blocks) -> 256 blocks.
   const auto thin = plan_launch(*stage_launch_spec(a, {16, 8192, 8192}, h200()), h200());
   EXPECT_EQ(thin->blocks_per_sm, 2);
-  EXPECT_EQ(thin->split_k, 5);
-  EXPECT_EQ(thin->plan.blocks.size(), 320u);
+  EXPECT_EQ(thin->split_k, 4);
+  EXPECT_EQ(thin->plan.blocks.size(), 256u);
+  // 64 x 28672 x 8192: 224 tiles fill 224 of the 264 slots: one slice.
+  const auto wide = plan_launch(*stage_launch_spec(a, {64, 28672, 8192}, h200()), h200());
+  EXPECT_EQ(wide->split_k, 1);
+  EXPECT_EQ(wide->plan.blocks.size(), 224u);
+  // 512 x 512 x 16384: 32 tiles -> 8 slices of 32 k-tiles -> 256 blocks.
+  const auto few = plan_launch(*stage_launch_spec(a, {512, 512, 16384}, h200()), h200());
+  EXPECT_EQ(few->split_k, 8);
+  EXPECT_EQ(few->plan.blocks.size(), 256u);
   // The sweep's why line reads the same launch and says whose it is.
-  const auto w = sweep_launch(a, {64, 28672, 8192}, h200());
+  const auto w = sweep_launch(a, {2048, 2048, 2048}, h200());
   ASSERT_TRUE(w.ok());
-  EXPECT_EQ(w->blocks, 112);
+  EXPECT_EQ(w->blocks, 128);
   ASSERT_NE(w->launched, nullptr);
   EXPECT_STREQ(w->launched->id, "warp-specialized");
 }

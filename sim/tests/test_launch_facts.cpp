@@ -41,12 +41,13 @@ const Expect kSweep[] = {
   {{2048, 2048, 2048},  "warp-specialized", 128, 256, 384, 1, 16 * 8,   128, 0},  // a block per tile
   // 16 k-tiles, too short to cut: one slice.
   {{1024, 1024, 1024},  "wgmma-split-k",    64,  128, 128, 1, 16 * 8,   128, 0},
-  {{128, 8192, 8192},   "wgmma",            128, 128, 256, 1, 1 * 64,   64,  0},
-  {{64, 28672, 8192},   "warp-specialized", 128, 256, 384, 1, 1 * 112,  112, 0},
-  // 64 tiles, 2 blocks per SM -> 264 slots -> 5 slices (split_k_parallel_slices) -> 320 blocks.
-  {{16, 8192, 8192},    "wgmma-split-k",    64,  128, 128, 5, 1 * 64,   320, 0},
-  // 4 units, each over 16 clusters (64 busy, 2 idle): a piece per block of those 64 clusters.
-  {{512, 512, 16384},   "persistent",       128, 256, 384, 1, 4 * 2,    132, 128},
+  // 128 tiles on 264 slots (2 blocks per SM): 2 slices fit one wave.
+  {{128, 8192, 8192},   "wgmma-split-k",    64,  128, 128, 2, 2 * 64,   256, 0},
+  {{64, 28672, 8192},   "wgmma-split-k",    64,  128, 128, 1, 1 * 224,  224, 0},
+  // 64 tiles -> 4 slices (split_k_wave_slices; 5 would need a second wave) -> 256 blocks.
+  {{16, 8192, 8192},    "wgmma-split-k",    64,  128, 128, 4, 1 * 64,   256, 0},
+  // 32 tiles -> 8 slices of 32 k-tiles -> 256 blocks.
+  {{512, 512, 16384},   "wgmma-split-k",    64,  128, 128, 8, 8 * 4,    256, 0},
 };
 // clang-format on
 
@@ -89,21 +90,20 @@ TEST(LaunchFacts, TheDispatcherShowsTheLaunchItPicks) {
 TEST(LaunchFacts, TheLineNamesTheDispatcherAndItsPick) {
   const StageDesc& a = *find_stage_desc("auto");
   EXPECT_EQ(launch_facts(a, {16, 8192, 8192}, h200())->line,
-            "19c dispatcher -> 19b wgmma split-K: tile 64 x 128, K split into 5 slices: 320 blocks");
-  EXPECT_EQ(launch_facts(a, {64, 28672, 8192}, h200())->line,
-            "19c dispatcher -> 17 warp specialization: tile 128 x 256, 112 blocks, one per tile");
+            "19c dispatcher -> 19b wgmma split-K: tile 64 x 128, K split into 4 slices: 256 blocks");
+  EXPECT_EQ(launch_facts(a, {2048, 2048, 2048}, h200())->line,
+            "19c dispatcher -> 17 warp specialization: tile 128 x 256, 128 blocks, one per tile");
   EXPECT_EQ(launch_facts(a, {4096, 8192, 8192}, h200())->line,
             "19c dispatcher -> 19a persistent blocks: tile 128 x 256, 132 resident blocks in clusters of 2 take "
             "the tiles");
-  EXPECT_EQ(launch_facts(a, {128, 8192, 8192}, h200())->line,
-            "19c dispatcher -> 16 wgmma: tile 128 x 128, 64 blocks, one per tile");
+  EXPECT_EQ(launch_facts(a, {64, 28672, 8192}, h200())->line,
+            "19c dispatcher -> 19b wgmma split-K: tile 64 x 128, 224 blocks, one per tile");
   EXPECT_EQ(launch_facts(a, {512, 512, 16384}, h200())->line,
-            "19c dispatcher -> 19a persistent blocks: tile 128 x 256, 132 resident blocks in clusters of 2 take "
-            "the tiles, the last round's K split into 128 pieces");
+            "19c dispatcher -> 19b wgmma split-K: tile 64 x 128, K split into 8 slices: 256 blocks");
   // The line is its template filled (the app fills the translated template with the same arguments).
   const auto f = launch_facts(a, {16, 8192, 8192}, h200());
   EXPECT_EQ(fill_sentence(f->format, f->args), f->line);
-  EXPECT_EQ(f->args, (std::vector<std::string>{"19c dispatcher -> 19b wgmma split-K", "64", "128", "5", "320"}));
+  EXPECT_EQ(f->args, (std::vector<std::string>{"19c dispatcher -> 19b wgmma split-K", "64", "128", "4", "256"}));
   EXPECT_EQ(launch_facts_formats().size(), 6u);
 }
 
@@ -130,6 +130,11 @@ TEST(LaunchFacts, AnyOtherStageIsItsOwnLaunch) {
   EXPECT_NE(st->line.find("stream-k: "), std::string::npos) << st->line;
   const auto ws = launch_facts(*find_stage_desc("warp-specialized"), {64, 28672, 8192}, h200());
   EXPECT_EQ(ws->line, "17 warp specialization: tile 128 x 256, 112 blocks, one per tile");
+  // 19a's stream-k tail: 4 units, each over 16 clusters (64 busy, 2 idle), a piece per block.
+  const auto tail = launch_facts(*find_stage_desc("persistent"), {512, 512, 16384}, h200());
+  EXPECT_EQ(tail->tail_pieces, 128);
+  EXPECT_EQ(tail->line, "19a persistent blocks: tile 128 x 256, 132 resident blocks in clusters of 2 take the tiles, "
+                        "the last round's K split into 128 pieces");
 }
 
 // From a plan the caller already has (the Grid view's): the same facts, its order changed or not.
@@ -154,7 +159,7 @@ TEST(LaunchFacts, FromThePlanDrawn) {
 TEST(LaunchFacts, TheDispatchersChoicesAreTheRulesStages) {
   std::vector<std::string> ids;
   for (const StageDesc* s : dispatch_choices(*find_stage_desc("auto"))) ids.push_back(s->id);
-  EXPECT_EQ(ids, (std::vector<std::string>{"wgmma", "warp-specialized", "persistent", "wgmma-split-k"}));
+  EXPECT_EQ(ids, (std::vector<std::string>{"warp-specialized", "persistent", "wgmma-split-k"}));
   EXPECT_TRUE(dispatch_choices(*find_stage_desc("persistent")).empty());
 }
 
@@ -170,24 +175,24 @@ TEST(LaunchFacts, TheCliPrintsThePickedLaunch) {
     EXPECT_EQ(j["launched"]["id"], "wgmma-split-k");
     EXPECT_EQ(j["tile"], nlohmann::json::array({64, 128, 64}));
     EXPECT_EQ(j["threads"], 128);
-    EXPECT_EQ(j["split_k"], 5);
-    EXPECT_EQ(j["blocks"], 320);
+    EXPECT_EQ(j["split_k"], 4);
+    EXPECT_EQ(j["blocks"], 256);
     EXPECT_EQ(j["facts"], launch_facts(*find_stage_desc("auto"), {16, 8192, 8192}, h200())->line);
   }
-  auto r = test::run_gemmlab({"sim", "schedule", "--stage", "auto", "--device", "h200", "--problem", "64,28672,8192"});
+  auto r = test::run_gemmlab({"sim", "schedule", "--stage", "auto", "--device", "h200", "--problem", "2048,2048,2048"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto j = nlohmann::json::parse(r.out)["stage"];
   EXPECT_EQ(j["launched"]["id"], "warp-specialized");
   EXPECT_EQ(j["threads"], 384);
   EXPECT_EQ(j["smem"], find_stage_desc("warp-specialized")->smem);
-  EXPECT_EQ(j["blocks"], 112);
+  EXPECT_EQ(j["blocks"], 128);
   // `sim dispatch` prints the same facts beside the rule's sentence.
   r = test::run_gemmlab({"sim", "dispatch", "--device", "h200", "--problem", "16,8192,8192"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto d = nlohmann::json::parse(r.out)["auto_stage"];
   EXPECT_EQ(d["stage"], "wgmma-split-k");
   EXPECT_EQ(d["launch"]["tile"], nlohmann::json::array({64, 128, 64}));
-  EXPECT_EQ(d["launch"]["split_k"], 5);
+  EXPECT_EQ(d["launch"]["split_k"], 4);
   EXPECT_EQ(d["launch"]["facts"], launch_facts(*find_stage_desc("auto"), {16, 8192, 8192}, h200())->line);
   // Another stage is its own launch: no "launched".
   r = test::run_gemmlab({"sim", "schedule", "--stage", "wgmma", "--device", "h200", "--problem", "128,8192,8192"});
@@ -202,8 +207,9 @@ TEST(LaunchFacts, TheSweepLineHasTheSameSlices) {
   ASSERT_TRUE(thin.ok()) << thin.error();
   ASSERT_NE(thin->launched, nullptr);
   EXPECT_STREQ(thin->launched->id, "wgmma-split-k");
-  EXPECT_EQ(thin->split_k, 5);
+  EXPECT_EQ(thin->split_k, 4);
   EXPECT_EQ(thin->tile_m, 64);
   EXPECT_EQ(sweep_launch(a, {1024, 1024, 1024}, h200())->split_k, 1);  // 16 k-tiles: one slice
-  EXPECT_EQ(sweep_launch(a, {64, 28672, 8192}, h200())->split_k, 1);   // stage 17 never splits
+  EXPECT_EQ(sweep_launch(a, {512, 512, 16384}, h200())->split_k, 8);   // 32 tiles x 8: one wave
+  EXPECT_EQ(sweep_launch(a, {2048, 2048, 2048}, h200())->split_k, 1);  // stage 17 never splits
 }

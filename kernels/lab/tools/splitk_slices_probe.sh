@@ -3,8 +3,10 @@
 # the dispatcher runs it or might, each timed in turns with cuBLAS fp16, to find which slice count
 # wins per shape (the dispatcher's rule is then written from the table, not from a guess).
 #   OUT=out SLICES="1 2 4" bash kernels/lab/tools/splitk_slices_probe.sh
-# GEMMLAB_LAB_SLICES (read by 19b's launch in this lab build only) forces the count;
-# GEMMLAB_LAB_UNFUSED=1 runs the separate reduction kernel instead of the in-kernel one.
+# GEMMLAB_LAB_SLICES forced the count and GEMMLAB_LAB_UNFUSED=1 chose the separate reduction over
+# an in-kernel one (the tile's last block adding the slices); both lived in 19b's launch only for
+# this probe and were removed with the in-kernel reduction once it lost (results:
+# kernels/lab/results/shapes/splitk-slices-probe.json). To rerun, add such an override back.
 # In OUT: device.txt, log.txt, slices.json ({"fused"|"unfused": {slices: {shape: ratio}}}).
 set -uo pipefail
 OUT=${OUT:-/tmp/out}

@@ -251,6 +251,22 @@ GL_HD constexpr int split_k_parallel_slices(long long tiles, long long slots, in
 }
 // 512x512x16384 in 128x128x8 tiles on 132 SMs x 2: 16 tiles, 264 slots -> 17 slices.
 static_assert(split_k_parallel_slices(16, 264, 16384, 8) == 17);
+
+// How many k slices stage 19b (wgmma split-k) launches: as many as fit one wave of blocks, so that
+// no block waits for a second wave (rounded down where stage 13a rounds up), each slice still at
+// least 16 k tiles; 1 when the tiles fill a wave. The H200 probe (kernels/lab/results/shapes/
+// splitk-slices-probe.json, % of cuBLAS) at 16x8192x8192: 4 slices 88.6, 5 slices 80.7.
+GL_HD constexpr int split_k_wave_slices(long long tiles, long long slots, int problem_k, int tile_k) {
+  if (slots <= 0 || tiles <= 0 || tiles >= slots) return 1;
+  const long long fit = slots / tiles;
+  const long long most = problem_k / (16 * tile_k) > 1 ? problem_k / (16 * tile_k) : 1;
+  return int(fit < most ? fit : most);
+}
+static_assert(split_k_wave_slices(64, 264, 8192, 64) == 4);     // 16x8192x8192 in 64 x 128: 256 blocks
+static_assert(split_k_wave_slices(128, 264, 8192, 64) == 2);    // 128x8192x8192: 256 blocks
+static_assert(split_k_wave_slices(32, 264, 16384, 64) == 8);    // 512x512x16384: 256 blocks
+static_assert(split_k_wave_slices(128, 264, 1024, 64) == 1);    // 1024^3: 16 k tiles, not split
+static_assert(split_k_wave_slices(224, 264, 8192, 64) == 1);    // 64x28672x8192: 224 blocks
 static_assert(split_k_parallel_slices(1024, 264, 4096, 8) == 1);
 
 static_assert(split_k_serial_range(3, 1000, 32, 4) == KRange{768, 1000});

@@ -5,11 +5,10 @@
 // A Dispatch row (`auto`) has no launch of its own (its registry row holds one of its picks'
 // facts): its facts are those of the stage its rule picks at this problem, named as such.
 //   auto, 16 x 8192 x 8192, H200: "19c dispatcher -> 19b wgmma split-K: tile 64 x 128, K split into
-//     5 slices: 320 blocks" (64 tiles x 5 slices; 256 threads, 2 blocks per SM)
-//   auto, 64 x 28672 x 8192: "19c dispatcher -> 17 warp specialization: tile 128 x 256, 112 blocks,
-//     one per tile"
-//   auto, 512 x 512 x 16384: "19c dispatcher -> 19a persistent blocks: tile 128 x 256, 132 resident
-//     blocks in clusters of 2 take the tiles, the last round's K split into 128 pieces"
+//     4 slices: 256 blocks" (64 tiles x 4 slices; 128 threads, 2 blocks per SM: 264 slots)
+//   auto, 2048^3: "19c dispatcher -> 17 warp specialization: tile 128 x 256, 128 blocks, one per tile"
+//   persistent, 512 x 512 x 16384: "19a persistent blocks: tile 128 x 256, 132 resident blocks in
+//     clusters of 2 take the tiles, the last round's K split into 128 pieces"
 #pragma once
 #include <string>
 #include <vector>
@@ -45,7 +44,7 @@ LaunchFacts launch_facts(const StageDesc& stage, const LaunchPlan& plan);
 Expected<LaunchFacts> launch_facts(const StageDesc& stage, GemmCoord problem, const DeviceDesc& device);
 // Every template of LaunchFacts::format (for the UI catalogue's test).
 std::vector<const char*> launch_facts_formats();
-// The rows a Dispatch row may run, in registry order (16, 17, 19a, 19b for `auto`); empty for
+// The rows a Dispatch row may run, in registry order (17, 19a, 19b for `auto`); empty for
 // any other row.
 std::vector<const StageDesc*> dispatch_choices(const StageDesc& stage);
 

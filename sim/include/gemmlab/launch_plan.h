@@ -25,6 +25,7 @@ struct LaunchSpec {
   OrderSpec order;
   Partition partition = Partition::None;
   int split_k = 0;                    // slices; 0 with SplitKParallel: the kernel's own choice
+  SliceRule slice_rule = SliceRule::FillSlots;  // the kernel's own choice: which rule (raster.h)
   CostModel cost;
   L2ReplayOptions l2;                 // element sizes, layouts, co-residency, global loads, multicast
   // > 0: the persistent stage. Its tile scheduler (persistent_schedule.h: clusters of this many

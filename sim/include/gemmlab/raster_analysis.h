@@ -24,6 +24,9 @@ Expected<OrderSpec> parse_order(const std::string& text);
 std::string order_name(const OrderSpec& o);
 
 enum class Partition { None, SplitKSerial, SplitKParallel, StreamK };
+// How a split-k stage picks its slice count (gemmlab/raster.h): enough blocks to fill every slot
+// (split_k_parallel_slices, stage 13a) or as many as fit one wave (split_k_wave_slices, stage 19b).
+enum class SliceRule { FillSlots, OneWave };
 
 struct PlanRequest {
   GemmCoord problem;           // M, N, K

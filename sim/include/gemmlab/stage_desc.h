@@ -236,6 +236,7 @@ struct StageDesc {
   OrderKind raster = OrderKind::Launch;
   int raster_param = 1;
   Partition partition = Partition::None;
+  SliceRule slice_rule = SliceRule::FillSlots;  // split-k only
   Coresidency coresident = Coresidency::Even;
   MathOp math = MathOp::Ffma;
   SmemMix smem_mix = SmemMix::Unmodelled;
@@ -335,10 +336,9 @@ inline const StageDesc* find_stage_desc(std::string_view id) {
 
 // The stage whose launch the `auto` stage runs for a pick of gemmlab/auto_dispatch.h's rule.
 inline const StageDesc& stage_of_auto_launch(AutoLaunch l) {
-  const char* id = l == AutoLaunch::Wgmma            ? "wgmma"
-                   : l == AutoLaunch::WarpSpecialized ? "warp-specialized"
-                   : l == AutoLaunch::SplitK          ? "wgmma-split-k"
-                                                      : "persistent";
+  const char* id = l == AutoLaunch::WarpSpecialized ? "warp-specialized"
+                   : l == AutoLaunch::SplitK        ? "wgmma-split-k"
+                                                    : "persistent";
   return kStageTable[static_cast<size_t>(stage_index(id))];
 }
 // The stage a Dispatch stage runs at this problem on `sms` SMs; any other stage itself.

@@ -2,10 +2,11 @@
 // tiles still fill the GPU. A decode step (M = 16 .. 128) or a small square gives stage 16's
 // 128 x 128 tiles a few dozen blocks for 132 SMs. Here a tile is 64 rows (one warpgroup, which
 // also issues the TMA), and K is cut into slices as stage 13a cuts it (grid tiles_m x tiles_n x
-// slices, gemmlab/raster.h split_k_parallel_slices / _range): each block runs stage 16's pipeline
-// over its slice and writes a partial tile to the workspace, and a second kernel adds the slices
-// in order (stages/split_k_reduce.cuh: the same C every run). One slice, no workspace, where the
-// tiles fill the GPU. The dispatcher (19c) runs it where its rule says (gemmlab/auto_dispatch.h).
+// slices, gemmlab/raster.h split_k_parallel_range), but only as many as fit one wave
+// (split_k_wave_slices: 64 tiles on 264 slots -> 4 slices, 256 blocks; 5 would leave 56 blocks for
+// a second wave). Each block runs stage 16's pipeline over its slice and writes a partial tile to
+// the workspace, and a second kernel adds the slices in order (stages/split_k_reduce.cuh: the
+// same C every run). One slice, no workspace, where the tiles fill the GPU. The dispatcher (19c) runs it where its rule says (gemmlab/auto_dispatch.h).
 // K % 8 == 0; any M and N.
 // Run: gemmlab bench --stages wgmma,wgmma-split-k --sizes 16x8192x8192,512x512x16384 --check
 #include "stages/hopper/hopper_launch.cuh"
@@ -13,75 +14,14 @@
 #include "gemmlab/raster.h"
 #include "stages/split_k_reduce.cuh"
 
-#include <algorithm>
-#include <atomic>
-#include <cstdlib>
-#include <random>
-#include <type_traits>
-
 namespace gemmlab::kernels {
 namespace hopper {
 
-// One word per output tile: (launch epoch << 6) | blocks of the tile done. A word left by an
-// earlier launch (or poison) holds another epoch and counts as 0, so it needs no reset.
-inline constexpr unsigned kArrivalBits = 6, kMaxFusedSlices = (1u << kArrivalBits) - 1;  // 63
-__device__ __forceinline__ bool arrive_last(unsigned* word, unsigned epoch, int slices) {
-  unsigned seen = *reinterpret_cast<volatile unsigned*>(word), want = 0;
-  for (;;) {
-    want = (seen >> kArrivalBits) == epoch ? seen + 1 : (epoch << kArrivalBits) | 1u;
-    const unsigned before = atomicCAS(word, seen, want);
-    if (before == seen) break;
-    seen = before;
-  }
-  return (want & kMaxFusedSlices) == unsigned(slices);
-}
-
-// The tile's last block adds the slices in order 0, 1, ... from the workspace (its own too, just
-// written): the same sum as split_k_reduce_kernel whichever block is last. Each thread takes
-// kBatch groups of V rows of one column at a time, so kBatch loads are in flight per slice; V = 4
-// (16-byte loads) where every column of the tile starts 16-byte aligned.
-template <class Shape, int V>
-__device__ __forceinline__ void add_slices(const float* partials, float* C, int M, int N, int m0, int n0,
-                                           int slices, float alpha, float beta) {
-  using Vec = std::conditional_t<V == 4, float4, float>;
-  constexpr int kBatch = 8;
-  const size_t plane = size_t(M) * size_t(N);
-  const int rows = min(Shape::kTileM, M - m0), per_col = rows / V, groups = per_col * min(Shape::kTileN, N - n0);
-#pragma unroll 1
-  for (int g0 = 0; g0 < groups; g0 += kBatch * Shape::kThreads) {
-    size_t at[kBatch];
-    float sum[kBatch][V] = {};
-#pragma unroll
-    for (int u = 0; u < kBatch; ++u) {
-      const int g = min(g0 + u * Shape::kThreads + int(threadIdx.x), groups - 1);  // a repeat past the end
-      at[u] = size_t(n0 + g / per_col) * size_t(M) + size_t(m0 + (g % per_col) * V);
-    }
-#pragma unroll 1
-    for (int s = 0; s < slices; ++s)
-#pragma unroll
-      for (int u = 0; u < kBatch; ++u) {
-        const Vec v = __ldcg(reinterpret_cast<const Vec*>(partials + size_t(s) * plane + at[u]));
-        const float* f = reinterpret_cast<const float*>(&v);
-#pragma unroll
-        for (int j = 0; j < V; ++j) sum[u][j] += f[j];
-      }
-#pragma unroll
-    for (int u = 0; u < kBatch; ++u) {
-      if (g0 + u * Shape::kThreads + int(threadIdx.x) >= groups) break;
-#pragma unroll
-      for (int j = 0; j < V; ++j) {
-        float* c = C + at[u] + j;
-        *c = alpha * sum[u][j] + (beta != 0.f ? beta * *c : 0.f);
-      }
-    }
-  }
-}
-
+// Stage 16's k-tile loop (wgmma_mainloop.cuh) over k-tiles [t_begin, t_end) of the block's slice.
 template <class Shape>
 __global__ void __launch_bounds__(Shape::kThreads, 1)
     split_k_wgmma_kernel(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b,
-                         float* C, float* partials, unsigned* arrivals, unsigned epoch, int M, int N, int K,
-                         float alpha, float beta, int slices) {
+                         float* C, float* partials, int M, int N, int K, float alpha, float beta, int slices) {
 #if GEMMLAB_SM90A
   static_assert(!Shape::kProducer && Shape::kConsumers == 1, "one warpgroup computes; its thread 0 also copies");
   extern __shared__ __align__(16) unsigned char smem_raw[];
@@ -123,20 +63,6 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
   else
     store_accumulators<Shape>(d, partials + size_t(blockIdx.z) * size_t(M) * size_t(N), M, N, m0, n0, threadIdx.x,
                               1.f, 0.f);
-  if (slices == 1 || arrivals == nullptr) return;
-  // The partial is out (fence: before the count says so); the tile's last block adds them up.
-  __shared__ int last;
-  __threadfence();
-  __syncthreads();
-  if (threadIdx.x == 0) last = arrive_last(&arrivals[blockIdx.y * gridDim.x + blockIdx.x], epoch, slices);
-  __syncthreads();
-  if (!last) return;
-  __threadfence();
-  const bool vec4 = M % 4 == 0 && reinterpret_cast<uintptr_t>(C) % 16 == 0 && reinterpret_cast<uintptr_t>(partials) % 16 == 0;
-  if (vec4)
-    add_slices<Shape, 4>(partials, C, M, N, m0, n0, slices, alpha, beta);
-  else
-    add_slices<Shape, 1>(partials, C, M, N, m0, n0, slices, alpha, beta);
 #endif
 }
 
@@ -158,10 +84,8 @@ int device_slots() {  // SMs x resident blocks of the main kernel
 }
 
 int slices_for(int m, int n, int k) {
-  if (const char* lab = std::getenv("GEMMLAB_LAB_SLICES"); lab && *lab)
-    return std::max(1, std::min(std::atoi(lab), std::min(int(hopper::kMaxFusedSlices), fp16::tiles_of(k, Shape::kTileK))));
   const long long tiles = 1ll * fp16::tiles_of(m, Shape::kTileM) * fp16::tiles_of(n, Shape::kTileN);
-  return split_k_parallel_slices(tiles, device_slots(), k, Shape::kTileK);  // 16x8192x8192: 64 tiles -> 5
+  return split_k_wave_slices(tiles, device_slots(), k, Shape::kTileK);  // 16x8192x8192: 64 tiles -> 4
 }
 
 const char* check_split_k(int m, int n, int k) {
@@ -170,11 +94,9 @@ const char* check_split_k(int m, int n, int k) {
   if (fp16::tiles_of(n, Shape::kTileN) > 65535) return "wgmma split-k: N must be at most 8388480 (grid.y limit)";
   return nullptr;
 }
-size_t arrivals_offset(int m, int n, int slices) { return size_t(slices) * size_t(m) * size_t(n) * sizeof(float); }
 size_t workspace(int m, int n, int k) {
   const int slices = slices_for(m, n, k);
-  const size_t tiles = size_t(fp16::tiles_of(m, Shape::kTileM)) * size_t(fp16::tiles_of(n, Shape::kTileN));
-  return slices > 1 ? arrivals_offset(m, n, slices) + tiles * sizeof(unsigned) : 0;
+  return slices > 1 ? size_t(slices) * size_t(m) * size_t(n) * sizeof(float) : 0;
 }
 
 cudaError_t run_split_k(const GemmArgs& a) {
@@ -189,15 +111,9 @@ cudaError_t run_split_k(const GemmArgs& a) {
   if (const cudaError_t e = hopper::encode_maps<Shape>(a, &map_a, &map_b); e != cudaSuccess) return e;
   float* partials = static_cast<float*>(a.workspace);
   const dim3 grid(fp16::tiles_of(a.m, Shape::kTileM), fp16::tiles_of(a.n, Shape::kTileN), slices);
-  static std::atomic<unsigned> next_epoch{std::random_device{}()};  // a stale word's epoch never matches
-  const bool fused = std::getenv("GEMMLAB_LAB_UNFUSED") == nullptr;
-  unsigned* arrivals = slices > 1 && fused ? reinterpret_cast<unsigned*>(static_cast<char*>(a.workspace) +
-                                                                        arrivals_offset(a.m, a.n, slices))
-                                           : nullptr;
   hopper::split_k_wgmma_kernel<Shape><<<grid, Shape::kThreads, Shape::kSmemBytes, a.stream>>>(
-      map_a, map_b, a.C, partials, arrivals, next_epoch++ & ((1u << (32 - hopper::kArrivalBits)) - 1), a.m, a.n,
-      a.k, a.alpha, a.beta, slices);
-  if (const cudaError_t e = cudaGetLastError(); e != cudaSuccess || slices == 1 || fused) return e;
+      map_a, map_b, a.C, partials, a.m, a.n, a.k, a.alpha, a.beta, slices);
+  if (const cudaError_t e = cudaGetLastError(); e != cudaSuccess || slices == 1) return e;
   return reduce_split_k(a.m, a.n, slices, a.alpha, a.beta, partials, a.C, a.stream);
 }
 

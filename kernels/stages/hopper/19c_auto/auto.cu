@@ -1,9 +1,9 @@
 // Stage 19c (`auto`), lesson 19-persistent (sm_90a). Adds over stage 19a: no kernel of its own, a
-// choice. Per problem it runs the launch of stage 16 (wgmma, 128 x 128 tiles), 17 (warp-specialized,
-// 128 x 256), 19a (persistent) or 19b (split-K on 64-row tiles) that gemmlab/auto_dispatch.h's rule picks from the tiles each
-// would make against this GPU's SMs; the stages' own launch functions run it, so there is nothing
-// here to keep in step with them. Its checks and workspace are the chosen stage's.
-// Run: gemmlab bench --stages wgmma,persistent,auto --sizes 16x8192x8192,64x28672x8192,1024
+// choice. Per problem it runs the launch of stage 17 (warp-specialized, 128 x 256 tiles), 19a
+// (persistent) or 19b (split-K on 64-row tiles) that gemmlab/auto_dispatch.h's rule picks from the
+// tiles each would make against this GPU's SMs; the stages' own launch functions run it, so there
+// is nothing here to keep in step with them. Its checks and workspace are the chosen stage's.
+// Run: gemmlab bench --stages wgmma-split-k,persistent,auto --sizes 16x8192x8192,64x28672x8192,1024
 #include "gemmlab/auto_dispatch.h"
 #include "stage_api.h"
 
@@ -18,7 +18,6 @@ StageLaunch (*picked(int m, int n, int k))() {
     return nullptr;
   if (m < 1 || n < 1 || k < 1) return launch_persistent;  // its check names the bad size
   switch (pick_auto_launch(m, n, k, sms).launch) {
-    case AutoLaunch::Wgmma: return launch_wgmma;
     case AutoLaunch::WarpSpecialized: return launch_warp_specialized;
     case AutoLaunch::Persistent: return launch_persistent;
     case AutoLaunch::SplitK: return launch_wgmma_split_k;
