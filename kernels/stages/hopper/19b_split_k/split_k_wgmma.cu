@@ -6,7 +6,8 @@
 // (split_k_wave_slices: 64 tiles on 264 slots -> 4 slices, 256 blocks; 5 would leave 56 blocks for
 // a second wave). Each block runs stage 16's pipeline over its slice and writes a partial tile to
 // the workspace, and a second kernel adds the slices in order (stages/split_k_reduce.cuh: the
-// same C every run). One slice, no workspace, where the tiles fill the GPU. The dispatcher (19c) runs it where its rule says (gemmlab/auto_dispatch.h).
+// same C every run), launched as a programmatic dependent so that it starts as this one ends.
+// One slice, no workspace, where the tiles fill the GPU. The dispatcher (19c) runs it where its rule says (gemmlab/auto_dispatch.h).
 // K % 8 == 0; any M and N.
 // Run: gemmlab bench --stages wgmma,wgmma-split-k --sizes 16x8192x8192,512x512x16384 --check
 #include "stages/hopper/hopper_launch.cuh"
@@ -32,6 +33,8 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
   const int t_begin = range.begin / Shape::kTileK, tiles_k = fp16::tiles_of(range.end, Shape::kTileK) - t_begin;
 
   if (threadIdx.x == 0) start_pipeline(&map_a, &map_b, full, nullptr, Shape::kStages, 0);
+  // The reduction kernel may be placed now: its blocks wait for this grid's end (split_k_reduce.cuh).
+  asm volatile("griddepcontrol.launch_dependents;");
   __syncthreads();
   const uint32_t tiles_address = smem_u32(tiles);
   auto issue_tile = [&](int i) {  // thread 0 only; i counts the slice's k-tiles
@@ -114,7 +117,7 @@ cudaError_t run_split_k(const GemmArgs& a) {
   hopper::split_k_wgmma_kernel<Shape><<<grid, Shape::kThreads, Shape::kSmemBytes, a.stream>>>(
       map_a, map_b, a.C, partials, a.m, a.n, a.k, a.alpha, a.beta, slices);
   if (const cudaError_t e = cudaGetLastError(); e != cudaSuccess || slices == 1) return e;
-  return reduce_split_k(a.m, a.n, slices, a.alpha, a.beta, partials, a.C, a.stream);
+  return reduce_split_k(a.m, a.n, slices, a.alpha, a.beta, partials, a.C, a.stream, /*overlap=*/true);
 }
 
 }  // namespace
