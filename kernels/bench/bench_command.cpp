@@ -179,7 +179,7 @@ Options parse(int argc, char** argv, int first) {
 // The registry's number ("9", "13b", "20a": gemmlab/stage_desc.h derives it), "-" for none.
 std::string stage_number(const StageDesc& s) { return *s.number ? std::string(s.number) : "-"; }
 
-// The dispatcher's picks, "17,19a,19b" (gemmlab/launch_facts.h); "" for any other stage.
+// The dispatcher's picks, "17,19a,19b,19d" (gemmlab/launch_facts.h); "" for any other stage.
 std::string per_shape(const StageDesc& s) {
   std::string out;
   for (const StageDesc* c : dispatch_choices(s)) out += (out.empty() ? "" : ",") + stage_number(*c);

@@ -41,8 +41,8 @@ const Expect kSweep[] = {
   {{2048, 2048, 2048},  "warp-specialized", 128, 256, 384, 1, 16 * 8,   128, 0},  // a block per tile
   // 16 k-tiles, too short to cut: one slice.
   {{1024, 1024, 1024},  "wgmma-split-k",    64,  128, 128, 1, 16 * 8,   128, 0},
-  // 128 tiles on 264 slots (2 blocks per SM): 2 slices fit one wave.
-  {{128, 8192, 8192},   "wgmma-split-k",    64,  128, 128, 2, 2 * 64,   256, 0},
+  // 19d: 64 tiles of 128 x 128 on 264 slots (2 blocks per SM): 4 slices fit one wave.
+  {{128, 8192, 8192},   "wgmma-split-k-128", 128, 128, 256, 4, 1 * 64,  256, 0},
   {{64, 28672, 8192},   "wgmma-split-k",    64,  128, 128, 1, 1 * 224,  224, 0},
   // 64 tiles -> 4 slices (split_k_wave_slices; 5 would need a second wave) -> 256 blocks.
   {{16, 8192, 8192},    "wgmma-split-k",    64,  128, 128, 4, 1 * 64,   256, 0},
@@ -159,7 +159,7 @@ TEST(LaunchFacts, FromThePlanDrawn) {
 TEST(LaunchFacts, TheDispatchersChoicesAreTheRulesStages) {
   std::vector<std::string> ids;
   for (const StageDesc* s : dispatch_choices(*find_stage_desc("auto"))) ids.push_back(s->id);
-  EXPECT_EQ(ids, (std::vector<std::string>{"warp-specialized", "persistent", "wgmma-split-k"}));
+  EXPECT_EQ(ids, (std::vector<std::string>{"warp-specialized", "persistent", "wgmma-split-k", "wgmma-split-k-128"}));
   EXPECT_TRUE(dispatch_choices(*find_stage_desc("persistent")).empty());
 }
 

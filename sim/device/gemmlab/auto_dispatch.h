@@ -6,13 +6,14 @@
 //   k     k-tiles of 64.
 // 1. big >= sms, a full wave of big tiles or more -> persistent: its scheduler evens out the last
 //    round, its clusters share B (4096 x 8192 x 8192: 101.7%; stage 17 96.7%)
-// 2. M <= 128, one row of 128-row tiles: the work is reading B -> wgmma-split-k: 64-row tiles, K
-//    cut into as many slices as fill one wave (16 x 8192 x 8192: 4 slices 88.6%, persistent
-//    61.8%; 128 x 8192 x 8192: 2 slices 83.3%, stage 16 77.6%; 64 x 28672 x 8192: 224 tiles, one
-//    slice 106.4%, stage 17 97.5%)
-// 3. big >= 4/5 of sms, one wave that nearly fills the GPU -> warp-specialized: one block per
+// 2. M <= 64, one row of 64-row tiles: the work is reading B -> wgmma-split-k: 64-row tiles, K
+//    cut into as many slices as fill one wave (16 x 8192 x 8192: 4 slices 90.1-91.1%, persistent
+//    61.8%; 64 x 28672 x 8192: 224 tiles, one slice 97.2-99.9%, stage 17 94.0-94.4%)
+// 3. M <= 128, one row of 128-row tiles -> wgmma-split-k-128: the same with 128-row tiles, whose
+//    two warpgroups share each B box (128 x 8192 x 8192: 19b's two 64-row tiles 85.4-86.6%)
+// 4. big >= 4/5 of sms, one wave that nearly fills the GPU -> warp-specialized: one block per
 //    tile, no round to even out (2048^3: 97.7%; stage 19b 89.3%)
-// 4. otherwise, fewer big tiles than a wave -> wgmma-split-k: twice the blocks in 64-row tiles, K
+// 5. otherwise, fewer big tiles than a wave -> wgmma-split-k: twice the blocks in 64-row tiles, K
 //    cut to fill one wave where each slice keeps 16 k-tiles (512 x 512 x 16384: 8 slices 87.0%,
 //    persistent's stream-k 81.0%; 1024^3: one slice 84.4%, stage 16 78.1%)
 // The sentence the app and `gemmlab sim dispatch` show is gemmlab/dispatch.h's; the stage each
@@ -23,11 +24,12 @@
 
 namespace gemmlab {
 
-enum class AutoLaunch { WarpSpecialized, Persistent, SplitK };
+enum class AutoLaunch { WarpSpecialized, Persistent, SplitK, SplitK128 };
 // Which clause of the rule decided (the numbers above).
-enum class AutoRule { FullWaves, ThinRows, OneWave, FewTiles };
+enum class AutoRule { FullWaves, ThinRows, OneRow, OneWave, FewTiles };
 
-inline constexpr int kAutoThinRows = 128;  // one row of 128-row tiles
+inline constexpr int kAutoThinRows = 64;   // one row of 64-row tiles
+inline constexpr int kAutoOneRow = 128;    // one row of 128-row tiles
 
 struct AutoPick {
   AutoLaunch launch = AutoLaunch::Persistent;
@@ -54,6 +56,8 @@ GL_HD constexpr AutoPick pick_auto_launch(int m, int n, int k, int sms) {
     p.launch = AutoLaunch::Persistent, p.rule = AutoRule::FullWaves;
   } else if (m <= kAutoThinRows) {
     p.launch = AutoLaunch::SplitK, p.rule = AutoRule::ThinRows;
+  } else if (m <= kAutoOneRow) {
+    p.launch = AutoLaunch::SplitK128, p.rule = AutoRule::OneRow;
   } else if (5 * p.big_tiles >= 4ll * sms) {
     p.launch = AutoLaunch::WarpSpecialized, p.rule = AutoRule::OneWave;
   } else {
@@ -68,7 +72,7 @@ static_assert(kernels::hopper::PersistentStage::Shape::kTileM == kernels::hopper
 // The sweep's classes on 132 SMs (the H200), one per clause.
 static_assert(pick_auto_launch(4096, 8192, 8192, 132).rule == AutoRule::FullWaves);     // 1024 big tiles
 static_assert(pick_auto_launch(64, 28672, 8192, 132).rule == AutoRule::ThinRows);       // M = 64
-static_assert(pick_auto_launch(128, 8192, 8192, 132).rule == AutoRule::ThinRows);       // M = 128
+static_assert(pick_auto_launch(128, 8192, 8192, 132).rule == AutoRule::OneRow);         // M = 128
 static_assert(pick_auto_launch(2048, 2048, 2048, 132).rule == AutoRule::OneWave);       // 128 big tiles
 static_assert(pick_auto_launch(512, 512, 16384, 132).rule == AutoRule::FewTiles);       // 8 big tiles
 static_assert(pick_auto_launch(1024, 1024, 1024, 132).rule == AutoRule::FewTiles);      // 32 big tiles

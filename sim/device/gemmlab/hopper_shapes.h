@@ -94,6 +94,14 @@ struct SplitKStage {
 };
 static_assert(SplitKStage::Shape::kThreads == 128 && SplitKStage::Shape::kAccumulators == 64);
 
+// 19d wgmma split-k, 128-row tiles: the same kernel with two warpgroups of 64 rows sharing each B
+// box (M of 65 .. 128 reads B once, not once per 64-row tile), 3 stages of 32 KB (256 threads,
+// 97 KB: two blocks per SM).
+struct SplitK128Stage {
+  using Shape = WgmmaShape<128, 128, 3, false>;
+};
+static_assert(SplitK128Stage::Shape::kThreads == 256 && SplitK128Stage::Shape::kStageBytes == 32768);
+
 // 19 persistent: stage 18's clusters, one block per SM looping over tiles (the same serpentine
 // order over cluster tiles, gemmlab/persistent_schedule.h).
 struct PersistentStage {

@@ -338,6 +338,7 @@ inline const StageDesc* find_stage_desc(std::string_view id) {
 inline const StageDesc& stage_of_auto_launch(AutoLaunch l) {
   const char* id = l == AutoLaunch::WarpSpecialized ? "warp-specialized"
                    : l == AutoLaunch::SplitK        ? "wgmma-split-k"
+                   : l == AutoLaunch::SplitK128     ? "wgmma-split-k-128"
                                                     : "persistent";
   return kStageTable[static_cast<size_t>(stage_index(id))];
 }
