@@ -15,8 +15,8 @@ constexpr const char* kFormats[] = {
     "share B",
     "M = %s: one row of tiles with %s of its %s rows used, so the work is reading B -> %s: %s tiles, K cut into "
     "as many slices as fill one wave",
-    "M = %s: one row of 128-row tiles -> %s: %s tiles whose two warpgroups share each B box, K cut into as many "
-    "slices as fill one wave",
+    "M = %s: %s tiles of %s would not fit one wave of %s blocks (%s per SM), %s tiles of %s do -> %s: two "
+    "warpgroups share each B box",
     "M = %s: one wave of %s tiles of %s fills %s of the %s SMs -> %s: one block per tile, no round to even out, no "
     "cluster partner idle",
     "M = %s: %s tiles of %s would fill %s of the %s SMs -> %s: %s tiles, twice the blocks, and K (%s k-tiles) cut "
@@ -42,7 +42,9 @@ std::vector<std::string> sentence_args(const AutoDispatch& d) {
       return {m, num(p.big_tiles), big, sms, times, stage};
     }
     case AutoRule::ThinRows: return {m, m, num(p.big_m), stage, small};
-    case AutoRule::OneRow: return {m, stage, tile(d.stage->tile_m, d.stage->tile_n)};
+    case AutoRule::OneRow:
+      return {m, num(p.small_tiles), small, num(1ll * kSplitKBlocksPerSm * d.sms), num(kSplitKBlocksPerSm),
+              num(p.row_tiles), tile(d.stage->tile_m, d.stage->tile_n), stage};
     case AutoRule::OneWave: return {m, num(p.big_tiles), big, share(p.big_tiles, d.sms), sms, stage};
     case AutoRule::FewTiles:
       return {m, num(p.big_tiles), big, share(p.big_tiles, d.sms), sms, stage, small, num(p.k_tiles)};

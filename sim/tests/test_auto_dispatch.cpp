@@ -31,8 +31,12 @@ const Expect kTable[] = {
   {{8192, 1024, 8192},  AutoRule::FullWaves,  "persistent",       64 * 4,   128 * 8, 128},  // 256 >= 132
   {{2048, 2048, 2048},  AutoRule::OneWave,    "warp-specialized", 16 * 8,   32 * 16, 32},   // 128 >= 105.6
   {{64, 28672, 8192},   AutoRule::ThinRows,   "wgmma-split-k",    112,      224, 128},      // M = 64 <= 128
-  {{128, 8192, 8192},   AutoRule::OneRow,     "wgmma-split-k-128", 32,      2 * 64, 128},   // M = 128
-  {{65, 8192, 8192},    AutoRule::OneRow,     "wgmma-split-k-128", 32,      2 * 64, 128},   // M = 65
+  {{128, 8192, 8192},   AutoRule::ThinRows,   "wgmma-split-k",    32,       2 * 64, 128},   // 128 <= 264 slots
+  // 448 tiles of 64 x 128 > 264 slots, 224 of 128 x 128 fit. At M <= 64 the tiles are the same:
+  // 19b (and past 264 of them the big tiles fill the SMs).
+  {{128, 28672, 8192},  AutoRule::OneRow,     "wgmma-split-k-128", 112,     2 * 224, 128},
+  {{65, 28672, 8192},   AutoRule::OneRow,     "wgmma-split-k-128", 112,     2 * 224, 128},
+  {{64, 30720, 8192},   AutoRule::ThinRows,   "wgmma-split-k",    120,      240, 128},
   {{16, 8192, 8192},    AutoRule::ThinRows,   "wgmma-split-k",    32,       64, 128},       // M = 16
   {{512, 512, 16384},   AutoRule::FewTiles,   "wgmma-split-k",    4 * 2,    8 * 4, 256},    // 8 < 105.6
   {{1024, 1024, 1024},  AutoRule::FewTiles,   "wgmma-split-k",    8 * 4,    16 * 8, 16},    // 32 < 105.6
@@ -88,9 +92,9 @@ TEST(AutoDispatch, TheSentenceNamesTheFactsAndTheStage) {
             "M = 512: 8 tiles of 128 x 256 would fill 6% of the 132 SMs -> 19b wgmma split-K: 64 x 128 tiles, twice "
             "the blocks, and K (256 k-tiles) cut into slices that fill one wave where each keeps 16 k-tiles");
   EXPECT_EQ(fill_sentence("%s of %s, 50%%", {"a", "b"}), "a of b, 50%");
-  EXPECT_EQ(dispatch_auto({128, 8192, 8192}, h200())->explanation,
-            "M = 128: one row of 128-row tiles -> 19d wgmma split-K, 128-row tiles: 128 x 128 tiles whose two "
-            "warpgroups share each B box, K cut into as many slices as fill one wave");
+  EXPECT_EQ(dispatch_auto({128, 28672, 8192}, h200())->explanation,
+            "M = 128: 448 tiles of 64 x 128 would not fit one wave of 264 blocks (2 per SM), 224 tiles of 128 x 128 "
+            "do -> 19d wgmma split-K, 128-row tiles: two warpgroups share each B box");
   EXPECT_EQ(auto_sentence_formats().size(), 5u);
 }
 
@@ -100,7 +104,7 @@ TEST(AutoDispatch, PlanLaunchRunsTheChosenStagesLaunch) {
   EXPECT_FALSE(stage_launch_spec(a, {16, 8192, 8192}).ok());  // no device: no pick
   for (const auto& [problem, chosen] : {std::pair{GemmCoord{2048, 2048, 2048}, "warp-specialized"},
                                         {GemmCoord{1024, 1024, 1024}, "wgmma-split-k"},
-                                        {GemmCoord{128, 8192, 8192}, "wgmma-split-k-128"},
+                                        {GemmCoord{128, 28672, 8192}, "wgmma-split-k-128"},
                                         {GemmCoord{16, 8192, 8192}, "wgmma-split-k"},
                                         {GemmCoord{4096, 8192, 8192}, "persistent"}}) {
   const auto mine = plan_launch(*stage_launch_spec(a, problem, h200()), h200());
@@ -126,12 +130,17 @@ TEST(AutoDispatch, PlanLaunchRunsTheChosenStagesLaunch) {
   EXPECT_EQ(thin->blocks_per_sm, 2);
   EXPECT_EQ(thin->split_k, 4);
   EXPECT_EQ(thin->plan.blocks.size(), 256u);
-  // 128 x 8192 x 8192: 19d's 64 tiles of 128 x 128, 256 threads, 2 blocks per SM -> 4 slices.
-  const auto row = plan_launch(*stage_launch_spec(a, {128, 8192, 8192}, h200()), h200());
+  // 128 x 28672 x 8192: 19d's 224 tiles of 128 x 128, 256 threads, 2 blocks per SM -> one slice.
+  const auto row = plan_launch(*stage_launch_spec(a, {128, 28672, 8192}, h200()), h200());
   EXPECT_EQ(row->spec.tile, (GemmCoord{128, 128, 64}));
   EXPECT_EQ(row->blocks_per_sm, 2);
-  EXPECT_EQ(row->split_k, 4);
-  EXPECT_EQ(row->plan.blocks.size(), 256u);
+  EXPECT_EQ(row->split_k, 1);
+  EXPECT_EQ(row->plan.blocks.size(), 224u);
+  // 128 x 8192 x 8192 stays with 19b: 128 tiles x 2 slices = 256 blocks.
+  const auto rows2 = plan_launch(*stage_launch_spec(a, {128, 8192, 8192}, h200()), h200());
+  EXPECT_EQ(rows2->spec.tile, (GemmCoord{64, 128, 64}));
+  EXPECT_EQ(rows2->split_k, 2);
+  EXPECT_EQ(rows2->plan.blocks.size(), 256u);
   // 64 x 28672 x 8192: 224 tiles fill 224 of the 264 slots: one slice.
   const auto wide = plan_launch(*stage_launch_spec(a, {64, 28672, 8192}, h200()), h200());
   EXPECT_EQ(wide->split_k, 1);

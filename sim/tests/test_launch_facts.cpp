@@ -41,8 +41,8 @@ const Expect kSweep[] = {
   {{2048, 2048, 2048},  "warp-specialized", 128, 256, 384, 1, 16 * 8,   128, 0},  // a block per tile
   // 16 k-tiles, too short to cut: one slice.
   {{1024, 1024, 1024},  "wgmma-split-k",    64,  128, 128, 1, 16 * 8,   128, 0},
-  // 19d: 64 tiles of 128 x 128 on 264 slots (2 blocks per SM): 4 slices fit one wave.
-  {{128, 8192, 8192},   "wgmma-split-k-128", 128, 128, 256, 4, 1 * 64,  256, 0},
+  // 128 tiles on 264 slots (2 blocks per SM): 2 slices fit one wave.
+  {{128, 8192, 8192},   "wgmma-split-k",    64,  128, 128, 2, 2 * 64,   256, 0},
   {{64, 28672, 8192},   "wgmma-split-k",    64,  128, 128, 1, 1 * 224,  224, 0},
   // 64 tiles -> 4 slices (split_k_wave_slices; 5 would need a second wave) -> 256 blocks.
   {{16, 8192, 8192},    "wgmma-split-k",    64,  128, 128, 4, 1 * 64,   256, 0},
@@ -96,6 +96,8 @@ TEST(LaunchFacts, TheLineNamesTheDispatcherAndItsPick) {
   EXPECT_EQ(launch_facts(a, {4096, 8192, 8192}, h200())->line,
             "19c dispatcher -> 19a persistent blocks: tile 128 x 256, 132 resident blocks in clusters of 2 take "
             "the tiles");
+  EXPECT_EQ(launch_facts(a, {128, 28672, 8192}, h200())->line,
+            "19c dispatcher -> 19d wgmma split-K, 128-row tiles: tile 128 x 128, 224 blocks, one per tile");
   EXPECT_EQ(launch_facts(a, {64, 28672, 8192}, h200())->line,
             "19c dispatcher -> 19b wgmma split-K: tile 64 x 128, 224 blocks, one per tile");
   EXPECT_EQ(launch_facts(a, {512, 512, 16384}, h200())->line,

@@ -6,6 +6,7 @@
 #   CHECK=ids SWEEP=ids  (defaults: fp8-tensor,fp8-block,auto,wgmma-split-k and auto) narrow the
 #   correctness run and the stages benched over the shapes; SKIP_FP8=1 / SKIP_AUTO=1 skip a bench.
 #   CONV=ids benches those conv stages over ResNet-50's layers each round (conv-r.json).
+#   ROWS=ids ROW_SIZES=shapes benches those stages at those shapes each round (rows-r.json).
 # Needs the packages of gpu_deps.sh (installed, or .deps/ from `gpu_deps.sh fetch`).
 # In OUT: device.txt, log.txt (every step's output) and the results JSON of each round.
 set -uo pipefail
@@ -40,6 +41,11 @@ for r in $(seq 1 "$ROUNDS"); do
   if [ -n "${CONV:-}" ]; then
     timeout 200 build-gpu/app/gemmlab bench --conv resnet50 --stages "$CONV" --json "$OUT/conv-$r.json" > /tmp/conv.txt 2>&1
     echo "conv rc=$?"; cat /tmp/conv.txt >> "$OUT/log.txt"; tail -60 /tmp/conv.txt
+  fi
+  if [ -n "${ROWS:-}" ]; then
+    timeout 120 build-gpu/app/gemmlab bench --stages "$ROWS" --sizes "$ROW_SIZES" --budget 1 --json "$OUT/rows-$r.json" \
+      > /tmp/rows.txt 2>&1
+    echo "rows rc=$?"; cat /tmp/rows.txt >> "$OUT/log.txt"; grep -vE "^cublas|^ *$|^\[" /tmp/rows.txt | tail -16
   fi
   [ "${SKIP_AUTO:-}" ] && continue
   timeout 150 build-gpu/app/gemmlab bench --stages "$SWEEP" --sizes "$shapes" --budget 1 \

@@ -6,11 +6,12 @@
 //   k     k-tiles of 64.
 // 1. big >= sms, a full wave of big tiles or more -> persistent: its scheduler evens out the last
 //    round, its clusters share B (4096 x 8192 x 8192: 101.7%; stage 17 96.7%)
-// 2. M <= 64, one row of 64-row tiles: the work is reading B -> wgmma-split-k: 64-row tiles, K
-//    cut into as many slices as fill one wave (16 x 8192 x 8192: 4 slices 90.1-91.1%, persistent
-//    61.8%; 64 x 28672 x 8192: 224 tiles, one slice 97.2-99.9%, stage 17 94.0-94.4%)
-// 3. M <= 128, one row of 128-row tiles -> wgmma-split-k-128: the same with 128-row tiles, whose
-//    two warpgroups share each B box (128 x 8192 x 8192: 19b's two 64-row tiles 85.4-86.6%)
+// 2. M <= 128, one row of 128-row tiles: the work is reading B -> wgmma-split-k: 64-row tiles,
+//    K cut into as many slices as fill one wave (16 x 8192 x 8192: 4 slices 90.1-91.1%,
+//    persistent 61.8%; 128 x 8192 x 8192: 2 slices 85.4-86.6%, stage 16 77.6%, 19d 78.5-80.1%;
+//    64 x 28672 x 8192: 224 tiles, one slice 97.2-99.9%, stage 17 94.0-94.4%) -- unless
+// 3. M > 64 and 19b's tiles would not fit one wave (two blocks per SM) where 19d's 128-row tiles
+//    do -> wgmma-split-k-128 (128 x 28672 x 8192: 448 tiles against 224; 19d 99.4%, 19b 87.3%)
 // 4. big >= 4/5 of sms, one wave that nearly fills the GPU -> warp-specialized: one block per
 //    tile, no round to even out (2048^3: 97.7%; stage 19b 89.3%)
 // 5. otherwise, fewer big tiles than a wave -> wgmma-split-k: twice the blocks in 64-row tiles, K
@@ -28,14 +29,17 @@ enum class AutoLaunch { WarpSpecialized, Persistent, SplitK, SplitK128 };
 // Which clause of the rule decided (the numbers above).
 enum class AutoRule { FullWaves, ThinRows, OneRow, OneWave, FewTiles };
 
-inline constexpr int kAutoThinRows = 64;   // one row of 64-row tiles
-inline constexpr int kAutoOneRow = 128;    // one row of 128-row tiles
+inline constexpr int kAutoThinRows = 128;  // one row of 128-row tiles
+// Stages 19b and 19d keep two blocks on an SM (97 KB of shared memory each).
+inline constexpr int kSplitKBlocksPerSm = 2;
+static_assert(kSplitKBlocksPerSm * kernels::hopper::SplitKStage::Shape::kSmemBytes <= 233472 &&
+              kSplitKBlocksPerSm * kernels::hopper::SplitK128Stage::Shape::kSmemBytes <= 233472);
 
 struct AutoPick {
   AutoLaunch launch = AutoLaunch::Persistent;
   AutoRule rule = AutoRule::FullWaves;
   int big_m = 0, big_n = 0, small_m = 0, small_n = 0;  // the two tiles the rule counts
-  long long big_tiles = 0, small_tiles = 0;
+  long long big_tiles = 0, small_tiles = 0, row_tiles = 0;  // row: stage 19d's 128 x 128
   int k_tiles = 0;
 };
 
@@ -51,13 +55,16 @@ GL_HD constexpr AutoPick pick_auto_launch(int m, int n, int k, int sms) {
   p.big_m = Big::kTileM, p.big_n = Big::kTileN, p.small_m = Small::kTileM, p.small_n = Small::kTileN;
   p.big_tiles = auto_tiles(m, n, Big::kTileM, Big::kTileN);
   p.small_tiles = auto_tiles(m, n, Small::kTileM, Small::kTileN);
+  p.row_tiles = auto_tiles(m, n, kernels::hopper::SplitK128Stage::Shape::kTileM,
+                           kernels::hopper::SplitK128Stage::Shape::kTileN);
   p.k_tiles = (k + Big::kTileK - 1) / Big::kTileK;
+  const long long slots = 1ll * kSplitKBlocksPerSm * sms;
   if (p.big_tiles >= sms) {
     p.launch = AutoLaunch::Persistent, p.rule = AutoRule::FullWaves;
+  } else if (m <= kAutoThinRows && m > Small::kTileM && p.small_tiles > slots && p.row_tiles <= slots) {
+    p.launch = AutoLaunch::SplitK128, p.rule = AutoRule::OneRow;
   } else if (m <= kAutoThinRows) {
     p.launch = AutoLaunch::SplitK, p.rule = AutoRule::ThinRows;
-  } else if (m <= kAutoOneRow) {
-    p.launch = AutoLaunch::SplitK128, p.rule = AutoRule::OneRow;
   } else if (5 * p.big_tiles >= 4ll * sms) {
     p.launch = AutoLaunch::WarpSpecialized, p.rule = AutoRule::OneWave;
   } else {
@@ -72,7 +79,8 @@ static_assert(kernels::hopper::PersistentStage::Shape::kTileM == kernels::hopper
 // The sweep's classes on 132 SMs (the H200), one per clause.
 static_assert(pick_auto_launch(4096, 8192, 8192, 132).rule == AutoRule::FullWaves);     // 1024 big tiles
 static_assert(pick_auto_launch(64, 28672, 8192, 132).rule == AutoRule::ThinRows);       // M = 64
-static_assert(pick_auto_launch(128, 8192, 8192, 132).rule == AutoRule::OneRow);         // M = 128
+static_assert(pick_auto_launch(128, 8192, 8192, 132).rule == AutoRule::ThinRows);       // 128 tiles fit
+static_assert(pick_auto_launch(128, 28672, 8192, 132).rule == AutoRule::OneRow);        // 448 do not
 static_assert(pick_auto_launch(2048, 2048, 2048, 132).rule == AutoRule::OneWave);       // 128 big tiles
 static_assert(pick_auto_launch(512, 512, 16384, 132).rule == AutoRule::FewTiles);       // 8 big tiles
 static_assert(pick_auto_launch(1024, 1024, 1024, 132).rule == AutoRule::FewTiles);      // 32 big tiles

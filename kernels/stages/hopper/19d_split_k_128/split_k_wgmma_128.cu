@@ -1,9 +1,10 @@
 // Stage 19d (`wgmma-split-k-128`), lesson 19-persistent (sm_90a). Adds over stage 19b: a tile of 128
-// rows. At M = 65 .. 128 stage 19b's two 64-row tiles of a column each read the whole of B's
-// column through L2: at 128 x 8192 x 8192 about 400 MB leave L2 for a 130 MB problem. Here the
-// two warpgroups of one block take the two 64-row halves of a 128-row tile and read each B box
-// once from shared memory; K is cut into as many slices as fit one wave, as in 19b (64 tiles on
-// 264 slots -> 4 slices, 256 blocks). The dispatcher (19c) runs it for one row of 128-row tiles.
+// rows, half the blocks. The two warpgroups of one block take the two 64-row halves of a 128-row
+// tile and share each B box; K is cut into as many slices as fit one wave, as in 19b. Where 19b's
+// 64-row tiles alone overflow a wave, 19d's fit: 128 x 28672 x 8192 makes 448 tiles of 64 x 128
+// for 264 slots (two waves) but 224 of 128 x 128 (one); there 19d ran at 99% of cuBLAS and 19b at
+// 87%. Where both fit one wave, 19b's deeper pipeline (4 stages, not 3) wins: 128 x 8192 x 8192,
+// 85% against 80% (kernels/lab/results/shapes/README.md). The dispatcher (19c) runs it there.
 // The kernel and its launch: stages/hopper/split_k_wgmma.cuh. K % 8 == 0; any M and N.
 // Run: gemmlab bench --stages wgmma-split-k,wgmma-split-k-128 --sizes 128x8192x8192,96x8192x8192 --check
 #include "stages/hopper/split_k_wgmma.cuh"
