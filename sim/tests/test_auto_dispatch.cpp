@@ -36,6 +36,10 @@ const Expect kTable[] = {
   // 19b (and past 264 of them the big tiles fill the SMs).
   {{128, 28672, 8192},  AutoRule::OneRow,     "wgmma-split-k-128", 112,     2 * 224, 128},
   {{65, 28672, 8192},   AutoRule::OneRow,     "wgmma-split-k-128", 112,     2 * 224, 128},
+  // M = 96: 19b's 128 tiles x 2 slices, 19d's 64 x 4: 256 blocks each, 19d without the half-empty row.
+  {{96, 8192, 8192},    AutoRule::PartRow,    "wgmma-split-k-128", 32,      2 * 64, 128},
+  // M = 96, K = 4096: 19b's 64 tiles x 4 slices = 256 blocks, 19d's 32 x 4 (16 k-tiles each) = 128.
+  {{96, 4096, 4096},    AutoRule::ThinRows,   "wgmma-split-k",    16,       2 * 32, 64},
   {{64, 30720, 8192},   AutoRule::ThinRows,   "wgmma-split-k",    120,      240, 128},
   {{16, 8192, 8192},    AutoRule::ThinRows,   "wgmma-split-k",    32,       64, 128},       // M = 16
   {{512, 512, 16384},   AutoRule::FewTiles,   "wgmma-split-k",    4 * 2,    8 * 4, 256},    // 8 < 105.6
@@ -95,7 +99,10 @@ TEST(AutoDispatch, TheSentenceNamesTheFactsAndTheStage) {
   EXPECT_EQ(dispatch_auto({128, 28672, 8192}, h200())->explanation,
             "M = 128: 448 tiles of 64 x 128 would not fit one wave of 264 blocks (2 per SM), 224 tiles of 128 x 128 "
             "do -> 19d wgmma split-K, 128-row tiles: two warpgroups share each B box");
-  EXPECT_EQ(auto_sentence_formats().size(), 5u);
+  EXPECT_EQ(dispatch_auto({96, 8192, 8192}, h200())->explanation,
+            "M = 96: 19b's second row of 64-row tiles would hold only 32 rows; 64 tiles of 128 x 128 make as many "
+            "blocks (256) -> 19d wgmma split-K, 128-row tiles: two warpgroups share each B box");
+  EXPECT_EQ(auto_sentence_formats().size(), 6u);
 }
 
 // The simulator plans the chosen stage's launch for the dispatcher: its tile, grid and schedule.

@@ -11,7 +11,11 @@
 //    persistent 61.8%; 128 x 8192 x 8192: 2 slices 85.4-86.6%, stage 16 77.6%, 19d 78.5-80.1%;
 //    64 x 28672 x 8192: 224 tiles, one slice 97.2-99.9%, stage 17 94.0-94.4%) -- unless
 // 3. M > 64 and 19b's tiles would not fit one wave (two blocks per SM) where 19d's 128-row tiles
-//    do -> wgmma-split-k-128 (128 x 28672 x 8192: 448 tiles against 224; 19d 99.4%, 19b 87.3%)
+//    do -> wgmma-split-k-128 (128 x 28672 x 8192: 448 tiles against 224; 19d 103.8-105.3%, 19b
+//    89.6-90.6%)
+// 3b. M of 65 .. 127: 19b's second row of 64-row tiles is partly empty; where 19d's launch has as
+//    many blocks (its K cut into more slices) -> wgmma-split-k-128 (96 x 8192 x 8192: 256 blocks
+//    each; 19d 82.9-84.0%, 19b 79.2-80.6%; 80 x 8192 x 8192, one round: 80.9% against 71.2%)
 // 4. big >= 4/5 of sms, one wave that nearly fills the GPU -> warp-specialized: one block per
 //    tile, no round to even out (2048^3: 97.7%; stage 19b 89.3%)
 // 5. otherwise, fewer big tiles than a wave -> wgmma-split-k: twice the blocks in 64-row tiles, K
@@ -22,12 +26,13 @@
 #pragma once
 #include "gemmlab/hd.h"
 #include "gemmlab/hopper_shapes.h"
+#include "gemmlab/raster.h"
 
 namespace gemmlab {
 
 enum class AutoLaunch { WarpSpecialized, Persistent, SplitK, SplitK128 };
 // Which clause of the rule decided (the numbers above).
-enum class AutoRule { FullWaves, ThinRows, OneRow, OneWave, FewTiles };
+enum class AutoRule { FullWaves, ThinRows, OneRow, PartRow, OneWave, FewTiles };
 
 inline constexpr int kAutoThinRows = 128;  // one row of 128-row tiles
 // Stages 19b and 19d keep two blocks on an SM (97 KB of shared memory each).
@@ -40,6 +45,7 @@ struct AutoPick {
   AutoRule rule = AutoRule::FullWaves;
   int big_m = 0, big_n = 0, small_m = 0, small_n = 0;  // the two tiles the rule counts
   long long big_tiles = 0, small_tiles = 0, row_tiles = 0;  // row: stage 19d's 128 x 128
+  long long small_blocks = 0, row_blocks = 0;  // 19b's and 19d's tiles x their K slices (one wave)
   int k_tiles = 0;
 };
 
@@ -59,10 +65,15 @@ GL_HD constexpr AutoPick pick_auto_launch(int m, int n, int k, int sms) {
                            kernels::hopper::SplitK128Stage::Shape::kTileN);
   p.k_tiles = (k + Big::kTileK - 1) / Big::kTileK;
   const long long slots = 1ll * kSplitKBlocksPerSm * sms;
+  p.small_blocks = p.small_tiles * split_k_wave_slices(p.small_tiles, slots, k, Small::kTileK);
+  p.row_blocks = p.row_tiles * split_k_wave_slices(p.row_tiles, slots, k, Small::kTileK);
+  const bool one_row = m > Small::kTileM && m <= kAutoThinRows;
   if (p.big_tiles >= sms) {
     p.launch = AutoLaunch::Persistent, p.rule = AutoRule::FullWaves;
-  } else if (m <= kAutoThinRows && m > Small::kTileM && p.small_tiles > slots && p.row_tiles <= slots) {
+  } else if (one_row && p.small_tiles > slots && p.row_tiles <= slots) {
     p.launch = AutoLaunch::SplitK128, p.rule = AutoRule::OneRow;
+  } else if (one_row && m % Small::kTileM != 0 && p.row_blocks >= p.small_blocks) {
+    p.launch = AutoLaunch::SplitK128, p.rule = AutoRule::PartRow;
   } else if (m <= kAutoThinRows) {
     p.launch = AutoLaunch::SplitK, p.rule = AutoRule::ThinRows;
   } else if (5 * p.big_tiles >= 4ll * sms) {
@@ -81,6 +92,7 @@ static_assert(pick_auto_launch(4096, 8192, 8192, 132).rule == AutoRule::FullWave
 static_assert(pick_auto_launch(64, 28672, 8192, 132).rule == AutoRule::ThinRows);       // M = 64
 static_assert(pick_auto_launch(128, 8192, 8192, 132).rule == AutoRule::ThinRows);       // 128 tiles fit
 static_assert(pick_auto_launch(128, 28672, 8192, 132).rule == AutoRule::OneRow);        // 448 do not
+static_assert(pick_auto_launch(96, 8192, 8192, 132).rule == AutoRule::PartRow);         // 256 blocks each
 static_assert(pick_auto_launch(2048, 2048, 2048, 132).rule == AutoRule::OneWave);       // 128 big tiles
 static_assert(pick_auto_launch(512, 512, 16384, 132).rule == AutoRule::FewTiles);       // 8 big tiles
 static_assert(pick_auto_launch(1024, 1024, 1024, 132).rule == AutoRule::FewTiles);      // 32 big tiles
