@@ -38,6 +38,9 @@ const Expect kTable[] = {
   {{65, 28672, 8192},   AutoRule::OneRow,     "wgmma-split-k-128", 112,     2 * 224, 128},
   // M = 96: 19b's 128 tiles x 2 slices, 19d's 64 x 4: 256 blocks each, 19d without the half-empty row.
   {{96, 8192, 8192},    AutoRule::PartRow,    "wgmma-split-k-128", 32,      2 * 64, 128},
+  {{65, 8192, 8192},    AutoRule::PartRow,    "wgmma-split-k-128", 32,      2 * 64, 128},
+  // M = 112: 19b's second row holds 48 of its 64 rows, more than half: 19b.
+  {{112, 8192, 8192},   AutoRule::ThinRows,   "wgmma-split-k",    32,       2 * 64, 128},
   // M = 96, K = 4096: 19b's 64 tiles x 4 slices = 256 blocks, 19d's 32 x 4 (16 k-tiles each) = 128.
   {{96, 4096, 4096},    AutoRule::ThinRows,   "wgmma-split-k",    16,       2 * 32, 64},
   {{64, 30720, 8192},   AutoRule::ThinRows,   "wgmma-split-k",    120,      240, 128},

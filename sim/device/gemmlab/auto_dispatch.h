@@ -13,9 +13,10 @@
 // 3. M > 64 and 19b's tiles would not fit one wave (two blocks per SM) where 19d's 128-row tiles
 //    do -> wgmma-split-k-128 (128 x 28672 x 8192: 448 tiles against 224; 19d 103.8-105.3%, 19b
 //    89.6-90.6%)
-// 3b. M of 65 .. 127: 19b's second row of 64-row tiles is partly empty; where 19d's launch has as
-//    many blocks (its K cut into more slices) -> wgmma-split-k-128 (96 x 8192 x 8192: 256 blocks
-//    each; 19d 82.9-84.0%, 19b 79.2-80.6%; 80 x 8192 x 8192, one round: 80.9% against 71.2%)
+// 3b. M of 65 .. 96: 19b's second row of 64-row tiles is at most half used; where 19d's launch has
+//    as many blocks (its K cut into more slices) -> wgmma-split-k-128 (96 x 8192 x 8192: 256
+//    blocks each; 19d 81.1-84.0%, 19b 76.7-80.6%; 80 x 8192 x 8192: 19d 79.2-80.9%, 19b 69.9-71.8%;
+//    but 112 x 8192 x 8192, 48 of 64 rows used: 19b 85.0-87.6%, 19d 82.9-83.2%)
 // 4. big >= 4/5 of sms, one wave that nearly fills the GPU -> warp-specialized: one block per
 //    tile, no round to even out (2048^3: 97.7%; stage 19b 89.3%)
 // 5. otherwise, fewer big tiles than a wave -> wgmma-split-k: twice the blocks in 64-row tiles, K
@@ -72,7 +73,8 @@ GL_HD constexpr AutoPick pick_auto_launch(int m, int n, int k, int sms) {
     p.launch = AutoLaunch::Persistent, p.rule = AutoRule::FullWaves;
   } else if (one_row && p.small_tiles > slots && p.row_tiles <= slots) {
     p.launch = AutoLaunch::SplitK128, p.rule = AutoRule::OneRow;
-  } else if (one_row && m % Small::kTileM != 0 && p.row_blocks >= p.small_blocks) {
+  } else if (one_row && 2 * (m % Small::kTileM) <= Small::kTileM && m % Small::kTileM != 0 &&
+             p.row_blocks >= p.small_blocks) {
     p.launch = AutoLaunch::SplitK128, p.rule = AutoRule::PartRow;
   } else if (m <= kAutoThinRows) {
     p.launch = AutoLaunch::SplitK, p.rule = AutoRule::ThinRows;
@@ -93,6 +95,7 @@ static_assert(pick_auto_launch(64, 28672, 8192, 132).rule == AutoRule::ThinRows)
 static_assert(pick_auto_launch(128, 8192, 8192, 132).rule == AutoRule::ThinRows);       // 128 tiles fit
 static_assert(pick_auto_launch(128, 28672, 8192, 132).rule == AutoRule::OneRow);        // 448 do not
 static_assert(pick_auto_launch(96, 8192, 8192, 132).rule == AutoRule::PartRow);         // 256 blocks each
+static_assert(pick_auto_launch(112, 8192, 8192, 132).rule == AutoRule::ThinRows);       // 48 of 64 rows
 static_assert(pick_auto_launch(2048, 2048, 2048, 132).rule == AutoRule::OneWave);       // 128 big tiles
 static_assert(pick_auto_launch(512, 512, 16384, 132).rule == AutoRule::FewTiles);       // 8 big tiles
 static_assert(pick_auto_launch(1024, 1024, 1024, 132).rule == AutoRule::FewTiles);      // 32 big tiles
