@@ -70,7 +70,7 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
 
 namespace {
 
-// A stage's launch functions (StageLaunch) for the kernel on tile Shape; `name` starts its refusals.
+// A stage's launch functions (StageLaunch) for the kernel on tile Shape.
 template <class Shape>
 struct SplitKWgmma {
   static const void* kernel() { return reinterpret_cast<const void*>(hopper::split_k_wgmma_kernel<Shape>); }

@@ -6,22 +6,22 @@
 //   k     k-tiles of 64.
 // 1. big >= sms, a full wave of big tiles or more -> persistent: its scheduler evens out the last
 //    round, its clusters share B (4096 x 8192 x 8192: 101.7%; stage 17 96.7%)
-// 2. M <= 128, one row of 128-row tiles: the work is reading B -> wgmma-split-k: 64-row tiles,
-//    K cut into as many slices as fill one wave (16 x 8192 x 8192: 4 slices 90.1-91.1%,
-//    persistent 61.8%; 128 x 8192 x 8192: 2 slices 85.4-86.6%, stage 16 77.6%, 19d 78.5-80.1%;
-//    64 x 28672 x 8192: 224 tiles, one slice 97.2-99.9%, stage 17 94.0-94.4%) -- unless
-// 3. M > 64 and 19b's tiles would not fit one wave (two blocks per SM) where 19d's 128-row tiles
-//    do -> wgmma-split-k-128 (128 x 28672 x 8192: 448 tiles against 224; 19d 103.8-105.3%, 19b
-//    89.6-90.6%)
-// 3b. M of 65 .. 96: 19b's second row of 64-row tiles is at most half used; where 19d's launch has
+// 2. M of 65 .. 128 where stage 19b's 64-row tiles would not fit one wave (two blocks per SM) and
+//    19d's 128-row tiles do -> wgmma-split-k-128 (128 x 28672 x 8192: 448 tiles against 224; 19d
+//    103.8-105.3%, 19b 89.6-90.6%)
+// 3. M of 65 .. 96: 19b's second row of 64-row tiles is at most half used; where 19d's launch has
 //    as many blocks (its K cut into more slices) -> wgmma-split-k-128 (96 x 8192 x 8192: 256
 //    blocks each; 19d 81.1-84.0%, 19b 76.7-80.6%; 80 x 8192 x 8192: 19d 79.2-80.9%, 19b 69.9-71.8%;
 //    but 112 x 8192 x 8192, 48 of 64 rows used: 19b 85.0-87.6%, 19d 82.9-83.2%)
-// 4. big >= 4/5 of sms, one wave that nearly fills the GPU -> warp-specialized: one block per
-//    tile, no round to even out (2048^3: 97.7%; stage 19b 89.3%)
-// 5. otherwise, fewer big tiles than a wave -> wgmma-split-k: twice the blocks in 64-row tiles, K
-//    cut to fill one wave where each slice keeps 16 k-tiles (512 x 512 x 16384: 8 slices 87.0%,
-//    persistent's stream-k 81.0%; 1024^3: one slice 84.4%, stage 16 78.1%)
+// 4. any other M <= 128, one row of 128-row tiles: the work is reading B -> wgmma-split-k: 64-row
+//    tiles, K cut into as many slices as fill one wave (16 x 8192 x 8192: 4 slices 90.1-91.1%,
+//    persistent 61.8%; 128 x 8192 x 8192: 2 slices 85.4-86.6%, stage 16 77.6%, 19d 78.5-80.1%;
+//    64 x 28672 x 8192: 224 tiles, one slice 97.2-99.9%, stage 17 94.0-94.4%)
+// 5. big >= 4/5 of sms, one wave that nearly fills the GPU -> warp-specialized: one block per
+//    tile, no round to even out (2048^3: 97.1-98.1%; stage 19b 89.3%)
+// 6. otherwise, fewer big tiles than a wave -> wgmma-split-k: twice the blocks in 64-row tiles, K
+//    cut to fill one wave where each slice keeps 16 k-tiles (512 x 512 x 16384: 8 slices
+//    92.8-95.2%, persistent's stream-k 81.0%; 1024^3: one slice 83.8-84.3%, stage 16 78.1%)
 // The sentence the app and `gemmlab sim dispatch` show is gemmlab/dispatch.h's; the stage each
 // launch is, the registry's (stage_desc.h stage_of_auto_launch).
 #pragma once
