@@ -12,7 +12,7 @@
 namespace gemmlab::kernels {
 namespace hopper {
 
-// Stage 16's k-tile loop (wgmma_mainloop.cuh) over k-tiles [t_begin, t_end) of the block's slice:
+// Stage 16's k-tile loop (wgmma_mainloop.cuh run_k_tiles) over the k-tiles of the block's slice:
 // kConsumers warpgroups of 64 rows share each stage's B box; thread 0 also issues the TMA.
 template <class Shape>
 __global__ void __launch_bounds__(Shape::kThreads, 1)
@@ -31,32 +31,9 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
   // The reduction kernel may be placed now: its blocks wait for this grid's end (split_k_reduce.cuh).
   asm volatile("griddepcontrol.launch_dependents;");
   __syncthreads();
-  const uint32_t tiles_address = smem_u32(tiles);
-  auto issue_tile = [&](int i) {  // thread 0 only; i counts the slice's k-tiles
-    const int stage = i % Shape::kStages, t = t_begin + i;
-    unsigned char* dst = tiles + stage * Shape::kStageBytes;
-    mbarrier_arrive_expect_tx(&full[stage], Shape::kStageBytes);
-    tma_load_2d(dst, &map_a, &full[stage], t * Shape::kTileK, m0);
-    tma_load_2d(dst + Shape::kABytes, &map_b, &full[stage], t * Shape::kTileK, n0);
-  };
-  if (threadIdx.x == 0)
-    for (int i = 0; i < Shape::kStages && i < tiles_k; ++i) issue_tile(i);
-
   const int wg = int(threadIdx.x) / 128;
   float d[Shape::kAccumulators] = {};
-  fence_accumulators(d);
-#pragma unroll 1
-  for (int i = 0; i < tiles_k; ++i) {
-    const int stage = i % Shape::kStages;
-    mbarrier_wait(&full[stage], static_cast<uint32_t>(i / Shape::kStages) & 1u);
-    consume_tile<Shape>(d, tiles_address + stage * Shape::kStageBytes, wg);
-    wgmma_wait<1>();
-    fence_accumulators(d);
-    __syncthreads();  // every warpgroup's k-tile i-1 group is done: its stage is free
-    if (threadIdx.x == 0 && i > 0 && i - 1 + Shape::kStages < tiles_k) issue_tile(i - 1 + Shape::kStages);
-  }
-  wgmma_wait<0>();
-  fence_accumulators(d);
+  run_k_tiles<Shape>(d, tiles, full, &map_a, &map_b, m0, n0, t_begin, tiles_k, wg);
   const int row0 = m0 + 64 * wg, thread_in_wg = int(threadIdx.x) % 128;
   if (slices == 1)
     store_accumulators<Shape>(d, C, M, N, row0, n0, thread_in_wg, alpha, beta);

@@ -68,6 +68,38 @@ __device__ __forceinline__ void store_accumulators(const float (&d)[Shape::kAccu
   }
 }
 
+// The k-tile loop (above) over k-tiles t_begin .. t_begin + tiles_k - 1 of the tile at (m0, n0),
+// into d, after start_pipeline and a block barrier; stage 16 runs all of K, stages 19b/19d a slice.
+template <class Shape>
+__device__ __forceinline__ void run_k_tiles(float (&d)[Shape::kAccumulators], unsigned char* tiles, uint64_t* full,
+                                            const CUtensorMap* map_a, const CUtensorMap* map_b, int m0, int n0,
+                                            int t_begin, int tiles_k, int wg) {
+  const uint32_t tiles_address = smem_u32(tiles);
+  auto issue_tile = [&](int i) {  // thread 0 only; i counts the k-tiles from t_begin
+    const int stage = i % Shape::kStages, t = t_begin + i;
+    unsigned char* dst = tiles + stage * Shape::kStageBytes;
+    mbarrier_arrive_expect_tx(&full[stage], Shape::kStageBytes);
+    tma_load_2d(dst, map_a, &full[stage], t * Shape::kTileK, m0);
+    tma_load_2d(dst + Shape::kABytes, map_b, &full[stage], t * Shape::kTileK, n0);
+  };
+  if (threadIdx.x == 0)
+    for (int i = 0; i < Shape::kStages && i < tiles_k; ++i) issue_tile(i);
+
+  fence_accumulators(d);
+#pragma unroll 1
+  for (int i = 0; i < tiles_k; ++i) {
+    const int stage = i % Shape::kStages;
+    mbarrier_wait(&full[stage], static_cast<uint32_t>(i / Shape::kStages) & 1u);
+    consume_tile<Shape>(d, tiles_address + stage * Shape::kStageBytes, wg);
+    wgmma_wait<1>();
+    fence_accumulators(d);
+    __syncthreads();  // every warpgroup's k-tile i-1 group is done: its stage is free
+    if (threadIdx.x == 0 && i > 0 && i - 1 + Shape::kStages < tiles_k) issue_tile(i - 1 + Shape::kStages);
+  }
+  wgmma_wait<0>();
+  fence_accumulators(d);
+}
+
 template <class Shape>
 __global__ void __launch_bounds__(Shape::kThreads, 1)
     wgmma_kernel(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b,
@@ -84,33 +116,9 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
   if (threadIdx.x == 0) start_pipeline(&map_a, &map_b, full, nullptr, Shape::kStages, 0);
   __syncthreads();
 
-  const int k_tiles = fp16::tiles_of(K, Shape::kTileK);
-  const uint32_t tiles_address = smem_u32(tiles);
-  auto issue_tile = [&](int t) {  // thread 0 only
-    const int stage = t % Shape::kStages;
-    unsigned char* dst = tiles + stage * Shape::kStageBytes;
-    mbarrier_arrive_expect_tx(&full[stage], Shape::kStageBytes);
-    tma_load_2d(dst, &map_a, &full[stage], t * Shape::kTileK, m0);
-    tma_load_2d(dst + Shape::kABytes, &map_b, &full[stage], t * Shape::kTileK, n0);
-  };
-  if (threadIdx.x == 0)
-    for (int t = 0; t < Shape::kStages && t < k_tiles; ++t) issue_tile(t);
-
   const int wg = threadIdx.x / 128;
   float d[Shape::kAccumulators] = {};
-  fence_accumulators(d);
-#pragma unroll 1
-  for (int t = 0; t < k_tiles; ++t) {
-    const int stage = t % Shape::kStages;
-    mbarrier_wait(&full[stage], static_cast<uint32_t>(t / Shape::kStages) & 1u);
-    consume_tile<Shape>(d, tiles_address + stage * Shape::kStageBytes, wg);
-    wgmma_wait<1>();
-    fence_accumulators(d);
-    __syncthreads();  // every warpgroup's tile t-1 group is done: its stage is free
-    if (threadIdx.x == 0 && t > 0 && t - 1 + Shape::kStages < k_tiles) issue_tile(t - 1 + Shape::kStages);
-  }
-  wgmma_wait<0>();
-  fence_accumulators(d);
+  run_k_tiles<Shape>(d, tiles, full, &map_a, &map_b, m0, n0, 0, fp16::tiles_of(K, Shape::kTileK), wg);
 
   store_accumulators<Shape>(d, C, M, N, m0 + 64 * wg, n0, threadIdx.x % 128, alpha, beta);
 #endif
