@@ -117,7 +117,7 @@ TEST(AutoDispatch, PlanLaunchRunsTheChosenStagesLaunch) {
                                         {GemmCoord{128, 28672, 8192}, "wgmma-split-k-128"},
                                         {GemmCoord{16, 8192, 8192}, "wgmma-split-k"},
                                         {GemmCoord{4096, 8192, 8192}, "persistent"}}) {
-  const auto mine = plan_launch(*stage_launch_spec(a, problem, h200()), h200());
+    const auto mine = plan_launch(*stage_launch_spec(a, problem, h200()), h200());
     const auto theirs = plan_launch(*stage_launch_spec(*find_stage_desc(chosen), problem), h200());
     ASSERT_TRUE(mine.ok() && theirs.ok());
     EXPECT_EQ(mine->spec.tile, theirs->spec.tile);
