@@ -12,21 +12,7 @@ for L in 32,56,56,64,64,3,3,1,1 32,7,7,512,512,3,3,1,1 32,28,28,128,128,3,3,1,1;
   timeout 150 ncu --clock-control none --metrics gpu__time_duration.sum,launch__grid_size,launch__block_size,launch__registers_per_thread,launch__shared_mem_per_block_dynamic,launch__cluster_dim_x,launch__cluster_dim_y,launch__cluster_dim_z \
     --csv "$G" bench --stages conv-wgmma --conv $L --budget 1 > "$OUT/all_${L//,/_}.csv" 2>"$OUT/all_${L//,/_}.err"
   echo "layer $L rc=$?"; tail -3 "$OUT/all_${L//,/_}.err"
-  python3 - "$OUT/all_${L//,/_}.csv" <<'PY'
-import csv, sys, collections
-rows = [r for r in csv.reader(open(sys.argv[1])) if len(r) > 10]
-h = rows[0]; ki = h.index("Kernel Name"); mi = h.index("Metric Name"); vi = h.index("Metric Value"); ii = h.index("ID")
-by = collections.OrderedDict()
-for r in rows[1:]:
-    by.setdefault(r[ii], {"name": r[ki]})[r[mi]] = r[vi]
-agg = collections.OrderedDict()
-for k in by.values():
-    key = (k["name"][:150], k.get("launch__grid_size"), k.get("launch__block_size"), k.get("launch__registers_per_thread"), k.get("launch__shared_mem_per_block_dynamic"), k.get("launch__cluster_dim_x"), k.get("launch__cluster_dim_y"))
-    agg.setdefault(key, []).append(float(k["gpu__time_duration.sum"].replace(",", "")))
-for key, ts in sorted(agg.items(), key=lambda kv: sorted(kv[1])[len(kv[1])//2]):
-    ts.sort()
-    print(f"n={len(ts):4d} med={ts[len(ts)//2]/1000:8.2f}us grid={key[1]} blk={key[2]} regs={key[3]} smem={key[4]} cl={key[5]}x{key[6]} {key[0]}")
-PY
+  python3 kernels/lab/tools/ncu_table.py launches "$OUT/all_${L//,/_}.csv"
 done
 for L in 32,56,56,64,64,3,3,1,1 32,7,7,512,512,3,3,1,1 32,28,28,128,128,3,3,1,1; do
   timeout 120 ncu --clock-control none -k regex:conv_wgmma --launch-count 1 --section SpeedOfLight --section MemoryWorkloadAnalysis \

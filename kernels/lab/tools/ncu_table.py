@@ -7,6 +7,9 @@
                                         kernels/lab/FP16_NOTES.md (fp16_session.sh)
   ncu_table.py l2    NCU.csv            sections after "# stage=S size=N" lines: lookup_hit / read,
                                         sector hit rate, DRAM, time, occupancy limits (l2_session.sh)
+  ncu_table.py launches NCU.csv      every launch grouped by kernel name, grid, block, registers, shared
+                                        memory and cluster shape, with the median time (conv_profile.sh,
+                                        gemm_profile.sh)
   ncu_table.py clock SMI.csv            `nvidia-smi -lms` samples under load: SM clock, power,
                                         throttle reasons (fp16_session.sh explore)
 
@@ -125,6 +128,21 @@ def l2(path):
               f"{m.get('launch__occupancy_limit_registers', '?')}/{m.get('launch__occupancy_limit_shared_mem', '?')}")
 
 
+LAUNCH_KEYS = ("launch__grid_size", "launch__block_size", "launch__registers_per_thread",
+               "launch__shared_mem_per_block_dynamic", "launch__cluster_dim_x", "launch__cluster_dim_y")
+
+
+def launches(path):
+    groups = collections.OrderedDict()
+    for (_, name), m in kernels(open(path).read()).items():
+        key = (name[:150],) + tuple(m.get(k, "?") for k in LAUNCH_KEYS)
+        groups.setdefault(key, []).append(num(m.get("gpu__time_duration.sum")))
+    for key, ts in sorted(groups.items(), key=lambda kv: sorted(kv[1])[len(kv[1]) // 2]):
+        ts.sort()
+        print(f"n={len(ts):4d} med={ts[len(ts) // 2] / 1000:8.2f}us grid={key[1]} blk={key[2]} regs={key[3]} "
+              f"smem={key[4]} cl={key[5]}x{key[6]} {key[0]}")
+
+
 def clock(path):
     samples = [l.strip().split(", ") for l in open(path) if l.count(",") >= 4]
     busy = [r for r in samples if num(r[2].split()[0]) > 300]
@@ -145,6 +163,8 @@ def main(argv):
         fp16(argv[2], [s for s in argv[3].split(",") + os.environ.get("NCU_EXTRA", "").split() if s])
     elif len(argv) >= 3 and argv[1] == "l2":
         l2(argv[2])
+    elif len(argv) >= 3 and argv[1] == "launches":
+        launches(argv[2])
     elif len(argv) >= 3 and argv[1] == "clock":
         clock(argv[2])
     else:
