@@ -69,10 +69,12 @@ struct SplitKWgmma {
   }
 
   static const char* check(int m, int n, int k) {
-    static_assert(Shape::kTileN == 128, "the message below names 65535 x 128 columns");
+    static_assert(Shape::kTileN == 128 || Shape::kTileN == 64, "the messages below name 65535 x 128 or x 64 columns");
     if (const char* why = hopper::check_hopper_device(kernel())) return why;
     if (const char* why = hopper::check_tma_problem(m, n, k)) return why;
-    if (fp16::tiles_of(n, Shape::kTileN) > 65535) return "wgmma split-k: N must be at most 8388480 (grid.y limit)";
+    if (fp16::tiles_of(n, Shape::kTileN) > 65535)
+      return Shape::kTileN == 128 ? "wgmma split-k: N must be at most 8388480 (grid.y limit)"
+                                  : "wgmma split-k: N must be at most 4194240 (grid.y limit)";
     return nullptr;
   }
   static size_t workspace(int m, int n, int k) {
