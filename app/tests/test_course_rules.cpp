@@ -279,6 +279,17 @@ TEST(Placeholders, ADevicesOwnFileComesBeforeItsSuffixedOnes) {
   const std::string md = results_markdown(load_results_dir(kAssets + "/results", &problems));
   EXPECT_LT(md.find("### GEMM (`nvidia-h200.json`)"), md.find("### GEMM (`nvidia-h200-shapes.json`)"));
   EXPECT_NE(md.find("### GEMM (`nvidia-h200-shapes.json`)"), std::string::npos);
+  // A stage's row puts the reference's rate in the same turns beside the ratio: stage TFLOP/s over
+  // it is the %. A reference's row has no such cell.
+  BenchResults one;
+  one.device.name = "GPU";
+  BenchResult ref, st;
+  ref.stage = "cublas-fp16", ref.track = "fp16", ref.m = ref.n = ref.k = 4096, ref.tflops = 778, ref.ok = true;
+  st = ref, st.stage = "auto", st.tflops = 729, st.ratio_to_cublas = 1.019;
+  one.results = {ref, st};
+  const std::string small = results_markdown({one});
+  EXPECT_NE(small.find("| 19c auto | fp16 | 729 | 715 | 101.9 | - | ok |"), std::string::npos) << small;
+  EXPECT_NE(small.find("| fp16 | 778 | - | 100.0 | - | ok |"), std::string::npos) << small;
   // A fused conv stage's bracket names its own peer, cuDNN's fused graph; 14d's names plain cuDNN.
   const size_t stem = md.find("| 32,224,224,3,64,7,7 pad 3 stride 2 | 401408 x 64 x 147 |", md.find("resnet50-fused"));
   ASSERT_NE(stem, std::string::npos);

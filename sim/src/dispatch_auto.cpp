@@ -23,8 +23,10 @@ constexpr const char* kFormats[] = {
     "cluster partner idle",
     "M = %s: %s tiles of %s would fill %s of the %s SMs -> %s: %s tiles, twice the blocks, and K (%s k-tiles) cut "
     "into slices that fill one wave where each keeps 16 k-tiles",
+    "M = %s: %s tiles of %s fit the %s SMs one block each, so the work is reading B -> %s: %s stages in flight "
+    "per SM, K cut only where the tiles fill under half the SMs",
 };
-static_assert(std::size(kFormats) == size_t(AutoRule::FewTiles) + 1);
+static_assert(std::size(kFormats) == size_t(AutoRule::SmTiles) + 1);
 
 std::string num(long long v) { return std::to_string(v); }
 std::string tile(int m, int n) { return num(m) + " x " + num(n); }
@@ -53,6 +55,8 @@ std::vector<std::string> sentence_args(const AutoDispatch& d) {
     case AutoRule::OneWave: return {m, num(p.big_tiles), big, share(p.big_tiles, d.sms), sms, stage};
     case AutoRule::FewTiles:
       return {m, num(p.big_tiles), big, share(p.big_tiles, d.sms), sms, stage, small, num(p.k_tiles)};
+    case AutoRule::SmTiles:
+      return {m, num(p.small_tiles), small, sms, stage, num(kernels::hopper::DeepStage::Shape::kStages)};
   }
   return {};
 }

@@ -24,7 +24,7 @@ struct Expect {
 };
 
 // Threads: WgmmaShape's warpgroups (hopper_shapes.h): 16's two consumers 256, 17's and 19a's two
-// consumers and a producer 384, 19b's one consumer 128. Stage 19a: one block per SM (230,464 B of
+// consumers and a producer 384, 19b's and 19e's one consumer 128. Stage 19a: one block per SM (230,464 B of
 // shared memory), 66 clusters of 2 = 132 resident blocks, a unit = a cluster's 2 tiles; a tail
 // where the last round is at most 3/4 full (persistent_schedule.h).
 // clang-format off
@@ -39,15 +39,15 @@ const Expect kSweep[] = {
   // 256 tiles = 128 units: 2 rounds on 66 clusters or on 64, so two spare: 128 blocks.
   {{8192, 1024, 8192},  "persistent",       128, 256, 384, 1, 64 * 4,   128, 0},
   {{2048, 2048, 2048},  "warp-specialized", 128, 256, 384, 1, 16 * 8,   128, 0},  // a block per tile
-  // 16 k-tiles, too short to cut: one slice.
-  {{1024, 1024, 1024},  "wgmma-split-k",    64,  128, 128, 1, 16 * 8,   128, 0},
-  // 128 tiles on 264 slots (2 blocks per SM): 2 slices fit one wave.
-  {{128, 8192, 8192},   "wgmma-split-k",    64,  128, 128, 2, 2 * 64,   256, 0},
+  // Stage 19e, one block per SM (197 KB): 128 tiles fit 132 SMs; 16 k-tiles, too short to cut.
+  {{1024, 1024, 1024},  "wgmma-deep",       64,  128, 128, 1, 16 * 8,   128, 0},
+  {{128, 8192, 8192},   "wgmma-deep",       64,  128, 128, 1, 2 * 64,   128, 0},
+  // 224 tiles do not fit 132 SMs: 19b's 264 slots (2 blocks per SM), one slice.
   {{64, 28672, 8192},   "wgmma-split-k",    64,  128, 128, 1, 1 * 224,  224, 0},
-  // 64 tiles -> 4 slices (split_k_wave_slices; 5 would need a second wave) -> 256 blocks.
-  {{16, 8192, 8192},    "wgmma-split-k",    64,  128, 128, 4, 1 * 64,   256, 0},
-  // 32 tiles -> 8 slices of 32 k-tiles -> 256 blocks.
-  {{512, 512, 16384},   "wgmma-split-k",    64,  128, 128, 8, 8 * 4,    256, 0},
+  // 64 tiles -> 2 slices (split_k_wave_slices; 3 would need a second wave) -> 128 blocks.
+  {{16, 8192, 8192},    "wgmma-deep",       64,  128, 128, 2, 1 * 64,   128, 0},
+  // 32 tiles -> 4 slices of 64 k-tiles -> 128 blocks.
+  {{512, 512, 16384},   "wgmma-deep",       64,  128, 128, 4, 8 * 4,    128, 0},
 };
 // clang-format on
 
@@ -90,7 +90,7 @@ TEST(LaunchFacts, TheDispatcherShowsTheLaunchItPicks) {
 TEST(LaunchFacts, TheLineNamesTheDispatcherAndItsPick) {
   const StageDesc& a = *find_stage_desc("auto");
   EXPECT_EQ(launch_facts(a, {16, 8192, 8192}, h200())->line,
-            "19c dispatcher -> 19b wgmma split-K: tile 64 x 128, K split into 4 slices: 256 blocks");
+            "19c dispatcher -> 19e wgmma deep pipeline: tile 64 x 128, K split into 2 slices: 128 blocks");
   EXPECT_EQ(launch_facts(a, {2048, 2048, 2048}, h200())->line,
             "19c dispatcher -> 17 warp specialization: tile 128 x 256, 128 blocks, one per tile");
   EXPECT_EQ(launch_facts(a, {4096, 8192, 8192}, h200())->line,
@@ -101,11 +101,11 @@ TEST(LaunchFacts, TheLineNamesTheDispatcherAndItsPick) {
   EXPECT_EQ(launch_facts(a, {64, 28672, 8192}, h200())->line,
             "19c dispatcher -> 19b wgmma split-K: tile 64 x 128, 224 blocks, one per tile");
   EXPECT_EQ(launch_facts(a, {512, 512, 16384}, h200())->line,
-            "19c dispatcher -> 19b wgmma split-K: tile 64 x 128, K split into 8 slices: 256 blocks");
+            "19c dispatcher -> 19e wgmma deep pipeline: tile 64 x 128, K split into 4 slices: 128 blocks");
   // The line is its template filled (the app fills the translated template with the same arguments).
   const auto f = launch_facts(a, {16, 8192, 8192}, h200());
   EXPECT_EQ(fill_sentence(f->format, f->args), f->line);
-  EXPECT_EQ(f->args, (std::vector<std::string>{"19c dispatcher -> 19b wgmma split-K", "64", "128", "4", "256"}));
+  EXPECT_EQ(f->args, (std::vector<std::string>{"19c dispatcher -> 19e wgmma deep pipeline", "64", "128", "2", "128"}));
   EXPECT_EQ(launch_facts_formats().size(), 6u);
 }
 
@@ -149,7 +149,7 @@ TEST(LaunchFacts, FromThePlanDrawn) {
   const auto plan = plan_launch(launch_order, h200());
   ASSERT_TRUE(plan.ok());
   const LaunchFacts f = launch_facts(a, *plan);
-  EXPECT_STREQ(f.launched->id, "wgmma-split-k");
+  EXPECT_STREQ(f.launched->id, "wgmma-deep");
   EXPECT_EQ(f.tile, plan->spec.tile);
   EXPECT_EQ(f.split_k, plan->split_k);
   EXPECT_EQ(f.blocks, static_cast<long long>(plan->plan.blocks.size()));
@@ -161,7 +161,8 @@ TEST(LaunchFacts, FromThePlanDrawn) {
 TEST(LaunchFacts, TheDispatchersChoicesAreTheRulesStages) {
   std::vector<std::string> ids;
   for (const StageDesc* s : dispatch_choices(*find_stage_desc("auto"))) ids.push_back(s->id);
-  EXPECT_EQ(ids, (std::vector<std::string>{"warp-specialized", "persistent", "wgmma-split-k", "wgmma-split-k-128"}));
+  EXPECT_EQ(ids, (std::vector<std::string>{"warp-specialized", "persistent", "wgmma-split-k", "wgmma-split-k-128",
+                                             "wgmma-deep"}));
   EXPECT_TRUE(dispatch_choices(*find_stage_desc("persistent")).empty());
 }
 
@@ -174,11 +175,11 @@ TEST(LaunchFacts, TheCliPrintsThePickedLaunch) {
     ASSERT_EQ(r.exit_code, 0) << r.err;
     const auto j = nlohmann::json::parse(r.out)["stage"];
     EXPECT_EQ(j["id"], "auto");
-    EXPECT_EQ(j["launched"]["id"], "wgmma-split-k");
+    EXPECT_EQ(j["launched"]["id"], "wgmma-deep");
     EXPECT_EQ(j["tile"], nlohmann::json::array({64, 128, 64}));
     EXPECT_EQ(j["threads"], 128);
-    EXPECT_EQ(j["split_k"], 4);
-    EXPECT_EQ(j["blocks"], 256);
+    EXPECT_EQ(j["split_k"], 2);
+    EXPECT_EQ(j["blocks"], 128);
     EXPECT_EQ(j["facts"], launch_facts(*find_stage_desc("auto"), {16, 8192, 8192}, h200())->line);
   }
   auto r = test::run_gemmlab({"sim", "schedule", "--stage", "auto", "--device", "h200", "--problem", "2048,2048,2048"});
@@ -192,9 +193,9 @@ TEST(LaunchFacts, TheCliPrintsThePickedLaunch) {
   r = test::run_gemmlab({"sim", "dispatch", "--device", "h200", "--problem", "16,8192,8192"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto d = nlohmann::json::parse(r.out)["auto_stage"];
-  EXPECT_EQ(d["stage"], "wgmma-split-k");
+  EXPECT_EQ(d["stage"], "wgmma-deep");
   EXPECT_EQ(d["launch"]["tile"], nlohmann::json::array({64, 128, 64}));
-  EXPECT_EQ(d["launch"]["split_k"], 4);
+  EXPECT_EQ(d["launch"]["split_k"], 2);
   EXPECT_EQ(d["launch"]["facts"], launch_facts(*find_stage_desc("auto"), {16, 8192, 8192}, h200())->line);
   // Another stage is its own launch: no "launched".
   r = test::run_gemmlab({"sim", "schedule", "--stage", "wgmma", "--device", "h200", "--problem", "128,8192,8192"});
@@ -208,10 +209,10 @@ TEST(LaunchFacts, TheSweepLineHasTheSameSlices) {
   const auto thin = sweep_launch(a, {16, 8192, 8192}, h200());
   ASSERT_TRUE(thin.ok()) << thin.error();
   ASSERT_NE(thin->launched, nullptr);
-  EXPECT_STREQ(thin->launched->id, "wgmma-split-k");
-  EXPECT_EQ(thin->split_k, 4);
+  EXPECT_STREQ(thin->launched->id, "wgmma-deep");
+  EXPECT_EQ(thin->split_k, 2);
   EXPECT_EQ(thin->tile_m, 64);
   EXPECT_EQ(sweep_launch(a, {1024, 1024, 1024}, h200())->split_k, 1);  // 16 k-tiles: one slice
-  EXPECT_EQ(sweep_launch(a, {512, 512, 16384}, h200())->split_k, 8);   // 32 tiles x 8: one wave
+  EXPECT_EQ(sweep_launch(a, {512, 512, 16384}, h200())->split_k, 4);   // 32 tiles x 4: one wave
   EXPECT_EQ(sweep_launch(a, {2048, 2048, 2048}, h200())->split_k, 1);  // stage 17 never splits
 }

@@ -325,13 +325,16 @@ TEST(StageTable, NcuKernelNamesFindTheirStage) {
       {"void multistage_kernel<MultistageShape<128, 128, 32, 4, 64, 32>, 1, 1>(const __half *)", "multistage"},
       {"void staged_epilogue_kernel<MultistageShape<256, 128, 32, 4, 64, 64, 1>, 1, 1, 1>(const __half *)", "epilogue"},
       {"void unnamed>::split_k_kernel<4>(int, int, int)", "split-k"},
-      // 19b and 19d run one kernel template; the tile tells them apart (19d's pattern is longer).
+      // 19b, 19d and 19e run one kernel template; the tile and stages tell them apart (the longer pattern wins).
       {"void gemmlab::kernels::hopper::split_k_wgmma_kernel<gemmlab::kernels::hopper::WgmmaShape<64, 128, 4, false>>("
        "CUtensorMap_st, CUtensorMap_st, float *, float *, int, int, int, float, float, int)",
        "wgmma-split-k"},
       {"void gemmlab::kernels::hopper::split_k_wgmma_kernel<gemmlab::kernels::hopper::WgmmaShape<128, 128, 3, false>>("
        "CUtensorMap_st, CUtensorMap_st, float *, float *, int, int, int, float, float, int)",
        "wgmma-split-k-128"},
+      {"void gemmlab::kernels::hopper::split_k_wgmma_kernel<gemmlab::kernels::hopper::WgmmaShape<64, 128, 8, false>>("
+       "CUtensorMap_st, CUtensorMap_st, float *, float *, int, int, int, float, float, int)",
+       "wgmma-deep"},
   };
   for (const auto& [name, id] : names) {
     const StageDesc* s = stage_of_kernel(name);

@@ -82,13 +82,13 @@ std::string gemm_tables(const BenchResults& set) {
       if (!r.is_conv && r.size_key() == size) rows.push_back(&r);
     std::stable_sort(rows.begin(), rows.end(),
                      [](const BenchResult* a, const BenchResult* b) { return row_rank(a->stage) < row_rank(b->stage); });
-    out += "#### " + size + "\n\n| stage | track | TFLOP/s | % of reference | x stage before | check |\n"
-           "|---|---|---|---|---|---|\n";
+    out += "#### " + size + "\n\n| stage | track | TFLOP/s | reference in the turns | % of reference | x stage before | "
+           "check |\n|---|---|---|---|---|---|---|\n";
     for (const BenchResult* r : rows) {
-      const double before = r->speedup_over_previous();
+      const double before = r->speedup_over_previous(), ratio = reference_ratio(*r);
       out += "| " + reference_label(r->stage) + " | " + r->track + " | " + rate(r->tflops) + " | " +
-             fmt("%.1f", 100 * reference_ratio(*r)) + " | " + (before > 0 ? fmt("%.3f", before) : "-") + " | " +
-             check_cell(*r) + " |\n";
+             (r->is_reference() || ratio <= 0 ? "-" : rate(r->tflops / ratio)) + " | " + fmt("%.1f", 100 * ratio) +
+             " | " + (before > 0 ? fmt("%.3f", before) : "-") + " | " + check_cell(*r) + " |\n";
     }
     out += "\n";
   }
@@ -165,8 +165,10 @@ std::string results_markdown(const std::vector<BenchResults>& sets) {
       "edit those, not this file. A stage is named by the number of the lesson that teaches it.\n"
       "\"% of reference\" is the reference's median time over the stage's, the two timed in turns in\n"
       "the same run (cuBLAS for a GEMM; cuDNN, else im2col + cuBLAS, for a convolution); \"x stage\n"
-      "before\" is the stage before it on its ladder, timed in the same turns. The app shows the same\n"
-      "files in its Kernels view, and your own after Run.\n\n";
+      "before\" is the stage before it on its ladder, timed in the same turns. A reference's own row is\n"
+      "its time alone; \"reference in the turns\" is its rate in the turns with that stage, so the\n"
+      "stage's TFLOP/s over it is the % (clock and power move both). The app shows the same files in\n"
+      "its Kernels view, and your own after Run.\n\n";
   std::vector<std::string> devices;
   for (const BenchResults& s : sets)
     if (std::find(devices.begin(), devices.end(), s.device.name) == devices.end()) devices.push_back(s.device.name);

@@ -6,22 +6,27 @@
 //   k     k-tiles of 64.
 // 1. big >= sms, a full wave of big tiles or more -> persistent: its scheduler evens out the last
 //    round, its clusters share B (4096 x 8192 x 8192: 101.7%; stage 17 96.7%)
-// 2. M of 65 .. 128 where stage 19b's 64-row tiles would not fit one wave (two blocks per SM) and
+// 2. small <= sms, the 64-row tiles fit the SMs one block each: the work is reading B and waiting
+//    on it -> wgmma-deep, 8 stages in flight per SM, K cut only where the tiles fill under half the
+//    SMs (128 x 8192 x 8192: 95.3-98.2%, 19b 84.9-86.3%; 1024^3: 92.7-94.2%, 19b 83.6-84.2%;
+//    96 x 8192 x 8192: 92.0-92.1%, 19d 82.0-83.1%; level with 19b at 16 x 8192 x 8192, 89.0-90.7%
+//    against 89.7-90.4%, and at 512 x 512 x 16384, 92.1-93.2% against 91.4-93.9%)
+// 3. M of 65 .. 128 where stage 19b's 64-row tiles would not fit one wave (two blocks per SM) and
 //    19d's 128-row tiles do -> wgmma-split-k-128 (128 x 28672 x 8192: 448 tiles against 224; 19d
 //    103.8-105.3%, 19b 89.6-90.6%)
-// 3. M of 65 .. 96: 19b's second row of 64-row tiles is at most half used; where 19d's launch has
-//    as many blocks (its K cut into more slices) -> wgmma-split-k-128 (96 x 8192 x 8192: 256
-//    blocks each; 19d 81.1-84.0%, 19b 76.7-80.6%; 80 x 8192 x 8192: 19d 79.2-80.9%, 19b 69.9-71.8%;
-//    but 112 x 8192 x 8192, 48 of 64 rows used: 19b 85.0-87.6%, 19d 82.9-83.2%)
-// 4. any other M <= 128, one row of 128-row tiles: the work is reading B -> wgmma-split-k: 64-row
-//    tiles, K cut into as many slices as fill one wave (16 x 8192 x 8192: 4 slices 90.1-91.1%,
-//    persistent 61.8%; 128 x 8192 x 8192: 2 slices 85.4-86.6%, stage 16 77.6%, 19d 78.5-80.1%;
-//    64 x 28672 x 8192: 224 tiles, one slice 97.2-99.9%, stage 17 94.0-94.4%)
-// 5. big >= 4/5 of sms, one wave that nearly fills the GPU -> warp-specialized: one block per
+// 4. M of 65 .. 96: 19b's second row of 64-row tiles is at most half used; where 19d's launch has
+//    as many blocks (its K cut into more slices) -> wgmma-split-k-128 (measured where rule 2 now
+//    decides: 96 x 8192 x 8192, 256 blocks each, 19d 81.1-84.0%, 19b 76.7-80.6%; 80 x 8192 x 8192:
+//    19d 79.2-80.9%, 19b 69.9-71.8%; but 112 x 8192 x 8192, 48 of 64 rows used: 19b 85.0-87.6%,
+//    19d 82.9-83.2%)
+// 5. any other M <= 128, one row of 128-row tiles: the work is reading B -> wgmma-split-k: 64-row
+//    tiles, two blocks per SM, K cut into as many slices as fill one wave (64 x 28672 x 8192: 224
+//    tiles, one slice 97.2-101.0%, stage 19e 97.6-99.9%, stage 17 94.0-94.4%)
+// 6. big >= 4/5 of sms, one wave that nearly fills the GPU -> warp-specialized: one block per
 //    tile, no round to even out (2048^3: 97.1-98.1%; stage 19b 89.3%)
-// 6. otherwise, fewer big tiles than a wave -> wgmma-split-k: twice the blocks in 64-row tiles, K
-//    cut to fill one wave where each slice keeps 16 k-tiles (512 x 512 x 16384: 8 slices
-//    92.8-95.2%, persistent's stream-k 81.0%; 1024^3: one slice 83.8-84.3%, stage 16 78.1%)
+// 7. otherwise, fewer big tiles than a wave -> wgmma-split-k: twice the blocks in 64-row tiles, K
+//    cut to fill one wave where each slice keeps 16 k-tiles (256 x 13312 x 8192)
+// Shapes of the sweep and their percentages of cuBLAS: kernels/lab/results/shapes/README.md.
 // The sentence the app and `gemmlab sim dispatch` show is gemmlab/dispatch.h's; the stage each
 // launch is, the registry's (stage_desc.h stage_of_auto_launch).
 #pragma once
@@ -31,9 +36,9 @@
 
 namespace gemmlab {
 
-enum class AutoLaunch { WarpSpecialized, Persistent, SplitK, SplitK128 };
+enum class AutoLaunch { WarpSpecialized, Persistent, SplitK, SplitK128, Deep };
 // Which clause of the rule decided (the numbers above).
-enum class AutoRule { FullWaves, ThinRows, OneRow, PartRow, OneWave, FewTiles };
+enum class AutoRule { FullWaves, ThinRows, OneRow, PartRow, OneWave, FewTiles, SmTiles };
 
 inline constexpr int kAutoThinRows = 128;  // one row of 128-row tiles
 // Stages 19b and 19d keep two blocks on an SM (97 KB of shared memory each).
@@ -71,6 +76,8 @@ GL_HD constexpr AutoPick pick_auto_launch(int m, int n, int k, int sms) {
   const bool one_row = m > Small::kTileM && m <= kAutoThinRows;
   if (p.big_tiles >= sms) {
     p.launch = AutoLaunch::Persistent, p.rule = AutoRule::FullWaves;
+  } else if (p.small_tiles <= sms) {
+    p.launch = AutoLaunch::Deep, p.rule = AutoRule::SmTiles;
   } else if (one_row && p.small_tiles > slots && p.row_tiles <= slots) {
     p.launch = AutoLaunch::SplitK128, p.rule = AutoRule::OneRow;
   } else if (one_row && 2 * (m % Small::kTileM) <= Small::kTileM && m % Small::kTileM != 0 &&
@@ -91,13 +98,12 @@ static_assert(kernels::hopper::PersistentStage::Shape::kTileM == kernels::hopper
               kernels::hopper::PersistentStage::Shape::kTileN == kernels::hopper::WarpSpecializedStage::Shape::kTileN);
 // The sweep's classes on 132 SMs (the H200), one per clause.
 static_assert(pick_auto_launch(4096, 8192, 8192, 132).rule == AutoRule::FullWaves);     // 1024 big tiles
-static_assert(pick_auto_launch(64, 28672, 8192, 132).rule == AutoRule::ThinRows);       // M = 64
-static_assert(pick_auto_launch(128, 8192, 8192, 132).rule == AutoRule::ThinRows);       // 128 tiles fit
-static_assert(pick_auto_launch(128, 28672, 8192, 132).rule == AutoRule::OneRow);        // 448 do not
-static_assert(pick_auto_launch(96, 8192, 8192, 132).rule == AutoRule::PartRow);         // 256 blocks each
-static_assert(pick_auto_launch(112, 8192, 8192, 132).rule == AutoRule::ThinRows);       // 48 of 64 rows
+static_assert(pick_auto_launch(128, 8192, 8192, 132).rule == AutoRule::SmTiles);        // 128 small tiles
+static_assert(pick_auto_launch(1024, 1024, 1024, 132).rule == AutoRule::SmTiles);       // 128 small tiles
+static_assert(pick_auto_launch(128, 28672, 8192, 132).rule == AutoRule::OneRow);        // 448 do not fit
+static_assert(pick_auto_launch(96, 16384, 8192, 132).rule == AutoRule::PartRow);        // 256 blocks each
+static_assert(pick_auto_launch(64, 28672, 8192, 132).rule == AutoRule::ThinRows);       // 224 small tiles
 static_assert(pick_auto_launch(2048, 2048, 2048, 132).rule == AutoRule::OneWave);       // 128 big tiles
-static_assert(pick_auto_launch(512, 512, 16384, 132).rule == AutoRule::FewTiles);       // 8 big tiles
-static_assert(pick_auto_launch(1024, 1024, 1024, 132).rule == AutoRule::FewTiles);      // 32 big tiles
+static_assert(pick_auto_launch(256, 13312, 8192, 132).rule == AutoRule::FewTiles);      // 104 big tiles
 
 }  // namespace gemmlab

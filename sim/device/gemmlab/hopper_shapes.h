@@ -102,6 +102,17 @@ struct SplitK128Stage {
 };
 static_assert(SplitK128Stage::Shape::kThreads == 256 && SplitK128Stage::Shape::kStageBytes == 32768);
 
+// 19e wgmma deep pipeline: 19b's kernel and tile with 8 stages of 24 KB (192 KB in flight, one
+// block per SM) for problems whose 64-row tiles fit the SMs one block each. There the time is the
+// read of B, and one block per SM with twice 19b's stages keeps more of it in flight than two
+// blocks of 4 (cuBLAS runs such a launch: 128 blocks of 64 x 128 with 8 stages at 128 x 8192 x 8192,
+// kernels/lab/results/shapes/cublas-kernels.txt).
+struct DeepStage {
+  using Shape = WgmmaShape<64, 128, 8, false>;
+};
+static_assert(DeepStage::Shape::kThreads == 128 && DeepStage::Shape::kStageBytes == 24576 &&
+              DeepStage::Shape::kSmemBytes <= kMaxSmemPerBlock && 2 * DeepStage::Shape::kSmemBytes > 233472);
+
 // 19 persistent: stage 18's clusters, one block per SM looping over tiles (the same serpentine
 // order over cluster tiles, gemmlab/persistent_schedule.h).
 struct PersistentStage {

@@ -339,6 +339,7 @@ inline const StageDesc& stage_of_auto_launch(AutoLaunch l) {
   const char* id = l == AutoLaunch::WarpSpecialized ? "warp-specialized"
                    : l == AutoLaunch::SplitK        ? "wgmma-split-k"
                    : l == AutoLaunch::SplitK128     ? "wgmma-split-k-128"
+                   : l == AutoLaunch::Deep          ? "wgmma-deep"
                                                     : "persistent";
   return kStageTable[static_cast<size_t>(stage_index(id))];
 }
