@@ -278,13 +278,13 @@ TEST(BenchCli, HelpListsEveryOptionWithItsDefault) {
   EXPECT_TRUE(fp8_stage) << j.out;
   // The dispatcher lists the stages it runs per shape, not a tile and threads of its own.
   EXPECT_NE(l.out.find("\n19c    auto               19c dispatcher                 hopper      19-persistent          "
-                       "per shape: 17,19a,19b,19d,19e - "),
+                       "per shape: 17,19a,19b,19d,19e,19f - "),
             std::string::npos)
       << l.out;
   for (const auto& st : list["stages"])
     if (st["id"] == "auto") {
       EXPECT_EQ(st["per_shape"], nlohmann::json::array({"warp-specialized", "persistent", "wgmma-split-k", "wgmma-split-k-128",
-                                                           "wgmma-deep"}));
+                                                           "wgmma-deep", "wgmma-deep-128"}));
       EXPECT_FALSE(st.contains("tile"));
     }
 }

@@ -17,16 +17,16 @@ constexpr const char* kFormats[] = {
     "as many slices as fill one wave",
     "M = %s: %s tiles of %s would not fit one wave of %s blocks (%s per SM), %s tiles of %s do -> %s: two "
     "warpgroups share each B box",
-    "M = %s: 19b's second row of 64-row tiles would hold only %s rows; %s tiles of %s make as many blocks (%s) -> "
-    "%s: two warpgroups share each B box",
     "M = %s: one wave of %s tiles of %s fills %s of the %s SMs -> %s: one block per tile, no round to even out, no "
     "cluster partner idle",
     "M = %s: %s tiles of %s would fill %s of the %s SMs -> %s: %s tiles, twice the blocks, and K (%s k-tiles) cut "
     "into slices that fill one wave where each keeps 16 k-tiles",
     "M = %s: %s tiles of %s fit the %s SMs one block each, so the work is reading B -> %s: %s stages in flight "
     "per SM, K cut only where the tiles fill under half the SMs",
+    "M = %s: %s tiles of %s fit the %s SMs one block each; %s tiles of %s with K cut make as many blocks (%s) -> "
+    "%s: two warpgroups share each B box, so each k-tile's A and B feed twice the math",
 };
-static_assert(std::size(kFormats) == size_t(AutoRule::SmTiles) + 1);
+static_assert(std::size(kFormats) == size_t(AutoRule::SmRows) + 1);
 
 std::string num(long long v) { return std::to_string(v); }
 std::string tile(int m, int n) { return num(m) + " x " + num(n); }
@@ -49,14 +49,14 @@ std::vector<std::string> sentence_args(const AutoDispatch& d) {
     case AutoRule::OneRow:
       return {m, num(p.small_tiles), small, num(1ll * kSplitKBlocksPerSm * d.sms), num(kSplitKBlocksPerSm),
               num(p.row_tiles), tile(d.stage->tile_m, d.stage->tile_n), stage};
-    case AutoRule::PartRow:
-      return {m, num(d.problem.m % p.small_m), num(p.row_tiles), tile(d.stage->tile_m, d.stage->tile_n),
-              num(p.row_blocks), stage};
     case AutoRule::OneWave: return {m, num(p.big_tiles), big, share(p.big_tiles, d.sms), sms, stage};
     case AutoRule::FewTiles:
       return {m, num(p.big_tiles), big, share(p.big_tiles, d.sms), sms, stage, small, num(p.k_tiles)};
     case AutoRule::SmTiles:
       return {m, num(p.small_tiles), small, sms, stage, num(kernels::hopper::DeepStage::Shape::kStages)};
+    case AutoRule::SmRows:
+      return {m, num(p.small_tiles), small, sms, num(p.row_tiles), tile(d.stage->tile_m, d.stage->tile_n),
+              num(p.deep_row_blocks), stage};
   }
   return {};
 }

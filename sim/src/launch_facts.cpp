@@ -86,11 +86,11 @@ Expected<LaunchFacts> launch_facts(const StageDesc& stage, GemmCoord problem, co
 std::vector<const char*> launch_facts_formats() { return {std::begin(kFormats), std::end(kFormats)}; }
 
 std::vector<const StageDesc*> dispatch_choices(const StageDesc& stage) {
-  static_assert(int(AutoLaunch::Deep) == 4, "a launch the rule picks is missing below");
+  static_assert(int(AutoLaunch::DeepRows) == 5, "a launch the rule picks is missing below");
   std::vector<const StageDesc*> out;
   if (stage.schedule != BlockSchedule::Dispatch) return out;
   for (AutoLaunch l : {AutoLaunch::WarpSpecialized, AutoLaunch::Persistent, AutoLaunch::SplitK,
-                       AutoLaunch::SplitK128, AutoLaunch::Deep})
+                       AutoLaunch::SplitK128, AutoLaunch::Deep, AutoLaunch::DeepRows})
     out.push_back(&stage_of_auto_launch(l));
   std::sort(out.begin(), out.end());  // the table's order: pointers into kStageTable
   return out;

@@ -37,7 +37,12 @@ const Expect kTable[] = {
   {{96, 4096, 4096},    AutoRule::SmTiles,    "wgmma-deep",       16,       2 * 32, 64},
   {{16, 8192, 8192},    AutoRule::SmTiles,    "wgmma-deep",       32,       64, 128},       // M = 16
   {{16, 8192, 1024},    AutoRule::SmTiles,    "wgmma-deep",       32,       64, 16},
-  {{512, 512, 16384},   AutoRule::SmTiles,    "wgmma-deep",       4 * 2,    8 * 4, 256},
+  // M > 128 where 19f's 128-row tiles with their slices make as many blocks as 19e's (one per SM):
+  // 512 x 512 x 16384: 16 x 8 = 128 against 32 x 4; 256 x 4096 x 8192: 64 x 2 against 128 x 1.
+  {{512, 512, 16384},   AutoRule::SmRows,     "wgmma-deep-128",   4 * 2,    8 * 4, 256},
+  {{256, 4096, 8192},   AutoRule::SmRows,     "wgmma-deep-128",   2 * 16,   4 * 32, 128},
+  {{512, 1024, 8192},   AutoRule::SmRows,     "wgmma-deep-128",   4 * 4,    8 * 8, 128},
+  // 1024^3: 64 tiles of 128 x 128 in one slice (16 k-tiles) against 128 of 64 x 128: 19e.
   {{1024, 1024, 1024},  AutoRule::SmTiles,    "wgmma-deep",       8 * 4,    16 * 8, 16},
   {{1056, 1024, 1024},  AutoRule::FewTiles,   "wgmma-split-k",    9 * 4,    17 * 8, 16},    // 136 > 132
   {{64, 28672, 8192},   AutoRule::ThinRows,   "wgmma-split-k",    112,      224, 128},      // 224 > 132
@@ -46,11 +51,9 @@ const Expect kTable[] = {
   // 19b (and past 264 of them the big tiles fill the SMs).
   {{128, 28672, 8192},  AutoRule::OneRow,     "wgmma-split-k-128", 112,     2 * 224, 128},
   {{65, 28672, 8192},   AutoRule::OneRow,     "wgmma-split-k-128", 112,     2 * 224, 128},
-  // M = 96, N = 16384: 19b's 256 tiles in one slice, 19d's 128 x 2 slices: 256 blocks each, 19d
-  // without the half-empty row.
-  {{96, 16384, 8192},   AutoRule::PartRow,    "wgmma-split-k-128", 64,      2 * 128, 128},
-  {{65, 16384, 8192},   AutoRule::PartRow,    "wgmma-split-k-128", 64,      2 * 128, 128},
-  // M = 112: 19b's second row holds 48 of its 64 rows, more than half: 19b.
+  // M = 96, N = 16384: 256 tiles of 64 x 128 do not fit the SMs one block each, but fit 19b's wave.
+  {{96, 16384, 8192},   AutoRule::ThinRows,   "wgmma-split-k",    64,       2 * 128, 128},
+  {{65, 16384, 8192},   AutoRule::ThinRows,   "wgmma-split-k",    64,       2 * 128, 128},
   {{112, 16384, 8192},  AutoRule::ThinRows,   "wgmma-split-k",    64,       2 * 128, 128},
   // Ragged: 104 big tiles is 78.8% of 132, under 4/5; 106 is 80.3%. M = 129 is two rows of tiles.
   {{256, 13312, 8192},  AutoRule::FewTiles,   "wgmma-split-k",    2 * 52,   4 * 104, 128},
@@ -109,9 +112,10 @@ TEST(AutoDispatch, TheSentenceNamesTheFactsAndTheStage) {
   EXPECT_EQ(dispatch_auto({128, 28672, 8192}, h200())->explanation,
             "M = 128: 448 tiles of 64 x 128 would not fit one wave of 264 blocks (2 per SM), 224 tiles of 128 x 128 "
             "do -> 19d wgmma split-K, 128-row tiles: two warpgroups share each B box");
-  EXPECT_EQ(dispatch_auto({96, 16384, 8192}, h200())->explanation,
-            "M = 96: 19b's second row of 64-row tiles would hold only 32 rows; 128 tiles of 128 x 128 make as many "
-            "blocks (256) -> 19d wgmma split-K, 128-row tiles: two warpgroups share each B box");
+  EXPECT_EQ(dispatch_auto({512, 512, 16384}, h200())->explanation,
+            "M = 512: 32 tiles of 64 x 128 fit the 132 SMs one block each; 16 tiles of 128 x 128 with K cut make as "
+            "many blocks (128) -> 19f wgmma deep pipeline, 128-row tiles: two warpgroups share each B box, so each "
+            "k-tile's A and B feed twice the math");
   EXPECT_EQ(auto_sentence_formats().size(), 7u);
 }
 
@@ -124,6 +128,7 @@ TEST(AutoDispatch, PlanLaunchRunsTheChosenStagesLaunch) {
                                         {GemmCoord{64, 28672, 8192}, "wgmma-split-k"},
                                         {GemmCoord{128, 28672, 8192}, "wgmma-split-k-128"},
                                         {GemmCoord{16, 8192, 8192}, "wgmma-deep"},
+                                        {GemmCoord{512, 512, 16384}, "wgmma-deep-128"},
                                         {GemmCoord{4096, 8192, 8192}, "persistent"}}) {
     const auto mine = plan_launch(*stage_launch_spec(a, problem, h200()), h200());
     const auto theirs = plan_launch(*stage_launch_spec(*find_stage_desc(chosen), problem), h200());
@@ -165,9 +170,12 @@ TEST(AutoDispatch, PlanLaunchRunsTheChosenStagesLaunch) {
   EXPECT_EQ(wide->blocks_per_sm, 2);
   EXPECT_EQ(wide->split_k, 1);
   EXPECT_EQ(wide->plan.blocks.size(), 224u);
-  // 512 x 512 x 16384: 32 tiles on 132 slots -> 4 slices of 64 k-tiles -> 128 blocks.
+  // 512 x 512 x 16384: 19f's 16 tiles of 128 x 128, one block per SM -> 8 slices of 32 k-tiles ->
+  // 128 blocks.
   const auto few = plan_launch(*stage_launch_spec(a, {512, 512, 16384}, h200()), h200());
-  EXPECT_EQ(few->split_k, 4);
+  EXPECT_EQ(few->spec.tile, (GemmCoord{128, 128, 64}));
+  EXPECT_EQ(few->blocks_per_sm, 1);
+  EXPECT_EQ(few->split_k, 8);
   EXPECT_EQ(few->plan.blocks.size(), 128u);
   // 256 x 13312 x 8192: 19b's 416 tiles > 264 slots -> one slice.
   const auto rest = plan_launch(*stage_launch_spec(a, {256, 13312, 8192}, h200()), h200());

@@ -24,7 +24,7 @@ struct Expect {
 };
 
 // Threads: WgmmaShape's warpgroups (hopper_shapes.h): 16's two consumers 256, 17's and 19a's two
-// consumers and a producer 384, 19b's and 19e's one consumer 128. Stage 19a: one block per SM (230,464 B of
+// consumers and a producer 384, 19b's and 19e's one consumer 128, 19f's two 256. Stage 19a: one block per SM (230,464 B of
 // shared memory), 66 clusters of 2 = 132 resident blocks, a unit = a cluster's 2 tiles; a tail
 // where the last round is at most 3/4 full (persistent_schedule.h).
 // clang-format off
@@ -46,8 +46,8 @@ const Expect kSweep[] = {
   {{64, 28672, 8192},   "wgmma-split-k",    64,  128, 128, 1, 1 * 224,  224, 0},
   // 64 tiles -> 2 slices (split_k_wave_slices; 3 would need a second wave) -> 128 blocks.
   {{16, 8192, 8192},    "wgmma-deep",       64,  128, 128, 2, 1 * 64,   128, 0},
-  // 32 tiles -> 4 slices of 64 k-tiles -> 128 blocks.
-  {{512, 512, 16384},   "wgmma-deep",       64,  128, 128, 4, 8 * 4,    128, 0},
+  // Stage 19f: 16 tiles of 128 x 128 -> 8 slices of 32 k-tiles -> 128 blocks.
+  {{512, 512, 16384},   "wgmma-deep-128",   128, 128, 256, 8, 4 * 4,    128, 0},
 };
 // clang-format on
 
@@ -101,7 +101,8 @@ TEST(LaunchFacts, TheLineNamesTheDispatcherAndItsPick) {
   EXPECT_EQ(launch_facts(a, {64, 28672, 8192}, h200())->line,
             "19c dispatcher -> 19b wgmma split-K: tile 64 x 128, 224 blocks, one per tile");
   EXPECT_EQ(launch_facts(a, {512, 512, 16384}, h200())->line,
-            "19c dispatcher -> 19e wgmma deep pipeline: tile 64 x 128, K split into 4 slices: 128 blocks");
+            "19c dispatcher -> 19f wgmma deep pipeline, 128-row tiles: tile 128 x 128, K split into 8 slices: 128 "
+            "blocks");
   // The line is its template filled (the app fills the translated template with the same arguments).
   const auto f = launch_facts(a, {16, 8192, 8192}, h200());
   EXPECT_EQ(fill_sentence(f->format, f->args), f->line);
@@ -162,7 +163,7 @@ TEST(LaunchFacts, TheDispatchersChoicesAreTheRulesStages) {
   std::vector<std::string> ids;
   for (const StageDesc* s : dispatch_choices(*find_stage_desc("auto"))) ids.push_back(s->id);
   EXPECT_EQ(ids, (std::vector<std::string>{"warp-specialized", "persistent", "wgmma-split-k", "wgmma-split-k-128",
-                                             "wgmma-deep"}));
+                                             "wgmma-deep", "wgmma-deep-128"}));
   EXPECT_TRUE(dispatch_choices(*find_stage_desc("persistent")).empty());
 }
 
@@ -213,6 +214,6 @@ TEST(LaunchFacts, TheSweepLineHasTheSameSlices) {
   EXPECT_EQ(thin->split_k, 2);
   EXPECT_EQ(thin->tile_m, 64);
   EXPECT_EQ(sweep_launch(a, {1024, 1024, 1024}, h200())->split_k, 1);  // 16 k-tiles: one slice
-  EXPECT_EQ(sweep_launch(a, {512, 512, 16384}, h200())->split_k, 4);   // 32 tiles x 4: one wave
+  EXPECT_EQ(sweep_launch(a, {512, 512, 16384}, h200())->split_k, 8);   // 16 tiles x 8: one wave
   EXPECT_EQ(sweep_launch(a, {2048, 2048, 2048}, h200())->split_k, 1);  // stage 17 never splits
 }

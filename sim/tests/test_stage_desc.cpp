@@ -335,6 +335,9 @@ TEST(StageTable, NcuKernelNamesFindTheirStage) {
       {"void gemmlab::kernels::hopper::split_k_wgmma_kernel<gemmlab::kernels::hopper::WgmmaShape<64, 128, 8, false>>("
        "CUtensorMap_st, CUtensorMap_st, float *, float *, int, int, int, float, float, int)",
        "wgmma-deep"},
+      {"void gemmlab::kernels::hopper::split_k_wgmma_kernel<gemmlab::kernels::hopper::WgmmaShape<128, 128, 6, false>>("
+       "CUtensorMap_st, CUtensorMap_st, float *, float *, int, int, int, float, float, int)",
+       "wgmma-deep-128"},
   };
   for (const auto& [name, id] : names) {
     const StageDesc* s = stage_of_kernel(name);

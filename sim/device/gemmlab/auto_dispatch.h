@@ -5,27 +5,27 @@
 //   big   tiles of stages 17-19's 128 x 256, small  tiles of stage 19b's 64 x 128,
 //   k     k-tiles of 64.
 // 1. big >= sms, a full wave of big tiles or more -> persistent: its scheduler evens out the last
-//    round, its clusters share B (4096 x 8192 x 8192: 101.7%; stage 17 96.7%)
-// 2. small <= sms, the 64-row tiles fit the SMs one block each: the work is reading B and waiting
-//    on it -> wgmma-deep, 8 stages in flight per SM, K cut only where the tiles fill under half the
-//    SMs (128 x 8192 x 8192: 95.3-98.2%, 19b 84.9-86.3%; 1024^3: 92.7-94.2%, 19b 83.6-84.2%;
-//    96 x 8192 x 8192: 92.0-92.1%, 19d 82.0-83.1%; level with 19b at 16 x 8192 x 8192, 89.0-90.7%
-//    against 89.7-90.4%, and at 512 x 512 x 16384, 92.1-93.2% against 91.4-93.9%)
-// 3. M of 65 .. 128 where stage 19b's 64-row tiles would not fit one wave (two blocks per SM) and
+//    round, its clusters share B (4096 x 8192 x 8192: 100.2-100.9%; stage 17 96.7%)
+// 2. small <= sms, the 64-row tiles fit the SMs one block each, and M > 128 where the 128-row tiles
+//    with their K slices make as many blocks -> wgmma-deep-128: each k-tile's A and B feed twice the
+//    math (512 x 512 x 16384: 16 tiles x 8 slices against 32 x 4; 97-98%, 19e 92-93%; but 1024^3,
+//    16 k-tiles too short to cut: 64 blocks against 128, 19e)
+// 3. otherwise small <= sms -> wgmma-deep: 8 stages in flight per SM, the work is reading B, K cut
+//    only where the tiles fill under half the SMs (128 x 8192 x 8192: 96.5-98.1%, 19b 84.9-86.3%;
+//    1024^3: 91.1-92.8%, 19b 83.6-84.2%; 112 x 8192 x 8192: 99.3%, 19b 87.0-87.8%; 80 x 8192 x 8192:
+//    83.7-85.1%, 19d 81.1-81.9%; 16 x 8192 x 8192 90.3-91.1%, level with 19b's 89.7-90.4%)
+// 4. M of 65 .. 128 where stage 19b's 64-row tiles would not fit one wave (two blocks per SM) and
 //    19d's 128-row tiles do -> wgmma-split-k-128 (128 x 28672 x 8192: 448 tiles against 224; 19d
 //    103.8-105.3%, 19b 89.6-90.6%)
-// 4. M of 65 .. 96: 19b's second row of 64-row tiles is at most half used; where 19d's launch has
-//    as many blocks (its K cut into more slices) -> wgmma-split-k-128 (measured where rule 2 now
-//    decides: 96 x 8192 x 8192, 256 blocks each, 19d 81.1-84.0%, 19b 76.7-80.6%; 80 x 8192 x 8192:
-//    19d 79.2-80.9%, 19b 69.9-71.8%; but 112 x 8192 x 8192, 48 of 64 rows used: 19b 85.0-87.6%,
-//    19d 82.9-83.2%)
 // 5. any other M <= 128, one row of 128-row tiles: the work is reading B -> wgmma-split-k: 64-row
 //    tiles, two blocks per SM, K cut into as many slices as fill one wave (64 x 28672 x 8192: 224
-//    tiles, one slice 97.2-101.0%, stage 19e 97.6-99.9%, stage 17 94.0-94.4%)
+//    tiles, one slice 100.0-101.8%, 19e 99.2-99.9%; 96 x 16384 x 8192: 19b 81.1-81.3%, 19e
+//    82.1-83.8%, 19d 77.4-78.1%)
 // 6. big >= 4/5 of sms, one wave that nearly fills the GPU -> warp-specialized: one block per
-//    tile, no round to even out (2048^3: 97.1-98.1%; stage 19b 89.3%)
+//    tile, no round to even out (2048^3: 97.5-98.9%; stage 19b 89.3%)
 // 7. otherwise, fewer big tiles than a wave -> wgmma-split-k: twice the blocks in 64-row tiles, K
-//    cut to fill one wave where each slice keeps 16 k-tiles (256 x 13312 x 8192)
+//    cut to fill one wave where each slice keeps 16 k-tiles (1056 x 1024 x 1024: 19b 78.5-80.3%,
+//    19e 60.4-61.1%, 19d 66.6-67.5%)
 // Shapes of the sweep and their percentages of cuBLAS: kernels/lab/results/shapes/README.md.
 // The sentence the app and `gemmlab sim dispatch` show is gemmlab/dispatch.h's; the stage each
 // launch is, the registry's (stage_desc.h stage_of_auto_launch).
@@ -36,9 +36,9 @@
 
 namespace gemmlab {
 
-enum class AutoLaunch { WarpSpecialized, Persistent, SplitK, SplitK128, Deep };
+enum class AutoLaunch { WarpSpecialized, Persistent, SplitK, SplitK128, Deep, DeepRows };
 // Which clause of the rule decided (the numbers above).
-enum class AutoRule { FullWaves, ThinRows, OneRow, PartRow, OneWave, FewTiles, SmTiles };
+enum class AutoRule { FullWaves, ThinRows, OneRow, OneWave, FewTiles, SmTiles, SmRows };
 
 inline constexpr int kAutoThinRows = 128;  // one row of 128-row tiles
 // Stages 19b and 19d keep two blocks on an SM (97 KB of shared memory each).
@@ -50,8 +50,9 @@ struct AutoPick {
   AutoLaunch launch = AutoLaunch::Persistent;
   AutoRule rule = AutoRule::FullWaves;
   int big_m = 0, big_n = 0, small_m = 0, small_n = 0;  // the two tiles the rule counts
-  long long big_tiles = 0, small_tiles = 0, row_tiles = 0;  // row: stage 19d's 128 x 128
-  long long small_blocks = 0, row_blocks = 0;  // 19b's and 19d's tiles x their K slices (one wave)
+  long long big_tiles = 0, small_tiles = 0, row_tiles = 0;  // row: 19d's and 19f's 128 x 128
+  // Stages 19e's and 19f's tiles x their K slices, one block per SM (one wave).
+  long long deep_blocks = 0, deep_row_blocks = 0;
   int k_tiles = 0;
 };
 
@@ -71,18 +72,17 @@ GL_HD constexpr AutoPick pick_auto_launch(int m, int n, int k, int sms) {
                            kernels::hopper::SplitK128Stage::Shape::kTileN);
   p.k_tiles = (k + Big::kTileK - 1) / Big::kTileK;
   const long long slots = 1ll * kSplitKBlocksPerSm * sms;
-  p.small_blocks = p.small_tiles * split_k_wave_slices(p.small_tiles, slots, k, Small::kTileK);
-  p.row_blocks = p.row_tiles * split_k_wave_slices(p.row_tiles, slots, k, Small::kTileK);
+  p.deep_blocks = p.small_tiles * split_k_wave_slices(p.small_tiles, sms, k, Small::kTileK);
+  p.deep_row_blocks = p.row_tiles * split_k_wave_slices(p.row_tiles, sms, k, Small::kTileK);
   const bool one_row = m > Small::kTileM && m <= kAutoThinRows;
   if (p.big_tiles >= sms) {
     p.launch = AutoLaunch::Persistent, p.rule = AutoRule::FullWaves;
+  } else if (p.small_tiles <= sms && m > kAutoThinRows && p.deep_row_blocks >= p.deep_blocks) {
+    p.launch = AutoLaunch::DeepRows, p.rule = AutoRule::SmRows;
   } else if (p.small_tiles <= sms) {
     p.launch = AutoLaunch::Deep, p.rule = AutoRule::SmTiles;
   } else if (one_row && p.small_tiles > slots && p.row_tiles <= slots) {
     p.launch = AutoLaunch::SplitK128, p.rule = AutoRule::OneRow;
-  } else if (one_row && 2 * (m % Small::kTileM) <= Small::kTileM && m % Small::kTileM != 0 &&
-             p.row_blocks >= p.small_blocks) {
-    p.launch = AutoLaunch::SplitK128, p.rule = AutoRule::PartRow;
   } else if (m <= kAutoThinRows) {
     p.launch = AutoLaunch::SplitK, p.rule = AutoRule::ThinRows;
   } else if (5 * p.big_tiles >= 4ll * sms) {
@@ -93,15 +93,21 @@ GL_HD constexpr AutoPick pick_auto_launch(int m, int n, int k, int sms) {
   return p;
 }
 
+// Stages 19d and 19f count the same row tiles, 19b and 19e the same small ones.
+static_assert(kernels::hopper::DeepRowStage::Shape::kTileM == kernels::hopper::SplitK128Stage::Shape::kTileM &&
+              kernels::hopper::DeepRowStage::Shape::kTileN == kernels::hopper::SplitK128Stage::Shape::kTileN &&
+              kernels::hopper::DeepStage::Shape::kTileM == kernels::hopper::SplitKStage::Shape::kTileM &&
+              kernels::hopper::DeepStage::Shape::kTileN == kernels::hopper::SplitKStage::Shape::kTileN);
 // The persistent stage counts the same big tiles (stage 17's tile, in clusters).
 static_assert(kernels::hopper::PersistentStage::Shape::kTileM == kernels::hopper::WarpSpecializedStage::Shape::kTileM &&
               kernels::hopper::PersistentStage::Shape::kTileN == kernels::hopper::WarpSpecializedStage::Shape::kTileN);
 // The sweep's classes on 132 SMs (the H200), one per clause.
 static_assert(pick_auto_launch(4096, 8192, 8192, 132).rule == AutoRule::FullWaves);     // 1024 big tiles
 static_assert(pick_auto_launch(128, 8192, 8192, 132).rule == AutoRule::SmTiles);        // 128 small tiles
-static_assert(pick_auto_launch(1024, 1024, 1024, 132).rule == AutoRule::SmTiles);       // 128 small tiles
+static_assert(pick_auto_launch(1024, 1024, 1024, 132).rule == AutoRule::SmTiles);       // 64 row blocks < 128
+static_assert(pick_auto_launch(512, 512, 16384, 132).rule == AutoRule::SmRows);         // 16 x 8 = 32 x 4
 static_assert(pick_auto_launch(128, 28672, 8192, 132).rule == AutoRule::OneRow);        // 448 do not fit
-static_assert(pick_auto_launch(96, 16384, 8192, 132).rule == AutoRule::PartRow);        // 256 blocks each
+static_assert(pick_auto_launch(96, 16384, 8192, 132).rule == AutoRule::ThinRows);       // 256 small tiles
 static_assert(pick_auto_launch(64, 28672, 8192, 132).rule == AutoRule::ThinRows);       // 224 small tiles
 static_assert(pick_auto_launch(2048, 2048, 2048, 132).rule == AutoRule::OneWave);       // 128 big tiles
 static_assert(pick_auto_launch(256, 13312, 8192, 132).rule == AutoRule::FewTiles);      // 104 big tiles

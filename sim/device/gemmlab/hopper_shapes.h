@@ -113,6 +113,16 @@ struct DeepStage {
 static_assert(DeepStage::Shape::kThreads == 128 && DeepStage::Shape::kStageBytes == 24576 &&
               DeepStage::Shape::kSmemBytes <= kMaxSmemPerBlock && 2 * DeepStage::Shape::kSmemBytes > 233472);
 
+// 19f wgmma deep pipeline, 128-row tiles: 19d's two warpgroups on one 128 x 128 tile with 6 stages
+// of 32 KB (192 KB, one block per SM), for problems of several rows of tiles with few of them and a
+// long K: each k-tile's A and B feed twice the math of 19e's (512 x 512 x 16384: 97-98% of cuBLAS
+// against 19e's 92-93%, kernels/lab/results/shapes/deep-probe-round*.json).
+struct DeepRowStage {
+  using Shape = WgmmaShape<128, 128, 6, false>;
+};
+static_assert(DeepRowStage::Shape::kThreads == 256 && DeepRowStage::Shape::kStageBytes == 32768 &&
+              DeepRowStage::Shape::kSmemBytes <= kMaxSmemPerBlock && 2 * DeepRowStage::Shape::kSmemBytes > 233472);
+
 // 19 persistent: stage 18's clusters, one block per SM looping over tiles (the same serpentine
 // order over cluster tiles, gemmlab/persistent_schedule.h).
 struct PersistentStage {

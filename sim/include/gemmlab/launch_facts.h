@@ -44,7 +44,7 @@ LaunchFacts launch_facts(const StageDesc& stage, const LaunchPlan& plan);
 Expected<LaunchFacts> launch_facts(const StageDesc& stage, GemmCoord problem, const DeviceDesc& device);
 // Every template of LaunchFacts::format (for the UI catalogue's test).
 std::vector<const char*> launch_facts_formats();
-// The rows a Dispatch row may run, in registry order (17, 19a, 19b, 19d, 19e for `auto`); empty for
+// The rows a Dispatch row may run, in registry order (17, 19a, 19b, 19d, 19e, 19f for `auto`); empty for
 // any other row.
 std::vector<const StageDesc*> dispatch_choices(const StageDesc& stage);
 

@@ -340,6 +340,7 @@ inline const StageDesc& stage_of_auto_launch(AutoLaunch l) {
                    : l == AutoLaunch::SplitK        ? "wgmma-split-k"
                    : l == AutoLaunch::SplitK128     ? "wgmma-split-k-128"
                    : l == AutoLaunch::Deep          ? "wgmma-deep"
+                   : l == AutoLaunch::DeepRows      ? "wgmma-deep-128"
                                                     : "persistent";
   return kStageTable[static_cast<size_t>(stage_index(id))];
 }

@@ -1,7 +1,8 @@
 // Stage 19c (`auto`), lesson 19-persistent (sm_90a). Adds over stage 19a: no kernel of its own, a
 // choice. Per problem it runs the launch of stage 17 (warp-specialized, 128 x 256 tiles), 19a
-// (persistent), 19b or 19d (split-K on 64- or 128-row tiles) or 19e (64-row tiles, a deep pipeline) that
-// gemmlab/auto_dispatch.h's rule picks from the tiles each would make against this GPU's SMs; the stages' own launch functions run it, so there
+// (persistent), 19b or 19d (split-K on 64- or 128-row tiles, two blocks per SM) or 19e or 19f (the
+// same on a deep pipeline, one block per SM) that gemmlab/auto_dispatch.h's rule picks from the
+// tiles each would make against this GPU's SMs; the stages' own launch functions run it, so there
 // is nothing here to keep in step with them. Its checks and workspace are the chosen stage's.
 // Run: gemmlab bench --stages wgmma-split-k,persistent,auto --sizes 16x8192x8192,64x28672x8192,1024
 #include "gemmlab/auto_dispatch.h"
@@ -23,6 +24,7 @@ StageLaunch (*picked(int m, int n, int k))() {
     case AutoLaunch::SplitK: return launch_wgmma_split_k;
     case AutoLaunch::SplitK128: return launch_wgmma_split_k_128;
     case AutoLaunch::Deep: return launch_wgmma_deep;
+    case AutoLaunch::DeepRows: return launch_wgmma_deep_128;
   }
   return launch_persistent;
 }
