@@ -81,7 +81,7 @@ TEST(UiText, TheSimulatorsTemplatesAreInTheCatalogue) {
   const auto j = nlohmann::json::parse(read_all(std::string(GEMMLAB_ROOT_DIR) + "/assets/i18n/zh.json"));
   std::vector<const char*> keys = gemmlab::auto_sentence_formats();
   for (const char* f : gemmlab::launch_facts_formats()) keys.push_back(f);
-  EXPECT_EQ(keys.size(), 13u);  // 7 rule sentences, 6 launch lines
+  EXPECT_EQ(keys.size(), 14u);  // 8 rule sentences, 6 launch lines
   for (const char* k : keys) {
     ASSERT_TRUE(j.contains(k)) << k;
     EXPECT_EQ(printf_conversions(j[k].get<std::string>()), printf_conversions(k)) << k;

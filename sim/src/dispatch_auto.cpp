@@ -25,8 +25,10 @@ constexpr const char* kFormats[] = {
     "per SM, K cut only where the tiles fill under half the SMs",
     "M = %s: %s tiles of %s fit the %s SMs one block each; %s tiles of %s with K cut make as many blocks (%s) -> "
     "%s: two warpgroups share each B box, so each k-tile's A and B feed twice the math",
+    "M = %s: %s tiles of %s would not fit the %s SMs one block each, %s tiles of %s do (%s blocks) -> %s: two "
+    "warpgroups share each B box, %s stages in flight per SM",
 };
-static_assert(std::size(kFormats) == size_t(AutoRule::SmRows) + 1);
+static_assert(std::size(kFormats) == size_t(AutoRule::RowWave) + 1);
 
 std::string num(long long v) { return std::to_string(v); }
 std::string tile(int m, int n) { return num(m) + " x " + num(n); }
@@ -57,6 +59,9 @@ std::vector<std::string> sentence_args(const AutoDispatch& d) {
     case AutoRule::SmRows:
       return {m, num(p.small_tiles), small, sms, num(p.row_tiles), tile(d.stage->tile_m, d.stage->tile_n),
               num(p.deep_row_blocks), stage};
+    case AutoRule::RowWave:
+      return {m, num(p.small_tiles), small, sms, num(p.row_tiles), tile(d.stage->tile_m, d.stage->tile_n),
+              num(p.deep_row_blocks), stage, num(kernels::hopper::DeepRowStage::Shape::kStages)};
   }
   return {};
 }

@@ -44,21 +44,27 @@ const Expect kTable[] = {
   {{512, 1024, 8192},   AutoRule::SmRows,     "wgmma-deep-128",   4 * 4,    8 * 8, 128},
   // 1024^3: 64 tiles of 128 x 128 in one slice (16 k-tiles) against 128 of 64 x 128: 19e.
   {{1024, 1024, 1024},  AutoRule::SmTiles,    "wgmma-deep",       8 * 4,    16 * 8, 16},
-  {{1056, 1024, 1024},  AutoRule::FewTiles,   "wgmma-split-k",    9 * 4,    17 * 8, 16},    // 136 > 132
+  // 1056 x 1024 x 1024: 136 tiles of 64 x 128 > 132; 72 of 128 x 128 in one slice (16 k-tiles) would
+  // leave 60 SMs idle: 19b.
+  {{1056, 1024, 1024},  AutoRule::FewTiles,   "wgmma-split-k",    9 * 4,    17 * 8, 16},
   {{64, 28672, 8192},   AutoRule::ThinRows,   "wgmma-split-k",    112,      224, 128},      // 224 > 132
   {{64, 30720, 8192},   AutoRule::ThinRows,   "wgmma-split-k",    120,      240, 128},
   // 448 tiles of 64 x 128 > 264 slots, 224 of 128 x 128 fit. At M <= 64 the tiles are the same:
   // 19b (and past 264 of them the big tiles fill the SMs).
   {{128, 28672, 8192},  AutoRule::OneRow,     "wgmma-split-k-128", 112,     2 * 224, 128},
   {{65, 28672, 8192},   AutoRule::OneRow,     "wgmma-split-k-128", 112,     2 * 224, 128},
-  // M = 96, N = 16384: 256 tiles of 64 x 128 do not fit the SMs one block each, but fit 19b's wave.
-  {{96, 16384, 8192},   AutoRule::ThinRows,   "wgmma-split-k",    64,       2 * 128, 128},
-  {{65, 16384, 8192},   AutoRule::ThinRows,   "wgmma-split-k",    64,       2 * 128, 128},
-  {{112, 16384, 8192},  AutoRule::ThinRows,   "wgmma-split-k",    64,       2 * 128, 128},
+  // M = 96, N = 16384: 256 tiles of 64 x 128 do not fit the SMs one block each, 128 of 128 x 128 do.
+  {{96, 16384, 8192},   AutoRule::RowWave,    "wgmma-deep-128",   64,       2 * 128, 128},
+  {{65, 16384, 8192},   AutoRule::RowWave,    "wgmma-deep-128",   64,       2 * 128, 128},
+  {{256, 8192, 8192},   AutoRule::RowWave,    "wgmma-deep-128",   2 * 32,   4 * 64, 128},
+  // N = 24576: 192 tiles of 128 x 128 do not fit the SMs one block each; they fit 19d's 264 slots.
+  {{96, 24576, 8192},   AutoRule::OneRow,     "wgmma-split-k-128", 96,      2 * 192, 128},
+  // N = 40960: 320 do not, but 160 tiles of 128 x 256 make a full wave: 19a.
+  {{96, 40960, 8192},   AutoRule::FullWaves,  "persistent",       160,      2 * 320, 128},
   // Ragged: 104 big tiles is 78.8% of 132, under 4/5; 106 is 80.3%. M = 129 is two rows of tiles.
   {{256, 13312, 8192},  AutoRule::FewTiles,   "wgmma-split-k",    2 * 52,   4 * 104, 128},
   {{256, 13568, 8192},  AutoRule::OneWave,    "warp-specialized", 2 * 53,   4 * 106, 128},
-  {{129, 8192, 8192},   AutoRule::FewTiles,   "wgmma-split-k",    2 * 32,   3 * 64, 128},
+  {{129, 8192, 8192},   AutoRule::RowWave,    "wgmma-deep-128",   2 * 32,   3 * 64, 128},  // 128 row tiles
 };
 // clang-format on
 
@@ -116,7 +122,11 @@ TEST(AutoDispatch, TheSentenceNamesTheFactsAndTheStage) {
             "M = 512: 32 tiles of 64 x 128 fit the 132 SMs one block each; 16 tiles of 128 x 128 with K cut make as "
             "many blocks (128) -> 19f wgmma deep pipeline, 128-row tiles: two warpgroups share each B box, so each "
             "k-tile's A and B feed twice the math");
-  EXPECT_EQ(auto_sentence_formats().size(), 7u);
+  EXPECT_EQ(dispatch_auto({96, 16384, 8192}, h200())->explanation,
+            "M = 96: 256 tiles of 64 x 128 would not fit the 132 SMs one block each, 128 tiles of 128 x 128 do (128 "
+            "blocks) -> 19f wgmma deep pipeline, 128-row tiles: two warpgroups share each B box, 6 stages in flight "
+            "per SM");
+  EXPECT_EQ(auto_sentence_formats().size(), 8u);
 }
 
 // The simulator plans the chosen stage's launch for the dispatcher: its tile, grid and schedule.

@@ -14,16 +14,19 @@
 //    only where the tiles fill under half the SMs (128 x 8192 x 8192: 96.5-98.1%, 19b 84.9-86.3%;
 //    1024^3: 91.1-92.8%, 19b 83.6-84.2%; 112 x 8192 x 8192: 99.3%, 19b 87.0-87.8%; 80 x 8192 x 8192:
 //    83.7-85.1%, 19d 81.1-81.9%; 16 x 8192 x 8192 90.3-91.1%, level with 19b's 89.7-90.4%)
-// 4. M of 65 .. 128 where stage 19b's 64-row tiles would not fit one wave (two blocks per SM) and
+// 4. the 64-row tiles would not fit the SMs one block each, the 128-row tiles do and nearly fill
+//    them (4/5 or more) -> wgmma-deep-128 (96 x 16384 x 8192: 128 tiles; 19f 92.0-92.8%, 19b
+//    81.1-81.3%, 19e 83.2-83.8%; but 1056 x 1024 x 1024: 72 tiles for 132 SMs, 19b)
+// 5. M of 65 .. 128 where stage 19b's 64-row tiles would not fit one wave (two blocks per SM) and
 //    19d's 128-row tiles do -> wgmma-split-k-128 (128 x 28672 x 8192: 448 tiles against 224; 19d
 //    103.8-105.3%, 19b 89.6-90.6%)
-// 5. any other M <= 128, one row of 128-row tiles: the work is reading B -> wgmma-split-k: 64-row
+// 6. any other M <= 128, one row of 128-row tiles: the work is reading B -> wgmma-split-k: 64-row
 //    tiles, two blocks per SM, K cut into as many slices as fill one wave (64 x 28672 x 8192: 224
 //    tiles, one slice 100.0-101.8%, 19e 99.2-99.9%; 96 x 16384 x 8192: 19b 81.1-81.3%, 19e
 //    82.1-83.8%, 19d 77.4-78.1%)
-// 6. big >= 4/5 of sms, one wave that nearly fills the GPU -> warp-specialized: one block per
+// 7. big >= 4/5 of sms, one wave that nearly fills the GPU -> warp-specialized: one block per
 //    tile, no round to even out (2048^3: 97.5-98.9%; stage 19b 89.3%)
-// 7. otherwise, fewer big tiles than a wave -> wgmma-split-k: twice the blocks in 64-row tiles, K
+// 8. otherwise, fewer big tiles than a wave -> wgmma-split-k: twice the blocks in 64-row tiles, K
 //    cut to fill one wave where each slice keeps 16 k-tiles (1056 x 1024 x 1024: 19b 78.5-80.3%,
 //    19e 60.4-61.1%, 19d 66.6-67.5%)
 // Shapes of the sweep and their percentages of cuBLAS: kernels/lab/results/shapes/README.md.
@@ -38,7 +41,7 @@ namespace gemmlab {
 
 enum class AutoLaunch { WarpSpecialized, Persistent, SplitK, SplitK128, Deep, DeepRows };
 // Which clause of the rule decided (the numbers above).
-enum class AutoRule { FullWaves, ThinRows, OneRow, OneWave, FewTiles, SmTiles, SmRows };
+enum class AutoRule { FullWaves, ThinRows, OneRow, OneWave, FewTiles, SmTiles, SmRows, RowWave };
 
 inline constexpr int kAutoThinRows = 128;  // one row of 128-row tiles
 // Stages 19b and 19d keep two blocks on an SM (97 KB of shared memory each).
@@ -81,6 +84,8 @@ GL_HD constexpr AutoPick pick_auto_launch(int m, int n, int k, int sms) {
     p.launch = AutoLaunch::DeepRows, p.rule = AutoRule::SmRows;
   } else if (p.small_tiles <= sms) {
     p.launch = AutoLaunch::Deep, p.rule = AutoRule::SmTiles;
+  } else if (p.row_tiles <= sms && 5 * p.deep_row_blocks >= 4ll * sms) {
+    p.launch = AutoLaunch::DeepRows, p.rule = AutoRule::RowWave;
   } else if (one_row && p.small_tiles > slots && p.row_tiles <= slots) {
     p.launch = AutoLaunch::SplitK128, p.rule = AutoRule::OneRow;
   } else if (m <= kAutoThinRows) {
@@ -107,7 +112,7 @@ static_assert(pick_auto_launch(128, 8192, 8192, 132).rule == AutoRule::SmTiles);
 static_assert(pick_auto_launch(1024, 1024, 1024, 132).rule == AutoRule::SmTiles);       // 64 row blocks < 128
 static_assert(pick_auto_launch(512, 512, 16384, 132).rule == AutoRule::SmRows);         // 16 x 8 = 32 x 4
 static_assert(pick_auto_launch(128, 28672, 8192, 132).rule == AutoRule::OneRow);        // 448 do not fit
-static_assert(pick_auto_launch(96, 16384, 8192, 132).rule == AutoRule::ThinRows);       // 256 small tiles
+static_assert(pick_auto_launch(96, 16384, 8192, 132).rule == AutoRule::RowWave);        // 128 row tiles
 static_assert(pick_auto_launch(64, 28672, 8192, 132).rule == AutoRule::ThinRows);       // 224 small tiles
 static_assert(pick_auto_launch(2048, 2048, 2048, 132).rule == AutoRule::OneWave);       // 128 big tiles
 static_assert(pick_auto_launch(256, 13312, 8192, 132).rule == AutoRule::FewTiles);      // 104 big tiles
