@@ -42,6 +42,8 @@ const Expect kTable[] = {
   {{512, 512, 16384},   AutoRule::SmRows,     "wgmma-deep-128",   4 * 2,    8 * 4, 256},
   {{256, 4096, 8192},   AutoRule::SmRows,     "wgmma-deep-128",   2 * 16,   4 * 32, 128},
   {{512, 1024, 8192},   AutoRule::SmRows,     "wgmma-deep-128",   4 * 4,    8 * 8, 128},
+  // 448 rows: the last row of 128 holds 64: 19e (28 tiles x 4 slices).
+  {{448, 512, 16384},   AutoRule::SmTiles,    "wgmma-deep",       4 * 2,    7 * 4, 256},
   // 1024^3: 64 tiles of 128 x 128 in one slice (16 k-tiles) against 128 of 64 x 128: 19e.
   {{1024, 1024, 1024},  AutoRule::SmTiles,    "wgmma-deep",       8 * 4,    16 * 8, 16},
   // 1056 x 1024 x 1024: 136 tiles of 64 x 128 > 132; 72 of 128 x 128 in one slice (16 k-tiles) would
@@ -61,10 +63,12 @@ const Expect kTable[] = {
   {{96, 24576, 8192},   AutoRule::OneRow,     "wgmma-split-k-128", 96,      2 * 192, 128},
   // N = 40960: 320 do not, but 160 tiles of 128 x 256 make a full wave: 19a.
   {{96, 40960, 8192},   AutoRule::FullWaves,  "persistent",       160,      2 * 320, 128},
-  // Ragged: 104 big tiles is 78.8% of 132, under 4/5; 106 is 80.3%. M = 129 is two rows of tiles.
+  // Ragged: 104 big tiles is 78.8% of 132, under 4/5; 106 is 80.3%.
   {{256, 13312, 8192},  AutoRule::FewTiles,   "wgmma-split-k",    2 * 52,   4 * 104, 128},
   {{256, 13568, 8192},  AutoRule::OneWave,    "warp-specialized", 2 * 53,   4 * 106, 128},
-  {{129, 8192, 8192},   AutoRule::RowWave,    "wgmma-deep-128",   2 * 32,   3 * 64, 128},  // 128 row tiles
+  // 128 tiles of 128 x 128 whose second row is part-used: 19b.
+  {{129, 8192, 8192},   AutoRule::FewTiles,   "wgmma-split-k",    2 * 32,   3 * 64, 128},
+  {{192, 8192, 8192},   AutoRule::FewTiles,   "wgmma-split-k",    2 * 32,   3 * 64, 128},
 };
 // clang-format on
 

@@ -6,17 +6,20 @@
 //   k     k-tiles of 64.
 // 1. big >= sms, a full wave of big tiles or more -> persistent: its scheduler evens out the last
 //    round, its clusters share B (4096 x 8192 x 8192: 100.2-100.9%; stage 17 96.7%)
-// 2. small <= sms, the 64-row tiles fit the SMs one block each, and M > 128 where the 128-row tiles
-//    with their K slices make as many blocks -> wgmma-deep-128: each k-tile's A and B feed twice the
-//    math (512 x 512 x 16384: 16 tiles x 8 slices against 32 x 4; 97-98%, 19e 92-93%; but 1024^3,
+// 2. small <= sms, the 64-row tiles fit the SMs one block each, and M > 128 in full rows of 128
+//    where the 128-row tiles with their K slices make as many blocks -> wgmma-deep-128: each
+//    k-tile's A and B feed twice the math (a part-used last row would waste it, rule 4) (512 x 512 x 16384: 16 tiles x 8 slices against 32 x 4; 97-98%, 19e 92-93%; but 1024^3,
 //    16 k-tiles too short to cut: 64 blocks against 128, 19e)
 // 3. otherwise small <= sms -> wgmma-deep: 8 stages in flight per SM, the work is reading B, K cut
 //    only where the tiles fill under half the SMs (128 x 8192 x 8192: 96.5-98.1%, 19b 84.9-86.3%;
 //    1024^3: 91.1-92.8%, 19b 83.6-84.2%; 112 x 8192 x 8192: 99.3%, 19b 87.0-87.8%; 80 x 8192 x 8192:
 //    83.7-85.1%, 19d 81.1-81.9%; 16 x 8192 x 8192 90.3-91.1%, level with 19b's 89.7-90.4%)
 // 4. the 64-row tiles would not fit the SMs one block each, the 128-row tiles do and nearly fill
-//    them (4/5 or more) -> wgmma-deep-128 (96 x 16384 x 8192: 128 tiles; 19f 92.0-92.8%, 19b
-//    81.1-81.3%, 19e 83.2-83.8%; but 1056 x 1024 x 1024: 72 tiles for 132 SMs, 19b)
+//    them (4/5 or more), in one row or in rows all full -> wgmma-deep-128 (96 x 16384 x 8192: 128
+//    tiles; 19f 92.0-92.8%, 19b 81.1-81.3%, 19e 83.2-83.8%; 256 x 8192 x 8192: 19f 98.7-99.3%, 19b
+//    89.2-90.1%; but a part-used last row costs math: 192 x 8192 x 8192 19f 64.3-65.5%, 19b
+//    77.0-78.3%; 129 x 8192 x 8192 19f 305-307%, 19b 356-357% of a slow cuBLAS; and 1056 x 1024 x
+//    1024: 72 tiles for 132 SMs; all 19b)
 // 5. M of 65 .. 128 where stage 19b's 64-row tiles would not fit one wave (two blocks per SM) and
 //    19d's 128-row tiles do -> wgmma-split-k-128 (128 x 28672 x 8192: 448 tiles against 224; 19d
 //    103.8-105.3%, 19b 89.6-90.6%)
@@ -67,24 +70,25 @@ GL_HD constexpr long long auto_tiles(int m, int n, int tile_m, int tile_n) {
 GL_HD constexpr AutoPick pick_auto_launch(int m, int n, int k, int sms) {
   using Big = kernels::hopper::WarpSpecializedStage::Shape;
   using Small = kernels::hopper::SplitKStage::Shape;
+  using Row = kernels::hopper::SplitK128Stage::Shape;
   AutoPick p;
   p.big_m = Big::kTileM, p.big_n = Big::kTileN, p.small_m = Small::kTileM, p.small_n = Small::kTileN;
   p.big_tiles = auto_tiles(m, n, Big::kTileM, Big::kTileN);
   p.small_tiles = auto_tiles(m, n, Small::kTileM, Small::kTileN);
-  p.row_tiles = auto_tiles(m, n, kernels::hopper::SplitK128Stage::Shape::kTileM,
-                           kernels::hopper::SplitK128Stage::Shape::kTileN);
+  p.row_tiles = auto_tiles(m, n, Row::kTileM, Row::kTileN);
   p.k_tiles = (k + Big::kTileK - 1) / Big::kTileK;
   const long long slots = 1ll * kSplitKBlocksPerSm * sms;
   p.deep_blocks = p.small_tiles * split_k_wave_slices(p.small_tiles, sms, k, Small::kTileK);
   p.deep_row_blocks = p.row_tiles * split_k_wave_slices(p.row_tiles, sms, k, Small::kTileK);
   const bool one_row = m > Small::kTileM && m <= kAutoThinRows;
+  const bool full_rows = m <= kAutoThinRows || m % Row::kTileM == 0;  // one row, or every row full
   if (p.big_tiles >= sms) {
     p.launch = AutoLaunch::Persistent, p.rule = AutoRule::FullWaves;
-  } else if (p.small_tiles <= sms && m > kAutoThinRows && p.deep_row_blocks >= p.deep_blocks) {
+  } else if (p.small_tiles <= sms && m > kAutoThinRows && full_rows && p.deep_row_blocks >= p.deep_blocks) {
     p.launch = AutoLaunch::DeepRows, p.rule = AutoRule::SmRows;
   } else if (p.small_tiles <= sms) {
     p.launch = AutoLaunch::Deep, p.rule = AutoRule::SmTiles;
-  } else if (p.row_tiles <= sms && 5 * p.deep_row_blocks >= 4ll * sms) {
+  } else if (p.row_tiles <= sms && 5 * p.deep_row_blocks >= 4ll * sms && full_rows) {
     p.launch = AutoLaunch::DeepRows, p.rule = AutoRule::RowWave;
   } else if (one_row && p.small_tiles > slots && p.row_tiles <= slots) {
     p.launch = AutoLaunch::SplitK128, p.rule = AutoRule::OneRow;
@@ -113,6 +117,7 @@ static_assert(pick_auto_launch(1024, 1024, 1024, 132).rule == AutoRule::SmTiles)
 static_assert(pick_auto_launch(512, 512, 16384, 132).rule == AutoRule::SmRows);         // 16 x 8 = 32 x 4
 static_assert(pick_auto_launch(128, 28672, 8192, 132).rule == AutoRule::OneRow);        // 448 do not fit
 static_assert(pick_auto_launch(96, 16384, 8192, 132).rule == AutoRule::RowWave);        // 128 row tiles
+static_assert(pick_auto_launch(192, 8192, 8192, 132).rule == AutoRule::FewTiles);       // a half row
 static_assert(pick_auto_launch(64, 28672, 8192, 132).rule == AutoRule::ThinRows);       // 224 small tiles
 static_assert(pick_auto_launch(2048, 2048, 2048, 132).rule == AutoRule::OneWave);       // 128 big tiles
 static_assert(pick_auto_launch(256, 13312, 8192, 132).rule == AutoRule::FewTiles);      // 104 big tiles
