@@ -104,9 +104,9 @@ static_assert(SplitK128Stage::Shape::kThreads == 256 && SplitK128Stage::Shape::k
 
 // 19e wgmma deep pipeline: 19b's kernel and tile with 8 stages of 24 KB (192 KB in flight, one
 // block per SM) for problems whose 64-row tiles fit the SMs one block each. There the time is the
-// read of B, and one block per SM with twice 19b's stages keeps more of it in flight than two
-// blocks of 4 (cuBLAS runs such a launch: 128 blocks of 64 x 128 with 8 stages at 128 x 8192 x 8192,
-// kernels/lab/results/shapes/cublas-kernels.txt).
+// read of B; one block of 8 stages holds as many bytes of it in flight as 19b's two blocks of 4
+// without cutting K and adding the slices afterwards (cuBLAS runs such a launch: 128 blocks of
+// 64 x 128 with 8 stages at 128 x 8192 x 8192, kernels/lab/results/shapes/cublas-kernels.txt).
 struct DeepStage {
   using Shape = WgmmaShape<64, 128, 8, false>;
 };
