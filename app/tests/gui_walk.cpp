@@ -78,16 +78,27 @@ std::string read_all(const std::string& path) {
   return ss.str();
 }
 
-// A run of words inside a stage's id or short name ("wgmma-deep", "wgmma deep pipeline"): stage
-// names are identifiers, English in both languages.
-bool part_of_a_stage_name(std::string phrase) {
-  std::transform(phrase.begin(), phrase.end(), phrase.begin(), [](unsigned char c) { return std::tolower(c); });
-  for (const gemmlab::StageDesc& st : gemmlab::kStageTable)
-    for (std::string name : {std::string(st.id), std::string(st.short_name)}) {
-      std::transform(name.begin(), name.end(), name.begin(), [](unsigned char c) { return std::tolower(c); });
-      if (name.find(phrase) != std::string::npos) return true;
-    }
-  return false;
+// The English runs the pattern below finds in a stage's id or short name ("wgmma-deep", "wgmma deep
+// pipeline", "row tiles" of "..., 128-row tiles"): stage names are identifiers, English in both
+// languages. Only whole runs count, not any part of them.
+const std::regex& english_run() {
+  static const std::regex phrase(R"((?:^|[^\w])([A-Za-z][a-z']+(?:[ -][A-Za-z][a-z']+)+))");
+  return phrase;
+}
+std::string lower(std::string s) {
+  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
+  return s;
+}
+bool is_stage_name_run(const std::string& phrase) {
+  static const std::set<std::string> runs = [] {
+    std::set<std::string> out;
+    for (const gemmlab::StageDesc& st : gemmlab::kStageTable)
+      for (const std::string& name : {std::string(st.id), std::string(st.short_name)})
+        for (std::sregex_iterator it(name.begin(), name.end(), english_run()), end; it != end; ++it)
+          out.insert(lower((*it)[1]));
+    return out;
+  }();
+  return runs.count(lower(phrase)) > 0;
 }
 
 // Runs of two or more English words in a line of the Chinese UI, except the course's technical
@@ -104,8 +115,7 @@ std::vector<std::string> english_prose(const std::string& line) {
   if (line.rfind("|", 0) == 0 || line.find("cudaGetDeviceCount says") != std::string::npos ||
       line.find("the L2 replay would make") != std::string::npos)
     return out;
-  static const std::regex phrase(R"((?:^|[^\w])([A-Za-z][a-z']+(?:[ -][A-Za-z][a-z']+)+))");
-  for (std::sregex_iterator it(line.begin(), line.end(), phrase), end; it != end; ++it) {
+  for (std::sregex_iterator it(line.begin(), line.end(), english_run()), end; it != end; ++it) {
     const std::string p = (*it)[1];
     std::istringstream words(std::regex_replace(p, std::regex("-"), " "));
     bool all_terms = true;
@@ -113,7 +123,7 @@ std::vector<std::string> english_prose(const std::string& line) {
       std::transform(w.begin(), w.end(), w.begin(), [](unsigned char c) { return std::tolower(c); });
       all_terms &= terms.count(w) > 0;
     }
-    if (!all_terms && !part_of_a_stage_name(p)) out.push_back(p);
+    if (!all_terms && !is_stage_name_run(p)) out.push_back(p);
   }
   return out;
 }

@@ -21,10 +21,10 @@ constexpr const char* kFormats[] = {
     "cluster partner idle",
     "M = %s: %s tiles of %s would fill %s of the %s SMs -> %s: %s tiles, twice the blocks, and K (%s k-tiles) cut "
     "into slices that fill one wave where each keeps 16 k-tiles",
-    "M = %s: %s tiles of %s fit the %s SMs one block each, so the work is reading B -> %s: %s stages in flight "
-    "per SM, K cut only where the tiles fill under half the SMs",
-    "M = %s: %s tiles of %s fit the %s SMs one block each; %s tiles of %s with K cut make as many blocks (%s) -> "
-    "%s: two warpgroups share each B box, so each k-tile's A and B feed twice the math",
+    "M = %s: %s tiles of %s fit the %s SMs one block each -> %s: %s stages in flight per SM, K cut only where the "
+    "tiles fill half the SMs or fewer",
+    "M = %s: %s tiles of %s fit the %s SMs one block each; %s tiles of %s with K cut make at least as many blocks "
+    "(%s) -> %s: two warpgroups share each B box, so each k-tile's A and B feed twice the math",
     "M = %s: %s tiles of %s would not fit the %s SMs one block each, %s tiles of %s do (%s blocks) -> %s: two "
     "warpgroups share each B box, %s stages in flight per SM",
 };
@@ -57,11 +57,12 @@ std::vector<std::string> sentence_args(const AutoDispatch& d) {
     case AutoRule::SmTiles:
       return {m, num(p.small_tiles), small, sms, stage, num(kernels::hopper::DeepStage::Shape::kStages)};
     case AutoRule::SmRows:
-      return {m, num(p.small_tiles), small, sms, num(p.row_tiles), tile(d.stage->tile_m, d.stage->tile_n),
-              num(p.deep_row_blocks), stage};
-    case AutoRule::RowWave:
-      return {m, num(p.small_tiles), small, sms, num(p.row_tiles), tile(d.stage->tile_m, d.stage->tile_n),
-              num(p.deep_row_blocks), stage, num(kernels::hopper::DeepRowStage::Shape::kStages)};
+    case AutoRule::RowWave: {  // the same facts; RowWave also names 19f's stages in flight
+      std::vector<std::string> args{m,     num(p.small_tiles), small, sms, num(p.row_tiles),
+                                    tile(d.stage->tile_m, d.stage->tile_n), num(p.deep_row_blocks), stage};
+      if (p.rule == AutoRule::RowWave) args.push_back(num(kernels::hopper::DeepRowStage::Shape::kStages));
+      return args;
+    }
   }
   return {};
 }

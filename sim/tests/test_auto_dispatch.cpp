@@ -107,8 +107,8 @@ TEST(AutoDispatch, TheSentenceNamesTheFactsAndTheStage) {
             "M = 64: one row of tiles with 64 of its 128 rows used, so the work is reading B -> 19b wgmma split-K: "
             "64 x 128 tiles, K cut into as many slices as fill one wave");
   EXPECT_EQ(dispatch_auto({128, 8192, 8192}, h200())->explanation,
-            "M = 128: 128 tiles of 64 x 128 fit the 132 SMs one block each, so the work is reading B -> 19e wgmma "
-            "deep pipeline: 8 stages in flight per SM, K cut only where the tiles fill under half the SMs");
+            "M = 128: 128 tiles of 64 x 128 fit the 132 SMs one block each -> 19e wgmma deep pipeline: 8 stages in "
+            "flight per SM, K cut only where the tiles fill half the SMs or fewer");
   EXPECT_EQ(dispatch_auto({2048, 2048, 2048}, h200())->explanation,
             "M = 2048: one wave of 128 tiles of 128 x 256 fills 97% of the 132 SMs -> 17 warp specialization: one "
             "block per tile, no round to even out, no cluster partner idle");
@@ -123,9 +123,9 @@ TEST(AutoDispatch, TheSentenceNamesTheFactsAndTheStage) {
             "M = 128: 448 tiles of 64 x 128 would not fit one wave of 264 blocks (2 per SM), 224 tiles of 128 x 128 "
             "do -> 19d wgmma split-K, 128-row tiles: two warpgroups share each B box");
   EXPECT_EQ(dispatch_auto({512, 512, 16384}, h200())->explanation,
-            "M = 512: 32 tiles of 64 x 128 fit the 132 SMs one block each; 16 tiles of 128 x 128 with K cut make as "
-            "many blocks (128) -> 19f wgmma deep pipeline, 128-row tiles: two warpgroups share each B box, so each "
-            "k-tile's A and B feed twice the math");
+            "M = 512: 32 tiles of 64 x 128 fit the 132 SMs one block each; 16 tiles of 128 x 128 with K cut make at "
+            "least as many blocks (128) -> 19f wgmma deep pipeline, 128-row tiles: two warpgroups share each B box, so "
+            "each k-tile's A and B feed twice the math");
   EXPECT_EQ(dispatch_auto({96, 16384, 8192}, h200())->explanation,
             "M = 96: 256 tiles of 64 x 128 would not fit the 132 SMs one block each, 128 tiles of 128 x 128 do (128 "
             "blocks) -> 19f wgmma deep pipeline, 128-row tiles: two warpgroups share each B box, 6 stages in flight "

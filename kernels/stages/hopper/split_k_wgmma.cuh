@@ -1,4 +1,5 @@
-// The split-K kernel of stages 19b (64-row tiles) and 19d (128-row tiles) and its launch: stage
+// The split-K kernel of stages 19b and 19e (64-row tiles), 19d and 19f (128-row tiles) and its
+// launch, the stages differing in tile and pipeline depth (gemmlab/hopper_shapes.h): stage
 // 16's pipeline over one slice of K per block (grid tiles_m x tiles_n x slices), as many slices as
 // fit one wave (gemmlab/raster.h split_k_wave_slices), partial tiles to the workspace and the
 // reduction kernel (stages/split_k_reduce.cuh) as a programmatic dependent. The stage files say

@@ -7,26 +7,27 @@
 // 1. big >= sms, a full wave of big tiles or more -> persistent: its scheduler evens out the last
 //    round, its clusters share B (4096 x 8192 x 8192: 100.2-100.9%; stage 17 96.7%)
 // 2. small <= sms, the 64-row tiles fit the SMs one block each, and M > 128 in full rows of 128
-//    where the 128-row tiles with their K slices make as many blocks -> wgmma-deep-128: each
-//    k-tile's A and B feed twice the math (a part-used last row would waste it, rule 4) (512 x 512 x 16384: 16 tiles x 8 slices against 32 x 4; 97-98%, 19e 92-93%; but 1024^3,
-//    16 k-tiles too short to cut: 64 blocks against 128, 19e)
-// 3. otherwise small <= sms -> wgmma-deep: 8 stages in flight per SM, the work is reading B, K cut
-//    only where the tiles fill under half the SMs (128 x 8192 x 8192: 96.5-98.1%, 19b 84.9-86.3%;
-//    1024^3: 91.1-92.8%, 19b 83.6-84.2%; 112 x 8192 x 8192: 99.3%, 19b 87.0-87.8%; 80 x 8192 x 8192:
-//    83.7-85.1%, 19d 81.1-81.9%; 16 x 8192 x 8192 90.3-91.1%, level with 19b's 89.7-90.4%)
+//    where the 128-row tiles with their K slices make at least as many blocks -> wgmma-deep-128:
+//    each k-tile's A and B feed twice the math (512 x 512 x 16384: 16 tiles x 8 slices against
+//    32 x 4; 19f 98.4-100.9%, 19e 91.8-93.3%; 768 x 768 x 8192: 108 blocks against 72, 19f
+//    91.6-92.5%, 19e 66.3-67.6%; but 1024^3, 16 k-tiles too short to cut: 64 blocks against 128)
+// 3. otherwise small <= sms -> wgmma-deep: 8 stages in flight per SM, K cut only where the tiles
+//    fill half the SMs or fewer (128 x 8192 x 8192: 96.5-98.9%, 19b 84.9-86.3%; 1024^3:
+//    91.1-94.4%, 19b 83.6-84.2%; 112 x 8192 x 8192: 99.3-100.2%, 19b 86.6-87.8%; 80 x 8192 x 8192:
+//    83.7-85.1%, 19d 81.1-82.5%; 16 x 8192 x 8192: 89.2-91.1%, level with 19b's 89.7-90.4%)
 // 4. the 64-row tiles would not fit the SMs one block each, the 128-row tiles do and nearly fill
 //    them (4/5 or more), in one row or in rows all full -> wgmma-deep-128 (96 x 16384 x 8192: 128
-//    tiles; 19f 92.0-92.8%, 19b 81.1-81.3%, 19e 83.2-83.8%; 256 x 8192 x 8192: 19f 98.7-99.3%, 19b
-//    89.2-90.1%; but a part-used last row costs math: 192 x 8192 x 8192 19f 64.3-65.5%, 19b
-//    77.0-78.3%; 129 x 8192 x 8192 19f 305-307%, 19b 356-357% of a slow cuBLAS; and 1056 x 1024 x
-//    1024: 72 tiles for 132 SMs; all 19b)
+//    tiles; 19f 92.0-93.4%, 19e 82.1-83.8%, 19b 80.2-81.7%, 19d 77.4-78.1%; 256 x 8192 x 8192: 19f
+//    98.7-99.3%, 19b 89.2-90.1%; but a part-used last row costs math: 192 x 8192 x 8192 19f
+//    64.3-65.5%, 19b 77.0-78.3%; 129 x 8192 x 8192 19f 305-307%, 19b 356-357% of a slow cuBLAS;
+//    and 1056 x 1024 x 1024: 72 tiles for 132 SMs; all 19b)
 // 5. M of 65 .. 128 where stage 19b's 64-row tiles would not fit one wave (two blocks per SM) and
 //    19d's 128-row tiles do -> wgmma-split-k-128 (128 x 28672 x 8192: 448 tiles against 224; 19d
-//    103.8-105.3%, 19b 89.6-90.6%)
+//    103.8-105.3%, 19b 89.6-90.6%; 96 x 24576 x 8192: 19d 80.5-83.2%, 19f 81.6-82.6%, 19b
+//    73.0-74.4%)
 // 6. any other M <= 128, one row of 128-row tiles: the work is reading B -> wgmma-split-k: 64-row
 //    tiles, two blocks per SM, K cut into as many slices as fill one wave (64 x 28672 x 8192: 224
-//    tiles, one slice 100.0-101.8%, 19e 99.2-99.9%; 96 x 16384 x 8192: 19b 81.1-81.3%, 19e
-//    82.1-83.8%, 19d 77.4-78.1%)
+//    tiles, one slice, 99.6-103.3%; 19e 99.2-99.9%)
 // 7. big >= 4/5 of sms, one wave that nearly fills the GPU -> warp-specialized: one block per
 //    tile, no round to even out (2048^3: 97.5-98.9%; stage 19b 89.3%)
 // 8. otherwise, fewer big tiles than a wave -> wgmma-split-k: twice the blocks in 64-row tiles, K
@@ -43,7 +44,8 @@
 namespace gemmlab {
 
 enum class AutoLaunch { WarpSpecialized, Persistent, SplitK, SplitK128, Deep, DeepRows };
-// Which clause of the rule decided (the numbers above).
+// Which clause of the rule decided (the clauses above, in the order the code tests them: FullWaves,
+// SmRows, SmTiles, RowWave, OneRow, ThinRows, OneWave, FewTiles).
 enum class AutoRule { FullWaves, ThinRows, OneRow, OneWave, FewTiles, SmTiles, SmRows, RowWave };
 
 inline constexpr int kAutoThinRows = 128;  // one row of 128-row tiles

@@ -103,8 +103,8 @@ struct SplitK128Stage {
 static_assert(SplitK128Stage::Shape::kThreads == 256 && SplitK128Stage::Shape::kStageBytes == 32768);
 
 // 19e wgmma deep pipeline: 19b's kernel and tile with 8 stages of 24 KB (192 KB in flight, one
-// block per SM) for problems whose 64-row tiles fit the SMs one block each. There the time is the
-// read of B; one block of 8 stages holds as many bytes of it in flight as 19b's two blocks of 4
+// block per SM) for problems whose 64-row tiles fit the SMs one block each. One block of 8 stages
+// holds as many bytes in flight as 19b's two blocks of 4 (at small M the time is the read of B)
 // without cutting K and adding the slices afterwards (cuBLAS runs such a launch: 128 blocks of
 // 64 x 128 with 8 stages at 128 x 8192 x 8192, kernels/lab/results/shapes/cublas-kernels.txt).
 struct DeepStage {
@@ -114,9 +114,10 @@ static_assert(DeepStage::Shape::kThreads == 128 && DeepStage::Shape::kStageBytes
               DeepStage::Shape::kSmemBytes <= kMaxSmemPerBlock && 2 * DeepStage::Shape::kSmemBytes > 233472);
 
 // 19f wgmma deep pipeline, 128-row tiles: 19d's two warpgroups on one 128 x 128 tile with 6 stages
-// of 32 KB (192 KB, one block per SM), for problems of several rows of tiles with few of them and a
-// long K: each k-tile's A and B feed twice the math of 19e's (512 x 512 x 16384: 97-98% of cuBLAS
-// against 19e's 92-93%, kernels/lab/results/shapes/deep-probe-round*.json).
+// of 32 KB (192 KB, one block per SM). Each k-tile's A and B feed twice the math of 19e's: it wins
+// with few tiles and a long K (512 x 512 x 16384: 98-101% of cuBLAS against 19e's 92-93%) and where
+// one row of 128-row tiles fits the SMs and 64-row tiles would not (96 x 16384 x 8192: 92-93%
+// against 19b's 80-82%; kernels/lab/results/shapes/README.md).
 struct DeepRowStage {
   using Shape = WgmmaShape<128, 128, 6, false>;
 };

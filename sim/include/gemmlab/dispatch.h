@@ -72,12 +72,12 @@ Expected<Dispatch> dispatch_fp16(GemmCoord problem, const DeviceDesc& d);
 
 // ---- The `auto` stage: which existing launch runs the problem (gemmlab/auto_dispatch.h) -------
 // The rule above describes a kernel with 64-row tiles and a K split of its own; the `auto` stage
-// runs what the ladder has: stage 16's, 17's or 19a's launch, by auto_dispatch.h's rule. Its
+// runs what the ladder has: stage 17's or 19a-19f's launch, by auto_dispatch.h's rule. Its
 // sentence is a template (a UI catalogue key, one "%s" per argument, "%%" for a percent sign) and
 // its arguments, so that the app shows it in the learner's language:
-//   16 x 8192 x 8192 on 132 SMs: "M = 16: one row of tiles with 16 of its 128 rows used; 64
-//   tiles of 128 x 128 fill 48% of the 132 SMs and K is 128 k-tiles -> 19a persistent blocks
-//   splits K over its clusters, twice the SMs reading B"
+//   16 x 8192 x 8192 on 132 SMs: "M = 16: 64 tiles of 64 x 128 fit the 132 SMs one block each ->
+//   19e wgmma deep pipeline: 8 stages in flight per SM, K cut only where the tiles fill half the
+//   SMs or fewer"
 struct AutoDispatch {
   GemmCoord problem;
   int sms = 0;

@@ -4,8 +4,8 @@
 // They are read off plan_launch's plan of that launch, so they are the facts of the launch drawn.
 // A Dispatch row (`auto`) has no launch of its own (its registry row holds one of its picks'
 // facts): its facts are those of the stage its rule picks at this problem, named as such.
-//   auto, 16 x 8192 x 8192, H200: "19c dispatcher -> 19b wgmma split-K: tile 64 x 128, K split into
-//     4 slices: 256 blocks" (64 tiles x 4 slices; 128 threads, 2 blocks per SM: 264 slots)
+//   auto, 16 x 8192 x 8192, H200: "19c dispatcher -> 19e wgmma deep pipeline: tile 64 x 128, K split
+//     into 2 slices: 128 blocks" (64 tiles x 2 slices; 197 KB of shared memory, 1 block per SM)
 //   auto, 2048^3: "19c dispatcher -> 17 warp specialization: tile 128 x 256, 128 blocks, one per tile"
 //   persistent, 512 x 512 x 16384: "19a persistent blocks: tile 128 x 256, 132 resident blocks in
 //     clusters of 2 take the tiles, the last round's K split into 128 pieces"
