@@ -105,11 +105,13 @@ Layout make_layout(const BlockPlan& plan, const L2ReplayOptions& o) {
   L.partials.elem = o.accumulator_bytes;
   L.partial_tile_bytes = static_cast<std::uint64_t>(plan.tile.m) * plan.tile.n * o.accumulator_bytes;
   L.partials.pitch = static_cast<std::uint64_t>(plan.tile.n) * o.accumulator_bytes;
-  std::uint64_t partial_tiles = 0;
+  // Parallel split-K: one M x N matrix of partial sums per slice, oriented as C (the kernels'
+  // workspace: 13a's split_k.cu, stages/hopper/split_k_wgmma.cuh); stream-k: a tile per SK block.
+  std::uint64_t workspace = 0;
   if (plan.partition == Partition::SplitKParallel)
-    partial_tiles = static_cast<std::uint64_t>(plan.tiles()) * plan.split_k;
-  if (plan.partition == Partition::StreamK) partial_tiles = plan.blocks.size();
-  L.end = align_up(L.partials.base + partial_tiles * L.partial_tile_bytes);
+    workspace = static_cast<std::uint64_t>(plan.split_k) * M * N * L.partials.elem;
+  if (plan.partition == Partition::StreamK) workspace = plan.blocks.size() * L.partial_tile_bytes;
+  L.end = align_up(L.partials.base + workspace);
   return L;
 }
 
@@ -141,6 +143,17 @@ Region c_region(const BlockPlan& p, const Layout& L, const WorkSegment& s) {
   const ColumnRange c = segment_columns(p, s);
   return L.c.region(t.m0, t.m1, c.first, c.first + c.count, L.c_row_contig);
 }
+// A parallel split-K slice's partial tile: the tile's rows and columns inside the problem, in its
+// slice's M x N matrix (16 x 8192 with 64 x 128 tiles: 16 rows of each tile, not 64).
+Region split_partial_region(const BlockPlan& p, const Layout& L, const WorkSegment& s) {
+  const TileBox t = box_of(p, s.m_tile, s.n_tile);
+  const std::uint64_t M = p.problem.m, N = p.problem.n;
+  Buffer slice = L.partials;
+  slice.base += static_cast<std::uint64_t>(s.slice) * M * N * slice.elem;
+  slice.pitch = (L.c_row_contig ? M : N) * slice.elem;
+  return slice.region(t.m0, t.m1, t.n0, t.n1, L.c_row_contig);
+}
+// A stream-k block's partial tile: a whole tile slot of the workspace.
 Region partial_region(const BlockPlan& p, const Layout& L, std::uint64_t slot) {
   Region g;
   g.base = L.partials.base + slot * L.partial_tile_bytes;
@@ -406,7 +419,7 @@ class Replay {
         break;
       case PhaseKind::Epilogue:
         if (s.role == SegmentRole::SplitParallel)
-          write_region(partial_region(plan_, L_, static_cast<std::uint64_t>(s.slice) * plan_.tiles() + s.tile_index), sm);
+          write_region(split_partial_region(plan_, L_, s), sm);
         else if (s.role == SegmentRole::ReduceAdd)
           reduce_region(c_region(plan_, L_, s), sm);
         else

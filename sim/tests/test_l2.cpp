@@ -295,6 +295,10 @@ TEST(L2, SplitKAndStreamKTrafficIsReplayed) {
   const Replay par = replay(dev, {256, 256, 1024}, {128, 128, 32}, "launch", 2, Partition::SplitKParallel, 4);
   EXPECT_EQ(par.report.counters.write_sectors, 4u * 4 * 128 * 128 * 4 / 32);
   EXPECT_EQ(par.report.dram_bytes_read, par.report.compulsory_read_bytes);
+  // A ragged M: the kernels store only the rows inside the problem, into an M x N matrix per slice.
+  // 16 x 256 x 1024 with 64 x 128 tiles, 2 slices: 2 slices x 16 rows x 256 columns x 4 bytes.
+  const Replay thin = replay(dev, {16, 256, 1024}, {64, 128, 32}, "launch", 2, Partition::SplitKParallel, 2);
+  EXPECT_EQ(thin.report.counters.write_sectors, 2u * 16 * 256 * 4 / 32);
   // Serial split-k: slices 1..3 read the C tile the previous slice wrote (it is in L2: no DRAM).
   const Replay ser = replay(dev, {256, 256, 1024}, {128, 128, 32}, "launch", 2, Partition::SplitKSerial, 4);
   EXPECT_EQ(ser.report.counters.write_sectors, 4u * 4 * 128 * 128 * 2 / 32);
