@@ -6,6 +6,8 @@
 # Adds three scratch stages (19b's kernel, stages/hopper/split_k_wgmma.cuh, on other shapes),
 # checks them, benches them in turns with cuBLAS beside 19b and the dispatcher, then removes them.
 #   OUT=out [ROUNDS=2] bash kernels/lab/tools/deep_pipeline_probe.sh
+# Since this probe, deep_128x8 is stage 19e and deep_r128x6 stage 19f (results:
+# kernels/lab/results/shapes/deep-probe-round*.json); to probe other depths, replace those two rows.
 set -uo pipefail
 OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
 cd "$(dirname "$0")/../../.."
