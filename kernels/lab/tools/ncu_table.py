@@ -12,6 +12,9 @@
                                         gemm_profile.sh)
   ncu_table.py clock SMI.csv            `nvidia-smi -lms` samples under load: SM clock, power,
                                         throttle reasons (fp16_session.sh explore)
+  ncu_table.py hot SOURCE.csv           `ncu -i R --page source --print-source sass --csv`: stall samples
+                                        by opcode, then the 40 SASS instructions with the most
+                                        (fp8_sass_profile.sh)
 
 ldmatrix has no wavefront counter of its own: its wavefronts are in ..._op_ld
 (sim/tests/data/hardware_rules.md), so wavefronts per load instruction = op_ld wavefronts /
@@ -156,6 +159,38 @@ def clock(path):
           f"throttle reasons {reasons}")
 
 
+
+def hot(path):
+    """Where a kernel's warps were sampled: per opcode and per instruction (the source page's
+    "Warp Stall Sampling (All Samples)" column; the stall-reason columns beside it where present)."""
+    lines = open(path, errors="replace").read().splitlines()
+    start = next((i for i, l in enumerate(lines) if "Source" in l and "Address" in l), None)
+    if start is None:
+        print("no source table in", path)
+        return
+    table = list(csv.reader(io.StringIO("\n".join(lines[start:]))))
+    head, body = table[0], [r for r in table[1:] if len(r) == len(table[0])]
+    col = {h: i for i, h in enumerate(head)}
+    samples = next((h for h in head if h.startswith("Warp Stall Sampling (All")), None)
+    if samples is None:
+        print("columns:", head)
+        return
+    reasons = [h for h in head if h.lower().startswith("stall_") or h.lower().startswith("smsp__pcsamp")]
+    total = sum(num(r[col[samples]]) for r in body) or 1.0
+    by_op = collections.Counter()
+    for r in body:
+        words = [w for w in r[col["Source"]].split() if not w.startswith("@")]  # past the predicate
+        by_op[words[0] if words else "?"] += num(r[col[samples]])
+    print(f"{len(body)} instructions, {total:.0f} samples; by opcode:")
+    for op, n in by_op.most_common(14):
+        print(f"  {op:<24} {100 * n / total:5.1f} %")
+    print("hottest instructions (address, % of samples, top stall reasons, SASS):")
+    for r in sorted(body, key=lambda r: -num(r[col[samples]]))[:40]:
+        why = sorted(((num(r[col[h]]), h) for h in reasons if num(r[col[h]]) > 0), reverse=True)[:3]
+        print(f"  {r[col['Address']]:>6} {100 * num(r[col[samples]]) / total:5.1f} %  "
+              f"{' '.join(f'{h}={n:.0f}' for n, h in why):<60} {r[col['Source']][:70]}")
+
+
 def main(argv):
     if len(argv) >= 3 and argv[1] == "smem":
         smem(argv[2])
@@ -167,6 +202,8 @@ def main(argv):
         launches(argv[2])
     elif len(argv) >= 3 and argv[1] == "clock":
         clock(argv[2])
+    elif len(argv) >= 3 and argv[1] == "hot":
+        hot(argv[2])
     else:
         sys.exit(__doc__)
 
