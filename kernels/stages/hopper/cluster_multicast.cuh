@@ -73,6 +73,21 @@ __device__ __forceinline__ void mbarrier_arrive_cluster(uint64_t* bar, uint32_t 
       : "memory");
 #endif
 }
+// The address in block `rank`'s shared memory (the cluster's window) of the local `p`: computed
+// once, it spares a loop the mapa (and the S2R of the cluster id ptxas puts before it) per use.
+__device__ __forceinline__ uint32_t cluster_address(const void* p, uint32_t rank) {
+  uint32_t remote = 0;
+#if GEMMLAB_SM90A
+  asm volatile("mapa.shared::cluster.u32 %0, %1, %2;\n" : "=r"(remote) : "r"(smem_u32(p)), "r"(rank));
+#endif
+  return remote;
+}
+// mbarrier_arrive_cluster on an address cluster_address gave.
+__device__ __forceinline__ void mbarrier_arrive_remote(uint32_t remote) {
+#if GEMMLAB_SM90A
+  asm volatile("mbarrier.arrive.shared::cluster.b64 _, [%0];\n" ::"r"(remote) : "memory");
+#endif
+}
 // A TMA box written to the same offset in every block of `block_mask`, completing bytes on each
 // one's barrier at `bar`'s offset.
 __device__ __forceinline__ void tma_load_2d_multicast(void* dst, const CUtensorMap* map, uint64_t* bar, int c0,

@@ -23,7 +23,11 @@ const void* kKernel = reinterpret_cast<const void*>(fp8_block_kernel<Epilogue::T
 
 }  // namespace
 
-const char* check_fp8_block(int m, int n, int k) { return check_fp8_problem(m, n, k, kKernel); }
+const char* check_fp8_block(int m, int n, int k) {
+  // (The kernel steps through scale_a's k-blocks by a 32-bit byte stride, 4 M.)
+  if (m >= (1 << 30)) return "fp8-block: M must be below 1073741824 (2^30): scale_a's k-blocks are 4 M bytes apart";
+  return check_fp8_problem(m, n, k, kKernel);
+}
 
 cudaError_t launch_fp8_block(const Fp8GemmArgs& args) {
   if (check_fp8_block(args.m, args.n, args.k) != nullptr) return cudaErrorInvalidValue;

@@ -55,22 +55,24 @@ __device__ __forceinline__ void wgmma_m64n128k32_e4m3(float (&d)[64], uint64_t d
 struct Scales {
   float a_low, a_high, b;
 };
-// Where a consumer thread's scales of the next k-tile to load are: its two rows in scale_a's
-// current k-block column (rows past M clamped to M - 1, whose sums are never stored) and B's
-// scale; each load steps the pointers one k-block on (M floats, one float), so that a k-tile
-// costs three loads and three additions, no index arithmetic.
+// Where a consumer thread's scales are: its two rows in scale_a's k-block 0 (rows past M clamped
+// to M - 1, whose sums are never stored) and B's scale row. next() loads k-block `at` and moves
+// on, but never past the last k-block: the loads two k-tiles ahead of the last promotions read it
+// again (their values are never used). An index and a min, not a predicated stop: ptxas turns the
+// three addresses into one IMAD.WIDE each (k-block x stride + base), with nothing predicated.
 struct ScaleCursor {
   const float *low, *high, *b;
-  int left;     // k-tiles not yet loaded
-  size_t step;  // M
+  int at, last;      // the next k-block to load; the last one (k-tiles - 1)
+  unsigned stride;   // bytes between k-blocks of scale_a (4 M < 2^32: check_fp8_block)
   __device__ __forceinline__ ScaleCursor(const float* scale_a, const float* scale_b_row, int M, int row, int k_tiles)
-      : low(scale_a + min(row, M - 1)), high(scale_a + min(row + 8, M - 1)), b(scale_b_row), left(k_tiles),
-        step(size_t(M)) {}
+      : low(scale_a + min(row, M - 1)), high(scale_a + min(row + 8, M - 1)), b(scale_b_row), at(0),
+        last(k_tiles - 1), stride(4u * unsigned(M)) {}
   __device__ __forceinline__ Scales next() {
-    if (left-- <= 0) return {0.f, 0.f, 0.f};
-    const Scales s{__ldg(low), __ldg(high), __ldg(b)};
-    low += step, high += step, ++b;
-    return s;
+    const unsigned kb = unsigned(min(at++, last));
+    const auto load = [](const float* p, size_t bytes) {
+      return __ldg(reinterpret_cast<const float*>(reinterpret_cast<const char*>(p) + bytes));
+    };
+    return {load(low, size_t(kb) * stride), load(high, size_t(kb) * stride), load(b, size_t(kb) * 4u)};
   }
 };
 
@@ -142,10 +144,11 @@ __global__ void __launch_bounds__(Fp8BlockShape::kThreads, 1)
   const int consumer = wg - 1, thread_in_wg = threadIdx.x % 128;
   const bool warp_leader = threadIdx.x % 32 == 0;
   const uint32_t tiles_address = smem_u32(tiles);
+  const uint32_t peer_empty = cluster_address(empty, peer);  // the peer's empty[0]
   auto release = [&](int stage) {
     if (warp_leader) {
       mbarrier_arrive(&empty[stage]);
-      mbarrier_arrive_cluster(&empty[stage], peer);
+      mbarrier_arrive_remote(peer_empty + 8u * uint32_t(stage));
     }
   };
   // Descriptors of stage 0's boxes (this consumer's 64 rows of A, all 128 rows of B); stage s is
