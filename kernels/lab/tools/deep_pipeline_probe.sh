@@ -5,9 +5,11 @@
 # 128x8192x8192, 16x64 tiles with 16 stages at 16x8192x8192, one wave of 128 blocks, no split).
 # Adds three scratch stages (19b's kernel, stages/hopper/split_k_wgmma.cuh, on other shapes),
 # checks them, benches them in turns with cuBLAS beside 19b and the dispatcher, then removes them.
-#   OUT=out [ROUNDS=2] bash kernels/lab/tools/deep_pipeline_probe.sh
-# Since this probe, deep_128x8 is stage 19e and deep_r128x6 stage 19f (results:
-# kernels/lab/results/shapes/deep-probe-round*.json); to probe other depths, replace those two rows.
+#   OUT=out [ROUNDS=2] [PROBES=name:M:N:stages:regs,...] [SIZES=a,b] bash kernels/lab/tools/deep_pipeline_probe.sh
+# PROBES: the scratch shapes, each a tile of M x N (M 64 or 128, N 64 or 128) on `stages` stages,
+# with ptxas's register count (nvcc --resource-usage); the default is the first probe's three.
+# Since that probe, deep_128x8 is stage 19e and deep_r128x6 stage 19f (results:
+# kernels/lab/results/shapes/deep-probe-round*.json).
 set -uo pipefail
 OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
 cd "$(dirname "$0")/../../.."
@@ -16,22 +18,15 @@ def=sim/device/gemmlab/stages.def
 cp $def /tmp/stages.def.before
 dir=kernels/stages/hopper/19x_deep
 mkdir -p $dir
-cat > $dir/deep.cu <<'CU'
-// Scratch stages of kernels/lab/tools/deep_pipeline_probe.sh: 19b's kernel on deeper pipelines.
-#include "stages/hopper/split_k_wgmma.cuh"
-namespace gemmlab::kernels {
-StageLaunch launch_deep_128x8() { return SplitKWgmma<hopper::WgmmaShape<64, 128, 8, false>>::launch(); }
-StageLaunch launch_deep_64x12() { return SplitKWgmma<hopper::WgmmaShape<64, 64, 12, false>>::launch(); }
-StageLaunch launch_deep_r128x6() { return SplitKWgmma<hopper::WgmmaShape<128, 128, 6, false>>::launch(); }
-}  // namespace gemmlab::kernels
-CU
-python3 - $def <<'PY'
+PROBES=${PROBES:-deep_128x8:64:128:8:92,deep_64x12:64:64:12:58,deep_r128x6:128:128:6:92}
+python3 - $def $dir/deep.cu "$PROBES" <<'PY'
 import sys
-p = sys.argv[1]; s = open(p).read()
-rows = ""
-for name, (m, n, st, regs) in {"deep_128x8": (64, 128, 8, 92), "deep_64x12": (64, 64, 12, 58),
-                                "deep_r128x6": (128, 128, 6, 92)}.items():
+p, cu, probes = sys.argv[1], sys.argv[2], [x.split(':') for x in sys.argv[3].split(',')]
+s = open(p).read()
+rows, fns = "", ""
+for name, m, n, st, regs in probes:
     shape = f"kernels::hopper::WgmmaShape<{m}, {n}, {st}, false>"
+    fns += f"StageLaunch launch_{name}() {{ return SplitKWgmma<hopper::WgmmaShape<{m}, {n}, {st}, false>>::launch(); }}\n"
     rows += f'''GEMMLAB_STAGE(launch_{name},
   .id = "{name.replace('_', '-')}", .short_name = "scratch {name}", .track = StageTrack::hopper,
   .lesson = "19-persistent", .folder = "hopper/19x_deep", .kernel = "split_k_wgmma_kernel<WgmmaShape<{m}, {n}, {st},",
@@ -40,12 +35,15 @@ for name, (m, n, st, regs) in {"deep_128x8": (64, 128, 8, 92), "deep_64x12": (64
   .partition = Partition::SplitKParallel, .slice_rule = SliceRule::OneWave, .coresident = Coresidency::Even,
   .math = MathOp::WgmmaF16, .smem_mix = SmemMix::Unmodelled)
 '''
+open(cu, 'w').write("// Scratch stages of kernels/lab/tools/deep_pipeline_probe.sh: 19b's kernel on other shapes.\n"
+                    '#include "stages/hopper/split_k_wgmma.cuh"\nnamespace gemmlab::kernels {\n' + fns + "}\n")
 i = s.index('GEMMLAB_STAGE(launch_conv_fp16')
 open(p, 'w').write(s[:i] + rows + s[i:])
+print(",".join(x[0].replace('_', '-') for x in probes))
 PY
 bash kernels/lab/tools/gpu_build.sh "$OUT/build.log" gemmlab gpu_check
 echo "build rc=$?"; grep -E "error|C75|spill" "$OUT/build.log" | head
-S=deep-128x8,deep-64x12,deep-r128x6
+S=$(echo "$PROBES" | python3 -c "import sys; print(','.join(x.split(':')[0].replace('_', '-') for x in sys.stdin.read().strip().split(',')))")
 timeout 200 build-gpu/kernels/tests/gpu_check --stages $S > "$OUT/check.txt" 2>&1
 echo "gpu_check rc=$?"; grep -vE " ok|SKIP" "$OUT/check.txt" | tail -8
 SIZES=${SIZES:-16x8192x8192,128x8192x8192,1024,64x28672x8192,512x512x16384,96x8192x8192,2048,32x8192x8192}
