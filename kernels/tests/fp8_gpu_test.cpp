@@ -1,6 +1,7 @@
 // FP8 on the GPU (ctest label `gpu`, an sm_90 GPU): stage 20a and both cuBLASLt references
-// against the exact product of the dequantized operands (kernels/fp8_runner.cu), the stage's
-// refusal of a K that TMA cannot stride, and the bench session's FP8 rows. Without a GPU: exit 77.
+// against the exact product of the dequantized operands (kernels/fp8_runner.cu), the stages'
+// refusals (a K that TMA cannot stride, 20b's M limit), and the bench session's FP8 rows.
+// Without a GPU: exit 77.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -81,6 +82,22 @@ TEST(Fp8Gpu, AKThatTmaCannotStrideIsRefusedWithTheRule) {
   EXPECT_NE(r.rejected.find("pad K"), std::string::npos) << r.rejected;
   const std::vector<TimeResult> timed = runner().time_fp8({t, Fp8Target::cublaslt(Track::fp8)}, {1024, 1024, 1000}, {});
   EXPECT_NE(timed[0].rejected.find("K must be a multiple of 16"), std::string::npos) << timed[0].rejected;
+}
+
+// Stage 20b steps through scale_a's k-blocks by a 32-bit byte stride (4 M): M = 2^30 is refused by
+// that rule, before anything is allocated; M = 2^30 - 1 is not refused by it.
+TEST(Fp8Gpu, BlockStageRefusesAnMWhoseScaleStrideWouldOverflow) {
+  const StageLaunch block = launch_fp8_block();
+  const char* why = block.check_fp8(1 << 30, 256, 256);
+  ASSERT_NE(why, nullptr);
+  EXPECT_NE(std::string(why).find("M must be below 1073741824"), std::string::npos) << why;
+  const char* below = block.check_fp8((1 << 30) - 1, 256, 256);
+  if (below != nullptr) {
+    EXPECT_EQ(std::string(below).find("M must be below"), std::string::npos) << below;
+  }
+  if (on_sm90()) {
+    EXPECT_EQ(block.check_fp8(4096, 7168, 16384), nullptr);
+  }
 }
 
 // Timed in turns with cuBLASLt: both run, both at a plausible rate (well under the 1979 TFLOP/s
