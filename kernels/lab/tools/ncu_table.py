@@ -133,17 +133,23 @@ def l2(path):
 
 LAUNCH_KEYS = ("launch__grid_size", "launch__block_size", "launch__registers_per_thread",
                "launch__shared_mem_per_block_dynamic", "launch__cluster_dim_x", "launch__cluster_dim_y")
+LAUNCH_RATES = ("dram__throughput.avg.pct_of_peak_sustained_elapsed",
+                "sm__pipe_tensor_op_hmma_cycles_active.avg.pct_of_peak_sustained_elapsed")
 
 
 def launches(path):
     groups = collections.OrderedDict()
     for (_, name), m in kernels(open(path).read()).items():
         key = (name[:150],) + tuple(m.get(k, "?") for k in LAUNCH_KEYS)
-        groups.setdefault(key, []).append(num(m.get("gpu__time_duration.sum")))
+        groups.setdefault(key, []).append((num(m.get("gpu__time_duration.sum")),) +
+                                          tuple(num(m.get(k, "nan")) for k in LAUNCH_RATES))
     for key, ts in sorted(groups.items(), key=lambda kv: sorted(kv[1])[len(kv[1]) // 2]):
         ts.sort()
-        print(f"n={len(ts):4d} med={ts[len(ts) // 2] / 1000:8.2f}us grid={key[1]} blk={key[2]} regs={key[3]} "
-              f"smem={key[4]} cl={key[5]}x{key[6]} {key[0]}")
+        med = ts[len(ts) // 2]
+        # Where the profile asked for them: DRAM and tensor-pipe busy, % of peak, of the median launch.
+        rates = "".join(f" {label}={v:.0f}%" for label, v in zip(("dram", "tensor"), med[1:]) if v == v)
+        print(f"n={len(ts):4d} med={med[0] / 1000:8.2f}us grid={key[1]} blk={key[2]} regs={key[3]} "
+              f"smem={key[4]} cl={key[5]}x{key[6]}{rates} {key[0]}")
 
 
 def clock(path):

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Measurement: stage 14e (or STAGES) against cuDNN's fused graph on chosen convolutions, ROUNDS
+# rounds, then (NCU="spec ...") the kernels cuDNN and 14e launch on each (name, grid, block, shared memory,
+# cluster, duration, DRAM throughput). Used to tell a layer's wave quantization from its per-SM speed:
+# the same layer at a batch whose tiles fill the SMs evenly, the same GEMM without the stride.
+#   OUT=out ROUNDS=3 LAYERS="32,14,14,256,256,3,3,1,1 43,14,14,256,256,3,3,1,1" bash kernels/lab/tools/conv_layer_probe.sh
+set -uo pipefail
+OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
+cd "$(dirname "$0")/../../.."
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$OUT/device.txt"
+bash kernels/lab/tools/gpu_build.sh "$OUT/build.log" gemmlab gpu_check || { tail -30 "$OUT/build.log"; exit 1; }
+G=build-gpu/app/gemmlab
+STAGES=${STAGES:-conv-wgmma-fused}
+args=()
+for L in $LAYERS; do args+=(--conv "$L"); done
+if [ -n "${CHECK:-}" ]; then
+  timeout 200 build-gpu/kernels/tests/gpu_check --stages "$CHECK" > "$OUT/gpu_check.txt" 2>&1
+  echo "gpu_check rc=$?"; grep -vE " ok|SKIP" "$OUT/gpu_check.txt" | tail -8
+fi
+for r in $(seq 1 "${ROUNDS:-3}"); do
+  timeout 200 "$G" bench --stages "$STAGES" "${args[@]}" --budget 1 --json "$OUT/probe-$r.json" > "$OUT/probe-$r.txt" 2>&1
+  echo "round $r rc=$?"; grep -vE "^ *$" "$OUT/probe-$r.txt" | tail -40
+done
+[ -n "${NCU:-}" ] || exit 0
+export PATH=$PATH:/usr/local/cuda/bin
+for L in $NCU; do
+  f="$OUT/ncu_${L//,/_}.csv"
+  timeout 150 ncu --clock-control none --metrics gpu__time_duration.sum,launch__grid_size,launch__block_size,launch__registers_per_thread,launch__shared_mem_per_block_dynamic,launch__cluster_dim_x,launch__cluster_dim_y,dram__throughput.avg.pct_of_peak_sustained_elapsed,sm__pipe_tensor_op_hmma_cycles_active.avg.pct_of_peak_sustained_elapsed \
+    --csv "$G" bench --stages "$STAGES" --conv "$L" --budget 1 --warmup 1 --reps 3 > "$f" 2>"$f.err"
+  echo "ncu $L rc=$?"; python3 kernels/lab/tools/ncu_table.py launches "$f"
+done
