@@ -74,7 +74,9 @@ Expected<TileLoads> box_loads(const TileLoadRequest& q) {
   out.tile_m = t.m, out.tile_n = t.n;
   // The launch's blocks: resident ones where the layer has many short tiles (each takes several).
   const long long resident = wgmma_persistent_grid(sh, q.sms, true);
-  out.blocks = resident > 0 ? resident : wgmma_work(sh, q.sms, true).blocks();
+  const ConvWork work = wgmma_work(sh, q.sms, true);
+  out.blocks = resident > 0 ? resident : work.blocks();
+  out.matrix_box = work.a_matrix;
   out.rows = t.m;
   out.threads = 1;
   out.accesses_per_thread = 1;

@@ -81,6 +81,28 @@ TEST(ConvPicture, TmaBoxRefusalsNameTheStagesByNumber) {
   EXPECT_NE(s8.error().find("stage 14d's copy: fp16 only"), std::string::npos) << s8.error();
 }
 
+// A 1x1 layer at stride 1: the box is a 2D one of the input's rows, row i = input row m0 + i.
+TEST(ConvPicture, OneByOneBoxIsTheInputsRows) {
+  TileLoadRequest q;
+  q.shape = Shape{2, 7, 7, 128, 256, 1, 1, 0, 1, 1};  // M = 98, K = 256: 64 x 128 tiles
+  q.tma_box = true;
+  q.block_m = 1;
+  q.k_tile = 1;  // channels 64 .. 127
+  auto l = tile_loads(q);
+  ASSERT_TRUE(l.ok()) << l.error();
+  EXPECT_TRUE(l->matrix_box);
+  EXPECT_EQ(l->k_tiles, 2);
+  for (const TileLoad& x : l->loads)
+    if (x.in_tensor) EXPECT_EQ(x.offset, (64 + x.row_in_tile) * 128 + 64) << x.row_in_tile;
+  EXPECT_EQ(l->loads[33].offset, (64 + 33) * 128 + 64);  // the last row of image 1
+  EXPECT_FALSE(l->loads[34].row_valid);                   // past M = 98: zero-filled
+  q.shape.stride = 2;  // the downsample: every other pixel (M = 32, one tile)
+  q.block_m = 0;
+  auto strided = tile_loads(q);
+  ASSERT_TRUE(strided.ok()) << strided.error();
+  EXPECT_FALSE(strided->matrix_box);
+}
+
 // Stage 14d's copy: one TMA im2col box per k-tile, a row per output pixel, 64 channels.
 TEST(ConvPicture, TmaBoxRowsAreTheTilesPixels) {
   TileLoadRequest q;

@@ -4,6 +4,8 @@
 // tile choices.
 #include <gtest/gtest.h>
 
+#include <random>
+
 #include "gemmlab/conv_problem.h"
 #include "gemmlab/resnet50_layers.h"
 
@@ -184,6 +186,44 @@ TEST(ConvProblem, WgmmaTileAndWork) {
   EXPECT_EQ(three.splits, 3);
   EXPECT_EQ(three.block(5).n_tile * three.m_tiles + three.block(5).m_tile, 1);
   EXPECT_EQ(three.block(5).k_begin, 36);
+}
+
+// Whether every (row m, column kk) of the implicit im2col matrix is input element m * C + kk: the
+// address function (row origin + tap step, CUTLASS's analytic iterator) read as a plain matrix.
+bool im2col_is_the_input(const Shape& sh) {
+  for (long long m = 0; m < sh.gemm_m(); ++m)
+    for (int kk = 0; kk < sh.gemm_k(); ++kk) {
+      const RowOrigin o = row_origin(sh, m);
+      const TapStep t = tap_step(sh, kk);
+      if (!tap_in_tensor(sh, o, t) || o.base + t.delta != m * sh.c + kk) return false;
+    }
+  return true;
+}
+
+// Stage 14d loads A as the plain [N*H*W][C] matrix (a 2D TMA box) exactly where the address
+// function says it is one: generated small shapes around the rule's edges (1x1 or 3x3, stride 1 or
+// 2, padding 0 or 1, any dilation).
+TEST(ConvProblem, AIsTheInputMatrixExactlyWhereTheAddressFunctionSaysSo) {
+  std::mt19937 rng(51);
+  int matrices = 0, others = 0;
+  for (int i = 0; i < 300; ++i) {
+    const int r = rng() % 2 ? 1 : 3, stride = 1 + int(rng() % 2), pad = int(rng() % 2);
+    const Shape sh{1 + int(rng() % 3), r + int(rng() % 6), r + int(rng() % 6), 64 * (1 + int(rng() % 2)),
+                   8 + int(rng() % 64), r, r, pad, stride, 1 + int(rng() % 3)};
+    if (check_problem(sh)) continue;
+    EXPECT_EQ(a_is_matrix(sh), im2col_is_the_input(sh)) << sh.n << "," << sh.h << "," << sh.w << "," << sh.c << " r "
+                                                          << r << " pad " << pad << " stride " << stride;
+    EXPECT_EQ(wgmma_work(sh, 132).a_matrix, a_is_matrix(sh));  // C % 64 == 0: the TMA's boxes
+    (a_is_matrix(sh) ? matrices : others)++;
+  }
+  EXPECT_GT(matrices, 20);
+  EXPECT_GT(others, 100);
+  EXPECT_FALSE(wgmma_work(Shape{1, 7, 7, 8, 8, 1, 1, 0, 1, 1}, 132).a_matrix);  // C = 8: gathered
+  // ResNet-50: the twelve 1x1 layers at stride 1 (not the stem, the 3x3s or the downsamples).
+  int layers = 0;
+  for (const NetworkLayer& l : resnet50_layers(32))
+    if (wgmma_work(l.shape, 132).a_matrix) ++layers, EXPECT_EQ(l.shape.r, 1) << l.name;
+  EXPECT_EQ(layers, 12);
 }
 
 // Which ResNet-50 layers (N = 32, 132 SMs) stages 14d / 14e launch as resident blocks: the 1x1

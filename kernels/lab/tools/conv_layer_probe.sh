@@ -3,23 +3,30 @@
 # rounds, then (NCU="spec ...") the kernels cuDNN and 14e launch on each (name, grid, block, shared memory,
 # cluster, duration, DRAM throughput). Used to tell a layer's wave quantization from its per-SM speed:
 # the same layer at a batch whose tiles fill the SMs evenly, the same GEMM without the stride.
-#   OUT=out ROUNDS=3 LAYERS="32,14,14,256,256,3,3,1,1 43,14,14,256,256,3,3,1,1" bash kernels/lab/tools/conv_layer_probe.sh
+#   OUT=out ROUNDS=3 [VARIANTS="X=0 X=1"] LAYERS="32,14,14,256,256,3,3,1,1 43,14,14,256,256,3,3,1,1" bash kernels/lab/tools/conv_layer_probe.sh
 set -uo pipefail
 OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
 cd "$(dirname "$0")/../../.."
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$OUT/device.txt"
-bash kernels/lab/tools/gpu_build.sh "$OUT/build.log" gemmlab gpu_check || { tail -30 "$OUT/build.log"; exit 1; }
+bash kernels/lab/tools/gpu_build.sh /tmp/build.log gemmlab gpu_check || { tail -30 /tmp/build.log; exit 1; }
 G=build-gpu/app/gemmlab
 STAGES=${STAGES:-conv-wgmma-fused}
 args=()
 for L in $LAYERS; do args+=(--conv "$L"); done
 if [ -n "${CHECK:-}" ]; then
-  timeout 200 build-gpu/kernels/tests/gpu_check --stages "$CHECK" > "$OUT/gpu_check.txt" 2>&1
-  echo "gpu_check rc=$?"; grep -vE " ok|SKIP" "$OUT/gpu_check.txt" | tail -8
+  timeout 200 build-gpu/kernels/tests/gpu_check --stages "$CHECK" > /tmp/gpu_check.txt 2>&1
+  echo "gpu_check rc=$?"; cat /tmp/gpu_check.txt >> "$OUT/log.txt"; grep -vE " ok|SKIP" /tmp/gpu_check.txt | tail -8
 fi
+# VARIANTS="A=0 A=1": each round runs the bench once per variant, under those environment settings
+# (a lab switch of a kernel), in turns.
 for r in $(seq 1 "${ROUNDS:-3}"); do
-  timeout 200 "$G" bench --stages "$STAGES" "${args[@]}" --budget 1 --json "$OUT/probe-$r.json" > "$OUT/probe-$r.txt" 2>&1
-  echo "round $r rc=$?"; grep -vE "^ *$" "$OUT/probe-$r.txt" | tail -40
+  i=0
+  for v in ${VARIANTS:-GEMMLAB_NONE=0}; do
+    i=$((i + 1))
+    env "$v" timeout 200 "$G" bench --stages "$STAGES" "${args[@]}" --budget 1 --json "$OUT/probe-$r-$i.json" \
+      > /tmp/probe.txt 2>&1
+    echo "round $r $v rc=$?"; cat /tmp/probe.txt >> "$OUT/log.txt"; grep -E "^$STAGES" /tmp/probe.txt | tr -s " " | cut -c1-100 | tail -24
+  done
 done
 [ -n "${NCU:-}" ] || exit 0
 export PATH=$PATH:/usr/local/cuda/bin

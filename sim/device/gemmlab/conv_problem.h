@@ -164,6 +164,17 @@ GL_HD constexpr bool im2col_tma_fits(const Shape& sh) {
 }
 static_assert(im2col_tma_fits(Shape{32, 7, 7, 512, 512, 3, 3, 1, 1, 1}) &&
               !im2col_tma_fits(Shape{3, 37, 41, 96, 100, 3, 3, 1, 2, 1}));
+// A 1x1 filter without padding whose output keeps the input's H x W (stride 1, or a 1 x 1 image)
+// reads pixel m for output row m: the implicit im2col matrix is the NHWC input itself, N*H*W rows of
+// C channels, and stage 14d loads its boxes with the TMA's tiled mode (a 2D box, as the GEMM stages
+// do) instead of the im2col mode. Same bytes in the same rows; on the H200 the tiled boxes made
+// ResNet-50's twelve such layers 1-13 % faster (kernels/lab/results/conv/README.md).
+GL_HD constexpr bool a_is_matrix(const Shape& sh) {
+  return sh.r == 1 && sh.s == 1 && sh.pad == 0 && sh.p() == sh.h && sh.q() == sh.w;
+}
+static_assert(a_is_matrix(Shape{32, 28, 28, 512, 128, 1, 1, 0, 1, 1}) &&
+              !a_is_matrix(Shape{32, 56, 56, 256, 512, 1, 1, 0, 2, 1}) &&  // the downsample: every other pixel
+              !a_is_matrix(Shape{32, 7, 7, 512, 512, 3, 3, 1, 1, 1}));
 
 // ---- Sub-byte packing (seed 003's Array<int4b_t> / SubbyteReference) -----------------------------
 // Eight s4 values per 32-bit word, element i in bits 4i .. 4i+3 (element 0 in the low nibble), so
@@ -291,6 +302,7 @@ struct ConvBlock {
 };
 struct ConvWork {
   int m_tiles = 1, n_tiles = 1, k_tiles = 1, splits = 1;
+  bool a_matrix = false;  // A's boxes from the input as a plain [M][C] matrix (a_is_matrix), not im2col ones
   GL_HD constexpr int tiles() const { return m_tiles * n_tiles; }
   GL_HD constexpr long long blocks() const { return 1ll * tiles() * splits; }
   GL_HD constexpr ConvBlock block(int b) const {
@@ -301,7 +313,8 @@ struct ConvWork {
 // 7x7 C=K=512 at N = 32: 100 tiles of 64 x 128 on 132 SMs, 72 k-tiles -> 2 slices, 200 blocks.
 constexpr ConvWork wgmma_work(const Shape& sh, int sms, bool im2col) {
   const WgmmaTile t = wgmma_tile(sh, sms, im2col);
-  ConvWork w{int((sh.gemm_m() + t.m - 1) / t.m), (sh.k + t.n - 1) / t.n, int((sh.gemm_k() + 63) / 64), 1};
+  ConvWork w{int((sh.gemm_m() + t.m - 1) / t.m), (sh.k + t.n - 1) / t.n, int((sh.gemm_k() + 63) / 64), 1,
+             im2col && a_is_matrix(sh)};
   const long long tiles = w.tiles();
   // (More tiles than SMs are never split: the 14x14 3x3 layers' 196 tiles in 2 slices, 3 blocks
   // on most SMs instead of 2 on half of them, ran at 0.75 x the unsplit speed on the H200.)

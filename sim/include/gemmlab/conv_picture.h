@@ -55,6 +55,7 @@ struct TileLoads {
   long long blocks;       // the launch's blocks (stage 14d: with its k slices, or its resident blocks)
   int rows, threads, accesses_per_thread, elements_per_vector, k_tile_elements;
   long long k_tiles;      // of the whole main loop
+  bool matrix_box = false;  // stage 14d: a 2D box of the input's rows (a_is_matrix), not an im2col box
   std::vector<TileLoad> loads;  // thread-major, then access
 };
 

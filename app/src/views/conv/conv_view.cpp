@@ -369,9 +369,14 @@ class ConvView final : public View {
   // copy engine read it from, dark where it zero-filled (padding, or past the last image).
   void draw_box(const conv::Shape& sh, const conv::TileLoads& l) {
     const conv::Rsc tap = conv::k_tap(sh, ui_.k_tile * 64);
-    ImGui::TextWrapped(tr("A box, k-tile %d (tap r %d, s %d, channels %d .. %d): one cp.async.bulk.tensor.4d.im2col of %d "
-                          "pixels x 64 channels; the copy engine walks the pixels (w, then h, then n)"),
-                       ui_.k_tile, tap.r, tap.s, tap.c, tap.c + 63, l.rows);
+    if (l.matrix_box)
+      ImGui::TextWrapped(tr("A box, k-tile %d (channels %d .. %d): a 1x1 filter at stride 1 reads pixel m for row m, so A "
+                            "is the input itself; one cp.async.bulk.tensor.2d of %d rows x 64 channels, as in the GEMM stages"),
+                         ui_.k_tile, tap.c, tap.c + 63, l.rows);
+    else
+      ImGui::TextWrapped(tr("A box, k-tile %d (tap r %d, s %d, channels %d .. %d): one cp.async.bulk.tensor.4d.im2col of %d "
+                            "pixels x 64 channels; the copy engine walks the pixels (w, then h, then n)"),
+                         ui_.k_tile, tap.r, tap.s, tap.c, tap.c + 63, l.rows);
     if (!shows("conv.window")) {  // its zero-filled rows count the row's padded taps
       hidden_until_reveal("conv.window", ImGui::GetContentRegionAvail().y);
       return;

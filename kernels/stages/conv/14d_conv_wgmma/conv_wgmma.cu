@@ -1,6 +1,7 @@
 // Stage 14d (`conv-wgmma`), lesson 14-implicit-gemm (sm_90a). Stage 14a's implicit GEMM on the
 // Hopper ladder: wgmma consumers with full / empty mbarriers (stages 16-17), filters by TMA, and
-// activations by the TMA's im2col mode where C is a multiple of 64 (else gathered with cp.async by
+// activations by the TMA's im2col mode where C is a multiple of 64 (a 2D box of the input's rows
+// where a 1x1 filter at stride 1 makes the input A itself; else gathered with cp.async by
 // a producer warpgroup, or element by element where C % 8 != 0, the stem's C = 3); tiles and
 // split-k clusters by problem (conv::wgmma_tile, wgmma_work). The kernel is conv_wgmma.cuh, its
 // launch conv_wgmma_launch.cuh. Output fp32 NPQK.

@@ -14,6 +14,8 @@
 //                       pixels from the tile's first window origin, moved by the tap's (s, r); the
 //                       copy engine walks the pixels and zero-fills the padding: gemmlab/conv_problem.h,
 //                       im2col_box) and the filter box by a 2D TMA (KRSC filters are the GEMM's B);
+//                       a 1x1 filter at stride 1 without padding (conv::a_is_matrix) reads the input
+//                       as the plain [N*H*W][C] matrix: its A box is a 2D TMA too, as in the GEMMs;
 //              gathered every thread: cp.async of 16 bytes of A through the address function (row
 //                       origins from shared memory, zero-filled in the padding), written where the
 //                       TMA's 128-byte swizzle would put them, then cp.async.mbarrier.arrive.noinc.
@@ -235,16 +237,21 @@ __device__ __forceinline__ void store_to_first_block(float4* local, float4 v) {
 }
 
 // The im2col producer thread's k-tiles of one block job: per k-tile the A box (the tile's pixels
-// moved by the tap) and the B box of the filters, both on the stage's full barrier.
+// moved by the tap; where A is the input itself, conv::a_is_matrix, the 2D box of the tile's rows)
+// and the B box of the filters, both on the stage's full barrier.
 template <class S>
 __device__ __forceinline__ void produce_im2col_tile(const CUtensorMap& map_filter, const CUtensorMap& map_input,
                                                     const Shape& sh, unsigned char* tiles, uint64_t* full,
-                                                    uint64_t* empty, const ConvBlock& job, int& it) {
-  const int n0 = job.n_tile * S::kTileN;
-  const Im2colLoad tile = im2col_tile(sh, job.m_tile * S::kTileM);
+                                                    uint64_t* empty, const ConvBlock& job, bool a_matrix, int& it) {
+  const int m0 = job.m_tile * S::kTileM, n0 = job.n_tile * S::kTileN;
+  const Im2colLoad tile = im2col_tile(sh, m0);
   hopper::produce_k_tiles<S>(tiles, full, empty, job.k_begin, job.k_end, it, [&](unsigned char* dst, uint64_t* bar, int t) {
-    const Im2colLoad l = im2col_load(sh, tile, t * S::kTileK);
-    hopper::tma_load_im2col_4d(dst, &map_input, bar, l.c, l.w0, l.h0, l.n, uint16_t(l.dw), uint16_t(l.dh));
+    if (a_matrix) {
+      hopper::tma_load_2d(dst, &map_input, bar, t * S::kTileK, m0);
+    } else {
+      const Im2colLoad l = im2col_load(sh, tile, t * S::kTileK);
+      hopper::tma_load_im2col_4d(dst, &map_input, bar, l.c, l.w0, l.h0, l.n, uint16_t(l.dw), uint16_t(l.dh));
+    }
     hopper::tma_load_2d(dst + S::kABytes, &map_filter, bar, t * S::kTileK, n0);
   });
 }
@@ -290,7 +297,7 @@ __device__ __forceinline__ void conv_wgmma_block(const CUtensorMap& map_filter, 
   if (threadIdx.x < 128) {
     if constexpr (kIm2col) {  // the producer: one thread, an A box and a B box per k-tile
       if (threadIdx.x == 0) {
-        produce_im2col_tile<S>(map_filter, map_input, sh, tiles, full, empty, job, it);
+        produce_im2col_tile<S>(map_filter, map_input, sh, tiles, full, empty, job, work.a_matrix, it);
       }
     } else if constexpr (kLoad == ALoad::Scalar) {  // the producer warpgroup gathers A and B
       const GatherScalar<S> gather(origins, threadIdx.x);

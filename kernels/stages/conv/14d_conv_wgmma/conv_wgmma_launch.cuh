@@ -28,6 +28,14 @@ const char* check(const conv::Shape& sh) {
   return conv::check_problem(sh);
 }
 
+// The activations' map: the TMA's im2col boxes, or (work.a_matrix: conv::a_is_matrix) the input as
+// the plain [M][C] matrix with 2D boxes of the tile's rows, as the GEMM stages load A.
+template <class S>
+cudaError_t encode_input_map(CUtensorMap* map, const ConvArgs& a, const conv::ConvWork& work) {
+  if (work.a_matrix) return hopper::encode_operand_map(map, a.input, int(a.shape.gemm_m()), a.shape.c, S::kTileM);
+  return hopper::encode_im2col_map(map, a.input, a.shape, S::kTileM);
+}
+
 template <bool kFused, class S, int kMinBlocks, ALoad kLoad>
 cudaError_t launch(const ConvArgs& a, const conv::ConvWork& work) {
   CUtensorMap map_filter{}, map_input{};
@@ -36,7 +44,7 @@ cudaError_t launch(const ConvArgs& a, const conv::ConvWork& work) {
         e != cudaSuccess)
       return e;
   if constexpr (kLoad == ALoad::Im2col)
-    if (const cudaError_t e = hopper::encode_im2col_map(&map_input, a.input, a.shape, S::kTileM); e != cudaSuccess) return e;
+    if (const cudaError_t e = encode_input_map<S>(&map_input, a, work); e != cudaSuccess) return e;
   const auto kernel = kernel_of<kFused, S, kMinBlocks, kLoad>();
   constexpr std::size_t kSmem = Stage::smem_bytes<S>();
   if (const cudaError_t e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(kSmem));
@@ -65,7 +73,7 @@ cudaError_t launch_persistent(const ConvArgs& a, const conv::ConvWork& work, lon
   if (const cudaError_t e = hopper::encode_operand_map(&map_filter, a.filter, a.shape.k, int(a.shape.gemm_k()), S::kTileN);
       e != cudaSuccess)
     return e;
-  if (const cudaError_t e = hopper::encode_im2col_map(&map_input, a.input, a.shape, S::kTileM); e != cudaSuccess) return e;
+  if (const cudaError_t e = encode_input_map<S>(&map_input, a, work); e != cudaSuccess) return e;
   const auto kernel = kFused ? conv::conv_wgmma_fused_persistent_kernel<S, conv::kPersistentBlocksPerSm>
                              : conv::conv_wgmma_persistent_kernel<S, conv::kPersistentBlocksPerSm>;
   constexpr std::size_t kSmem = Stage::persistent_smem_bytes<S>();
