@@ -92,8 +92,11 @@ TEST(ConvPicture, OneByOneBoxIsTheInputsRows) {
   ASSERT_TRUE(l.ok()) << l.error();
   EXPECT_TRUE(l->matrix_box);
   EXPECT_EQ(l->k_tiles, 2);
-  for (const TileLoad& x : l->loads)
-    if (x.in_tensor) EXPECT_EQ(x.offset, (64 + x.row_in_tile) * 128 + 64) << x.row_in_tile;
+  for (const TileLoad& x : l->loads) {
+    if (x.in_tensor) {
+      EXPECT_EQ(x.offset, (64 + x.row_in_tile) * 128 + 64) << x.row_in_tile;
+    }
+  }
   EXPECT_EQ(l->loads[33].offset, (64 + 33) * 128 + 64);  // the last row of image 1
   EXPECT_FALSE(l->loads[34].row_valid);                   // past M = 98: zero-filled
   q.shape.stride = 2;  // the downsample: every other pixel (M = 32, one tile)

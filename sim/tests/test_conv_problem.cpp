@@ -213,17 +213,23 @@ TEST(ConvProblem, AIsTheInputMatrixExactlyWhereTheAddressFunctionSaysSo) {
     if (check_problem(sh)) continue;
     EXPECT_EQ(a_is_matrix(sh), im2col_is_the_input(sh)) << sh.n << "," << sh.h << "," << sh.w << "," << sh.c << " r "
                                                           << r << " pad " << pad << " stride " << stride;
-    EXPECT_EQ(wgmma_work(sh, 132).a_matrix, a_is_matrix(sh));  // C % 64 == 0: the TMA's boxes
+    // C % 64 == 0: the TMA's boxes; the resident blocks keep the im2col ones.
+    EXPECT_EQ(wgmma_work(sh, 132).a_matrix, a_is_matrix(sh) && wgmma_persistent_grid(sh, 132) == 0);
     (a_is_matrix(sh) ? matrices : others)++;
   }
   EXPECT_GT(matrices, 20);
   EXPECT_GT(others, 100);
   EXPECT_FALSE(wgmma_work(Shape{1, 7, 7, 8, 8, 1, 1, 0, 1, 1}, 132).a_matrix);  // C = 8: gathered
-  // ResNet-50: the twelve 1x1 layers at stride 1 (not the stem, the 3x3s or the downsamples).
-  int layers = 0;
+  // ResNet-50: the 1x1 layers at stride 1 on the plain launch (not the stem, the 3x3s, the
+  // downsamples or the four on resident blocks).
+  std::vector<std::string> matrix;
   for (const NetworkLayer& l : resnet50_layers(32))
-    if (wgmma_work(l.shape, 132).a_matrix) ++layers, EXPECT_EQ(l.shape.r, 1) << l.name;
-  EXPECT_EQ(layers, 12);
+    if (wgmma_work(l.shape, 132).a_matrix) matrix.push_back(l.name);
+  EXPECT_EQ(matrix, (std::vector<std::string>{"conv2_x 1x1 reduce (block 1)", "conv2_x 1x1 reduce", "conv3_x 1x1 reduce",
+                                              "conv4_x 1x1 reduce (block 1)", "conv4_x 1x1 reduce",
+                                              "conv5_x 1x1 reduce (block 1)", "conv5_x 1x1 expand",
+                                              "conv5_x 1x1 reduce"}));
+  EXPECT_FALSE(wgmma_work(Shape{1, 130, 131, 64, 136, 1, 1, 0, 1, 1}, 132).a_matrix);  // resident: 534 tiles
 }
 
 // Which ResNet-50 layers (N = 32, 132 SMs) stages 14d / 14e launch as resident blocks: the 1x1

@@ -168,7 +168,7 @@ static_assert(im2col_tma_fits(Shape{32, 7, 7, 512, 512, 3, 3, 1, 1, 1}) &&
 // reads pixel m for output row m: the implicit im2col matrix is the NHWC input itself, N*H*W rows of
 // C channels, and stage 14d loads its boxes with the TMA's tiled mode (a 2D box, as the GEMM stages
 // do) instead of the im2col mode. Same bytes in the same rows; on the H200 the tiled boxes made
-// ResNet-50's twelve such layers 1-13 % faster (kernels/lab/results/conv/README.md).
+// ResNet-50's eight such layers on the plain launch 4.5-9.5 % faster (kernels/lab/results/conv/README.md).
 GL_HD constexpr bool a_is_matrix(const Shape& sh) {
   return sh.r == 1 && sh.s == 1 && sh.pad == 0 && sh.p() == sh.h && sh.q() == sh.w;
 }
@@ -292,6 +292,16 @@ static_assert(wgmma_tile(Shape{32, 56, 56, 64, 64, 3, 3, 1, 1, 1}, 132).m == 128
               wgmma_tile(Shape{32, 14, 14, 256, 256, 3, 3, 1, 1, 1}, 132).m == 64 &&
               wgmma_tile(Shape{3, 37, 41, 96, 100, 3, 3, 1, 2, 1}, 132).n == 128);
 
+// Stages 14d / 14e keep their blocks resident over several tiles (14d_conv_wgmma/conv_wgmma_persistent.cuh)
+// where the layer has more 64 x 128 tiles (im2col boxes, one k slice) than two blocks an SM take at
+// once and a short K (at most 4 k-tiles: with 8, the 3 stages it fits lost 2-7 % on the H200's 1x1
+// layers, with 1-4 it gained 4-21 %): a grid of two blocks per SM, block b taking tiles b, b + grid,
+// ... so the next tile's loads run under the last one's epilogue.
+inline constexpr int kPersistentBlocksPerSm = 2;
+constexpr bool resident_fits(const WgmmaTile& t, long long tiles, int splits, int k_tiles, int sms) {
+  return t.m == 64 && t.n == 128 && splits == 1 && tiles > 1ll * kPersistentBlocksPerSm * sms && k_tiles <= 4;
+}
+
 // The work of stage 14d's blocks: block b computes k-tiles [k_begin, k_end) of slice b % splits
 // of tile b / splits (tiles m fastest). With several slices (where the tiles leave SMs idle and K
 // is long) the slices of a tile are one cluster: the others send their accumulators into the
@@ -313,15 +323,17 @@ struct ConvWork {
 // 7x7 C=K=512 at N = 32: 100 tiles of 64 x 128 on 132 SMs, 72 k-tiles -> 2 slices, 200 blocks.
 constexpr ConvWork wgmma_work(const Shape& sh, int sms, bool im2col) {
   const WgmmaTile t = wgmma_tile(sh, sms, im2col);
-  ConvWork w{int((sh.gemm_m() + t.m - 1) / t.m), (sh.k + t.n - 1) / t.n, int((sh.gemm_k() + 63) / 64), 1,
-             im2col && a_is_matrix(sh)};
+  ConvWork w{int((sh.gemm_m() + t.m - 1) / t.m), (sh.k + t.n - 1) / t.n, int((sh.gemm_k() + 63) / 64), 1};
   const long long tiles = w.tiles();
   // (More tiles than SMs are never split: the 14x14 3x3 layers' 196 tiles in 2 slices, 3 blocks
   // on most SMs instead of 2 on half of them, ran at 0.75 x the unsplit speed on the H200.)
-  if (tiles >= sms || w.k_tiles < 32) return w;
-  while (w.splits < t.max_splits && tiles * (w.splits + 1) <= 1ll * t.blocks_per_sm * sms &&
-         w.k_tiles / (w.splits + 1) >= 16)
-    ++w.splits;
+  if (tiles < sms && w.k_tiles >= 32)
+    while (w.splits < t.max_splits && tiles * (w.splits + 1) <= 1ll * t.blocks_per_sm * sms &&
+           w.k_tiles / (w.splits + 1) >= 16)
+      ++w.splits;
+  // The resident blocks keep the im2col boxes: with 2D ones their fused epilogue needed fewer residual
+  // loads in flight to fit 128 registers, and the expand layers lost 6-12 % (results/conv/README.md).
+  w.a_matrix = im2col && a_is_matrix(sh) && !resident_fits(t, tiles, w.splits, w.k_tiles, sms);
   return w;
 }
 constexpr ConvWork wgmma_work(const Shape& sh, int sms) { return wgmma_work(sh, sms, im2col_tma_fits(sh)); }
@@ -330,18 +342,12 @@ static_assert(wgmma_work(Shape{32, 7, 7, 512, 512, 3, 3, 1, 1, 1}, 132).splits =
               wgmma_work(Shape{32, 7, 7, 512, 512, 3, 3, 1, 1, 1}, 132).block(151).n_tile == 3 &&
               wgmma_work(Shape{32, 14, 14, 256, 256, 3, 3, 1, 1, 1}, 132).splits == 1);
 
-// Stages 14d / 14e keep their blocks resident over several tiles (14d_conv_wgmma/conv_wgmma_persistent.cuh)
-// where the layer has more 64 x 128 tiles (im2col boxes, one k slice) than two blocks an SM take at
-// once and a short K (at most 4 k-tiles: with 8, the 3 stages it fits lost 2-7 % on the H200's 1x1
-// layers, with 1-4 it gained 4-21 %): a grid of two blocks per SM, block b taking tiles b, b + grid,
-// ... so the next tile's loads run under the last one's epilogue. 0: the plain launch (a block per tile and k slice).
-constexpr int kPersistentBlocksPerSm = 2;
+// The resident launch's grid (resident_fits above), or 0: the plain launch (a block per tile and k slice).
 constexpr long long wgmma_persistent_grid(const Shape& sh, int sms, bool im2col) {
   const WgmmaTile t = wgmma_tile(sh, sms, im2col);
   const ConvWork w = wgmma_work(sh, sms, im2col);
-  const long long slots = 1ll * kPersistentBlocksPerSm * sms;
-  if (!im2col || t.m != 64 || t.n != 128 || w.splits != 1 || w.blocks() <= slots || w.k_tiles > 4) return 0;
-  return slots;
+  if (!im2col || !resident_fits(t, w.tiles(), w.splits, w.k_tiles, sms)) return 0;
+  return 1ll * kPersistentBlocksPerSm * sms;
 }
 constexpr long long wgmma_persistent_grid(const Shape& sh, int sms) {
   return wgmma_persistent_grid(sh, sms, im2col_tma_fits(sh));

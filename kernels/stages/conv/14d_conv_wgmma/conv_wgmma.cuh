@@ -239,27 +239,32 @@ __device__ __forceinline__ void store_to_first_block(float4* local, float4 v) {
 // The im2col producer thread's k-tiles of one block job: per k-tile the A box (the tile's pixels
 // moved by the tap; where A is the input itself, conv::a_is_matrix, the 2D box of the tile's rows)
 // and the B box of the filters, both on the stage's full barrier.
-template <class S>
+// (A compile-time choice: a run-time branch on it made the im2col layers 1-4 % slower on the H200.)
+template <class S, bool kMatrix>
 __device__ __forceinline__ void produce_im2col_tile(const CUtensorMap& map_filter, const CUtensorMap& map_input,
                                                     const Shape& sh, unsigned char* tiles, uint64_t* full,
-                                                    uint64_t* empty, const ConvBlock& job, bool a_matrix, int& it) {
+                                                    uint64_t* empty, const ConvBlock& job, int& it) {
   const int m0 = job.m_tile * S::kTileM, n0 = job.n_tile * S::kTileN;
-  const Im2colLoad tile = im2col_tile(sh, m0);
-  hopper::produce_k_tiles<S>(tiles, full, empty, job.k_begin, job.k_end, it, [&](unsigned char* dst, uint64_t* bar, int t) {
-    if (a_matrix) {
+  if constexpr (kMatrix) {
+    hopper::produce_k_tiles<S>(tiles, full, empty, job.k_begin, job.k_end, it, [&](unsigned char* dst, uint64_t* bar, int t) {
       hopper::tma_load_2d(dst, &map_input, bar, t * S::kTileK, m0);
-    } else {
+      hopper::tma_load_2d(dst + S::kABytes, &map_filter, bar, t * S::kTileK, n0);
+    });
+  } else {
+    const Im2colLoad tile = im2col_tile(sh, m0);
+    hopper::produce_k_tiles<S>(tiles, full, empty, job.k_begin, job.k_end, it, [&](unsigned char* dst, uint64_t* bar, int t) {
       const Im2colLoad l = im2col_load(sh, tile, t * S::kTileK);
       hopper::tma_load_im2col_4d(dst, &map_input, bar, l.c, l.w0, l.h0, l.n, uint16_t(l.dw), uint16_t(l.dh));
-    }
-    hopper::tma_load_2d(dst + S::kABytes, &map_filter, bar, t * S::kTileK, n0);
-  });
+      hopper::tma_load_2d(dst + S::kABytes, &map_filter, bar, t * S::kTileK, n0);
+    });
+  }
 }
 
 // How the producer loads A (and B): the TMA's im2col boxes (conv::im2col_tma_fits; one producer
-// thread, B by TMA too), 16-byte cp.async gathers (GatherA; C % 8 == 0, B by TMA), or element by
-// element (GatherScalar; any C, B too).
-enum class ALoad { Im2col, Gather, Scalar };
+// thread, B by TMA too), or its 2D boxes of the input as a matrix (conv::a_is_matrix, likewise),
+// 16-byte cp.async gathers (GatherA; C % 8 == 0, B by TMA), or element by element (GatherScalar;
+// any C, B too).
+enum class ALoad { Im2col, Matrix, Gather, Scalar };
 
 // One block of the kernel (the two kernels below: fp32 output, stage 14d; fused fp16, stage 14e).
 // work.splits > 1: launched in clusters of `splits` blocks, the k slices of one tile (conv::ConvWork).
@@ -268,7 +273,7 @@ __device__ __forceinline__ void conv_wgmma_block(const CUtensorMap& map_filter, 
                                                  const __half* input, const __half* filter, const ConvOut& out,
                                                  const Shape& sh, const ConvWork& work) {
 #if GEMMLAB_SM90A
-  constexpr bool kIm2col = kLoad == ALoad::Im2col;
+  constexpr bool kIm2col = kLoad == ALoad::Im2col || kLoad == ALoad::Matrix;  // one producer thread, TMA boxes
   constexpr int kS = S::kStages;
   extern __shared__ __align__(16) unsigned char smem_raw[];
   unsigned char* tiles = hopper::align_tiles(smem_raw);
@@ -297,7 +302,7 @@ __device__ __forceinline__ void conv_wgmma_block(const CUtensorMap& map_filter, 
   if (threadIdx.x < 128) {
     if constexpr (kIm2col) {  // the producer: one thread, an A box and a B box per k-tile
       if (threadIdx.x == 0) {
-        produce_im2col_tile<S>(map_filter, map_input, sh, tiles, full, empty, job, work.a_matrix, it);
+        produce_im2col_tile<S, kLoad == ALoad::Matrix>(map_filter, map_input, sh, tiles, full, empty, job, it);
       }
     } else if constexpr (kLoad == ALoad::Scalar) {  // the producer warpgroup gathers A and B
       const GatherScalar<S> gather(origins, threadIdx.x);

@@ -28,11 +28,11 @@ const char* check(const conv::Shape& sh) {
   return conv::check_problem(sh);
 }
 
-// The activations' map: the TMA's im2col boxes, or (work.a_matrix: conv::a_is_matrix) the input as
-// the plain [M][C] matrix with 2D boxes of the tile's rows, as the GEMM stages load A.
-template <class S>
-cudaError_t encode_input_map(CUtensorMap* map, const ConvArgs& a, const conv::ConvWork& work) {
-  if (work.a_matrix) return hopper::encode_operand_map(map, a.input, int(a.shape.gemm_m()), a.shape.c, S::kTileM);
+// The activations' map: the TMA's im2col boxes, or (kMatrix: conv::a_is_matrix) the input as the
+// plain [M][C] matrix with 2D boxes of the tile's rows, as the GEMM stages load A.
+template <class S, bool kMatrix>
+cudaError_t encode_input_map(CUtensorMap* map, const ConvArgs& a) {
+  if constexpr (kMatrix) return hopper::encode_operand_map(map, a.input, int(a.shape.gemm_m()), a.shape.c, S::kTileM);
   return hopper::encode_im2col_map(map, a.input, a.shape, S::kTileM);
 }
 
@@ -43,8 +43,8 @@ cudaError_t launch(const ConvArgs& a, const conv::ConvWork& work) {
     if (const cudaError_t e = hopper::encode_operand_map(&map_filter, a.filter, a.shape.k, int(a.shape.gemm_k()), S::kTileN);
         e != cudaSuccess)
       return e;
-  if constexpr (kLoad == ALoad::Im2col)
-    if (const cudaError_t e = encode_input_map<S>(&map_input, a, work); e != cudaSuccess) return e;
+  if constexpr (kLoad == ALoad::Im2col || kLoad == ALoad::Matrix)
+    if (const cudaError_t e = encode_input_map<S, kLoad == ALoad::Matrix>(&map_input, a); e != cudaSuccess) return e;
   const auto kernel = kernel_of<kFused, S, kMinBlocks, kLoad>();
   constexpr std::size_t kSmem = Stage::smem_bytes<S>();
   if (const cudaError_t e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(kSmem));
@@ -73,7 +73,7 @@ cudaError_t launch_persistent(const ConvArgs& a, const conv::ConvWork& work, lon
   if (const cudaError_t e = hopper::encode_operand_map(&map_filter, a.filter, a.shape.k, int(a.shape.gemm_k()), S::kTileN);
       e != cudaSuccess)
     return e;
-  if (const cudaError_t e = encode_input_map<S>(&map_input, a, work); e != cudaSuccess) return e;
+  if (const cudaError_t e = encode_input_map<S, false>(&map_input, a); e != cudaSuccess) return e;
   const auto kernel = kFused ? conv::conv_wgmma_fused_persistent_kernel<S, conv::kPersistentBlocksPerSm>
                              : conv::conv_wgmma_persistent_kernel<S, conv::kPersistentBlocksPerSm>;
   constexpr std::size_t kSmem = Stage::persistent_smem_bytes<S>();
@@ -93,6 +93,14 @@ cudaError_t launch_gathered(const ConvArgs& a, const conv::WgmmaTile& t, const c
                    : launch<kFused, Stage::Shape, Stage::kBlocksPerSm, kLoad>(a, work);
 }
 
+// The tile of conv::wgmma_tile with A by TMA boxes, im2col or 2D ones.
+template <bool kFused, ALoad kLoad>
+cudaError_t launch_boxes(const ConvArgs& a, const conv::WgmmaTile& t, const conv::ConvWork& work) {
+  if (t.m == 128) return launch<kFused, Stage::TallNarrowShape, Stage::kTallNarrowBlocksPerSm, kLoad>(a, work);
+  if (t.m == 256) return launch<kFused, Stage::TallShape, Stage::kTallBlocksPerSm, kLoad>(a, work);
+  return launch<kFused, Stage::Shape, Stage::kBlocksPerSm, kLoad>(a, work);
+}
+
 template <bool kFused>
 cudaError_t run(const ConvArgs& a) {
   if (check<kFused>(a.shape) != nullptr) return cudaErrorInvalidValue;
@@ -105,10 +113,8 @@ cudaError_t run(const ConvArgs& a) {
   if (a.shape.c % 8 != 0) return launch_gathered<kFused, ALoad::Scalar>(a, t, work);
   if (!im2col) return launch_gathered<kFused, ALoad::Gather>(a, t, work);
   if (const long long grid = conv::wgmma_persistent_grid(a.shape, sms, im2col); grid > 0)
-    return launch_persistent<kFused>(a, work, grid);
-  if (t.m == 128) return launch<kFused, Stage::TallNarrowShape, Stage::kTallNarrowBlocksPerSm, ALoad::Im2col>(a, work);
-  if (t.m == 256) return launch<kFused, Stage::TallShape, Stage::kTallBlocksPerSm, ALoad::Im2col>(a, work);
-  return launch<kFused, Stage::Shape, Stage::kBlocksPerSm, ALoad::Im2col>(a, work);
+    return launch_persistent<kFused>(a, work, grid);  // (im2col boxes: conv::wgmma_work says why)
+  return work.a_matrix ? launch_boxes<kFused, ALoad::Matrix>(a, t, work) : launch_boxes<kFused, ALoad::Im2col>(a, t, work);
 }
 
 }  // namespace gemmlab::kernels::conv_wgmma
