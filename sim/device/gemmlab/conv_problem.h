@@ -332,7 +332,7 @@ constexpr ConvWork wgmma_work(const Shape& sh, int sms, bool im2col) {
            w.k_tiles / (w.splits + 1) >= 16)
       ++w.splits;
   // The resident blocks keep the im2col boxes: with 2D ones their fused epilogue needed fewer residual
-  // loads in flight to fit 128 registers, and the expand layers lost 6-12 % (results/conv/README.md).
+  // loads in flight to fit 128 registers, and the expand layers lost 5.6-11.7 % (results/conv/README.md).
   w.a_matrix = im2col && a_is_matrix(sh) && !resident_fits(t, tiles, w.splits, w.k_tiles, sms);
   return w;
 }

@@ -239,7 +239,7 @@ __device__ __forceinline__ void store_to_first_block(float4* local, float4 v) {
 // The im2col producer thread's k-tiles of one block job: per k-tile the A box (the tile's pixels
 // moved by the tap; where A is the input itself, conv::a_is_matrix, the 2D box of the tile's rows)
 // and the B box of the filters, both on the stage's full barrier.
-// (A compile-time choice: a run-time branch on it made the im2col layers 1-4 % slower on the H200.)
+// (A compile-time choice: a run-time branch on it made the im2col layers 2-4 % slower on the H200.)
 template <class S, bool kMatrix>
 __device__ __forceinline__ void produce_im2col_tile(const CUtensorMap& map_filter, const CUtensorMap& map_input,
                                                     const Shape& sh, unsigned char* tiles, uint64_t* full,
