@@ -236,14 +236,14 @@ __device__ __forceinline__ void store_to_first_block(float4* local, float4 v) {
 #endif
 }
 
-// The im2col producer thread's k-tiles of one block job: per k-tile the A box (the tile's pixels
+// The TMA producer thread's k-tiles of one block job: per k-tile the A box (the tile's pixels
 // moved by the tap; where A is the input itself, conv::a_is_matrix, the 2D box of the tile's rows)
 // and the B box of the filters, both on the stage's full barrier.
 // (A compile-time choice: a run-time branch on it made the im2col layers 2-4 % slower on the H200.)
 template <class S, bool kMatrix>
-__device__ __forceinline__ void produce_im2col_tile(const CUtensorMap& map_filter, const CUtensorMap& map_input,
-                                                    const Shape& sh, unsigned char* tiles, uint64_t* full,
-                                                    uint64_t* empty, const ConvBlock& job, int& it) {
+__device__ __forceinline__ void produce_tma_tile(const CUtensorMap& map_filter, const CUtensorMap& map_input,
+                                                 const Shape& sh, unsigned char* tiles, uint64_t* full,
+                                                 uint64_t* empty, const ConvBlock& job, int& it) {
   const int m0 = job.m_tile * S::kTileM, n0 = job.n_tile * S::kTileN;
   if constexpr (kMatrix) {
     hopper::produce_k_tiles<S>(tiles, full, empty, job.k_begin, job.k_end, it, [&](unsigned char* dst, uint64_t* bar, int t) {
@@ -302,7 +302,7 @@ __device__ __forceinline__ void conv_wgmma_block(const CUtensorMap& map_filter, 
   if (threadIdx.x < 128) {
     if constexpr (kIm2col) {  // the producer: one thread, an A box and a B box per k-tile
       if (threadIdx.x == 0) {
-        produce_im2col_tile<S, kLoad == ALoad::Matrix>(map_filter, map_input, sh, tiles, full, empty, job, it);
+        produce_tma_tile<S, kLoad == ALoad::Matrix>(map_filter, map_input, sh, tiles, full, empty, job, it);
       }
     } else if constexpr (kLoad == ALoad::Scalar) {  // the producer warpgroup gathers A and B
       const GatherScalar<S> gather(origins, threadIdx.x);

@@ -43,7 +43,7 @@ __device__ __forceinline__ void conv_wgmma_persistent_block(const CUtensorMap& m
     if (threadIdx.x != 0) return;
 #pragma unroll 1
     for (long long b = blockIdx.x; b < blocks; b += gridDim.x)
-      produce_im2col_tile<S, false>(map_filter, map_input, sh, tiles, full, empty, work.block(int(b)), it);
+      produce_tma_tile<S, false>(map_filter, map_input, sh, tiles, full, empty, work.block(int(b)), it);
     return;
   }
 
